@@ -1,0 +1,83 @@
+/**
+ * `stagewright doctor`: checks what driving an Electron app needs on this machine, and the
+ * configuration the server would run with.
+ */
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import { packageRoot, resolveElectronRuntime } from "../layers/electron-runtime.js"
+
+export interface Check {
+  readonly name: string
+  readonly ok: boolean
+  readonly required: boolean
+  readonly detail: string
+}
+
+export interface DoctorInput {
+  readonly outputDir: string
+  readonly screenshotDir?: string | undefined
+  readonly profile: string
+  readonly allowEval: ReadonlyArray<string>
+  readonly plugins: ReadonlyArray<string>
+  readonly pluginProblem?: string | undefined
+}
+
+const writable = (dir: string): string | undefined => {
+  try {
+    mkdirSync(dir, { recursive: true })
+    accessSync(dir, constants.W_OK)
+    return undefined
+  } catch (error) {
+    return (error as Error).message
+  }
+}
+
+export const runChecks = (input: DoctorInput): ReadonlyArray<Check> => {
+  const checks: Array<Check> = []
+  const major = Number(process.versions.node.split(".")[0])
+  checks.push({ name: "node", ok: major >= 20, required: true, detail: `v${process.versions.node}${major >= 20 ? "" : " (Node 20 or newer is required)"}` })
+  try {
+    const require = createRequire(join(packageRoot(), "package.json"))
+    const version = (require("playwright-core/package.json") as { version: string }).version
+    checks.push({ name: "playwright-core", ok: true, required: true, detail: version })
+  } catch (error) {
+    checks.push({ name: "playwright-core", ok: false, required: true, detail: `not resolvable: ${(error as Error).message}` })
+  }
+  let runtimeKind: "electron" | "standin" | undefined
+  try {
+    const runtime = resolveElectronRuntime()
+    runtimeKind = runtime.kind
+    checks.push({ name: "electron", ok: existsSync(runtime.executablePath), required: true, detail: `${runtime.kind === "electron" ? "real Electron" : "Electron stand-in"} at ${runtime.executablePath} (${runtime.reason})` })
+  } catch (error) {
+    checks.push({ name: "electron", ok: false, required: true, detail: (error as Error).message })
+  }
+  const chromium = process.env.STAGEWRIGHT_CHROMIUM ?? "/usr/lib/chromium/chromium"
+  const haveChromium = existsSync(chromium)
+  checks.push({
+    name: "chromium",
+    ok: haveChromium,
+    required: runtimeKind === "standin",
+    detail: haveChromium ? chromium : `${chromium} missing (the stand-in needs it: sudo apt-get install -y chromium)`
+  })
+  const display = process.env.DISPLAY ?? process.env.WAYLAND_DISPLAY
+  checks.push({
+    name: "display",
+    ok: display !== undefined || runtimeKind === "standin" || process.platform !== "linux",
+    required: false,
+    detail: display !== undefined ? `display ${display}` : runtimeKind === "standin" ? "none needed (the stand-in renders headless)" : "no DISPLAY: run a real Electron under xvfb-run"
+  })
+  const outputProblem = writable(input.outputDir)
+  checks.push({ name: "output dir", ok: outputProblem === undefined, required: true, detail: outputProblem ?? input.outputDir })
+  if (input.screenshotDir !== undefined) {
+    const problem = writable(input.screenshotDir)
+    checks.push({ name: "screenshot dir", ok: problem === undefined, required: true, detail: problem ?? input.screenshotDir })
+  }
+  checks.push({
+    name: "policy",
+    ok: input.pluginProblem === undefined,
+    required: true,
+    detail: `profile ${input.profile}; eval ${input.allowEval.length > 0 ? input.allowEval.join(", ") : "off"}; plugins ${input.plugins.join(", ") || "none"}${input.pluginProblem ? ` — ${input.pluginProblem}` : ""}`
+  })
+  return checks
+}

@@ -1,0 +1,135 @@
+/**
+ * The `stagewright` command: `serve` (the default), `tools [--json]` and `doctor [--json]`.
+ */
+import { Command, Options } from "@effect/cli"
+import { Console, Effect, Logger, Option } from "effect"
+import { resolve } from "node:path"
+import { parseAllowEval, type EvalTarget } from "../eval-policy/EvalPolicy.js"
+import { PluginLoader } from "../layers/PluginLoader.js"
+import { defaultServerConfig, type ServerConfigShape } from "../layers/ServerConfig.js"
+import { McpServer } from "../layers/McpServer.js"
+import { serverLayer } from "../layers/Stagewright.js"
+import { firstPartyPlugins } from "../plugins/registry.js"
+import { PROFILE_NAMES, DEFAULT_PROFILE } from "../profile/profiles.js"
+import { coreTools } from "../tools/index.js"
+import { documentationManifest } from "../tools/manifest.js"
+import { VERSION } from "../version.js"
+import { runChecks } from "./doctor.js"
+
+const toolProfile = Options.choice("tool-profile", PROFILE_NAMES).pipe(
+  Options.withDescription(`Named tool list to expose (default ${DEFAULT_PROFILE}): essential 19, testing 47, debug 32, full 52 tools`),
+  Options.optional
+)
+const allowEval = Options.text("allow-eval").pipe(
+  Options.withDescription("Allow eval tools for a target: renderer, main or all (repeatable)"),
+  Options.repeated
+)
+const plugin = Options.text("plugin").pipe(
+  Options.withDescription("Load a plugin: a first-party name, a module path or a package (repeatable)"),
+  Options.repeated
+)
+const screenshotDir = Options.text("screenshot-dir").pipe(
+  Options.withDescription("Also save screenshots in this folder (names cannot leave it)"),
+  Options.optional
+)
+const outputDir = Options.text("output-dir").pipe(
+  Options.withDescription("Folder for traces, exported tests and oversized results"),
+  Options.withDefault(defaultServerConfig.outputDir)
+)
+const operationTimeoutMs = Options.integer("operation-timeout-ms").pipe(
+  Options.withDescription("Upper bound of one tool call in milliseconds; a call that does not settle ends with a retryable TIMEOUT"),
+  Options.withDefault(defaultServerConfig.operationTimeoutMs)
+)
+const json = Options.boolean("json").pipe(Options.withDescription("Print JSON"))
+
+const serveOptions = { toolProfile, allowEval, plugin, screenshotDir, outputDir, operationTimeoutMs }
+
+interface ServeFlags {
+  readonly toolProfile: Option.Option<(typeof PROFILE_NAMES)[number]>
+  readonly allowEval: ReadonlyArray<string>
+  readonly plugin: ReadonlyArray<string>
+  readonly screenshotDir: Option.Option<string>
+  readonly outputDir: string
+  readonly operationTimeoutMs: number
+}
+
+class InvalidFlag extends Error {
+  readonly _tag = "InvalidFlag"
+}
+
+const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigShape>, InvalidFlag> => {
+  const targets = parseAllowEval(flags.allowEval)
+  if ("invalid" in targets) {
+    return Effect.fail(new InvalidFlag(`--allow-eval ${targets.invalid}: expected renderer, main or all`))
+  }
+  if (flags.operationTimeoutMs <= 0) return Effect.fail(new InvalidFlag("--operation-timeout-ms must be positive"))
+  return Effect.succeed({
+    ...(Option.isSome(flags.toolProfile) ? { toolProfile: flags.toolProfile.value } : {}),
+    allowEval: targets as ReadonlyArray<EvalTarget>,
+    plugins: flags.plugin,
+    outputDir: resolve(flags.outputDir),
+    ...(Option.isSome(flags.screenshotDir) ? { screenshotDir: resolve(flags.screenshotDir.value) } : {}),
+    operationTimeoutMs: flags.operationTimeoutMs
+  })
+}
+
+/** Logs go to stderr: stdout of the stdio server carries JSON-RPC only. */
+const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))
+
+const serve = (flags: ServeFlags) =>
+  Effect.gen(function* () {
+    const config = yield* toConfig(flags)
+    yield* Effect.logInfo(`stagewright ${VERSION} serving MCP on stdio`)
+    yield* McpServer.serveStdio.pipe(Effect.provide(serverLayer(config)))
+    yield* Effect.logInfo("client closed the connection; shutting down")
+  }).pipe(Effect.provide(stderrLogger))
+
+const serveCommand = Command.make("serve", serveOptions, serve).pipe(
+  Command.withDescription("Serve MCP over stdio (the default command)")
+)
+
+const toolsCommand = Command.make("tools", { json, plugin }, ({ json, plugin }) =>
+  Effect.gen(function* () {
+    // The documentation manifest covers every core and eval tool and every first-party plugin's tools.
+    const loader = yield* PluginLoader
+    const loaded = yield* loader.load([...Object.keys(firstPartyPlugins), ...plugin])
+    const manifest = documentationManifest([...coreTools, ...loaded.tools])
+    if (json) return yield* Console.log(JSON.stringify({ version: VERSION, tools: manifest }, null, 2))
+    for (const entry of manifest) {
+      const where = entry.plugin ? `plugin ${entry.plugin}` : entry.evalTarget ? `eval ${entry.evalTarget}` : entry.profiles.join(",")
+      yield* Console.log(`${entry.name.padEnd(34)} ${entry.type.padEnd(9)} ${where}`)
+    }
+    yield* Console.log(`${manifest.length} tools`)
+  }).pipe(Effect.provide(PluginLoader.layer))
+).pipe(Command.withDescription("Print the documentation manifest of every tool (name, type, eval target, profiles, plugin, error codes), sorted"))
+
+const doctorCommand = Command.make("doctor", { json, ...serveOptions }, (flags) =>
+  Effect.gen(function* () {
+    const config = yield* toConfig(flags)
+    const pluginProblem = yield* Effect.flatMap(PluginLoader, (loader) => loader.load(config.plugins ?? [])).pipe(
+      Effect.as(undefined),
+      Effect.catchAll((error) => Effect.succeed(error.message))
+    )
+    const checks = runChecks({
+      outputDir: config.outputDir ?? defaultServerConfig.outputDir,
+      screenshotDir: config.screenshotDir,
+      profile: config.toolProfile ?? DEFAULT_PROFILE,
+      allowEval: config.allowEval ?? [],
+      plugins: config.plugins ?? [],
+      pluginProblem
+    })
+    const failed = checks.filter((c) => c.required && !c.ok)
+    if (flags.json) yield* Console.log(JSON.stringify({ ok: failed.length === 0, checks }, null, 2))
+    else for (const c of checks) yield* Console.log(`${c.ok ? "ok  " : c.required ? "FAIL" : "warn"} ${c.name.padEnd(16)} ${c.detail}`)
+    if (failed.length > 0) {
+      process.exitCode = 1
+    }
+  }).pipe(Effect.provide(PluginLoader.layer))
+).pipe(Command.withDescription("Check Node, playwright-core, Chromium, Electron or the stand-in, display, paths and policy; exits non-zero when a required check fails"))
+
+export const rootCommand = Command.make("stagewright", serveOptions, serve).pipe(
+  Command.withDescription("MCP server that lets an AI agent launch or attach to an Electron app and drive, test and debug it"),
+  Command.withSubcommands([serveCommand, toolsCommand, doctorCommand])
+)
+
+export const cli = Command.run(rootCommand, { name: "stagewright", version: VERSION })

@@ -1,0 +1,68 @@
+/**
+ * The Promise facade for non-Effect users: `createServer(options)` builds the whole service graph in
+ * a ManagedRuntime and hands back plain async methods. This module and McpServer are the only
+ * places that bridge Effect and Promises (they change in Effect 4).
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { Effect, Layer, ManagedRuntime, Scope, Exit } from "effect"
+import { Dispatcher, type CallResult, type ListedTool } from "./layers/Dispatcher.js"
+import { McpServer } from "./layers/McpServer.js"
+import type { ServerConfigShape } from "./layers/ServerConfig.js"
+import { serverLayer } from "./layers/Stagewright.js"
+import { ConflictingToolSelection } from "./profile/ProfileSelector.js"
+import type { ProfileName } from "./profile/profiles.js"
+import type { EvalTarget } from "./eval-policy/EvalPolicy.js"
+
+export interface CreateServerOptions {
+  /** A named profile. Exclusive with `tools`. */
+  readonly toolProfile?: ProfileName
+  /** An explicit list of core tool names. Exclusive with `toolProfile`. */
+  readonly tools?: ReadonlyArray<string>
+  readonly allowEval?: ReadonlyArray<EvalTarget>
+  readonly plugins?: ReadonlyArray<string>
+  readonly outputDir?: string
+  readonly screenshotDir?: string
+  readonly operationTimeoutMs?: number
+}
+
+export interface StagewrightServer {
+  /** The tools/list entries, sorted by name. */
+  readonly listTools: () => Promise<ReadonlyArray<ListedTool>>
+  /** Calls a tool; failures come back as results with isError, never as rejections. */
+  readonly callTool: (name: string, args?: Record<string, unknown>) => Promise<CallResult>
+  /** Serves MCP over a transport (for example one end of InMemoryTransport.createLinkedPair()). */
+  readonly connect: (transport: Transport) => Promise<void>
+  /** Closes transports, the app and every process it started. */
+  readonly close: () => Promise<void>
+}
+
+/** Builds a server. Rejects with ConflictingToolSelection when both `tools` and `toolProfile` are given. */
+export const createServer = async (options: CreateServerOptions = {}): Promise<StagewrightServer> => {
+  if (options.toolProfile !== undefined && options.tools !== undefined) {
+    throw new ConflictingToolSelection({ toolProfile: options.toolProfile, tools: options.tools })
+  }
+  const config: Partial<ServerConfigShape> = {
+    ...(options.toolProfile !== undefined ? { toolProfile: options.toolProfile } : {}),
+    ...(options.tools !== undefined ? { tools: options.tools } : {}),
+    ...(options.allowEval !== undefined ? { allowEval: options.allowEval } : {}),
+    ...(options.plugins !== undefined ? { plugins: options.plugins } : {}),
+    ...(options.outputDir !== undefined ? { outputDir: options.outputDir } : {}),
+    ...(options.screenshotDir !== undefined ? { screenshotDir: options.screenshotDir } : {}),
+    ...(options.operationTimeoutMs !== undefined ? { operationTimeoutMs: options.operationTimeoutMs } : {})
+  }
+  const runtime = ManagedRuntime.make(serverLayer(config) as Layer.Layer<McpServer | Dispatcher, unknown>)
+  await runtime.runPromise(Effect.void).catch(async (error) => {
+    await runtime.dispose()
+    throw error
+  })
+  const connections = await runtime.runPromise(Scope.make())
+  return {
+    listTools: () => runtime.runPromise(Effect.map(Dispatcher, (d) => d.list())),
+    callTool: (name, args = {}) => runtime.runPromise(Effect.flatMap(Dispatcher, (d) => d.call(name, args))),
+    connect: (transport) => runtime.runPromise(Effect.flatMap(McpServer, (m) => m.connect(transport)).pipe(Scope.extend(connections))),
+    close: async () => {
+      await runtime.runPromise(Scope.close(connections, Exit.void))
+      await runtime.dispose()
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * McpServer: binds the Dispatcher to the MCP SDK's low-level Server (tools/list, tools/call) and
+ * connects it to a transport: stdio (the default), or any SDK transport such as the in-memory linked
+ * pair used by tests and the benchmark. Tool failures are tool results; a cancelled request
+ * (notifications/cancelled) interrupts the fiber running it.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Context, Deferred, Effect, Exit, Layer, Runtime } from "effect"
+import { Dispatcher } from "./Dispatcher.js"
+import { VERSION } from "../version.js"
+
+export interface McpServerShape {
+  readonly server: Server
+  /** Connects a transport; the connection is closed with the enclosing scope. Resolves once connected. */
+  readonly connect: (transport: Transport) => Effect.Effect<void, Error, import("effect").Scope.Scope>
+  /** Completes when the connected transport closes (the client went away). */
+  readonly closed: Effect.Effect<void>
+}
+
+export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, McpServerShape>() {
+  static readonly layer = Layer.scoped(
+    McpServer,
+    Effect.gen(function* () {
+      const dispatcher = yield* Dispatcher
+      const runtime = yield* Effect.runtime<never>()
+      const closed = yield* Deferred.make<void>()
+      const server = new Server({ name: "stagewright", version: VERSION }, { capabilities: { tools: {} } })
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...dispatcher.list()] }))
+      server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+        const exit = await Runtime.runPromiseExit(runtime)(dispatcher.call(request.params.name, request.params.arguments ?? {}), {
+          signal: extra.signal
+        })
+        if (Exit.isSuccess(exit)) return exit.value as any
+        // Only an interruption reaches here (the dispatcher turns every failure into a result).
+        return { content: [{ type: "text", text: `TIMEOUT: ${request.params.name} was cancelled` }], isError: true }
+      })
+      server.onclose = () => {
+        Runtime.runSync(runtime)(Deferred.succeed(closed, undefined))
+      }
+      const connect = (transport: Transport) =>
+        Effect.acquireRelease(
+          Effect.tryPromise({ try: () => server.connect(transport), catch: (cause) => (cause instanceof Error ? cause : new Error(String(cause))) }),
+          () => Effect.promise(() => server.close().catch(() => undefined))
+        )
+      return McpServer.of({ server, connect, closed: Deferred.await(closed) })
+    })
+  )
+
+  /** Serves over stdin/stdout until the client closes stdin; nothing else may write to stdout. */
+  static readonly serveStdio = Effect.gen(function* () {
+    const mcp = yield* McpServer
+    const transport = new StdioServerTransport()
+    yield* mcp.connect(transport)
+    const stdinEnded = Effect.async<void>((resume) => {
+      const done = () => resume(Effect.void)
+      process.stdin.once("end", done)
+      process.stdin.once("close", done)
+      return Effect.sync(() => {
+        process.stdin.off("end", done)
+        process.stdin.off("close", done)
+      })
+    })
+    yield* Effect.raceFirst(mcp.closed, stdinEnded)
+  }).pipe(Effect.scoped)
+}

@@ -1,0 +1,116 @@
+/**
+ * PluginLoader: resolves each `--plugin NAME` against the first-party registry, or as a module path
+ * or package for third-party plugins, validates the value and checks that no tool name collides.
+ * The result is the LoadedPlugins service.
+ */
+import { Context, Data, Effect, Layer, ParseResult, Schema } from "effect"
+import { isAbsolute, resolve } from "node:path"
+import { pathToFileURL } from "node:url"
+import { PluginValue, type Plugin } from "../plugins/Plugin.js"
+import { firstPartyPlugins } from "../plugins/registry.js"
+import { CORE_TOOL_NAMES, EVAL_TOOL_NAMES } from "../profile/profiles.js"
+import type { Tool } from "../tools/Tool.js"
+import { ServerConfig } from "./ServerConfig.js"
+
+export class PluginNotFound extends Data.TaggedError("PluginNotFound")<{
+  readonly plugin: string
+  readonly available: ReadonlyArray<string>
+  readonly cause?: unknown
+}> {
+  override get message() {
+    const known = this.available.length > 0 ? this.available.join(", ") : "none yet"
+    return `Plugin "${this.plugin}" not found: not a first-party plugin (${known}) and not a loadable module path or package`
+  }
+}
+
+export class PluginInvalid extends Data.TaggedError("PluginInvalid")<{ readonly plugin: string; readonly reason: string }> {
+  override get message() {
+    return `Plugin "${this.plugin}" is not a valid Stagewright plugin: ${this.reason}`
+  }
+}
+
+export class ToolNameConflict extends Data.TaggedError("ToolNameConflict")<{
+  readonly tool: string
+  readonly plugin: string
+  readonly owner: string
+}> {
+  override get message() {
+    return `Plugin "${this.plugin}" defines ${this.tool}, which ${this.owner} already defines`
+  }
+}
+
+export type PluginLoadError = PluginNotFound | PluginInvalid | ToolNameConflict
+
+export interface LoadedPluginsShape {
+  readonly plugins: ReadonlyArray<Plugin>
+  readonly tools: ReadonlyArray<Tool>
+}
+
+export class LoadedPlugins extends Context.Tag("stagewright/LoadedPlugins")<LoadedPlugins, LoadedPluginsShape>() {
+  static readonly empty = Layer.succeed(LoadedPlugins, LoadedPlugins.of({ plugins: [], tools: [] }))
+}
+
+const looksLikePath = (spec: string) => spec.startsWith(".") || isAbsolute(spec) || /\.(c|m)?js$/.test(spec)
+
+const importPlugin = (spec: string): Effect.Effect<unknown, PluginNotFound> => {
+  const firstParty = firstPartyPlugins[spec]
+  const available = Object.keys(firstPartyPlugins).sort()
+  const load = firstParty ?? (() => import(looksLikePath(spec) ? pathToFileURL(resolve(spec)).href : spec))
+  return Effect.tryPromise({
+    try: async () => {
+      const mod: any = await load()
+      return firstParty !== undefined ? mod : (mod?.default ?? mod?.plugin)
+    },
+    catch: (cause) => new PluginNotFound({ plugin: spec, available, cause })
+  })
+}
+
+export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
+  PluginLoader,
+  { readonly load: (specs: ReadonlyArray<string>) => Effect.Effect<LoadedPluginsShape, PluginLoadError> }
+>() {
+  static readonly make = PluginLoader.of({
+    load: Effect.fn("PluginLoader.load")(function* (specs: ReadonlyArray<string>) {
+      const owners = new Map<string, string>()
+      for (const name of [...CORE_TOOL_NAMES, ...EVAL_TOOL_NAMES]) owners.set(name, "the core")
+      const plugins: Array<Plugin> = []
+      for (const spec of [...new Set(specs)]) {
+        const value = yield* importPlugin(spec)
+        const plugin = yield* Schema.decodeUnknown(PluginValue)(value).pipe(
+          Effect.mapError(
+            (error) => new PluginInvalid({ plugin: spec, reason: ParseResult.TreeFormatter.formatErrorSync(error) })
+          )
+        )
+        for (const tool of plugin.tools) {
+          const owner = owners.get(tool.name)
+          if (owner !== undefined) return yield* new ToolNameConflict({ tool: tool.name, plugin: plugin.name, owner })
+          owners.set(tool.name, `plugin "${plugin.name}"`)
+        }
+        // Keep the original tool values (the decoded copy has the same fields); tag them with their plugin.
+        const original = value as Plugin
+        plugins.push({
+          name: plugin.name,
+          purpose: plugin.purpose,
+          tools: original.tools.map((tool) => ({ ...tool, plugin: plugin.name }))
+        })
+      }
+      return { plugins, tools: plugins.flatMap((p) => p.tools) }
+    })
+  })
+
+  static readonly layer = Layer.succeed(PluginLoader, PluginLoader.make)
+
+  /** LoadedPlugins from the configured `--plugin` list. */
+  static readonly layerLoaded = Layer.effect(
+    LoadedPlugins,
+    Effect.gen(function* () {
+      const config = yield* ServerConfig
+      const loader = yield* PluginLoader
+      return yield* loader.load(config.plugins)
+    })
+  ).pipe(Layer.provide(PluginLoader.layer))
+}
+
+/** The first-party plugin a tool name would belong to (electron_<plugin>_...), when that plugin exists. */
+export const firstPartyPluginOf = (tool: string): string | undefined =>
+  Object.keys(firstPartyPlugins).find((name) => tool.startsWith(`electron_${name}_`))

@@ -1,0 +1,35 @@
+/**
+ * The operator's settings for one server: where artifacts go, how long an operation may take, and
+ * the flags that decide what is visible (kept beside them for electron_status and the manifest).
+ */
+import { Context, Layer } from "effect"
+import { resolve } from "node:path"
+import type { EvalTarget } from "../eval-policy/EvalPolicy.js"
+import type { ProfileName } from "../profile/profiles.js"
+
+export interface ServerConfigShape {
+  /** Profile chosen with --tool-profile (or the default). Ignored when `tools` is given. */
+  readonly toolProfile?: ProfileName | undefined
+  /** An explicit list of core tool names (createServer({ tools })), exclusive with toolProfile. */
+  readonly tools?: ReadonlyArray<string> | undefined
+  readonly allowEval: ReadonlyArray<EvalTarget>
+  readonly plugins: ReadonlyArray<string>
+  /** Folder for screenshots, traces, exports and oversized responses. */
+  readonly outputDir: string
+  /** When set, screenshots are also saved here (names never escape it). */
+  readonly screenshotDir?: string | undefined
+  /** Bound on one tool call, in milliseconds. */
+  readonly operationTimeoutMs: number
+}
+
+export const defaultServerConfig: ServerConfigShape = {
+  allowEval: [],
+  plugins: [],
+  outputDir: resolve("stagewright-output"),
+  operationTimeoutMs: 60_000
+}
+
+export class ServerConfig extends Context.Tag("stagewright/ServerConfig")<ServerConfig, ServerConfigShape>() {
+  static readonly layer = (config: Partial<ServerConfigShape> = {}) =>
+    Layer.succeed(ServerConfig, ServerConfig.of({ ...defaultServerConfig, ...config }))
+}

@@ -1,0 +1,28 @@
+/**
+ * The main layer: one composition of every Stagewright service for a given configuration. Provide it
+ * once (each `Effect.provide` builds its own copy, and a copy owns its own Electron app).
+ */
+import { Layer } from "effect"
+import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
+import { ProfileSelector } from "../profile/ProfileSelector.js"
+import { Dispatcher } from "./Dispatcher.js"
+import { ElectronDriver } from "./ElectronDriver.js"
+import { McpServer } from "./McpServer.js"
+import { PluginLoader } from "./PluginLoader.js"
+import { ServerConfig, type ServerConfigShape } from "./ServerConfig.js"
+import { ServerState } from "./ServerState.js"
+
+/** Everything but the MCP binding: the services tools run on, plus the Dispatcher. */
+export const coreLayer = (config: Partial<ServerConfigShape> = {}) => {
+  const services = Layer.mergeAll(
+    ProfileSelector.layer,
+    EvalPolicy.layer,
+    PluginLoader.layerLoaded,
+    ServerState.layer,
+    ElectronDriver.layer
+  ).pipe(Layer.provideMerge(ServerConfig.layer(config)))
+  return Dispatcher.layer.pipe(Layer.provideMerge(services))
+}
+
+/** The core plus the MCP server binding. */
+export const serverLayer = (config: Partial<ServerConfigShape> = {}) => McpServer.layer.pipe(Layer.provideMerge(coreLayer(config)))

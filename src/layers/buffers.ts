@@ -1,0 +1,74 @@
+/**
+ * Bounded ring buffers of what an app prints, throws and requests. Every entry gets a sequence
+ * number, so a reader can ask for "what is new since cursor N" and never re-read old entries.
+ */
+
+export class RingBuffer<T> {
+  private readonly items: Array<{ readonly seq: number; readonly value: T }> = []
+  private nextSeq = 1
+  private droppedCount = 0
+
+  constructor(readonly capacity: number) {}
+
+  push(value: T): number {
+    const seq = this.nextSeq++
+    this.items.push({ seq, value })
+    if (this.items.length > this.capacity) {
+      this.items.shift()
+      this.droppedCount++
+    }
+    return seq
+  }
+
+  /** Entries with a sequence number above `cursor` (all kept entries when omitted). */
+  since(cursor = 0): ReadonlyArray<{ readonly seq: number; readonly value: T }> {
+    return this.items.filter((item) => item.seq > cursor)
+  }
+
+  /** The cursor a reader passes next time to see only newer entries. */
+  get cursor(): number {
+    return this.nextSeq - 1
+  }
+
+  get dropped(): number {
+    return this.droppedCount
+  }
+
+  get size(): number {
+    return this.items.length
+  }
+
+  clear(): void {
+    this.items.length = 0
+  }
+}
+
+export interface ConsoleEntry {
+  readonly at: number
+  readonly source: "renderer" | "main"
+  readonly window?: string
+  readonly level: string
+  readonly text: string
+  readonly location?: string
+}
+
+export interface ErrorEntry {
+  readonly at: number
+  readonly kind: "pageerror" | "crash" | "unresponsive" | "main"
+  readonly window?: string
+  readonly message: string
+  readonly stack?: string
+}
+
+export interface RequestEntry {
+  readonly at: number
+  readonly window?: string
+  readonly method: string
+  readonly url: string
+  readonly resourceType: string
+  status?: number
+  failure?: string
+  durationMs?: number
+}
+
+export const BUFFER_CAPACITY = { console: 1000, errors: 200, requests: 500 } as const

@@ -1,0 +1,107 @@
+/**
+ * A minimal Chrome DevTools Protocol client over WebSocket for the Node inspector of an Electron main
+ * process that Stagewright attached to (launched apps use playwright-core's own connection). It runs
+ * functions against `require('electron')` the way electronApplication.evaluate does.
+ */
+import WebSocket from "ws"
+
+interface Pending {
+  readonly resolve: (value: any) => void
+  readonly reject: (error: Error) => void
+}
+
+export class InspectorClient {
+  private nextId = 1
+  private readonly pending = new Map<number, Pending>()
+  private electronObjectId: string | undefined
+  private readonly listeners = new Set<(method: string, params: any) => void>()
+  closed = false
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.on("message", (data) => {
+      const message = JSON.parse(String(data))
+      if (typeof message.id === "number") {
+        const waiter = this.pending.get(message.id)
+        this.pending.delete(message.id)
+        if (!waiter) return
+        if (message.error) waiter.reject(new Error(message.error.message ?? "inspector error"))
+        else waiter.resolve(message.result)
+      } else if (typeof message.method === "string") {
+        for (const listener of this.listeners) listener(message.method, message.params)
+      }
+    })
+    socket.on("close", () => {
+      this.closed = true
+      for (const waiter of this.pending.values()) waiter.reject(new Error("The Node inspector connection closed"))
+      this.pending.clear()
+    })
+  }
+
+  /** Connects to `ws://host:port/id`, or to `http://host:port` / a bare port by asking /json/list. */
+  static async connect(endpoint: string, timeoutMs: number): Promise<InspectorClient> {
+    const url = await resolveInspectorUrl(endpoint, timeoutMs)
+    const socket = new WebSocket(url, { handshakeTimeout: timeoutMs })
+    await new Promise<void>((resolve, reject) => {
+      socket.once("open", () => resolve())
+      socket.once("error", reject)
+    })
+    const client = new InspectorClient(socket)
+    await client.send("Runtime.enable")
+    return client
+  }
+
+  onEvent(listener: (method: string, params: any) => void): void {
+    this.listeners.add(listener)
+  }
+
+  send(method: string, params: Record<string, unknown> = {}): Promise<any> {
+    if (this.closed) return Promise.reject(new Error("The Node inspector connection closed"))
+    const id = this.nextId++
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject })
+      this.socket.send(JSON.stringify({ id, method, params }))
+    })
+  }
+
+  private async electron(): Promise<string> {
+    if (this.electronObjectId) return this.electronObjectId
+    const { result, exceptionDetails } = await this.send("Runtime.evaluate", {
+      expression: "require('electron')",
+      includeCommandLineAPI: true
+    })
+    if (exceptionDetails || !result?.objectId) throw new Error("require('electron') failed in the attached main process")
+    this.electronObjectId = result.objectId as string
+    return this.electronObjectId
+  }
+
+  /** Runs `fn(electron, arg)` in the main process and returns its JSON value. */
+  async evaluate<R, A>(fn: string | ((electron: any, arg: A) => R | Promise<R>), arg?: A): Promise<R> {
+    const objectId = await this.electron()
+    const { result, exceptionDetails } = await this.send("Runtime.callFunctionOn", {
+      objectId,
+      functionDeclaration: typeof fn === "string" ? fn : fn.toString(),
+      arguments: [{ objectId }, { value: arg }],
+      awaitPromise: true,
+      returnByValue: true
+    })
+    if (exceptionDetails) {
+      throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text ?? "evaluation failed")
+    }
+    return result?.value as R
+  }
+
+  close(): void {
+    this.closed = true
+    this.socket.close()
+  }
+}
+
+const resolveInspectorUrl = async (endpoint: string, timeoutMs: number): Promise<string> => {
+  if (endpoint.startsWith("ws://") || endpoint.startsWith("wss://")) return endpoint
+  const base = /^\d+$/.test(endpoint) ? `http://127.0.0.1:${endpoint}` : endpoint.replace(/\/$/, "")
+  const response = await fetch(`${base}/json/list`, { signal: AbortSignal.timeout(timeoutMs) })
+  const targets = (await response.json()) as Array<{ webSocketDebuggerUrl?: string }>
+  const url = targets.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl
+  if (!url) throw new Error(`No Node inspector target at ${base}`)
+  return url
+}

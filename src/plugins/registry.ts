@@ -1,0 +1,7 @@
+/**
+ * The first-party plugins `--plugin NAME` can load, by name. Each entry loads its module lazily so
+ * a server that loads none pays nothing for them.
+ */
+import type { Plugin } from "./Plugin.js"
+
+export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> = {}

@@ -1,0 +1,78 @@
+/**
+ * ProfileSelector: which core tools are active. Either a named profile (--tool-profile) or an
+ * explicit list of names (createServer({ tools })); asking for both is a typed conflict.
+ */
+import { Context, Data, Effect, Layer } from "effect"
+import { ToolExcludedByProfile } from "../tools/errors.js"
+import { ServerConfig } from "../layers/ServerConfig.js"
+import { CORE_TOOL_NAMES, DEFAULT_PROFILE, isCoreToolName, PROFILES, profilesHolding, type ProfileName } from "./profiles.js"
+
+export class ConflictingToolSelection extends Data.TaggedError("ConflictingToolSelection")<{
+  readonly toolProfile: string
+  readonly tools: ReadonlyArray<string>
+}> {
+  override get message() {
+    return `Choose either a tool profile (${this.toolProfile}) or an explicit tool list (${this.tools.length} tools), not both`
+  }
+}
+
+export class UnknownToolInSelection extends Data.TaggedError("UnknownToolInSelection")<{
+  readonly names: ReadonlyArray<string>
+}> {
+  override get message() {
+    return `Not core tool names: ${this.names.join(", ")}`
+  }
+}
+
+export interface ProfileSelectorShape {
+  /** The active profile's name, or "custom" for an explicit list. */
+  readonly active: ProfileName | "custom"
+  readonly size: number
+  readonly isActive: (tool: string) => boolean
+  /** Succeeds for active tools; fails a known core tool outside the selection with its restart hint. */
+  readonly check: (tool: string) => Effect.Effect<void, ToolExcludedByProfile>
+}
+
+export class ProfileSelector extends Context.Tag("stagewright/ProfileSelector")<ProfileSelector, ProfileSelectorShape>() {
+  static readonly make = (
+    toolProfile: ProfileName | undefined,
+    tools: ReadonlyArray<string> | undefined
+  ): Effect.Effect<ProfileSelectorShape, ConflictingToolSelection | UnknownToolInSelection> =>
+    Effect.gen(function* () {
+      if (toolProfile !== undefined && tools !== undefined) {
+        return yield* new ConflictingToolSelection({ toolProfile, tools })
+      }
+      let active: ProfileName | "custom" = toolProfile ?? DEFAULT_PROFILE
+      let selected: ReadonlySet<string> = PROFILES[active as ProfileName]
+      if (tools !== undefined) {
+        const unknown = tools.filter((name) => !isCoreToolName(name))
+        if (unknown.length > 0) return yield* new UnknownToolInSelection({ names: unknown })
+        active = "custom"
+        selected = new Set(tools)
+      }
+      return {
+        active,
+        size: CORE_TOOL_NAMES.filter((name) => selected.has(name)).length,
+        isActive: (tool) => selected.has(tool),
+        check: (tool) => {
+          if (selected.has(tool)) return Effect.void
+          const holding = profilesHolding(tool)
+          const smallest = holding[0] ?? "full"
+          return Effect.fail(
+            new ToolExcludedByProfile({
+              message: `${tool} is not in the active tool profile (${active})`,
+              hint: `restart with --tool-profile ${smallest}`,
+              tool,
+              activeProfile: active,
+              profiles: [...holding]
+            })
+          )
+        }
+      }
+    })
+
+  static readonly layer = Layer.effect(
+    ProfileSelector,
+    Effect.flatMap(ServerConfig, (config) => ProfileSelector.make(config.toolProfile, config.tools))
+  )
+}

@@ -1,0 +1,60 @@
+/**
+ * A tool is a value: its stable name, the description an agent chooses by, an input Schema, an
+ * operation type, an eval target when it runs caller-supplied code, the error codes it can return
+ * and an Effect handler. Core groups and plugins are lists of these; the Dispatcher serves them.
+ */
+import type { Effect, Schema } from "effect"
+import type { EvalTarget } from "../eval-policy/EvalPolicy.js"
+import type { EvalPolicy } from "../eval-policy/EvalPolicy.js"
+import type { ElectronDriver } from "../layers/ElectronDriver.js"
+import type { ServerConfig } from "../layers/ServerConfig.js"
+import type { ServerState } from "../layers/ServerState.js"
+import type { ProfileSelector } from "../profile/ProfileSelector.js"
+import type { ErrorCode, ToolError } from "./errors.js"
+import type { LoadedPlugins } from "../layers/PluginLoader.js"
+
+export const OPERATION_TYPES = ["lifecycle", "read", "interact", "navigate", "assert", "author", "native", "debug", "eval"] as const
+export type OperationType = (typeof OPERATION_TYPES)[number]
+
+export interface ToolImage {
+  readonly data: string
+  readonly mimeType: string
+}
+
+/** What a handler returns: compact text for the agent, structured fields for machines, images. */
+export interface ToolResult {
+  readonly text: string
+  readonly structured?: Record<string, unknown>
+  readonly images?: ReadonlyArray<ToolImage>
+}
+
+/** The services a tool handler may use; the Dispatcher provides all of them. */
+export type ToolServices = ElectronDriver | ServerState | ServerConfig | EvalPolicy | ProfileSelector | LoadedPlugins
+
+export interface Tool<A = any> {
+  readonly name: string
+  readonly description: string
+  readonly input: Schema.Schema<A, any, never>
+  readonly type: OperationType
+  /** Set when the tool runs caller-supplied code: it is listed and callable only when the target is allowed. */
+  readonly evalTarget?: EvalTarget
+  /** Error codes beyond the common ones (INVALID_ARGUMENT, TIMEOUT, INTERNAL_ERROR). */
+  readonly errors: ReadonlyArray<ErrorCode>
+  /** Closes or resets something the agent cannot get back (MCP destructiveHint). */
+  readonly destructive?: boolean
+  /** Reaches outside the app (files, processes, network) (MCP openWorldHint). */
+  readonly openWorld?: boolean
+  /** Overrides the default read-only flag of the type (read, assert and debug tools are read-only). */
+  readonly readOnly?: boolean
+  /** Set on plugin tools: the plugin's name. */
+  readonly plugin?: string
+  readonly handler: (input: A) => Effect.Effect<ToolResult, ToolError, ToolServices>
+}
+
+/** Declares a tool, inferring the handler's input from the Schema. */
+export const defineTool = <A, I>(tool: Omit<Tool<A>, "input"> & { readonly input: Schema.Schema<A, I, never> }): Tool<A> =>
+  tool as Tool<A>
+
+/** MCP readOnlyHint: by the operation type unless the tool says otherwise. */
+export const isReadOnly = (tool: Tool): boolean =>
+  tool.readOnly ?? (tool.type === "read" || tool.type === "assert" || tool.type === "debug")

@@ -1,0 +1,212 @@
+/**
+ * App tools: start, attach to, close and describe the Electron app, the server and its plugins.
+ */
+import { Effect, Schema } from "effect"
+import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
+import { ElectronDriver, type AppSession } from "../layers/ElectronDriver.js"
+import { LoadedPlugins } from "../layers/PluginLoader.js"
+import { ServerConfig } from "../layers/ServerConfig.js"
+import { ServerState } from "../layers/ServerState.js"
+import { firstPartyPlugins } from "../plugins/registry.js"
+import { ProfileSelector } from "../profile/ProfileSelector.js"
+import { defineTool } from "./Tool.js"
+import { TimeoutMs } from "./shapes.js"
+
+const describeWindows = (session: AppSession) =>
+  Effect.forEach(session.windows, (w) =>
+    Effect.promise(() => w.page.title().catch(() => "")).pipe(
+      Effect.map((title) => ({ id: w.id, active: session.activeId === w.id, title, url: w.page.url() }))
+    )
+  )
+
+const windowLines = (windows: ReadonlyArray<{ id: string; active: boolean; title: string; url: string }>) =>
+  windows.map((w) => `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}`).join("\n")
+
+const appIdentity = (driver: typeof ElectronDriver.Service) =>
+  driver
+    .evaluateMain("read the app name", ({ app }: any) => ({ name: app.getName(), version: app.getVersion() }), undefined)
+    .pipe(Effect.orElseSucceed(() => undefined as { name: string; version: string } | undefined))
+
+export const launch = defineTool({
+  name: "electron_launch",
+  description:
+    "Start an Electron app and make its first window active. Give the app folder (with package.json) or main script; without executablePath the server's Electron is used. Replaces an app that is already running. Next: electron_snapshot.",
+  type: "lifecycle",
+  openWorld: true,
+  errors: ["LAUNCH_FAILED"],
+  input: Schema.Struct({
+    app: Schema.optional(Schema.String).annotations({ description: "app folder or main script" }),
+    executablePath: Schema.optional(Schema.String).annotations({ description: "Electron binary" }),
+    args: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "extra command-line arguments" }),
+    env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })).annotations({ description: "extra environment variables" }),
+    cwd: Schema.optional(Schema.String),
+    timeoutMs: TimeoutMs(30_000)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.launch(input)
+      const identity = yield* appIdentity(driver)
+      const windows = yield* describeWindows(session)
+      const runtime = session.launch?.runtime ?? "electron"
+      return {
+        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} (${runtime === "standin" ? "Electron stand-in" : "Electron"}, pid ${session.pid}).\n${windowLines(windows)}`,
+        structured: { pid: session.pid, runtime, ...identity, windows }
+      }
+    })
+})
+
+export const attach = defineTool({
+  name: "electron_attach",
+  description:
+    "Connect to an Electron app already running with --remote-debugging-port. Give inspectorUrl too (the app started with --inspect=PORT) for main-process tools (menus, dialogs, app info). Closing only detaches.",
+  type: "lifecycle",
+  openWorld: true,
+  errors: ["LAUNCH_FAILED"],
+  input: Schema.Struct({
+    cdpUrl: Schema.String.annotations({ description: "http://127.0.0.1:9222, ws://… or a port" }),
+    inspectorUrl: Schema.optional(Schema.String).annotations({ description: "Node inspector: ws://…, http://127.0.0.1:9229 or a port" }),
+    timeoutMs: TimeoutMs(15_000)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.attach(input)
+      const windows = yield* describeWindows(session)
+      return {
+        text: `Attached (${session.hasMainProcess ? "windows and main process" : "windows only; main-process tools need inspectorUrl"}).\n${windowLines(windows)}`,
+        structured: { mainProcess: session.hasMainProcess, windows }
+      }
+    })
+})
+
+export const close = defineTool({
+  name: "electron_close",
+  description: "Close the app: ask it to quit, then kill it after timeoutMs. An attached app is only detached.",
+  type: "lifecycle",
+  destructive: true,
+  errors: ["APP_NOT_RUNNING"],
+  input: Schema.Struct({ timeoutMs: TimeoutMs(5_000) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const result = yield* driver.close(input.timeoutMs)
+      return {
+        text: result.graceful ? "Closed the app." : `The app did not quit within the bound and was killed${result.pid ? ` (pid ${result.pid})` : ""}.`,
+        structured: { graceful: result.graceful }
+      }
+    })
+})
+
+export const status = defineTool({
+  name: "electron_status",
+  description:
+    "Server and app state: start time, last error, tool profile, eval policy, loaded plugins, whether an app runs and its windows. Cheap; call it when something fails unexpectedly.",
+  type: "read",
+  errors: [],
+  input: Schema.Struct({}),
+  handler: () =>
+    Effect.gen(function* () {
+      const state = yield* ServerState
+      const profile = yield* ProfileSelector
+      const policy = yield* EvalPolicy
+      const plugins = yield* LoadedPlugins
+      const driver = yield* ElectronDriver
+      const lastError = yield* state.lastError
+      const calls = yield* state.calls
+      const session = yield* driver.current
+      const appState = session === undefined ? "none" : session.exit ? (session.exit.expected ? "closed" : "crashed") : "running"
+      const windows = session && !session.exit ? yield* describeWindows(session) : []
+      const structured = {
+        server: { startedAt: state.startedAt.toISOString(), calls: calls.total, failed: calls.failed, lastError: lastError ?? null },
+        profile: profile.active,
+        allowEval: policy.allowed,
+        plugins: plugins.plugins.map((p) => p.name),
+        app: {
+          state: appState,
+          ...(session ? { kind: session.kind, pid: session.pid ?? null, mainProcess: session.hasMainProcess } : {}),
+          ...(session?.exit ? { exit: session.exit } : {}),
+          windows
+        }
+      }
+      const lines = [
+        `server: started ${structured.server.startedAt}, ${calls.total} calls, ${calls.failed} failed`,
+        `last_error: ${lastError ? `${lastError.at} ${lastError.tool} ${lastError.code}: ${lastError.message}` : "none"}`,
+        `profile: ${profile.active}; eval: ${policy.allowed.length > 0 ? policy.allowed.join(", ") : "off"}; plugins: ${structured.plugins.join(", ") || "none"}`,
+        `app: ${appState}${session?.pid ? ` (pid ${session.pid})` : ""}${session?.exit ? ` — ${session.exit.detail}` : ""}`,
+        ...(windows.length > 0 ? [windowLines(windows)] : [])
+      ]
+      return { text: lines.join("\n"), structured }
+    })
+})
+
+export const appInfo = defineTool({
+  name: "electron_app_info",
+  description: "App name, version, isPackaged, Electron/Chrome/Node versions, locale and app.getPath folders (userData, logs…). Needs the main process.",
+  type: "read",
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS"],
+  input: Schema.Struct({}),
+  handler: () =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const info = yield* driver.evaluateMain(
+        "read app info",
+        ({ app }: any) => {
+          const names = ["home", "appData", "userData", "sessionData", "temp", "exe", "logs", "downloads"]
+          const paths: Record<string, string> = {}
+          for (const name of names) {
+            try {
+              paths[name] = app.getPath(name)
+            } catch {
+              // not every platform has every path
+            }
+          }
+          return {
+            name: app.getName(),
+            version: app.getVersion(),
+            isPackaged: app.isPackaged,
+            locale: app.getLocale(),
+            appPath: app.getAppPath(),
+            versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+            platform: process.platform,
+            paths
+          }
+        },
+        undefined
+      )
+      const text = [
+        `${info.name} ${info.version} (isPackaged: ${info.isPackaged}, locale ${info.locale}, ${info.platform})`,
+        `electron ${info.versions.electron}, chrome ${info.versions.chrome}, node ${info.versions.node}`,
+        `appPath: ${info.appPath}`,
+        ...Object.entries(info.paths).map(([k, v]) => `${k}: ${v}`)
+      ].join("\n")
+      return { text, structured: info }
+    })
+})
+
+export const plugins = defineTool({
+  name: "electron_plugins",
+  description: "Loaded plugins with their tools, and the first-party plugins that --plugin NAME can load.",
+  type: "read",
+  errors: [],
+  input: Schema.Struct({}),
+  handler: () =>
+    Effect.gen(function* () {
+      const loaded = yield* LoadedPlugins
+      const config = yield* ServerConfig
+      const available = Object.keys(firstPartyPlugins).sort().filter((name) => !loaded.plugins.some((p) => p.name === name))
+      const lines = loaded.plugins.map((p) => `${p.name}: ${p.purpose}\n  ${p.tools.map((t) => t.name).join(", ")}`)
+      if (lines.length === 0) lines.push("No plugins loaded.")
+      if (available.length > 0) lines.push(`Available with --plugin NAME: ${available.join(", ")}`)
+      return {
+        text: lines.join("\n"),
+        structured: {
+          loaded: loaded.plugins.map((p) => ({ name: p.name, purpose: p.purpose, tools: p.tools.map((t) => t.name) })),
+          available,
+          requested: config.plugins
+        }
+      }
+    })
+})
+
+export const appTools = [launch, attach, close, status, appInfo, plugins]

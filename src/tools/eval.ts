@@ -1,0 +1,58 @@
+/**
+ * Eval tools: run caller-supplied functions in the active window's page or in the main process.
+ * Each declares its eval target; the Dispatcher lists and runs it only when `--allow-eval` allows it.
+ */
+import { Effect, Schema } from "effect"
+import { ElectronDriver } from "../layers/ElectronDriver.js"
+import { InvalidArgument } from "./errors.js"
+import { defineTool } from "./Tool.js"
+
+const MAX_RESULT_CHARS = 20_000
+
+const FunctionSource = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(50_000))
+
+const checkFunction = (source: string) =>
+  /^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/.test(source)
+    ? Effect.void
+    : Effect.fail(new InvalidArgument({ message: "function: not a function expression", hint: "Pass source like \"() => document.title\" or \"async (electron, arg) => …\"." }))
+
+const render = (value: unknown) => {
+  const json = value === undefined ? "undefined" : JSON.stringify(value, null, 1) ?? String(value)
+  return json.length > MAX_RESULT_CHARS ? `${json.slice(0, MAX_RESULT_CHARS)}… (${json.length} chars, cut)` : json
+}
+
+export const evalRenderer = defineTool({
+  name: "electron_eval_renderer",
+  description: "Run a function in the active window's page and return its JSON result, e.g. \"() => localStorage.length\" or \"(arg) => …\" with arg. Awaits promises.",
+  type: "eval",
+  evalTarget: "renderer",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "EVAL_NOT_AUTHORIZED", "OPERATION_FAILED"],
+  input: Schema.Struct({ function: FunctionSource, arg: Schema.optional(Schema.Unknown) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      yield* checkFunction(input.function)
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const fn = new Function(`return (${input.function})`)() as (arg: unknown) => unknown
+      const value = yield* driver.run("evaluate in the page", () => entry.page.evaluate(fn, input.arg))
+      return { text: render(value), structured: { window: entry.id, value: value ?? null } }
+    })
+})
+
+export const evalMain = defineTool({
+  name: "electron_eval_main",
+  description: "Run a function in the Electron main process as (electron, arg) => …, e.g. \"({ app }) => app.getPath('userData')\"; returns its JSON result. Awaits promises.",
+  type: "eval",
+  evalTarget: "main",
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "EVAL_NOT_AUTHORIZED", "OPERATION_FAILED"],
+  input: Schema.Struct({ function: FunctionSource, arg: Schema.optional(Schema.Unknown) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      yield* checkFunction(input.function)
+      const driver = yield* ElectronDriver
+      const value = yield* driver.evaluateMain("evaluate in the main process", input.function, input.arg)
+      return { text: render(value), structured: { value: value ?? null } }
+    })
+})
+
+export const evalTools = [evalRenderer, evalMain]

@@ -1,0 +1,21 @@
+/**
+ * Every core tool and the eval tools, as one list the Dispatcher serves.
+ */
+import { appTools } from "./app.js"
+import { assertTools } from "./assert.js"
+import { evalTools } from "./eval.js"
+import { interactTools } from "./interact.js"
+import { navigationTools } from "./navigation.js"
+import { observeTools } from "./observe.js"
+import type { Tool } from "./Tool.js"
+import { windowTools } from "./windows.js"
+
+export const coreTools: ReadonlyArray<Tool> = [
+  ...appTools,
+  ...windowTools,
+  ...navigationTools,
+  ...observeTools,
+  ...interactTools,
+  ...assertTools,
+  ...evalTools
+]

@@ -1,0 +1,446 @@
+/**
+ * Interaction tools. Each takes a target (ref or selector), acts through Playwright's actionability
+ * checks, records the step for test export, and returns what changed when that is small. An action
+ * that opens a web dialog (alert/confirm/prompt) returns at once with the dialog, to be answered
+ * with electron_web_dialog.
+ */
+import { Effect, Schema } from "effect"
+import { existsSync } from "node:fs"
+import { resolve } from "node:path"
+import type { Locator } from "playwright-core"
+import { ElectronDriver, type AppSession, type PendingDialog, type WindowEntry } from "../layers/ElectronDriver.js"
+import { InvalidArgument, OperationFailed, type ToolError } from "./errors.js"
+import { diffSnapshots } from "./snapshot-diff.js"
+import { defineTool, type ToolResult } from "./Tool.js"
+import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
+
+/** Changes up to this many characters are returned with the action's result. */
+const SMALL_DIFF_CHARS = 800
+
+/** Playwright code for a locator, preferring role, label and test id (what `normalize()` picks). */
+export const locatorCode = (locator: Locator, fallbackSelector: string): Promise<string> =>
+  locator
+    .normalize()
+    .then((normalized) => normalized.toString())
+    .catch(() => `locator(${JSON.stringify(fallbackSelector)})`)
+
+const describeDialog = (dialog: PendingDialog) =>
+  `A ${dialog.type} dialog opened in ${dialog.window}: "${dialog.message}"${dialog.type === "prompt" ? ` (default "${dialog.defaultValue}")` : ""}. Answer it with electron_web_dialog (accept or dismiss).`
+
+/** After an action: the change in the window's snapshot when the agent has one and the change is small. */
+const changeSummary = (driver: typeof ElectronDriver.Service, entry: WindowEntry) =>
+  Effect.gen(function* () {
+    const previous = entry.latestSnapshot
+    if (previous === undefined || entry.page.isClosed()) return ""
+    const next = yield* driver.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined))
+    if (next === undefined) return ""
+    const diff = diffSnapshots(previous, next)
+    if (diff.added === 0 && diff.removed === 0) return "\nNo change in the page's accessibility tree."
+    if (diff.text.length <= SMALL_DIFF_CHARS) return `\nChanges (+${diff.added} -${diff.removed}):\n${diff.text}`
+    return `\nThe page changed (+${diff.added} -${diff.removed} lines); electron_snapshot since="last" shows it.`
+  })
+
+interface ActOptions {
+  readonly tool: string
+  readonly target: string
+  readonly describe: string
+  readonly step: (code: string) => string
+  readonly perform: (locator: Locator, entry: WindowEntry) => Promise<unknown>
+}
+
+/** Resolves the target, performs the action (returning early if a web dialog opens), records the step. */
+const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, ElectronDriver> =>
+  Effect.gen(function* () {
+    const driver = yield* ElectronDriver
+    const session = yield* driver.session
+    const entry = yield* driver.window()
+    const locator = yield* driver.locate(entry, options.target)
+    const code = yield* Effect.promise(() => locatorCode(locator, options.target))
+    const outcome = yield* driver.run(options.describe, () => raceDialog(session, options.perform(locator, entry)))
+    yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
+    if (outcome !== undefined) return { text: describeDialog(outcome), structured: { dialog: { type: outcome.type, message: outcome.message, window: outcome.window } } }
+    const change = yield* changeSummary(driver, entry)
+    return { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`, structured: { window: entry.id, locator: code } }
+  })
+
+/** Resolves with a dialog if one opens before the action settles; else with undefined when it does. */
+const raceDialog = (session: AppSession, action: Promise<unknown>): Promise<PendingDialog | undefined> =>
+  new Promise((resolvePromise, reject) => {
+    const before = session.pendingDialogs.length
+    const onDialog = () => {
+      const dialog = session.pendingDialogs[session.pendingDialogs.length - 1]
+      if (session.pendingDialogs.length > before && dialog) {
+        session.dialogListeners.delete(onDialog)
+        action.catch(() => undefined) // the action completes once the dialog is answered
+        resolvePromise(dialog)
+      }
+    }
+    session.dialogListeners.add(onDialog)
+    action.then(
+      () => {
+        session.dialogListeners.delete(onDialog)
+        resolvePromise(undefined)
+      },
+      (error) => {
+        session.dialogListeners.delete(onDialog)
+        reject(error)
+      }
+    )
+  })
+
+const timeoutOf = (input: { readonly timeoutMs?: number | undefined }) => input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
+const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
+const Modifiers = Schema.optional(Schema.Array(Schema.Literal("Alt", "Control", "ControlOrMeta", "Meta", "Shift")))
+const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
+
+export const click = defineTool({
+  name: "electron_click",
+  description: "Click an element after it is visible, enabled and still. Options: right/middle button, double click, modifier keys.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
+  input: Schema.Struct({
+    target: Target,
+    button: Schema.optional(Schema.Literal("left", "right", "middle")),
+    double: Schema.optional(Schema.Boolean),
+    modifiers: Modifiers,
+    timeoutMs: Timeout5
+  }),
+  handler: (input) => {
+    const options = {
+      ...(input.button ? { button: input.button } : {}),
+      ...(input.modifiers ? { modifiers: [...input.modifiers] } : {})
+    }
+    const method = input.double === true ? "dblclick" : "click"
+    return act({
+      tool: "electron_click",
+      target: input.target,
+      describe: `${method === "dblclick" ? "double-click" : "click"} ${input.target}`,
+      step: (code) => `await ${code}.${method}(${Object.keys(options).length > 0 ? JSON.stringify(options) : ""})`,
+      perform: (locator) => locator[method]({ ...options, timeout: timeoutOf(input) })
+    })
+  }
+})
+
+export const hover = defineTool({
+  name: "electron_hover",
+  description: "Move the mouse over an element (menus, tooltips, hover states).",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
+  input: Schema.Struct({ target: Target, timeoutMs: Timeout5 }),
+  handler: (input) =>
+    act({
+      tool: "electron_hover",
+      target: input.target,
+      describe: `hover ${input.target}`,
+      step: (code) => `await ${code}.hover()`,
+      perform: (locator) => locator.hover({ timeout: timeoutOf(input) })
+    })
+})
+
+export const fill = defineTool({
+  name: "electron_fill",
+  description: "Replace the value of a text field, textarea, date or contenteditable element (input and change events fire). For key-by-key typing use electron_type.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
+  input: Schema.Struct({ target: Target, value: Text(100_000), timeoutMs: Timeout5 }),
+  handler: (input) =>
+    act({
+      tool: "electron_fill",
+      target: input.target,
+      describe: `fill ${input.target}`,
+      step: (code) => `await ${code}.fill(${JSON.stringify(input.value)})`,
+      perform: (locator) => locator.fill(input.value, { timeout: timeoutOf(input) })
+    })
+})
+
+const FormValue = Schema.Union(Schema.String.pipe(Schema.maxLength(100_000)), Schema.Boolean, Schema.Array(Schema.String))
+
+export const fillForm = defineTool({
+  name: "electron_fill_form",
+  description:
+    "Fill many fields in one call, in order: text-like fields take a string, selects a string or list (value or label), checkboxes and radios true/false. Stops at the first field that fails and says which.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
+  input: Schema.Struct({
+    fields: Schema.Array(Schema.Struct({ target: Target, value: FormValue })).pipe(Schema.minItems(1), Schema.maxItems(100)),
+    timeoutMs: Timeout5
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const done: Array<string> = []
+      for (const [index, field] of input.fields.entries()) {
+        const locator = yield* driver.locate(entry, field.target)
+        const code = yield* Effect.promise(() => locatorCode(locator, field.target))
+        const timeout = timeoutOf(input)
+        const kind = yield* driver.run(`fields[${index}] ${field.target}`, () =>
+          locator.evaluate((el) => {
+            const tag = el.tagName.toLowerCase()
+            const type = (el.getAttribute("type") ?? "").toLowerCase()
+            return tag === "select" ? "select" : tag === "input" && (type === "checkbox" || type === "radio") ? "check" : "text"
+          }, undefined, { timeout })
+        )
+        const value = field.value
+        const step = yield* driver.run(`fields[${index}] ${field.target}`, async () => {
+          if (kind === "check") {
+            if (typeof value !== "boolean") throw new Error(`expects true or false for a checkbox or radio`)
+            await locator.setChecked(value, { timeout })
+            return `await window.${code}.setChecked(${value})`
+          }
+          if (kind === "select") {
+            const values = typeof value === "string" ? [value] : Array.isArray(value) ? [...value] : undefined
+            if (!values) throw new Error(`expects a string or list for a select`)
+            await locator.selectOption(values, { timeout })
+            return `await window.${code}.selectOption(${JSON.stringify(values)})`
+          }
+          if (typeof value !== "string") throw new Error(`expects a string for a text field`)
+          await locator.fill(value, { timeout })
+          return `await window.${code}.fill(${JSON.stringify(value)})`
+        }).pipe(
+          Effect.mapError((error) =>
+            error._tag === "OperationFailed"
+              ? new InvalidArgument({ message: `fields[${index}] (${field.target}): ${error.message.replace(/^[^:]*: /, "")}`, hint: "Checkboxes take true/false, selects a string or list, other fields a string." })
+              : error
+          )
+        )
+        yield* driver.recordStep({ tool: "electron_fill_form", window: entry.id, code: step })
+        done.push(code)
+      }
+      const change = yield* changeSummary(driver, entry)
+      return { text: `Filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}.${change}`, structured: { window: entry.id, filled: done } }
+    })
+})
+
+export const type = defineTool({
+  name: "electron_type",
+  description:
+    "Type text key by key (keydown/keypress/input/keyup per character) into a target, or into the focused element without one; submit=true presses Enter after. Use for inputs that react to keystrokes.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
+  input: Schema.Struct({
+    target: Schema.optional(Target),
+    text: Text(10_000),
+    delayMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 1_000))).annotations({ description: "between keys, default 0" }),
+    submit: Schema.optional(Schema.Boolean),
+    timeoutMs: Timeout5
+  }),
+  handler: (input) => {
+    const delay = input.delayMs ?? 0
+    if (input.target !== undefined) {
+      return act({
+        tool: "electron_type",
+        target: input.target,
+        describe: `type into ${input.target}`,
+        step: (code) => `await ${code}.pressSequentially(${JSON.stringify(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
+        perform: async (locator) => {
+          await locator.pressSequentially(input.text, { delay, timeout: timeoutOf(input) })
+          if (input.submit === true) await locator.press("Enter", { timeout: timeoutOf(input) })
+        }
+      })
+    }
+    return Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      yield* driver.run("type", async () => {
+        await entry.page.keyboard.type(input.text, { delay })
+        if (input.submit === true) await entry.page.keyboard.press("Enter")
+      })
+      yield* driver.recordStep({ tool: "electron_type", window: entry.id, code: `await window.keyboard.type(${JSON.stringify(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}` })
+      const change = yield* changeSummary(driver, entry)
+      return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }
+    })
+  }
+})
+
+export const pressKey = defineTool({
+  name: "electron_press_key",
+  description: "Press a key or chord (Enter, Escape, ArrowDown, Control+A, ControlOrMeta+S) on a target or the focused element. Key names follow Playwright's keyboard API.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT"],
+  input: Schema.Struct({ key: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)), target: Schema.optional(Target), timeoutMs: Timeout5 }),
+  handler: (input) => {
+    if (input.target !== undefined) {
+      return act({
+        tool: "electron_press_key",
+        target: input.target,
+        describe: `press ${input.key} on ${input.target}`,
+        step: (code) => `await ${code}.press(${JSON.stringify(input.key)})`,
+        perform: (locator) => locator.press(input.key, { timeout: timeoutOf(input) })
+      })
+    }
+    return Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.session
+      const entry = yield* driver.window()
+      const dialog = yield* driver.run(`press ${input.key}`, () => raceDialog(session, entry.page.keyboard.press(input.key))).pipe(
+        Effect.mapError((error) =>
+          /Unknown key/.test(error.message)
+            ? new InvalidArgument({ message: `key: unknown key "${input.key}"`, hint: "Use names like Enter, Tab, Escape, ArrowDown, a, Control+A, ControlOrMeta+S." })
+            : error
+        )
+      )
+      yield* driver.recordStep({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${JSON.stringify(input.key)})` })
+      if (dialog) return { text: describeDialog(dialog), structured: { dialog: { type: dialog.type, message: dialog.message } } }
+      const change = yield* changeSummary(driver, entry)
+      return { text: `Pressed ${input.key}.${change}`, structured: { window: entry.id } }
+    })
+  }
+})
+
+export const selectOption = defineTool({
+  name: "electron_select_option",
+  description: "Choose options of a <select> (or ARIA listbox) by value or label; several for a multiple select. Returns the selected values.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
+  input: Schema.Struct({ target: Target, values: Schema.Array(Text(1_000)).pipe(Schema.minItems(1), Schema.maxItems(100)), timeoutMs: Timeout5 }),
+  handler: (input) =>
+    act({
+      tool: "electron_select_option",
+      target: input.target,
+      describe: `select ${input.values.join(", ")} in ${input.target}`,
+      step: (code) => `await ${code}.selectOption(${JSON.stringify(input.values)})`,
+      perform: (locator) => locator.selectOption([...input.values], { timeout: timeoutOf(input) })
+    })
+})
+
+export const check = defineTool({
+  name: "electron_check",
+  description: "Check or uncheck (checked=false) a checkbox, radio or switch, and verify it took the state.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
+  input: Schema.Struct({ target: Target, checked: Schema.optional(Schema.Boolean).annotations({ description: "default true" }), timeoutMs: Timeout5 }),
+  handler: (input) => {
+    const checked = input.checked ?? true
+    return act({
+      tool: "electron_check",
+      target: input.target,
+      describe: `${checked ? "check" : "uncheck"} ${input.target}`,
+      step: (code) => `await ${code}.setChecked(${checked})`,
+      perform: (locator) => locator.setChecked(checked, { timeout: timeoutOf(input) })
+    })
+  }
+})
+
+export const drag = defineTool({
+  name: "electron_drag",
+  description: "Drag one element onto another (HTML5 drag and drop and mouse-based dragging both work).",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
+  input: Schema.Struct({ source: Target, target: Target, timeoutMs: Timeout5 }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const destination = yield* driver.locate(entry, input.target)
+      const destinationCode = yield* Effect.promise(() => locatorCode(destination, input.target))
+      return yield* act({
+        tool: "electron_drag",
+        target: input.source,
+        describe: `drag ${input.source} to ${input.target}`,
+        step: (code) => `await ${code}.dragTo(window.${destinationCode})`,
+        perform: (locator) => locator.dragTo(destination, { timeout: timeoutOf(input) })
+      })
+    })
+})
+
+export const uploadFile = defineTool({
+  name: "electron_upload_file",
+  description: "Set the files of an <input type=file> (absolute paths, or relative to the server's folder); an empty list clears it. For native open dialogs use electron_dialog_stub.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
+  input: Schema.Struct({ target: Target, paths: Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096))).pipe(Schema.maxItems(100)), timeoutMs: Timeout5 }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const paths = input.paths.map((p) => resolve(p))
+      const missing = paths.filter((p) => !existsSync(p))
+      if (missing.length > 0) {
+        return yield* new InvalidArgument({ message: `paths: ${missing.join(", ")} not found`, hint: "Give paths of existing files." })
+      }
+      return yield* act({
+        tool: "electron_upload_file",
+        target: input.target,
+        describe: `set ${paths.length} file(s) on ${input.target}`,
+        step: (code) => `await ${code}.setInputFiles(${JSON.stringify(paths)})`,
+        perform: (locator) => locator.setInputFiles(paths, { timeout: timeoutOf(input) })
+      })
+    })
+})
+
+export const scroll = defineTool({
+  name: "electron_scroll",
+  description: "Scroll an element into view (target), or scroll the page or the element under the mouse by dx/dy pixels. Returns the page's scroll position.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "REF_STALE"],
+  input: Schema.Struct({
+    target: Schema.optional(Target),
+    dx: Schema.optional(Schema.Number.pipe(Schema.between(-100_000, 100_000))),
+    dy: Schema.optional(Schema.Number.pipe(Schema.between(-100_000, 100_000))).annotations({ description: "pixels, positive is down" }),
+    timeoutMs: Timeout5
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      if (input.target !== undefined) {
+        const locator = yield* driver.locate(entry, input.target)
+        yield* driver.run(`scroll ${input.target} into view`, () => locator.scrollIntoViewIfNeeded({ timeout: timeoutOf(input) }))
+        const code = yield* Effect.promise(() => locatorCode(locator, input.target!))
+        yield* driver.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
+      }
+      if (input.dx !== undefined || input.dy !== undefined) {
+        yield* driver.run("scroll", () => entry.page.mouse.wheel(input.dx ?? 0, input.dy ?? 0))
+        yield* driver.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.mouse.wheel(${input.dx ?? 0}, ${input.dy ?? 0})` })
+      }
+      if (input.target === undefined && input.dx === undefined && input.dy === undefined) {
+        return yield* new InvalidArgument({ message: "give target, dx or dy", hint: "Example: { \"dy\": 600 } or { \"target\": \"text=Load more\" }." })
+      }
+      // Wheel scrolling is applied asynchronously; give the page a frame before reading the position.
+      const position = yield* driver.run("read the scroll position", () =>
+        entry.page.evaluate(() => new Promise<{ x: number; y: number }>((r) => requestAnimationFrame(() => r({ x: Math.round(window.scrollX), y: Math.round(window.scrollY) }))))
+      )
+      return { text: `Scrolled; page position ${position.x},${position.y}.`, structured: { window: entry.id, scroll: position } }
+    })
+})
+
+export const webDialog = defineTool({
+  name: "electron_web_dialog",
+  description:
+    "Answer the open web dialog (alert, confirm, prompt, beforeunload): accept (with promptText for prompts) or dismiss. always=true also answers every later dialog this way; always=false returns to asking.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "INVALID_ARGUMENT"],
+  input: Schema.Struct({
+    action: Schema.Literal("accept", "dismiss"),
+    promptText: Schema.optional(Text(10_000)),
+    always: Schema.optional(Schema.Boolean)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.session
+      if (input.always === true) session.dialogPolicy = { action: input.action, promptText: input.promptText }
+      if (input.always === false) session.dialogPolicy = undefined
+      const pending = session.pendingDialogs.shift()
+      if (pending === undefined) {
+        if (input.always !== undefined) {
+          return { text: input.always ? `Every web dialog will be ${input.action}ed.` : "Web dialogs will wait for electron_web_dialog again.", structured: { policy: session.dialogPolicy ?? null } }
+        }
+        return yield* new InvalidArgument({ message: "No web dialog is open", hint: "Dialogs show up in the result of the action that opened them; always=true sets a standing answer." })
+      }
+      yield* Effect.tryPromise({
+        try: () => (input.action === "accept" ? pending.dialog.accept(input.promptText) : pending.dialog.dismiss()),
+        catch: (cause) => new OperationFailed({ message: `Could not answer the dialog: ${String(cause)}` })
+      })
+      yield* driver.recordStep({
+        tool: "electron_web_dialog",
+        window: pending.window,
+        code: `// ${pending.type} "${pending.message.replace(/\n/g, " ")}" was ${input.action}ed (register window.once("dialog", …) before the action that opens it)`
+      })
+      return {
+        text: `${input.action === "accept" ? "Accepted" : "Dismissed"} the ${pending.type} "${pending.message}".${session.pendingDialogs.length > 0 ? ` ${session.pendingDialogs.length} more dialog(s) waiting.` : ""}`,
+        structured: { type: pending.type, message: pending.message, action: input.action, policy: session.dialogPolicy ?? null }
+      }
+    })
+})
+
+export const interactTools = [click, hover, fill, fillForm, type, pressKey, selectOption, check, drag, uploadFile, scroll, webDialog]

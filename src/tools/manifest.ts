@@ -1,0 +1,38 @@
+/**
+ * The documentation manifest (`stagewright tools --json`): what hosts never receive in tools/list —
+ * operation type, eval target, profiles, plugin and error codes — beside each tool's description
+ * and input schema. Sorted by name, like tools/list.
+ */
+import { inputJsonSchema } from "../layers/Dispatcher.js"
+import { PROFILE_NAMES, PROFILES, type CoreToolName } from "../profile/profiles.js"
+import { COMMON_CODES } from "./errors.js"
+import type { Tool } from "./Tool.js"
+
+export interface ManifestEntry {
+  readonly name: string
+  readonly description: string
+  readonly type: string
+  readonly evalTarget: string | null
+  readonly profiles: ReadonlyArray<string>
+  readonly plugin: string | null
+  readonly errors: ReadonlyArray<string>
+  readonly inputSchema: unknown
+}
+
+export const manifestEntry = (tool: Tool): ManifestEntry => ({
+  name: tool.name,
+  description: tool.description,
+  type: tool.type,
+  evalTarget: tool.evalTarget ?? null,
+  // Eval and plugin tools compose with every profile; core tools belong to the profiles that list them.
+  profiles:
+    tool.plugin !== undefined || tool.evalTarget !== undefined
+      ? [...PROFILE_NAMES]
+      : PROFILE_NAMES.filter((p) => PROFILES[p].has(tool.name as CoreToolName)),
+  plugin: tool.plugin ?? null,
+  errors: [...new Set([...tool.errors, ...COMMON_CODES])].sort(),
+  inputSchema: inputJsonSchema(tool)
+})
+
+export const documentationManifest = (tools: ReadonlyArray<Tool>): ReadonlyArray<ManifestEntry> =>
+  [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(manifestEntry)

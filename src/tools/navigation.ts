@@ -1,0 +1,96 @@
+/**
+ * Navigation tools: load a URL in the active window, go back or forward, reload.
+ */
+import { Effect, Schema } from "effect"
+import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
+import { ElectronDriver } from "../layers/ElectronDriver.js"
+import { InvalidArgument } from "./errors.js"
+import { defineTool } from "./Tool.js"
+import { TimeoutMs } from "./shapes.js"
+
+const WAIT_UNTIL = ["load", "domcontentloaded", "networkidle", "commit"] as const
+const WaitUntil = Schema.optional(Schema.Literal(...WAIT_UNTIL)).annotations({ description: "default load" })
+
+export const navigate = defineTool({
+  name: "electron_navigate",
+  description:
+    "Load a URL (http(s), file:, data:, about:) in the active window and wait for it. The app's will-navigate guards do not see this. javascript: URLs run code and need --allow-eval renderer.",
+  type: "navigate",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "EVAL_NOT_AUTHORIZED"],
+  input: Schema.Struct({
+    url: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(8_192)),
+    waitUntil: WaitUntil,
+    timeoutMs: TimeoutMs(30_000)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const url = input.url.trim()
+      if (/^javascript:/i.test(url)) {
+        const policy = yield* EvalPolicy
+        yield* policy.authorize("electron_navigate", "renderer", "A javascript: URL")
+        const source = decodeURIComponent(url.replace(/^javascript:/i, ""))
+        const value = yield* driver.run("run the javascript: URL", () => entry.page.evaluate(source))
+        return { text: `Ran the javascript: URL in ${entry.id}${value !== undefined ? `: ${JSON.stringify(value)}` : ""}.` }
+      }
+      if (!/^(https?|file|data|about|chrome|devtools):/i.test(url)) {
+        return yield* new InvalidArgument({
+          message: `url: "${url.slice(0, 80)}" is not an absolute URL`,
+          hint: "Use http://…, https://…, file:///path or about:blank."
+        })
+      }
+      const response = yield* driver.run(`navigate to ${url}`, () =>
+        entry.page.goto(url, { waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 })
+      )
+      const title = yield* driver.run("read the title", () => entry.page.title())
+      const status = response?.status()
+      return {
+        text: `${entry.id} at ${entry.page.url()} "${title}"${status !== undefined ? ` (HTTP ${status})` : ""}`,
+        structured: { window: entry.id, url: entry.page.url(), title, ...(status !== undefined ? { status } : {}) }
+      }
+    })
+})
+
+export const history = defineTool({
+  name: "electron_history",
+  description: "Go back or forward in the active window's history; returns the new URL (unchanged when there is no entry).",
+  type: "navigate",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
+  input: Schema.Struct({ direction: Schema.Literal("back", "forward"), timeoutMs: TimeoutMs(30_000) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const before = entry.page.url()
+      const options = { timeout: input.timeoutMs ?? 30_000 }
+      const response = yield* driver.run(`go ${input.direction}`, () =>
+        input.direction === "back" ? entry.page.goBack(options) : entry.page.goForward(options)
+      )
+      const moved = response !== null || entry.page.url() !== before
+      return {
+        text: moved ? `${entry.id} at ${entry.page.url()}` : `No ${input.direction} entry; still at ${before}`,
+        structured: { window: entry.id, url: entry.page.url(), moved }
+      }
+    })
+})
+
+export const reload = defineTool({
+  name: "electron_reload",
+  description: "Reload the active window's page and wait for it to load. Page state that the app does not persist is lost.",
+  type: "navigate",
+  destructive: true,
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
+  input: Schema.Struct({ waitUntil: WaitUntil, timeoutMs: TimeoutMs(30_000) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      yield* driver.run("reload", () => entry.page.reload({ waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 }))
+      entry.refs = new Set()
+      entry.latestSnapshot = undefined
+      return { text: `Reloaded ${entry.id} (${entry.page.url()}). Refs reset: take a new snapshot.`, structured: { window: entry.id, url: entry.page.url() } }
+    })
+})
+
+export const navigationTools = [navigate, history, reload]

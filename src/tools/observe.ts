@@ -1,0 +1,239 @@
+/**
+ * Observe tools: aria snapshots with refs (full, scoped, incremental), screenshots, cheap element
+ * search, text and attributes, and waiting for a condition.
+ */
+import { Effect, Schema } from "effect"
+import { ElectronDriver, recordSnapshot, type WindowEntry } from "../layers/ElectronDriver.js"
+import { outputPath, timestampedName } from "../layers/paths.js"
+import { ServerConfig } from "../layers/ServerConfig.js"
+import { InvalidArgument, Timeout } from "./errors.js"
+import { diffSnapshots } from "./snapshot-diff.js"
+import { defineTool } from "./Tool.js"
+import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
+
+/** Drops unnamed `generic` wrappers (their children move up a level): the same refs in far fewer lines. */
+export const compactSnapshot = (snapshot: string): string => {
+  const lines = snapshot.split("\n")
+  const out: Array<string> = []
+  const dropped: Array<number> = [] // indents of dropped wrappers, innermost last
+  for (const line of lines) {
+    const indent = line.length - line.trimStart().length
+    while (dropped.length > 0 && indent <= dropped[dropped.length - 1]!) dropped.pop()
+    if (/^\s*- generic(?: \[[^\]]*\])*:$/.test(line) && !/\[active\]/.test(line)) {
+      dropped.push(indent)
+      continue
+    }
+    out.push(" ".repeat(Math.max(0, indent - 2 * dropped.length)) + line.trimStart())
+  }
+  return out.join("\n")
+}
+
+const header = (entry: WindowEntry) =>
+  Effect.promise(() => entry.page.title().catch(() => "")).pipe(Effect.map((title) => `${entry.id} "${title}" ${entry.page.url()}`))
+
+export const snapshot = defineTool({
+  name: "electron_snapshot",
+  description:
+    "Accessibility snapshot of the active window with refs (e12) that other tools accept as target. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops unnamed wrappers. Prefer electron_find to locate a few elements.",
+  type: "read",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "REF_STALE", "ELEMENT_NOT_FOUND"],
+  input: Schema.Struct({
+    target: Schema.optional(Target),
+    depth: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 100))),
+    since: Schema.optional(Schema.Literal("last")),
+    compact: Schema.optional(Schema.Boolean)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const previous = entry.latestSnapshot
+      const text = yield* driver.snapshot(entry, { ...(input.target !== undefined ? { target: input.target } : {}), ...(input.depth !== undefined ? { depth: input.depth } : {}) })
+      const head = yield* header(entry)
+      const shape = (s: string) => (input.compact === true ? compactSnapshot(s) : s)
+      if (input.since === "last" && previous !== undefined && input.target === undefined && input.depth === undefined) {
+        const diff = diffSnapshots(previous, text)
+        const body = diff.added === 0 && diff.removed === 0 ? "(no change)" : shape(diff.text)
+        return { text: `${head}\nchanges since last snapshot: +${diff.added} -${diff.removed}\n${body}`, structured: { window: entry.id, incremental: true, added: diff.added, removed: diff.removed } }
+      }
+      return { text: `${head}\n${shape(text)}`, structured: { window: entry.id, incremental: false, refs: entry.refs.size } }
+    })
+})
+
+export const screenshot = defineTool({
+  name: "electron_screenshot",
+  description:
+    "PNG of the active window, of one element (target) or the full scrollable page. Returned as an image; also saved under the screenshot folder when the server has one (name stays inside it).",
+  type: "read",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "ELEMENT_NOT_FOUND", "PATH_NOT_ALLOWED"],
+  input: Schema.Struct({
+    target: Schema.optional(Target),
+    fullPage: Schema.optional(Schema.Boolean),
+    name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "file name when saved" })
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const config = yield* ServerConfig
+      const entry = yield* driver.window()
+      let path: string | undefined
+      if (config.screenshotDir !== undefined) {
+        const resolved = outputPath(config.screenshotDir, input.name ?? timestampedName(`${entry.id}`, ".png"), ".png")
+        if (typeof resolved !== "string") return yield* resolved
+        path = resolved
+      } else if (input.name !== undefined) {
+        return yield* new InvalidArgument({ message: "name: this server saves no screenshots (no --screenshot-dir)", hint: "Omit name; the image is returned inline." })
+      }
+      const buffer = yield* input.target !== undefined
+        ? Effect.flatMap(driver.locate(entry, input.target), (locator) =>
+            driver.run("screenshot the element", () => locator.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) }))
+          )
+        : driver.run("screenshot the window", () => entry.page.screenshot({ fullPage: input.fullPage === true, ...(path ? { path } : {}) }))
+      return {
+        text: `Screenshot of ${input.target ?? entry.id} (${buffer.length} bytes${path ? `, saved to ${path}` : ""}).`,
+        structured: { window: entry.id, bytes: buffer.length, ...(path ? { path } : {}) },
+        images: [{ data: buffer.toString("base64"), mimeType: "image/png" }]
+      }
+    })
+})
+
+export const find = defineTool({
+  name: "electron_find",
+  description:
+    "Find elements by selector (role=button[name=\"Save\"], text=…, label=…, placeholder=…, testid=…, css) and get their count and refs with one line each — far cheaper than a full snapshot.",
+  type: "read",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
+  input: Schema.Struct({
+    target: Target,
+    limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 100))).annotations({ description: "default 10" })
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const locator = yield* driver.locate(entry, input.target)
+      const count = yield* driver.run("find", () => locator.count())
+      const limit = Math.min(count, input.limit ?? 10)
+      const items: Array<{ ref: string | null; line: string; visible: boolean }> = []
+      for (let i = 0; i < limit; i++) {
+        const nth = locator.nth(i)
+        const visible = yield* driver.run("find", () => nth.isVisible())
+        const line = visible
+          ? yield* driver.run("find", () => nth.ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 })).pipe(Effect.orElseSucceed(() => ""))
+          : ""
+        const first = line.split("\n")[0]?.replace(/^- /, "").replace(/:$/, "") ?? ""
+        const ref = /\[ref=([a-z0-9]+)\]/.exec(first)?.[1] ?? null
+        const fallback = visible ? "" : yield* driver.run("find", () => nth.evaluate((el) => `${el.tagName.toLowerCase()} (hidden) ${(el.textContent ?? "").trim().slice(0, 60)}`))
+        items.push({ ref, line: first || fallback, visible })
+      }
+      if (limit > 0) {
+        // The per-element snapshots replaced the page's ref map: refresh it so every ref resolves.
+        const full = yield* driver.run("find", () => entry.page.ariaSnapshot({ mode: "ai" }))
+        recordSnapshot(entry, full)
+      }
+      const lines = items.map((item) => `- ${item.line}`)
+      if (count > limit) lines.push(`… ${count - limit} more`)
+      return {
+        text: `${count} match${count === 1 ? "" : "es"} for ${input.target} in ${entry.id}${lines.length > 0 ? "\n" + lines.join("\n") : ""}`,
+        structured: { window: entry.id, count, items }
+      }
+    })
+})
+
+export const getText = defineTool({
+  name: "electron_get_text",
+  description: "Visible text of an element (innerText); with all=true the texts of every match, in order.",
+  type: "read",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "REF_STALE"],
+  input: Schema.Struct({ target: Target, all: Schema.optional(Schema.Boolean), timeoutMs: TimeoutMs(DEFAULT_ACTION_TIMEOUT) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const locator = yield* driver.locate(entry, input.target)
+      if (input.all === true) {
+        const texts = yield* driver.run("read texts", () => locator.allInnerTexts())
+        return { text: texts.map((t, i) => `${i + 1}. ${t}`).join("\n") || "(no matches)", structured: { texts } }
+      }
+      const text = yield* driver.run("read text", () => locator.innerText({ timeout: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT }))
+      return { text, structured: { text } }
+    })
+})
+
+export const getAttribute = defineTool({
+  name: "electron_get_attribute",
+  description: "An element's attribute (href, aria-expanded, data-*, …); name \"value\" gives a form field's current value.",
+  type: "read",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "REF_STALE"],
+  input: Schema.Struct({ target: Target, name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)), timeoutMs: TimeoutMs(DEFAULT_ACTION_TIMEOUT) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const locator = yield* driver.locate(entry, input.target)
+      const timeout = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
+      const value = input.name === "value"
+        ? yield* driver.run("read the value", () => locator.inputValue({ timeout }))
+        : yield* driver.run(`read ${input.name}`, () => locator.getAttribute(input.name, { timeout }))
+      return { text: value === null ? `(no ${input.name} attribute)` : JSON.stringify(value), structured: { name: input.name, value } }
+    })
+})
+
+export const waitFor = defineTool({
+  name: "electron_wait_for",
+  description:
+    "Wait until a target reaches a state (visible by default, hidden, attached, detached), text appears or disappears in the window, or the URL contains a string. Use it for late UI before acting.",
+  type: "read",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "TIMEOUT", "INVALID_ARGUMENT"],
+  input: Schema.Struct({
+    target: Schema.optional(Target),
+    state: Schema.optional(Schema.Literal("visible", "hidden", "attached", "detached")),
+    text: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "text that must appear" }),
+    textGone: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "text that must disappear" }),
+    url: Schema.optional(Schema.String.pipe(Schema.maxLength(2_000))).annotations({ description: "URL contains" }),
+    timeoutMs: TimeoutMs(10_000)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const timeout = input.timeoutMs ?? 10_000
+      const started = Date.now()
+      const conditions: Array<string> = []
+      const asTimeout = <A, E, R>(what: string, effect: Effect.Effect<A, E, R>) =>
+        effect.pipe(
+          Effect.catchIf(
+            (e: any) => e?._tag === "Timeout" || e?._tag === "ElementNotFound",
+            () => Effect.fail(new Timeout({ message: `${what} did not happen within ${timeout} ms` }))
+          )
+        )
+      if (input.target !== undefined) {
+        const locator = yield* driver.locate(entry, input.target)
+        const state = input.state ?? "visible"
+        yield* asTimeout(`${input.target} ${state}`, driver.run(`wait for ${input.target}`, () => locator.first().waitFor({ state, timeout })))
+        conditions.push(`${input.target} is ${state}`)
+      }
+      if (input.text !== undefined) {
+        const text = input.text
+        yield* asTimeout(`text "${text}"`, driver.run("wait for text", () => entry.page.getByText(text).first().waitFor({ state: "visible", timeout })))
+        conditions.push(`"${text}" appeared`)
+      }
+      if (input.textGone !== undefined) {
+        const text = input.textGone
+        yield* asTimeout(`text "${text}" gone`, driver.run("wait for text to go", () => entry.page.getByText(text).first().waitFor({ state: "hidden", timeout })))
+        conditions.push(`"${text}" is gone`)
+      }
+      if (input.url !== undefined) {
+        const part = input.url
+        yield* asTimeout(`URL containing "${part}"`, driver.run("wait for URL", () => entry.page.waitForURL((u) => u.href.includes(part), { timeout, waitUntil: "commit" })))
+        conditions.push(`URL contains "${part}"`)
+      }
+      if (conditions.length === 0) {
+        return yield* new InvalidArgument({ message: "give target, text, textGone or url", hint: "Example: { \"text\": \"Saved\" } or { \"target\": \"testid=late-panel\" }." })
+      }
+      const elapsed = Date.now() - started
+      return { text: `${conditions.join("; ")} after ${elapsed} ms.`, structured: { window: entry.id, elapsedMs: elapsed } }
+    })
+})
+
+export const observeTools = [snapshot, screenshot, find, getText, getAttribute, waitFor]

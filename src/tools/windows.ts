@@ -1,0 +1,194 @@
+/**
+ * Window tools: list, select, wait for, change the state of, size and close the app's windows.
+ */
+import { Effect, Schema } from "effect"
+import { ElectronDriver, type WindowInfo } from "../layers/ElectronDriver.js"
+import { Timeout } from "./errors.js"
+import { defineTool } from "./Tool.js"
+import { TimeoutMs, WindowId } from "./shapes.js"
+
+const formatWindow = (w: WindowInfo) => {
+  const flags = [
+    w.focused ? "focused" : undefined,
+    w.visible === false ? "hidden" : undefined,
+    w.minimized ? "minimized" : undefined,
+    w.maximized ? "maximized" : undefined,
+    w.fullScreen ? "fullscreen" : undefined
+  ].filter(Boolean)
+  const bounds = w.bounds ? ` ${w.bounds.width}x${w.bounds.height}@${w.bounds.x},${w.bounds.y}` : ""
+  return `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}${bounds}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`
+}
+
+export const windows = defineTool({
+  name: "electron_windows",
+  description: "List the app's windows: id, title, URL, bounds, focused/visible state; * marks the active window that other tools act on.",
+  type: "read",
+  errors: ["APP_NOT_RUNNING"],
+  input: Schema.Struct({}),
+  handler: () =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.session
+      const infos = yield* Effect.forEach(session.windows, (w) => driver.windowInfo(w))
+      return { text: infos.length > 0 ? infos.map(formatWindow).join("\n") : "No open windows.", structured: { windows: infos } }
+    })
+})
+
+const WindowQuery = {
+  window: Schema.optional(WindowId),
+  title: Schema.optional(Schema.String).annotations({ description: "title contains" }),
+  url: Schema.optional(Schema.String).annotations({ description: "URL contains" })
+}
+
+export const selectWindow = defineTool({
+  name: "electron_select_window",
+  description: "Make a window active (by id, title or URL substring, or index); later tools act on it.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
+  input: Schema.Struct({ ...WindowQuery, index: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.selectWindow({ id: input.window, title: input.title, url: input.url, index: input.index })
+      const info = yield* driver.windowInfo(entry)
+      return { text: `Active window: ${formatWindow(info).trim()}`, structured: { window: info } }
+    })
+})
+
+export const waitForWindow = defineTool({
+  name: "electron_wait_for_window",
+  description:
+    "Wait for a window whose title or URL contains the given text (one already open counts), or without filters for the next new window; makes it active unless select is false.",
+  type: "read",
+  errors: ["APP_NOT_RUNNING", "TIMEOUT"],
+  input: Schema.Struct({
+    title: WindowQuery.title,
+    url: WindowQuery.url,
+    select: Schema.optional(Schema.Boolean).annotations({ description: "default true" }),
+    timeoutMs: TimeoutMs(10_000)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.session
+      const timeout = input.timeoutMs ?? 10_000
+      const filtered = input.title !== undefined || input.url !== undefined
+      const matches = async (page: import("playwright-core").Page) => {
+        const title = input.title !== undefined ? await page.title().catch(() => "") : ""
+        return (input.title === undefined || title.includes(input.title)) && (input.url === undefined || page.url().includes(input.url))
+      }
+      const entry = yield* Effect.async<import("../layers/ElectronDriver.js").WindowEntry, Timeout>((resume) => {
+        let done = false
+        const finish = (value: import("../layers/ElectronDriver.js").WindowEntry | undefined) => {
+          if (done) return
+          done = true
+          clearInterval(poll)
+          clearTimeout(timer)
+          waiter.cancel()
+          resume(value ? Effect.succeed(value) : Effect.fail(new Timeout({ message: `No ${filtered ? "matching " : "new "}window within ${timeout} ms` })))
+        }
+        const known = new Set(session.windows)
+        const check = async () => {
+          for (const w of session.windows) {
+            if (w.page.isClosed()) continue
+            if (filtered ? await matches(w.page) : !known.has(w)) return finish(w)
+          }
+        }
+        // New windows are announced; titles and URLs of open ones can change, so poll those too.
+        const waiter = session.nextWindow(async (w) => (filtered ? matches(w.page) : true))
+        waiter.promise.then(finish, () => undefined)
+        const poll = setInterval(() => void check(), 100)
+        const timer = setTimeout(() => finish(undefined), timeout)
+        void check()
+        return Effect.sync(() => finish(undefined))
+      })
+      if (input.select !== false) session.activeId = entry.id
+      const info = yield* driver.windowInfo(entry)
+      return { text: `Window ${formatWindow(info).trim()}`, structured: { window: info } }
+    })
+})
+
+const STATE_ACTIONS = ["minimize", "maximize", "restore", "focus", "show", "hide", "fullscreen", "unfullscreen"] as const
+
+export const windowState = defineTool({
+  name: "electron_window_state",
+  description: "Minimize, maximize, restore, focus, show, hide or (un)fullscreen a window (default: the active one); returns the new state. Needs the main process.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "NEEDS_MAIN_PROCESS"],
+  input: Schema.Struct({ action: Schema.Literal(...STATE_ACTIONS), window: Schema.optional(WindowId) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window(input.window)
+      yield* driver.evaluateWindow(entry, `${input.action} the window`, (win, action: string) => {
+        switch (action) {
+          case "minimize": return win.minimize()
+          case "maximize": return win.maximize()
+          case "restore": return win.isFullScreen() ? win.setFullScreen(false) : win.restore()
+          case "focus": return win.focus()
+          case "show": return win.show()
+          case "hide": return win.hide()
+          case "fullscreen": return win.setFullScreen(true)
+          case "unfullscreen": return win.setFullScreen(false)
+        }
+      }, input.action)
+      const info = yield* driver.windowInfo(entry)
+      return { text: formatWindow(info).trim(), structured: { window: info } }
+    })
+})
+
+const Coordinate = Schema.Number.pipe(Schema.int(), Schema.between(-100_000, 100_000))
+const Size = Schema.Number.pipe(Schema.int(), Schema.between(1, 100_000))
+
+export const windowBounds = defineTool({
+  name: "electron_window_bounds",
+  description: "Get a window's bounds, or set any of x, y, width, height (pixels) and get the result. Needs the main process.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "NEEDS_MAIN_PROCESS"],
+  input: Schema.Struct({
+    window: Schema.optional(WindowId),
+    x: Schema.optional(Coordinate),
+    y: Schema.optional(Coordinate),
+    width: Schema.optional(Size),
+    height: Schema.optional(Size)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window(input.window)
+      const { window: _window, ...change } = input
+      const bounds = yield* driver.evaluateWindow(
+        entry,
+        "set the window bounds",
+        (win, next: Record<string, number>) => {
+          if (Object.keys(next).length > 0) win.setBounds({ ...win.getBounds(), ...next })
+          return win.getBounds() as { x: number; y: number; width: number; height: number }
+        },
+        change as Record<string, number>
+      )
+      return { text: `${entry.id}: ${bounds.width}x${bounds.height} at ${bounds.x},${bounds.y}`, structured: { window: entry.id, bounds } }
+    })
+})
+
+export const windowClose = defineTool({
+  name: "electron_window_close",
+  description: "Close one window (default: the active one) as the user would; the app's close handlers run. Lists the windows left.",
+  type: "interact",
+  destructive: true,
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
+  input: Schema.Struct({ window: Schema.optional(WindowId) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window(input.window)
+      yield* driver.run("close the window", () => entry.page.close({ runBeforeUnload: false }))
+      const session = yield* driver.current
+      const left = session && !session.exit ? session.windows.filter((w) => !w.page.isClosed()).map((w) => w.id) : []
+      return {
+        text: `Closed ${entry.id}. ${left.length > 0 ? `Open: ${left.join(", ")}; active: ${session?.activeId}` : "No windows left."}`,
+        structured: { closed: entry.id, open: left, active: session?.activeId ?? null }
+      }
+    })
+})
+
+export const windowTools = [windows, selectWindow, waitForWindow, windowState, windowBounds, windowClose]
