@@ -5,6 +5,10 @@
  */
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
-import { cli } from "./cli/main.js"
+import { cli, stderrLogger } from "./cli/main.js"
 
-cli(process.argv).pipe(Effect.provide(NodeContext.layer), NodeRuntime.runMain({ disableErrorReporting: false }))
+cli(process.argv).pipe(
+  Effect.provide(NodeContext.layer),
+  Effect.provide(stderrLogger),
+  NodeRuntime.runMain({ disablePrettyLogger: true })
+)

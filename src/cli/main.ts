@@ -74,7 +74,7 @@ const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigShape>, 
 }
 
 /** Logs go to stderr: stdout of the stdio server carries JSON-RPC only. */
-const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))
+export const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))
 
 const serve = (flags: ServeFlags) =>
   Effect.gen(function* () {
@@ -82,7 +82,7 @@ const serve = (flags: ServeFlags) =>
     yield* Effect.logInfo(`stagewright ${VERSION} serving MCP on stdio`)
     yield* McpServer.serveStdio.pipe(Effect.provide(serverLayer(config)))
     yield* Effect.logInfo("client closed the connection; shutting down")
-  }).pipe(Effect.provide(stderrLogger))
+  })
 
 const serveCommand = Command.make("serve", serveOptions, serve).pipe(
   Command.withDescription("Serve MCP over stdio (the default command)")

@@ -25,7 +25,7 @@ import {
 } from "../tools/errors.js"
 import { coreTools } from "../tools/index.js"
 import { isReadOnly, type Tool, type ToolResult, type ToolServices } from "../tools/Tool.js"
-import { firstPartyPluginOf, LoadedPlugins } from "./PluginLoader.js"
+import { LoadedPlugins, pluginOfToolName } from "./PluginLoader.js"
 import { ServerConfig } from "./ServerConfig.js"
 import { ServerState } from "./ServerState.js"
 
@@ -152,10 +152,23 @@ export const errorResult = (error: ToolError): CallResult => {
 
 const stringify = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value))
 
-const formatDecodeError = (error: ParseResult.ParseError): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
+/** One line per argument path; the alternatives of a union are merged into one "Expected a | b". */
+export const formatDecodeError = (error: ParseResult.ParseError): string => {
+  const byPath = new Map<string, Array<string>>()
+  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+    const path = issue.path.length > 0 ? issue.path.join(".") : "(arguments)"
+    byPath.set(path, [...(byPath.get(path) ?? []), issue.message])
+  }
+  return [...byPath]
+    .map(([path, messages]) => {
+      const parsed = messages.map((m) => /^Expected (.*), actual (.*)$/s.exec(m))
+      if (messages.length > 1 && parsed.every((m) => m !== null)) {
+        return `${path}: Expected ${[...new Set(parsed.map((m) => m![1]))].join(" | ")}, actual ${parsed[0]![2]}`
+      }
+      return `${path}: ${[...new Set(messages)].join("; ")}`
+    })
     .join("; ")
+}
 
 export interface DispatcherShape {
   /** The visible tools, sorted by name. */
@@ -187,9 +200,11 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
 
       const resolveTool = (name: string): Effect.Effect<Tool, ToolError> =>
         Effect.gen(function* () {
+          // A catalog name outside the selection is answered as such, whatever else is true of it.
+          if (isCoreToolName(name)) yield* profile.check(name)
           const tool = known.get(name)
           if (tool === undefined) {
-            const plugin = firstPartyPluginOf(name)
+            const plugin = pluginOfToolName(name, plugins.available)
             if (plugin !== undefined) {
               return yield* new PluginNotLoaded({
                 message: `${name} belongs to the ${plugin} plugin, which is not loaded`,
@@ -206,13 +221,24 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
               suggestions
             })
           }
-          if (tool.plugin === undefined && isCoreToolName(tool.name)) yield* profile.check(tool.name)
           if (tool.evalTarget !== undefined) yield* policy.authorize(tool.name, tool.evalTarget)
           return tool
         })
 
+      // Schema.Struct({}) accepts any object; a tool without parameters must still reject unknown ones.
+      const takesNothing = new Set(
+        [...known.values()].filter((t) => Object.keys((inputJsonSchema(t).properties as object | undefined) ?? {}).length === 0).map((t) => t.name)
+      )
+
       const decode = (tool: Tool, args: unknown) =>
-        Schema.decodeUnknown(tool.input, { onExcessProperty: "error", errors: "all" })(args ?? {}).pipe(
+        takesNothing.has(tool.name) && args !== null && typeof args === "object" && Object.keys(args).length > 0
+          ? Effect.fail(
+              new InvalidArgument({
+                message: `${tool.name}: ${Object.keys(args).join(", ")}: unexpected, this tool takes no arguments`,
+                hint: "Call it with {}."
+              })
+            )
+          : Schema.decodeUnknown(tool.input, { onExcessProperty: "error", errors: "all" })(args ?? {}).pipe(
           Effect.mapError(
             (error) =>
               new InvalidArgument({

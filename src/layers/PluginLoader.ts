@@ -44,17 +44,23 @@ export type PluginLoadError = PluginNotFound | PluginInvalid | ToolNameConflict
 export interface LoadedPluginsShape {
   readonly plugins: ReadonlyArray<Plugin>
   readonly tools: ReadonlyArray<Tool>
+  /** First-party plugins that exist but are not loaded (for `restart with --plugin NAME` hints). */
+  readonly available: ReadonlyArray<string>
 }
 
-export class LoadedPlugins extends Context.Tag("stagewright/LoadedPlugins")<LoadedPlugins, LoadedPluginsShape>() {
-  static readonly empty = Layer.succeed(LoadedPlugins, LoadedPlugins.of({ plugins: [], tools: [] }))
-}
+export class LoadedPlugins extends Context.Tag("stagewright/LoadedPlugins")<LoadedPlugins, LoadedPluginsShape>() {}
+
+export type PluginRegistry = Readonly<Record<string, () => Promise<Plugin>>>
+
+/** The first-party plugin a tool name would belong to (electron_<plugin>_...), among `names`. */
+export const pluginOfToolName = (tool: string, names: ReadonlyArray<string>): string | undefined =>
+  names.find((name) => tool.startsWith(`electron_${name}_`))
 
 const looksLikePath = (spec: string) => spec.startsWith(".") || isAbsolute(spec) || /\.(c|m)?js$/.test(spec)
 
-const importPlugin = (spec: string): Effect.Effect<unknown, PluginNotFound> => {
-  const firstParty = firstPartyPlugins[spec]
-  const available = Object.keys(firstPartyPlugins).sort()
+const importPlugin = (registry: PluginRegistry, spec: string): Effect.Effect<unknown, PluginNotFound> => {
+  const firstParty = registry[spec]
+  const available = Object.keys(registry).sort()
   const load = firstParty ?? (() => import(looksLikePath(spec) ? pathToFileURL(resolve(spec)).href : spec))
   return Effect.tryPromise({
     try: async () => {
@@ -69,13 +75,13 @@ export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
   PluginLoader,
   { readonly load: (specs: ReadonlyArray<string>) => Effect.Effect<LoadedPluginsShape, PluginLoadError> }
 >() {
-  static readonly make = PluginLoader.of({
+  static readonly make = (registry: PluginRegistry) => PluginLoader.of({
     load: Effect.fn("PluginLoader.load")(function* (specs: ReadonlyArray<string>) {
       const owners = new Map<string, string>()
       for (const name of [...CORE_TOOL_NAMES, ...EVAL_TOOL_NAMES]) owners.set(name, "the core")
       const plugins: Array<Plugin> = []
       for (const spec of [...new Set(specs)]) {
-        const value = yield* importPlugin(spec)
+        const value = yield* importPlugin(registry, spec)
         const plugin = yield* Schema.decodeUnknown(PluginValue)(value).pipe(
           Effect.mapError(
             (error) => new PluginInvalid({ plugin: spec, reason: ParseResult.TreeFormatter.formatErrorSync(error) })
@@ -94,11 +100,19 @@ export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
           tools: original.tools.map((tool) => ({ ...tool, plugin: plugin.name }))
         })
       }
-      return { plugins, tools: plugins.flatMap((p) => p.tools) }
+      const loadedNames = new Set(plugins.map((p) => p.name))
+      return {
+        plugins,
+        tools: plugins.flatMap((p) => p.tools),
+        available: Object.keys(registry).filter((name) => !loadedNames.has(name)).sort()
+      }
     })
   })
 
-  static readonly layer = Layer.succeed(PluginLoader, PluginLoader.make)
+  /** The loader over the first-party registry. */
+  static readonly layer = Layer.succeed(PluginLoader, PluginLoader.make(firstPartyPlugins))
+  /** A loader over another registry (tests, integrators with their own first-party set). */
+  static readonly layerRegistry = (registry: PluginRegistry) => Layer.succeed(PluginLoader, PluginLoader.make(registry))
 
   /** LoadedPlugins from the configured `--plugin` list. */
   static readonly layerLoaded = Layer.effect(
@@ -108,9 +122,5 @@ export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
       const loader = yield* PluginLoader
       return yield* loader.load(config.plugins)
     })
-  ).pipe(Layer.provide(PluginLoader.layer))
+  )
 }
-
-/** The first-party plugin a tool name would belong to (electron_<plugin>_...), when that plugin exists. */
-export const firstPartyPluginOf = (tool: string): string | undefined =>
-  Object.keys(firstPartyPlugins).find((name) => tool.startsWith(`electron_${name}_`))

@@ -17,7 +17,7 @@ export const coreLayer = (config: Partial<ServerConfigShape> = {}) => {
   const services = Layer.mergeAll(
     ProfileSelector.layer,
     EvalPolicy.layer,
-    PluginLoader.layerLoaded,
+    PluginLoader.layerLoaded.pipe(Layer.provide(PluginLoader.layer)),
     ServerState.layer,
     ElectronDriver.layer
   ).pipe(Layer.provideMerge(ServerConfig.layer(config)))

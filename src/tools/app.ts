@@ -7,7 +7,6 @@ import { ElectronDriver, type AppSession } from "../layers/ElectronDriver.js"
 import { LoadedPlugins } from "../layers/PluginLoader.js"
 import { ServerConfig } from "../layers/ServerConfig.js"
 import { ServerState } from "../layers/ServerState.js"
-import { firstPartyPlugins } from "../plugins/registry.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { defineTool } from "./Tool.js"
 import { TimeoutMs } from "./shapes.js"
@@ -194,7 +193,7 @@ export const plugins = defineTool({
     Effect.gen(function* () {
       const loaded = yield* LoadedPlugins
       const config = yield* ServerConfig
-      const available = Object.keys(firstPartyPlugins).sort().filter((name) => !loaded.plugins.some((p) => p.name === name))
+      const available = loaded.available
       const lines = loaded.plugins.map((p) => `${p.name}: ${p.purpose}\n  ${p.tools.map((t) => t.name).join(", ")}`)
       if (lines.length === 0) lines.push("No plugins loaded.")
       if (available.length > 0) lines.push(`Available with --plugin NAME: ${available.join(", ")}`)
