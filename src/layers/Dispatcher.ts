@@ -272,7 +272,8 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
               : Cause.isInterruptedOnly(cause)
                 ? new Timeout({ message: `${name} was cancelled`, hint: "Call it again when needed." })
                 : new InternalError({ message: `${name} failed unexpectedly: ${Cause.pretty(cause).split("\n")[0]}` })
-            return Effect.as(state.recordFailure(name, errorCode(error), error.message), errorResult(error))
+            const logDefect = error._tag === "InternalError" ? Effect.logError(`defect in ${name}`, cause) : Effect.void
+            return Effect.as(Effect.zipRight(logDefect, state.recordFailure(name, errorCode(error), error.message)), errorResult(error))
           }),
           Effect.provide(context),
           Effect.withSpan("Dispatcher.call", { attributes: { tool: name } })

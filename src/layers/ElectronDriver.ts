@@ -7,6 +7,7 @@
  * app, replacing it, or shutting the server down (however it ends) closes the Electron process.
  */
 import { Context, Effect, ExecutionStrategy, Exit, Layer, Ref, Scope } from "effect"
+import type { ChildProcess } from "node:child_process"
 import { existsSync, statSync } from "node:fs"
 import { resolve } from "node:path"
 import { _electron, chromium } from "playwright-core"
@@ -53,6 +54,8 @@ export interface RecordedStep {
   readonly tool: string
   readonly window: string
   readonly code: string
+  /** Set on answered web dialogs: the export registers the answer before the action that opened it. */
+  readonly dialog?: { readonly action: "accept" | "dismiss"; readonly promptText?: string | undefined }
 }
 
 export interface PendingDialog {
@@ -87,6 +90,8 @@ export class AppSession {
   readonly steps: Array<RecordedStep> = []
   readonly pendingDialogs: Array<PendingDialog> = []
   dialogPolicy: DialogPolicy | undefined
+  mainErrorCursor = 0
+  tracing = false
   private windowSeq = 0
   private readonly windowWaiters = new Set<(entry: WindowEntry) => void>()
 
@@ -97,7 +102,9 @@ export class AppSession {
     readonly launch: { readonly executablePath: string; readonly runtime: string; readonly app?: string | undefined; readonly args: ReadonlyArray<string>; readonly cwd?: string | undefined } | undefined,
     readonly electronApp: ElectronApplication | undefined,
     readonly browser: Browser | undefined,
-    readonly inspector: InspectorClient | undefined
+    readonly inspector: InspectorClient | undefined,
+    /** The launched process, captured at launch (playwright-core's handle to it does not outlive the app). */
+    readonly child: ChildProcess | undefined
   ) {}
 
   get hasMainProcess(): boolean {
@@ -105,7 +112,7 @@ export class AppSession {
   }
 
   get pid(): number | undefined {
-    return this.electronApp?.process().pid
+    return this.child?.pid
   }
 
   windowOf(page: Page): WindowEntry | undefined {
@@ -199,17 +206,32 @@ export class AppSession {
 /** Where an element is looked for: a ref from the latest snapshot or a Playwright selector. */
 export const REF_PATTERN = /^(?:f\d+)?e\d+$/
 
-/** Our selector shorthands on top of Playwright's own engines. */
-const SHORTHANDS: ReadonlyArray<readonly [prefix: string, make: (page: Page, value: string) => Locator]> = [
-  ["label=", (page, v) => page.getByLabel(unquote(v), { exact: isQuoted(v) })],
-  ["placeholder=", (page, v) => page.getByPlaceholder(unquote(v), { exact: isQuoted(v) })],
-  ["testid=", (page, v) => page.getByTestId(unquote(v))],
-  ["title=", (page, v) => page.getByTitle(unquote(v), { exact: isQuoted(v) })],
-  ["alt=", (page, v) => page.getByAltText(unquote(v), { exact: isQuoted(v) })]
-]
-
+/**
+ * Our selector shorthands, rewritten to the engines Playwright's getBy* locators use, segment by
+ * segment, so they chain with `>>` like any selector: `testid=row >> nth=2`.
+ * A quoted value matches exactly (case-sensitive); an unquoted one matches case-insensitively as a substring.
+ */
 const isQuoted = (value: string) => /^(["']).*\1$/.test(value)
 const unquote = (value: string) => (isQuoted(value) ? value.slice(1, -1) : value)
+/** `"x"s` (exact) for a quoted value, `"x"i` (substring, any case) otherwise. */
+const textValue = (value: string) => `${JSON.stringify(unquote(value))}${isQuoted(value) ? "s" : "i"}`
+
+const SHORTHANDS: ReadonlyArray<readonly [prefix: string, engine: (value: string) => string]> = [
+  ["testid=", (v) => `internal:testid=[data-testid=${JSON.stringify(unquote(v))}s]`],
+  ["label=", (v) => `internal:label=${textValue(v)}`],
+  ["placeholder=", (v) => `internal:attr=[placeholder=${textValue(v)}]`],
+  ["title=", (v) => `internal:attr=[title=${textValue(v)}]`],
+  ["alt=", (v) => `internal:attr=[alt=${textValue(v)}]`]
+]
+
+export const expandSelector = (target: string): string =>
+  target
+    .split(/\s+>>\s+/)
+    .map((segment) => {
+      const shorthand = SHORTHANDS.find(([prefix]) => segment.startsWith(prefix))
+      return shorthand ? shorthand[1](segment.slice(shorthand[0].length)) : segment
+    })
+    .join(" >> ")
 
 /** Maps a playwright-core rejection onto the shared error vocabulary. */
 export const fromPlaywright = (error: unknown, what: string, session?: AppSession): ToolError => {
@@ -297,6 +319,8 @@ export interface ElectronDriverShape {
   /** Runs `fn(browserWindow, arg)` in the main process for a window. */
   readonly evaluateWindow: <R, A>(entry: WindowEntry, what: string, fn: (win: any, arg: A) => R | Promise<R>, arg: A) => Effect.Effect<R, ToolError>
   readonly recordStep: (step: RecordedStep) => Effect.Effect<void>
+  /** Moves main-process errors (uncaught exceptions, crashed or unresponsive renderers) into the session's buffer. */
+  readonly pullMainErrors: Effect.Effect<void, AppNotRunning | AppCrashed>
 }
 
 const toFunction = (source: string): (...args: Array<any>) => unknown => {
@@ -377,22 +401,25 @@ const makeDriver = Effect.gen(function* () {
     const args = [...(app !== undefined ? [app] : []), ...(options.args ?? [])]
     return yield* install((scope) =>
       Effect.gen(function* () {
-        const electronApp = yield* Effect.acquireRelease(
+        const { electronApp, child } = yield* Effect.acquireRelease(
           Effect.tryPromise({
             try: () =>
-              _electron.launch({
-                executablePath: runtime.executablePath,
-                args,
-                env: { ...(process.env as Record<string, string>), ...(options.env ?? {}) },
-                ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
-                timeout
-              }),
+              _electron
+                .launch({
+                  executablePath: runtime.executablePath,
+                  args,
+                  env: { ...(process.env as Record<string, string>), ...(options.env ?? {}) },
+                  ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
+                  timeout
+                })
+                .then((electronApp) => ({ electronApp, child: electronApp.process() })),
             catch: (cause) =>
               new LaunchFailed({
                 message: `Could not launch ${app ?? runtime.executablePath}: ${(cause instanceof Error ? cause.message : String(cause)).split("\n")[0]}`
               })
           }),
-          (electronApp) => Effect.promise(() => killApp(electronApp))
+          // playwright-core's handle to the process does not outlive the app: use the one captured at launch.
+          ({ child }) => Effect.promise(() => killProcessGroup(child))
         ).pipe(Scope.extend(scope))
         const session = new AppSession(
           "launched",
@@ -401,7 +428,8 @@ const makeDriver = Effect.gen(function* () {
           { executablePath: runtime.executablePath, runtime: runtime.kind, app, args: options.args ?? [], cwd: options.cwd },
           electronApp,
           undefined,
-          undefined
+          undefined,
+          child
         )
         wireSession(session)
         electronApp.on("console", (message) => {
@@ -412,14 +440,17 @@ const makeDriver = Effect.gen(function* () {
             session.exit = {
               at: new Date().toISOString(),
               expected: session.closing,
-              detail: session.closing ? "closed" : describeExit(electronApp)
+              detail: session.closing ? "closed" : describeExit(child)
             }
             if (!session.closing) session.errors.push({ at: Date.now(), kind: "main", message: `The main process exited (${session.exit.detail})` })
           }
         })
+        yield* Effect.promise(() => electronApp.evaluate(installMainHooks).catch(() => undefined))
         yield* Effect.tryPromise({
           try: async () => {
             const page = await electronApp.firstWindow({ timeout })
+            // A new window starts at about:blank until the app's loadURL/loadFile commits: wait a little for that.
+            await page.waitForURL((url) => url.href !== "about:blank", { timeout: Math.min(timeout, 3_000), waitUntil: "commit" }).catch(() => undefined)
             await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
             session.activeId = session.addWindow(page).id
           },
@@ -465,7 +496,7 @@ const makeDriver = Effect.gen(function* () {
           : undefined
         const context = browser.contexts()[0]
         if (!context) return yield* new LaunchFailed({ message: `${endpoint} has no browser context to attach to` })
-        const session = new AppSession("attached", context, new Date(), undefined, undefined, browser, inspector)
+        const session = new AppSession("attached", context, new Date(), undefined, undefined, browser, inspector, undefined)
         wireSession(session)
         inspector?.onEvent((method, params) => {
           if (method === "Runtime.consoleAPICalled") {
@@ -479,6 +510,17 @@ const makeDriver = Effect.gen(function* () {
           if (!session.exit) session.exit = { at: new Date().toISOString(), expected: session.closing, detail: session.closing ? "detached" : "the app closed its debugging connection" }
         })
         for (const page of context.pages()) session.addWindow(page)
+        if (session.windows.length === 0) {
+          // An app attached right after it started may not have opened its first window yet.
+          yield* Effect.promise(() => context.waitForEvent("page", { timeout: Math.min(timeout, 10_000) }).catch(() => undefined))
+        }
+        const first = session.windows[0]
+        if (first) {
+          yield* Effect.promise(() =>
+            first.page.waitForURL((url) => url.href !== "about:blank", { timeout: 3_000, waitUntil: "domcontentloaded" }).catch(() => undefined)
+          )
+        }
+        if (inspector) yield* Effect.promise(() => inspector.evaluate(installMainHooks.toString()).catch(() => undefined))
         return session
       })
     )
@@ -618,10 +660,7 @@ const makeDriver = Effect.gen(function* () {
       }
       return Effect.succeed(entry.page.getByRef(trimmed))
     }
-    for (const [prefix, make] of SHORTHANDS) {
-      if (trimmed.startsWith(prefix)) return Effect.succeed(make(entry.page, trimmed.slice(prefix.length)))
-    }
-    return Effect.succeed(entry.page.locator(trimmed))
+    return Effect.succeed(entry.page.locator(expandSelector(trimmed)))
   }
 
   const snapshot: ElectronDriverShape["snapshot"] = (entry, options = {}) =>
@@ -642,6 +681,19 @@ const makeDriver = Effect.gen(function* () {
 
   const refreshRefs = (entry: WindowEntry) =>
     Effect.map(run("snapshot", () => entry.page.ariaSnapshot({ mode: "ai" })), (full) => recordSnapshot(entry, full))
+
+  const pullMainErrors: ElectronDriverShape["pullMainErrors"] = Effect.gen(function* () {
+    const s = yield* session
+    if (!s.hasMainProcess) return
+    const fresh = yield* evaluateMain("read main-process errors", (_electron: any, after: number) => {
+      const state = (globalThis as any).__stagewright
+      return state ? state.errors.filter((e: any) => e.seq > after) : []
+    }, s.mainErrorCursor).pipe(Effect.orElseSucceed(() => [] as Array<any>))
+    for (const e of fresh as Array<{ seq: number; at: number; kind: ErrorEntry["kind"]; message: string; window?: string }>) {
+      s.mainErrorCursor = Math.max(s.mainErrorCursor, e.seq)
+      s.errors.push({ at: e.at, kind: e.kind, message: e.message })
+    }
+  })
 
   const recordStep: ElectronDriverShape["recordStep"] = (step) =>
     Effect.flatMap(current, (s) => Effect.sync(() => void s?.steps.push(step)))
@@ -664,17 +716,38 @@ const makeDriver = Effect.gen(function* () {
     snapshot,
     evaluateMain,
     evaluateWindow,
-    recordStep
+    recordStep,
+    pullMainErrors
   })
 })
+
+/**
+ * Runs once in the main process: records uncaught exceptions (as a monitor, so the app's own handling is
+ * unchanged) and renderers that crash or hang, for electron_errors.
+ */
+export const installMainHooks = (electron: any): void => {
+  const g = globalThis as any
+  if (g.__stagewright) return
+  const state = (g.__stagewright = { errors: [] as Array<unknown>, seq: 0 })
+  const push = (kind: string, message: string) => {
+    state.errors.push({ seq: ++state.seq, at: Date.now(), kind, message })
+    if (state.errors.length > 200) state.errors.shift()
+  }
+  process.on("uncaughtExceptionMonitor", (error: any) => push("main", `uncaught exception in main: ${error?.stack ?? error}`))
+  const watch = (wc: any) => {
+    wc.on("render-process-gone", (_event: unknown, details: any) => push("crash", `renderer of webContents ${wc.id} gone: ${details?.reason ?? "unknown"}`))
+    wc.on("unresponsive", () => push("unresponsive", `webContents ${wc.id} (${wc.getURL()}) is unresponsive`))
+  }
+  for (const wc of electron.webContents.getAllWebContents()) watch(wc)
+  electron.app.on("web-contents-created", (_event: unknown, wc: any) => watch(wc))
+}
 
 export const recordSnapshot = (entry: WindowEntry, text: string): void => {
   entry.latestSnapshot = text
   entry.refs = new Set(Array.from(text.matchAll(/\[ref=([a-z0-9]+)\]/g), (m) => m[1]!))
 }
 
-const describeExit = (electronApp: ElectronApplication): string => {
-  const child = electronApp.process()
+const describeExit = (child: ChildProcess): string => {
   if (child.signalCode) return `killed by ${child.signalCode}`
   if (child.exitCode !== null) return `exit code ${child.exitCode}`
   return "the process ended"
@@ -682,16 +755,16 @@ const describeExit = (electronApp: ElectronApplication): string => {
 
 /** Asks the app to quit, and kills it when it has not exited within the bound. Returns whether it quit by itself. */
 const gracefulClose = async (session: AppSession, timeoutMs: number): Promise<boolean> => {
-  if (session.electronApp) {
+  if (session.electronApp && session.child) {
     const app = session.electronApp
-    const child = app.process()
+    const child = session.child
     if (child.exitCode !== null || child.signalCode !== null) return true
     const exited = new Promise<void>((resolveExit) => child.once("exit", () => resolveExit()))
     const closed = await Promise.race([
       app.close().then(() => true, () => false),
       new Promise<boolean>((resolveTimer) => setTimeout(() => resolveTimer(false), timeoutMs))
     ])
-    if (!closed) await killApp(app)
+    if (!closed) await killProcessGroup(child)
     await Promise.race([exited, new Promise((r) => setTimeout(r, 2_000))])
     return closed
   }
@@ -702,9 +775,8 @@ const gracefulClose = async (session: AppSession, timeoutMs: number): Promise<bo
   return true
 }
 
-/** Kills the app's whole process group (Electron/the stand-in and its Chromium). */
-const killApp = async (electronApp: ElectronApplication): Promise<void> => {
-  const child = electronApp.process()
+/** Kills the app's whole process group (Electron or the stand-in, and its Chromium). */
+const killProcessGroup = async (child: ChildProcess): Promise<void> => {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise<void>((resolveExit) => child.once("exit", () => resolveExit()))
   try {

@@ -3,8 +3,10 @@
  */
 import { appTools } from "./app.js"
 import { assertTools } from "./assert.js"
+import { debugTools } from "./debug.js"
 import { evalTools } from "./eval.js"
 import { interactTools } from "./interact.js"
+import { nativeTools } from "./native.js"
 import { navigationTools } from "./navigation.js"
 import { observeTools } from "./observe.js"
 import type { Tool } from "./Tool.js"
@@ -17,5 +19,7 @@ export const coreTools: ReadonlyArray<Tool> = [
   ...observeTools,
   ...interactTools,
   ...assertTools,
+  ...nativeTools,
+  ...debugTools,
   ...evalTools
 ]

@@ -112,7 +112,7 @@ const STATE_ACTIONS = ["minimize", "maximize", "restore", "focus", "show", "hide
 
 export const windowState = defineTool({
   name: "electron_window_state",
-  description: "Minimize, maximize, restore, focus, show, hide or (un)fullscreen a window (default: the active one); returns the new state. Needs the main process.",
+  description: "Minimize, maximize, restore (to normal from minimized, maximized or fullscreen), focus, show, hide or (un)fullscreen a window (default: the active one); returns the new state. Needs the main process.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "NEEDS_MAIN_PROCESS"],
   input: Schema.Struct({ action: Schema.Literal(...STATE_ACTIONS), window: Schema.optional(WindowId) }),
@@ -124,7 +124,12 @@ export const windowState = defineTool({
         switch (action) {
           case "minimize": return win.minimize()
           case "maximize": return win.maximize()
-          case "restore": return win.isFullScreen() ? win.setFullScreen(false) : win.restore()
+          case "restore":
+            // Electron's restore() only leaves the minimized state; undo maximize and fullscreen too.
+            if (win.isFullScreen()) win.setFullScreen(false)
+            if (win.isMinimized()) win.restore()
+            if (win.isMaximized()) win.unmaximize()
+            return
           case "focus": return win.focus()
           case "show": return win.show()
           case "hide": return win.hide()

@@ -1,0 +1,254 @@
+/**
+ * Debug tools: console output of renderers and the main process, errors, network requests, process
+ * and page metrics, one element's HTML/box/styles, and Playwright tracing.
+ */
+import { Effect, Schema } from "effect"
+import { ElectronDriver } from "../layers/ElectronDriver.js"
+import { outputPath, timestampedName } from "../layers/paths.js"
+import { ServerConfig } from "../layers/ServerConfig.js"
+import type { RingBuffer } from "../layers/buffers.js"
+import { InvalidArgument, OperationFailed } from "./errors.js"
+import { defineTool } from "./Tool.js"
+import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
+
+const Cursor = Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())).annotations({
+  description: "return only entries after this cursor (from the previous call)"
+})
+const Limit = (defaultLimit: number) =>
+  Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 1_000))).annotations({ description: `newest entries to return, default ${defaultLimit}` })
+
+const LEVELS = ["debug", "log", "info", "warning", "error"] as const
+const levelRank = (level: string) => {
+  const normalized = level === "warn" ? "warning" : level === "trace" || level === "verbose" ? "debug" : level
+  const index = LEVELS.indexOf(normalized as (typeof LEVELS)[number])
+  return index === -1 ? 1 : index
+}
+
+/** The newest `limit` entries after `cursor`, the next cursor, and how many were left out. */
+const page = <T>(buffer: RingBuffer<T>, cursor: number | undefined, limit: number, keep: (value: T) => boolean) => {
+  const matching = buffer.since(cursor ?? 0).filter((item) => keep(item.value))
+  const shown = matching.slice(-limit)
+  return { shown, omitted: matching.length - shown.length, cursor: buffer.cursor, dropped: buffer.dropped }
+}
+
+const time = (at: number) => new Date(at).toISOString().slice(11, 23)
+
+export const consoleTool = defineTool({
+  name: "electron_console",
+  description:
+    "Console messages of the windows and the main process, oldest first. Filter by minimum level and source; pass the returned cursor next time to read only what is new.",
+  type: "debug",
+  errors: ["APP_NOT_RUNNING"],
+  input: Schema.Struct({
+    level: Schema.optional(Schema.Literal(...LEVELS)).annotations({ description: "minimum level, default debug (all)" }),
+    source: Schema.optional(Schema.Literal("renderer", "main")),
+    text: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "only messages containing this" }),
+    cursor: Cursor,
+    limit: Limit(50)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.session
+      const min = levelRank(input.level ?? "debug")
+      const result = page(session.console, input.cursor, input.limit ?? 50, (e) =>
+        levelRank(e.level) >= min && (input.source === undefined || e.source === input.source) && (input.text === undefined || e.text.includes(input.text))
+      )
+      const lines = result.shown.map(({ value: e }) => `${time(e.at)} ${e.source === "main" ? "main" : e.window} ${e.level}: ${e.text}`)
+      if (result.omitted > 0) lines.unshift(`… ${result.omitted} older matching messages not shown`)
+      return {
+        text: `${lines.length > 0 ? lines.join("\n") : "No matching console messages."}\ncursor: ${result.cursor}`,
+        structured: { cursor: result.cursor, omitted: result.omitted, dropped: result.dropped, messages: result.shown.map((i) => ({ seq: i.seq, ...i.value })) }
+      }
+    })
+})
+
+export const errorsTool = defineTool({
+  name: "electron_errors",
+  description:
+    "Uncaught page errors, crashed or unresponsive renderers, and main-process uncaught exceptions and exits, oldest first; pass the returned cursor to read only new ones.",
+  type: "debug",
+  errors: ["APP_NOT_RUNNING"],
+  input: Schema.Struct({ cursor: Cursor, limit: Limit(20) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const current = yield* driver.current
+      if (current === undefined) return yield* driver.session.pipe(Effect.as(undefined as never))
+      // A crashed app still has its error history: read it rather than failing.
+      if (!current.exit) yield* driver.pullMainErrors.pipe(Effect.orElseSucceed(() => undefined))
+      const result = page(current.errors, input.cursor, input.limit ?? 20, () => true)
+      const lines = result.shown.map(({ value: e }) => `${time(e.at)} ${e.kind}${e.window ? ` ${e.window}` : ""}: ${e.message}${e.stack ? `\n  ${e.stack.split("\n").slice(1, 4).map((l) => l.trim()).join("\n  ")}` : ""}`)
+      return {
+        text: `${lines.length > 0 ? lines.join("\n") : "No errors."}\ncursor: ${result.cursor}`,
+        structured: { cursor: result.cursor, omitted: result.omitted, errors: result.shown.map((i) => ({ seq: i.seq, ...i.value })) }
+      }
+    })
+})
+
+export const requestsTool = defineTool({
+  name: "electron_requests",
+  description: "Network requests of the windows (method, URL, status, duration, failure), filtered by URL substring, method, status or failed; cursor reads only new ones.",
+  type: "debug",
+  errors: ["APP_NOT_RUNNING"],
+  input: Schema.Struct({
+    url: Schema.optional(Schema.String.pipe(Schema.maxLength(2_000))).annotations({ description: "URL contains" }),
+    method: Schema.optional(Schema.String.pipe(Schema.maxLength(16))),
+    status: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(100, 599))),
+    failed: Schema.optional(Schema.Boolean).annotations({ description: "true: failed or HTTP >= 400 only" }),
+    cursor: Cursor,
+    limit: Limit(30)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.session
+      const result = page(session.requests, input.cursor, input.limit ?? 30, (r) =>
+        (input.url === undefined || r.url.includes(input.url)) &&
+        (input.method === undefined || r.method.toUpperCase() === input.method.toUpperCase()) &&
+        (input.status === undefined || r.status === input.status) &&
+        (input.failed === undefined || input.failed === (r.failure !== undefined || (r.status ?? 0) >= 400))
+      )
+      const lines = result.shown.map(({ value: r }) => {
+        const outcome = r.failure ? `FAILED ${r.failure}` : r.status !== undefined ? String(r.status) : "pending"
+        return `${r.method} ${r.url.length > 200 ? r.url.slice(0, 199) + "…" : r.url} → ${outcome}${r.durationMs !== undefined ? ` ${r.durationMs} ms` : ""} (${r.resourceType}, ${r.window})`
+      })
+      if (result.omitted > 0) lines.unshift(`… ${result.omitted} older matching requests not shown`)
+      return {
+        text: `${lines.length > 0 ? lines.join("\n") : "No matching requests."}\ncursor: ${result.cursor}`,
+        structured: { cursor: result.cursor, omitted: result.omitted, requests: result.shown.map((i) => ({ seq: i.seq, ...i.value })) }
+      }
+    })
+})
+
+export const metricsTool = defineTool({
+  name: "electron_metrics",
+  description: "Process metrics from app.getAppMetrics (type, pid, CPU %, memory) and the active page's performance: load timings, DOM size, JS heap.",
+  type: "debug",
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
+  input: Schema.Struct({}),
+  handler: () =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const processes = yield* driver
+        .evaluateMain("read app metrics", ({ app }: any) =>
+          app.getAppMetrics().map((m: any) => ({
+            pid: m.pid,
+            type: m.type,
+            cpuPercent: Math.round((m.cpu?.percentCPUUsage ?? 0) * 10) / 10,
+            workingSetKB: m.memory?.workingSetSize ?? null
+          })) as Array<{ pid: number; type: string; cpuPercent: number; workingSetKB: number | null }>, undefined)
+        .pipe(Effect.catchTag("NeedsMainProcess", () => Effect.succeed(undefined)))
+      const pageMetrics = yield* driver.run("read page metrics", () =>
+        entry.page.evaluate(() => {
+          const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined
+          const memory = (performance as any).memory
+          return {
+            domContentLoadedMs: nav ? Math.round(nav.domContentLoadedEventEnd) : null,
+            loadMs: nav ? Math.round(nav.loadEventEnd) : null,
+            domNodes: document.getElementsByTagName("*").length,
+            jsHeapUsedKB: memory ? Math.round(memory.usedJSHeapSize / 1024) : null,
+            resources: performance.getEntriesByType("resource").length
+          }
+        })
+      )
+      const lines = [
+        ...(processes ?? []).map((p) => `${p.type.padEnd(8)} pid ${p.pid}  cpu ${p.cpuPercent}%  mem ${p.workingSetKB ?? "?"} KB`),
+        ...(processes === undefined ? ["process metrics need the main process (attach with inspectorUrl)"] : []),
+        `${entry.id}: DOMContentLoaded ${pageMetrics.domContentLoadedMs ?? "?"} ms, load ${pageMetrics.loadMs ?? "?"} ms, ${pageMetrics.domNodes} elements, heap ${pageMetrics.jsHeapUsedKB ?? "?"} KB, ${pageMetrics.resources} resources`
+      ]
+      return { text: lines.join("\n"), structured: { processes: processes ?? null, page: { window: entry.id, ...pageMetrics } } }
+    })
+})
+
+const DEFAULT_STYLES = ["display", "visibility", "opacity", "position", "z-index", "color", "background-color", "font-size", "pointer-events", "overflow"]
+
+export const inspectTool = defineTool({
+  name: "electron_inspect",
+  description: "One element's outer HTML (cut at maxHtml chars), bounding box, and computed styles (a default set, or the properties you name).",
+  type: "debug",
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "REF_STALE"],
+  input: Schema.Struct({
+    target: Target,
+    styles: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(64))).pipe(Schema.maxItems(50))).annotations({ description: "CSS properties" }),
+    maxHtml: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 20_000))).annotations({ description: "default 1500" }),
+    timeoutMs: TimeoutMs(DEFAULT_ACTION_TIMEOUT)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const locator = yield* driver.locate(entry, input.target)
+      const props = input.styles ?? DEFAULT_STYLES
+      const maxHtml = input.maxHtml ?? 1_500
+      const details = yield* driver.run(`inspect ${input.target}`, () =>
+        locator.evaluate(
+          (el, args) => {
+            const rect = el.getBoundingClientRect()
+            const computed = getComputedStyle(el)
+            const html = el.outerHTML
+            return {
+              html: html.length > args.maxHtml ? html.slice(0, args.maxHtml) + `… (${html.length} chars)` : html,
+              box: { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) },
+              styles: Object.fromEntries(args.props.map((p) => [p, computed.getPropertyValue(p)]))
+            }
+          },
+          { props: [...props], maxHtml },
+          { timeout: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT }
+        )
+      )
+      const text = [
+        details.html,
+        `box: ${details.box.width}x${details.box.height} at ${details.box.x},${details.box.y}`,
+        `styles: ${Object.entries(details.styles).map(([k, v]) => `${k}: ${v}`).join("; ")}`
+      ].join("\n")
+      return { text, structured: details }
+    })
+})
+
+export const traceStart = defineTool({
+  name: "electron_trace_start",
+  description: "Start Playwright tracing of every window (actions, DOM snapshots, screenshots) until electron_trace_stop writes the trace.zip.",
+  type: "debug",
+  readOnly: false,
+  errors: ["APP_NOT_RUNNING", "OPERATION_FAILED"],
+  input: Schema.Struct({
+    screenshots: Schema.optional(Schema.Boolean).annotations({ description: "default true" }),
+    snapshots: Schema.optional(Schema.Boolean).annotations({ description: "default true" })
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.session
+      if (session.tracing) return yield* new OperationFailed({ message: "Tracing is already running", hint: "Stop it with electron_trace_stop first." })
+      yield* driver.run("start tracing", () =>
+        session.context.tracing.start({ screenshots: input.screenshots ?? true, snapshots: input.snapshots ?? true, sources: false })
+      )
+      session.tracing = true
+      return { text: "Tracing started; electron_trace_stop writes the trace.zip.", structured: { tracing: true } }
+    })
+})
+
+export const traceStop = defineTool({
+  name: "electron_trace_stop",
+  description: "Stop tracing and write the trace.zip under the output folder; returns its path (open it with `npx playwright show-trace PATH`).",
+  type: "debug",
+  readOnly: false,
+  errors: ["APP_NOT_RUNNING", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
+  input: Schema.Struct({ name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "file name, default trace-<time>.zip" }) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const config = yield* ServerConfig
+      const session = yield* driver.session
+      if (!session.tracing) return yield* new InvalidArgument({ message: "Tracing is not running", hint: "Start it with electron_trace_start." })
+      const path = outputPath(config.outputDir, input.name ?? timestampedName("trace", ".zip"), ".zip")
+      if (typeof path !== "string") return yield* path
+      yield* driver.run("stop tracing", () => session.context.tracing.stop({ path }))
+      session.tracing = false
+      return { text: `Trace written to ${path}`, structured: { path } }
+    })
+})
+
+export const debugTools = [consoleTool, errorsTool, requestsTool, metricsTool, inspectTool, traceStart, traceStop]

@@ -1,0 +1,283 @@
+/**
+ * Electron-native tools: the application menu (read and click), native dialog stubs, the clipboard.
+ * They run in the main process through Electron's own API.
+ */
+import { Effect, Schema } from "effect"
+import { ElectronDriver } from "../layers/ElectronDriver.js"
+import { ElementNotFound, InvalidArgument, NotInteractable } from "./errors.js"
+import { defineTool } from "./Tool.js"
+
+interface MenuNode {
+  readonly label: string
+  readonly id?: string
+  readonly role?: string
+  readonly type: string
+  readonly accelerator?: string
+  readonly enabled: boolean
+  readonly visible: boolean
+  readonly checked?: boolean
+  readonly submenu?: ReadonlyArray<MenuNode>
+}
+
+/** Runs in the main process: the application menu as plain data. */
+const readMenu = ({ Menu }: any): ReadonlyArray<MenuNode> | null => {
+  const walk = (menu: any): Array<MenuNode> =>
+    menu.items.map((item: any) => ({
+      label: item.label ?? "",
+      ...(item.id ? { id: item.id } : {}),
+      ...(item.role ? { role: item.role } : {}),
+      type: item.type,
+      ...(item.accelerator ? { accelerator: String(item.accelerator) } : {}),
+      enabled: item.enabled !== false,
+      visible: item.visible !== false,
+      ...(item.type === "checkbox" || item.type === "radio" ? { checked: item.checked === true } : {}),
+      ...(item.submenu ? { submenu: walk(item.submenu) } : {})
+    }))
+  const menu = Menu.getApplicationMenu()
+  return menu ? walk(menu) : null
+}
+
+const renderMenu = (nodes: ReadonlyArray<MenuNode>, depth = 0): Array<string> =>
+  nodes.flatMap((node) => {
+    if (node.type === "separator") return [`${"  ".repeat(depth)}---`]
+    const flags = [
+      node.id ? `id=${node.id}` : undefined,
+      node.role ? `role=${node.role}` : undefined,
+      node.accelerator,
+      node.enabled ? undefined : "disabled",
+      node.visible ? undefined : "hidden",
+      node.checked === undefined ? undefined : node.checked ? "checked" : "unchecked"
+    ].filter(Boolean)
+    return [`${"  ".repeat(depth)}${node.label || "(no label)"}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`, ...renderMenu(node.submenu ?? [], depth + 1)]
+  })
+
+export const menu = defineTool({
+  name: "electron_menu",
+  description: "The application menu as a tree: labels, ids, roles, accelerators, enabled/hidden, checked. Trigger items with electron_menu_click.",
+  type: "native",
+  readOnly: true,
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS"],
+  input: Schema.Struct({}),
+  handler: () =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const tree = yield* driver.evaluateMain("read the application menu", readMenu, undefined)
+      if (tree === null) return { text: "The app has no application menu.", structured: { menu: null } }
+      return { text: renderMenu(tree).join("\n"), structured: { menu: tree } }
+    })
+})
+
+const flatten = (nodes: ReadonlyArray<MenuNode>, path: ReadonlyArray<string> = []): Array<{ path: ReadonlyArray<string>; node: MenuNode }> =>
+  nodes.flatMap((node) => {
+    const here = [...path, node.label]
+    return [{ path: here, node }, ...flatten(node.submenu ?? [], here)]
+  })
+
+const similarity = (a: string, b: string) => {
+  const x = a.toLowerCase()
+  const y = b.toLowerCase()
+  if (x === y) return 0
+  if (y.includes(x) || x.includes(y)) return 1
+  const words = new Set(x.split(/\W+/))
+  return y.split(/\W+/).some((w) => w && words.has(w)) ? 2 : 3
+}
+
+export const menuClick = defineTool({
+  name: "electron_menu_click",
+  description:
+    "Trigger an application menu item by id, or by label path like [\"File\", \"New Task\"], as a user click would (its click handler or role runs; checkboxes toggle). Fails on a disabled or missing item and lists the nearest matches.",
+  type: "native",
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "INVALID_ARGUMENT"],
+  input: Schema.Struct({
+    id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
+    path: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(200))).pipe(Schema.minItems(1), Schema.maxItems(10)))
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      if ((input.id === undefined) === (input.path === undefined)) {
+        return yield* new InvalidArgument({ message: "give exactly one of id or path", hint: "Example: { \"path\": [\"File\", \"New Task\"] } or { \"id\": \"new-task\" }; electron_menu lists both." })
+      }
+      const driver = yield* ElectronDriver
+      const tree = yield* driver.evaluateMain("read the application menu", readMenu, undefined)
+      const items = flatten(tree ?? []).filter(({ node }) => node.type !== "separator")
+      const wanted = input.path?.map((p) => p.replace(/&/g, "").trim().toLowerCase())
+      const match = items.find(({ path, node }) =>
+        input.id !== undefined ? node.id === input.id : path.length === wanted!.length && path.every((label, i) => label.replace(/&/g, "").trim().toLowerCase() === wanted![i])
+      )
+      const asked = input.id !== undefined ? `id "${input.id}"` : `path ${JSON.stringify(input.path)}`
+      if (match === undefined) {
+        const key = input.id ?? input.path![input.path!.length - 1]!
+        const nearest = items
+          .map((item) => ({ item, score: Math.min(similarity(key, item.node.label), item.node.id ? similarity(key, item.node.id) : 3) }))
+          .filter(({ score }) => score < 3)
+          .sort((a, b) => a.score - b.score)
+          .slice(0, 5)
+          .map(({ item }) => `${item.path.join(" > ")}${item.node.id ? ` (id ${item.node.id})` : ""}`)
+        return yield* new ElementNotFound({
+          message: `No menu item with ${asked}${tree === null ? ": the app has no application menu" : ""}`,
+          hint: nearest.length > 0 ? `Nearest: ${nearest.join("; ")}` : "electron_menu lists the items.",
+          details: { nearest }
+        })
+      }
+      if (!match.node.enabled) {
+        return yield* new NotInteractable({ message: `Menu item ${match.path.join(" > ")} is disabled`, hint: "It may become enabled after another action; electron_menu shows the current state." })
+      }
+      if (match.node.submenu) {
+        return yield* new InvalidArgument({ message: `${match.path.join(" > ")} opens a submenu`, hint: `Pick one of its items: ${match.node.submenu.map((n) => n.label).filter(Boolean).join(", ")}` })
+      }
+      const indexPath = (() => {
+        // Address the item by position, so duplicates and items without ids are unambiguous.
+        const walk = (nodes: ReadonlyArray<MenuNode>, target: MenuNode, trail: Array<number>): Array<number> | undefined => {
+          for (const [i, node] of nodes.entries()) {
+            if (node === target) return [...trail, i]
+            const inner = node.submenu ? walk(node.submenu, target, [...trail, i]) : undefined
+            if (inner) return inner
+          }
+          return undefined
+        }
+        return walk(tree ?? [], match.node, [])!
+      })()
+      const after = yield* driver.evaluateMain(
+        "click the menu item",
+        ({ Menu, BrowserWindow, webContents }: any, positions: ReadonlyArray<number>) => {
+          let items = Menu.getApplicationMenu().items
+          let item: any
+          for (const [depth, index] of positions.entries()) {
+            item = items[index]
+            if (depth < positions.length - 1) items = item.submenu.items
+          }
+          const focused = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+          item.click(undefined, focused, webContents.getFocusedWebContents?.() ?? focused?.webContents)
+          return { checked: item.checked === true, type: item.type }
+        },
+        indexPath
+      )
+      const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""
+      return { text: `Clicked menu item ${match.path.join(" > ")}${state}.`, structured: { path: match.path, id: match.node.id ?? null, ...after } }
+    })
+})
+
+const Answer = Schema.Struct({
+  canceled: Schema.optional(Schema.Boolean),
+  filePaths: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(4_096))).pipe(Schema.maxItems(100))),
+  filePath: Schema.optional(Schema.String.pipe(Schema.maxLength(4_096))),
+  response: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())),
+  checkboxChecked: Schema.optional(Schema.Boolean)
+})
+
+const Rule = Schema.Struct({
+  kind: Schema.Literal("open", "save", "message"),
+  answer: Answer,
+  match: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "only calls whose title, message or buttons contain this" }),
+  times: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 1_000))).annotations({ description: "answer this many calls, default every call" })
+})
+
+/**
+ * Runs in the main process: replaces the dialog functions with recorders that answer from the rules
+ * (or "canceled"; or throw when strict), keeping the originals to restore.
+ */
+const applyStub = ({ dialog }: any, command: { action: string; rules: ReadonlyArray<any>; strict: boolean }) => {
+  const g = globalThis as any
+  const names = ["showOpenDialog", "showOpenDialogSync", "showSaveDialog", "showSaveDialogSync", "showMessageBox", "showMessageBoxSync"]
+  const kindOf = (name: string) => (name.includes("Open") ? "open" : name.includes("Save") ? "save" : "message")
+  const state = (g.__stagewrightDialogs ??= { originals: null as any, rules: [] as Array<any>, calls: [] as Array<any>, strict: false })
+  if (command.action === "restore") {
+    if (state.originals) for (const name of names) dialog[name] = state.originals[name]
+    const calls = state.calls
+    g.__stagewrightDialogs = undefined
+    return { installed: false, calls }
+  }
+  if (command.action === "list") return { installed: state.originals !== null, calls: state.calls, rules: state.rules.length }
+  if (!state.originals) {
+    state.originals = Object.fromEntries(names.map((name) => [name, dialog[name]]))
+    for (const name of names) {
+      const sync = name.endsWith("Sync")
+      dialog[name] = (...args: Array<any>) => {
+        const options = (args.length > 1 ? args[1] : args[0]) ?? {}
+        const kind = kindOf(name)
+        const text = [options.title, options.message, options.detail, ...(options.buttons ?? [])].filter(Boolean).join(" \u0000 ")
+        const rule = state.rules.find((r: any) => r.kind === kind && (r.remaining === undefined || r.remaining > 0) && (!r.match || text.includes(r.match)))
+        const call = { method: name, title: options.title ?? null, message: options.message ?? null, buttons: options.buttons ?? null, defaultPath: options.defaultPath ?? null, answered: rule ? "stub" : state.strict ? "refused" : "canceled", at: Date.now() }
+        state.calls.push(call)
+        if (state.calls.length > 200) state.calls.shift()
+        if (!rule && state.strict) {
+          const error = new Error(`Stagewright dialog stub: unmatched ${name} call (title: ${options.title ?? "-"}, message: ${options.message ?? "-"})`)
+          if (sync) throw error
+          return Promise.reject(error)
+        }
+        if (rule && rule.remaining !== undefined) rule.remaining--
+        const a = rule?.answer ?? { canceled: true }
+        const canceled = a.canceled === true
+        const result =
+          kind === "open"
+            ? sync ? (canceled ? undefined : a.filePaths ?? []) : { canceled, filePaths: canceled ? [] : a.filePaths ?? [] }
+            : kind === "save"
+              ? sync ? (canceled ? "" : a.filePath ?? "") : { canceled, filePath: canceled ? "" : a.filePath ?? "" }
+              : sync ? (a.response ?? options.cancelId ?? 0) : { response: a.response ?? (canceled ? options.cancelId ?? 0 : 0), checkboxChecked: a.checkboxChecked ?? options.checkboxChecked ?? false }
+        return sync ? result : Promise.resolve(result)
+      }
+    }
+  }
+  if (command.action === "set") {
+    state.rules = [...command.rules.map((r: any) => ({ ...r, remaining: r.times })), ...state.rules]
+    state.strict = command.strict
+  }
+  return { installed: true, calls: state.calls, rules: state.rules.length }
+}
+
+export const dialogStub = defineTool({
+  name: "electron_dialog_stub",
+  description:
+    "Pre-answer native dialogs (dialog.showOpenDialog/showSaveDialog/showMessageBox and their Sync forms): set rules per kind (open|save|message), optionally matching title/message/buttons text; unmatched calls answer \"canceled\", or fail when strict. list shows the recorded calls; restore puts the real dialogs back.",
+  type: "native",
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "INVALID_ARGUMENT"],
+  input: Schema.Struct({
+    action: Schema.Literal("set", "list", "restore"),
+    rules: Schema.optional(Schema.Array(Rule).pipe(Schema.maxItems(50))),
+    strict: Schema.optional(Schema.Boolean).annotations({ description: "unmatched calls fail instead of answering canceled" })
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      if (input.action === "set" && (input.rules === undefined || input.rules.length === 0) && input.strict === undefined) {
+        return yield* new InvalidArgument({ message: "set needs rules (or strict)", hint: "Example: { \"action\": \"set\", \"rules\": [{ \"kind\": \"open\", \"answer\": { \"filePaths\": [\"/tmp/a.json\"] } }] }" })
+      }
+      const driver = yield* ElectronDriver
+      const result = yield* driver.evaluateMain("stub the dialogs", applyStub, { action: input.action, rules: input.rules ?? [], strict: input.strict === true })
+      const calls = (result.calls as Array<{ method: string; title: string | null; message: string | null; answered: string }>).map(
+        (c) => `${c.method}${c.title ? ` "${c.title}"` : ""}${c.message ? ` — ${c.message}` : ""}: ${c.answered}`
+      )
+      const head =
+        input.action === "restore"
+          ? "Real dialogs restored."
+          : input.action === "set"
+            ? `Dialog stub active with ${result.rules} rule(s)${input.strict ? ", strict" : ""}.`
+            : result.installed ? `Dialog stub active with ${result.rules} rule(s).` : "No dialog stub installed."
+      return { text: `${head}\n${calls.length > 0 ? `Calls:\n${calls.join("\n")}` : "No dialog calls recorded."}`, structured: result }
+    })
+})
+
+export const clipboard = defineTool({
+  name: "electron_clipboard",
+  description: "Read or write the clipboard's text through Electron's clipboard module (read returns the text; write replaces it).",
+  type: "native",
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "INVALID_ARGUMENT"],
+  input: Schema.Struct({ action: Schema.Literal("read", "write"), text: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000_000))) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      if (input.action === "write" && input.text === undefined) {
+        return yield* new InvalidArgument({ message: "write needs text", hint: "Example: { \"action\": \"write\", \"text\": \"hello\" }" })
+      }
+      const driver = yield* ElectronDriver
+      const text = yield* driver.evaluateMain(
+        `${input.action} the clipboard`,
+        ({ clipboard }: any, command: { action: string; text?: string }) => {
+          if (command.action === "write") clipboard.writeText(command.text ?? "")
+          return clipboard.readText() as string
+        },
+        { action: input.action, ...(input.text !== undefined ? { text: input.text } : {}) }
+      )
+      return { text: input.action === "write" ? `Clipboard set (${text.length} chars).` : text === "" ? "(clipboard is empty)" : text, structured: { text } }
+    })
+})
+
+export const nativeTools = [menu, menuClick, dialogStub, clipboard]

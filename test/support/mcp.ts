@@ -1,0 +1,80 @@
+/**
+ * MCP test clients: the SDK Client over the in-memory linked pair (createServer) or over stdio to
+ * the built dist/cli.js, and small helpers to read tool results.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createServer, type CreateServerOptions } from "../../src/index.js"
+import { CLI } from "./cli.js"
+
+export interface ToolCallOutcome {
+  readonly text: string
+  readonly isError: boolean
+  readonly code: string | undefined
+  readonly structured: any
+  readonly images: number
+  readonly raw: any
+}
+
+export interface TestClient {
+  readonly client: Client
+  readonly call: (name: string, args?: Record<string, unknown>) => Promise<ToolCallOutcome>
+  readonly close: () => Promise<void>
+}
+
+const outcome = (raw: any): ToolCallOutcome => ({
+  text: (raw.content ?? []).filter((c: any) => c.type === "text").map((c: any) => c.text).join("\n"),
+  isError: raw.isError === true,
+  code: raw.structuredContent?.error?.code,
+  structured: raw.structuredContent,
+  images: (raw.content ?? []).filter((c: any) => c.type === "image").length,
+  raw
+})
+
+const wrap = (client: Client, close: () => Promise<void>): TestClient => ({
+  client,
+  call: async (name, args = {}) => outcome(await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })),
+  close
+})
+
+/** A server built with createServer() and an SDK client on the in-memory linked pair. */
+export const inMemoryClient = async (options: CreateServerOptions = {}): Promise<TestClient> => {
+  const server = await createServer({ outputDir: mkdtempSync(join(tmpdir(), "stagewright-out-")), ...options })
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverTransport)
+  const client = new Client({ name: "stagewright-tests", version: "1.0.0" })
+  await client.connect(clientTransport)
+  return wrap(client, async () => {
+    await client.close()
+    await server.close()
+  })
+}
+
+/** The built server over stdio (dist/cli.js serve ...args). */
+export const stdioClient = async (args: ReadonlyArray<string> = []): Promise<TestClient & { readonly pid: number | undefined }> => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", ...args], stderr: "pipe" })
+  const client = new Client({ name: "stagewright-tests", version: "1.0.0" })
+  await client.connect(transport)
+  return { ...wrap(client, () => client.close()), pid: transport.pid ?? undefined }
+}
+
+/** A fresh userData folder for the sample apps (they honour SAMPLE_APP_USER_DATA). */
+export const freshUserData = () => mkdtempSync(join(tmpdir(), "stagewright-userdata-"))
+
+/** Waits until `pid` no longer exists, up to `timeoutMs`; returns whether it is gone. */
+export const waitForExit = async (pid: number, timeoutMs = 15_000): Promise<boolean> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      process.kill(pid, 0)
+    } catch {
+      return true
+    }
+    if (Date.now() > deadline) return false
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
