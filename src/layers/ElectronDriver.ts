@@ -54,6 +54,8 @@ export interface RecordedStep {
   readonly tool: string
   readonly window: string
   readonly code: string
+  /** The window's URL when the step ran (the export finds the window by it). */
+  readonly windowUrl?: string
   /** Set on answered web dialogs: the export registers the answer before the action that opened it. */
   readonly dialog?: { readonly action: "accept" | "dismiss"; readonly promptText?: string | undefined }
 }
@@ -99,7 +101,17 @@ export class AppSession {
     readonly kind: "launched" | "attached",
     readonly context: BrowserContext,
     readonly startedAt: Date,
-    readonly launch: { readonly executablePath: string; readonly runtime: string; readonly app?: string | undefined; readonly args: ReadonlyArray<string>; readonly cwd?: string | undefined } | undefined,
+    readonly launch:
+      | {
+          readonly executablePath: string
+          readonly runtime: string
+          readonly app?: string | undefined
+          readonly args: ReadonlyArray<string>
+          readonly cwd?: string | undefined
+          /** Only the variables the caller passed (the rest came from the server's environment). */
+          readonly env: Readonly<Record<string, string>>
+        }
+      | undefined,
     readonly electronApp: ElectronApplication | undefined,
     readonly browser: Browser | undefined,
     readonly inspector: InspectorClient | undefined,
@@ -425,7 +437,7 @@ const makeDriver = Effect.gen(function* () {
           "launched",
           electronApp.context(),
           new Date(),
-          { executablePath: runtime.executablePath, runtime: runtime.kind, app, args: options.args ?? [], cwd: options.cwd },
+          { executablePath: runtime.executablePath, runtime: runtime.kind, app, args: options.args ?? [], cwd: options.cwd, env: options.env ?? {} },
           electronApp,
           undefined,
           undefined,
@@ -696,7 +708,13 @@ const makeDriver = Effect.gen(function* () {
   })
 
   const recordStep: ElectronDriverShape["recordStep"] = (step) =>
-    Effect.flatMap(current, (s) => Effect.sync(() => void s?.steps.push(step)))
+    Effect.flatMap(current, (s) =>
+      Effect.sync(() => {
+        if (s === undefined) return
+        const page = s.windows.find((w) => w.id === step.window)?.page
+        s.steps.push(page && !page.isClosed() ? { ...step, windowUrl: page.url() } : step)
+      })
+    )
 
   // Whatever way the server ends, the app goes with it.
   yield* Effect.addFinalizer(() => Effect.asVoid(closeCurrent(3_000)))

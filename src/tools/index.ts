@@ -3,6 +3,7 @@
  */
 import { appTools } from "./app.js"
 import { assertTools } from "./assert.js"
+import { authorTools } from "./author.js"
 import { debugTools } from "./debug.js"
 import { evalTools } from "./eval.js"
 import { interactTools } from "./interact.js"
@@ -19,6 +20,7 @@ export const coreTools: ReadonlyArray<Tool> = [
   ...observeTools,
   ...interactTools,
   ...assertTools,
+  ...authorTools,
   ...nativeTools,
   ...debugTools,
   ...evalTools

@@ -420,6 +420,14 @@ export const webDialog = defineTool({
       const session = yield* driver.session
       if (input.always === true) session.dialogPolicy = { action: input.action, promptText: input.promptText }
       if (input.always === false) session.dialogPolicy = undefined
+      if (input.always !== undefined && session.activeId !== undefined) {
+        const answer = input.action === "accept" ? `dialog.accept(${input.promptText !== undefined ? JSON.stringify(input.promptText) : ""})` : "dialog.dismiss()"
+        yield* driver.recordStep({
+          tool: "electron_web_dialog",
+          window: session.activeId,
+          code: input.always ? `window.on("dialog", (dialog) => ${answer})` : `window.removeAllListeners("dialog")`
+        })
+      }
       const pending = session.pendingDialogs.shift()
       if (pending === undefined) {
         if (input.always !== undefined) {
@@ -434,7 +442,8 @@ export const webDialog = defineTool({
       yield* driver.recordStep({
         tool: "electron_web_dialog",
         window: pending.window,
-        code: `// ${pending.type} "${pending.message.replace(/\n/g, " ")}" was ${input.action}ed (register window.once("dialog", …) before the action that opens it)`
+        code: `// the ${pending.type} ${JSON.stringify(pending.message)} is answered by the handler registered above`,
+        dialog: { action: input.action, promptText: input.promptText }
       })
       return {
         text: `${input.action === "accept" ? "Accepted" : "Dismissed"} the ${pending.type} "${pending.message}".${session.pendingDialogs.length > 0 ? ` ${session.pendingDialogs.length} more dialog(s) waiting.` : ""}`,

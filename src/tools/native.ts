@@ -82,6 +82,19 @@ const similarity = (a: string, b: string) => {
   return y.split(/\W+/).some((w) => w && words.has(w)) ? 2 : 3
 }
 
+/** Runs in the main process: clicks the item at a position path, as a user click would (Electron's MenuItem.click). */
+const clickMenuItem = ({ Menu, BrowserWindow, webContents }: any, positions: ReadonlyArray<number>) => {
+  let items = Menu.getApplicationMenu().items
+  let item: any
+  for (const [depth, index] of positions.entries()) {
+    item = items[index]
+    if (depth < positions.length - 1) items = item.submenu.items
+  }
+  const focused = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+  item.click(undefined, focused, webContents.getFocusedWebContents?.() ?? focused?.webContents)
+  return { checked: item.checked === true, type: item.type as string }
+}
+
 export const menuClick = defineTool({
   name: "electron_menu_click",
   description:
@@ -137,21 +150,13 @@ export const menuClick = defineTool({
         }
         return walk(tree ?? [], match.node, [])!
       })()
-      const after = yield* driver.evaluateMain(
-        "click the menu item",
-        ({ Menu, BrowserWindow, webContents }: any, positions: ReadonlyArray<number>) => {
-          let items = Menu.getApplicationMenu().items
-          let item: any
-          for (const [depth, index] of positions.entries()) {
-            item = items[index]
-            if (depth < positions.length - 1) items = item.submenu.items
-          }
-          const focused = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
-          item.click(undefined, focused, webContents.getFocusedWebContents?.() ?? focused?.webContents)
-          return { checked: item.checked === true, type: item.type }
-        },
-        indexPath
-      )
+      const after = yield* driver.evaluateMain("click the menu item", clickMenuItem, indexPath)
+      const session = yield* driver.session
+      yield* driver.recordStep({
+        tool: "electron_menu_click",
+        window: session.activeId ?? "",
+        code: `// menu ${match.path.join(" > ")}\n  await app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(indexPath)})`
+      })
       const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""
       return { text: `Clicked menu item ${match.path.join(" > ")}${state}.`, structured: { path: match.path, id: match.node.id ?? null, ...after } }
     })
@@ -242,7 +247,12 @@ export const dialogStub = defineTool({
         return yield* new InvalidArgument({ message: "set needs rules (or strict)", hint: "Example: { \"action\": \"set\", \"rules\": [{ \"kind\": \"open\", \"answer\": { \"filePaths\": [\"/tmp/a.json\"] } }] }" })
       }
       const driver = yield* ElectronDriver
-      const result = yield* driver.evaluateMain("stub the dialogs", applyStub, { action: input.action, rules: input.rules ?? [], strict: input.strict === true })
+      const command = { action: input.action, rules: input.rules ?? [], strict: input.strict === true }
+      const result = yield* driver.evaluateMain("stub the dialogs", applyStub, command)
+      if (input.action !== "list") {
+        const session = yield* driver.session
+        yield* driver.recordStep({ tool: "electron_dialog_stub", window: session.activeId ?? "", code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})` })
+      }
       const calls = (result.calls as Array<{ method: string; title: string | null; message: string | null; answered: string }>).map(
         (c) => `${c.method}${c.title ? ` "${c.title}"` : ""}${c.message ? ` — ${c.message}` : ""}: ${c.answered}`
       )

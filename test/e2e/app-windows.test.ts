@@ -166,6 +166,12 @@ describe("electron_attach", () => {
       const needsMain = await mcp.call("electron_app_info")
       expect(needsMain.code).toBe("NEEDS_MAIN_PROCESS")
       expect(needsMain.text).toContain("inspectorUrl")
+      for (const [tool, args] of [["electron_menu", {}], ["electron_menu_click", { id: "new-task" }], ["electron_clipboard", { action: "read" }], ["electron_dialog_stub", { action: "list" }], ["electron_window_state", { action: "focus" }]] as const) {
+        const result = await mcp.call(tool, args)
+        expect(result.code, `${tool}: ${result.text}`).toBe("NEEDS_MAIN_PROCESS")
+      }
+      const exported = await mcp.call("electron_export_test")
+      expect(exported.code).toBe("INVALID_ARGUMENT")
       const full = await mcp.call("electron_attach", { cdpUrl: app.cdp, inspectorUrl: app.inspector })
       expect(full.structured.mainProcess).toBe(true)
       const info = await mcp.call("electron_app_info")

@@ -1,0 +1,254 @@
+/**
+ * docs/TOOLS.md, generated from the documentation manifest (what `stagewright tools --json` prints):
+ * core groups in catalog order, then the eval tools, then each first-party plugin; tools sorted by
+ * name within a group; for each tool its description, operation type, eval target, profiles, plugin,
+ * parameters (from its JSON Schema) and error codes. Deterministic: the same tools give the same text.
+ *
+ *   npm run docs:tools            regenerate docs/TOOLS.md (entry point: ./tools-reference-main.ts)
+ */
+import { Effect } from "effect"
+import { PluginLoader } from "../index.js"
+import { CORE_GROUPS, CORE_TOOL_NAMES, PROFILE_NAMES, PROFILES } from "../profile/profiles.js"
+import { coreTools } from "../tools/index.js"
+import { documentationManifest, type ManifestEntry } from "../tools/manifest.js"
+
+export interface PluginInfo {
+  readonly name: string
+  readonly purpose: string
+}
+
+export interface ReferenceInput {
+  readonly tools: ReadonlyArray<ManifestEntry>
+  readonly plugins: ReadonlyArray<PluginInfo>
+}
+
+/** The documentation manifest of every core and eval tool and every first-party plugin's tools, as the CLI builds it. */
+export const loadReferenceInput = Effect.gen(function* () {
+  const loader = yield* PluginLoader
+  const available = (yield* loader.load([])).available
+  const loaded = yield* loader.load(available)
+  return {
+    tools: documentationManifest([...coreTools, ...loaded.tools]),
+    plugins: loaded.plugins.map((p) => ({ name: p.name, purpose: p.purpose }))
+  } satisfies ReferenceInput
+}).pipe(Effect.provide(PluginLoader.layer))
+
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+// ---------------------------------------------------------------------------------------------
+// Markdown escaping
+
+/** Escapes what Markdown would read as markup outside code spans (`<tag>`, `*`). */
+const escapeText = (text: string) =>
+  text
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\*/g, "\\*")))
+    .join("")
+
+/** A table cell: one line, pipes escaped (GFM requires it even inside code spans). */
+const cell = (text: string) => escapeText(text.replace(/\s*\n\s*/g, " ")).replace(/\|/g, "\\|")
+
+const code = (text: string) => `\`${text}\``
+
+// ---------------------------------------------------------------------------------------------
+// JSON Schema -> parameter rows
+
+type JsonSchema = Record<string, unknown>
+
+const isObject = (u: unknown): u is JsonSchema => u !== null && typeof u === "object" && !Array.isArray(u)
+
+const json = (value: unknown) => JSON.stringify(value)
+
+const range = (min: unknown, max: unknown, unit = "") => {
+  const u = unit === "" ? "" : ` ${unit}`
+  if (typeof min === "number" && typeof max === "number") return min === max ? `exactly ${min}${u}` : `${min}..${max}${u}`
+  if (typeof min === "number") return `min ${min}${u}`
+  if (typeof max === "number") return `max ${max}${u}`
+  return undefined
+}
+
+/** A compact type: `string`, `"a" | "b"`, `string[]`, `Record<string, string>`, `object`. */
+export const typeOf = (schema: unknown): string => {
+  if (!isObject(schema)) return "any"
+  if (Array.isArray(schema.enum)) return schema.enum.map(json).join(" | ")
+  if ("const" in schema) return json(schema.const)
+  const union = (schema.anyOf ?? schema.oneOf) as unknown
+  if (Array.isArray(union)) return union.map(typeOf).join(" | ")
+  if (typeof schema.$ref === "string") return schema.$ref.split("/").pop() ?? "any"
+  const type = schema.type
+  if (Array.isArray(type)) return type.join(" | ")
+  if (type === "array") {
+    const items = typeOf(schema.items)
+    return items.includes(" | ") ? `(${items})[]` : `${items}[]`
+  }
+  if (type === "object") {
+    const props = isObject(schema.properties) ? Object.keys(schema.properties) : []
+    if (props.length === 0 && isObject(schema.additionalProperties)) return `Record<string, ${typeOf(schema.additionalProperties)}>`
+    return "object"
+  }
+  return typeof type === "string" ? type : "any"
+}
+
+/** The constraints of one schema node, in words. */
+const constraintsOf = (schema: JsonSchema): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  const numeric = range(schema.minimum, schema.maximum)
+  if (numeric) out.push(numeric)
+  if (typeof schema.exclusiveMinimum === "number") out.push(`> ${schema.exclusiveMinimum}`)
+  if (typeof schema.exclusiveMaximum === "number") out.push(`< ${schema.exclusiveMaximum}`)
+  const length = range(schema.minLength, schema.maxLength, "chars")
+  if (length) out.push(length)
+  const items = range(schema.minItems, schema.maxItems, "items")
+  if (items) out.push(items)
+  if (typeof schema.pattern === "string") out.push(`pattern ${code(schema.pattern)}`)
+  return out
+}
+
+export interface ParameterRow {
+  readonly name: string
+  readonly type: string
+  readonly required: boolean
+  readonly description: string
+}
+
+const requiredOf = (schema: JsonSchema) => new Set(Array.isArray(schema.required) ? (schema.required as ReadonlyArray<string>) : [])
+
+/** Object properties of a node, or of the object alternative of a union (first found). */
+const nestedObject = (schema: JsonSchema): { readonly schema: JsonSchema; readonly suffix: string } | undefined => {
+  if (isObject(schema.properties) && Object.keys(schema.properties).length > 0) return { schema, suffix: "." }
+  if (schema.type === "array" && isObject(schema.items)) {
+    const inner = nestedObject(schema.items)
+    if (inner) return { schema: inner.schema, suffix: inner.suffix === "." ? "[]." : `[]${inner.suffix}` }
+  }
+  return undefined
+}
+
+/** Parameter rows of an input schema in declaration order, nested object fields as `a.b` and `a[].b`. */
+export const parameterRows = (schema: unknown, prefix = ""): ReadonlyArray<ParameterRow> => {
+  if (!isObject(schema) || !isObject(schema.properties)) return []
+  const required = requiredOf(schema)
+  return Object.entries(schema.properties).flatMap(([key, raw]) => {
+    const node = isObject(raw) ? raw : {}
+    const name = `${prefix}${key}`
+    const notes = [
+      ...(typeof node.description === "string" && node.description.trim() !== "" ? [node.description.trim()] : []),
+      ...constraintsOf(node).map((c) => `(${c})`),
+      ...(node.default !== undefined ? [`Default: ${code(json(node.default))}.`] : [])
+    ]
+    const row: ParameterRow = { name, type: typeOf(node), required: required.has(key), description: notes.join(" ") }
+    const nested = nestedObject(node)
+    return [row, ...(nested ? parameterRows(nested.schema, `${name}${nested.suffix}`) : [])]
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Groups
+
+export interface ToolGroup {
+  /** Heading, also its anchor: `app`, `eval`, `plugin-ipc`. */
+  readonly id: string
+  readonly title: string
+  readonly intro: string | undefined
+  readonly tools: ReadonlyArray<ManifestEntry>
+}
+
+const coreGroupOf = new Map<string, string>(Object.entries(CORE_GROUPS).flatMap(([group, names]) => names.map((name) => [name, group] as const)))
+
+/** Core groups in catalog order, then eval tools, then plugins by name; tools sorted by name; empty groups left out. */
+export const groupTools = (input: ReferenceInput): ReadonlyArray<ToolGroup> => {
+  const sorted = [...input.tools].sort((a, b) => byName(a.name, b.name))
+  const purposes = new Map(input.plugins.map((p) => [p.name, p.purpose]))
+  const groups: Array<ToolGroup> = Object.keys(CORE_GROUPS).map((group) => ({
+    id: group,
+    title: group,
+    intro: undefined,
+    tools: sorted.filter((t) => t.plugin === null && t.evalTarget === null && coreGroupOf.get(t.name) === group)
+  }))
+  groups.push({
+    id: "other",
+    title: "other",
+    intro: "Core tools outside the catalog's groups.",
+    tools: sorted.filter((t) => t.plugin === null && t.evalTarget === null && !coreGroupOf.has(t.name))
+  })
+  groups.push({
+    id: "eval",
+    title: "eval",
+    intro: "Run caller-supplied code. Each is listed and callable only when its target is allowed (`--allow-eval renderer`, `--allow-eval main`, or `all`); they compose with every profile.",
+    tools: sorted.filter((t) => t.plugin === null && t.evalTarget !== null)
+  })
+  const pluginNames = [...new Set(sorted.flatMap((t) => (t.plugin === null ? [] : [t.plugin])))].sort(byName)
+  for (const plugin of pluginNames) {
+    const purpose = purposes.get(plugin)
+    groups.push({
+      id: `plugin-${plugin}`,
+      title: `plugin ${plugin}`,
+      intro: `${purpose !== undefined ? `${purpose.trim().replace(/\.?$/, ".")} ` : ""}Loaded with \`--plugin ${plugin}\`; its tools compose with every profile.`,
+      tools: sorted.filter((t) => t.plugin === plugin)
+    })
+  }
+  return groups.filter((g) => g.tools.length > 0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+
+const renderTool = (tool: ManifestEntry): string => {
+  const lines: Array<string> = [`### ${tool.name}`, "", escapeText(tool.description.trim()), ""]
+  const evalTarget = tool.evalTarget === null ? "none" : `${code(tool.evalTarget)} (listed only with ${code(`--allow-eval ${tool.evalTarget}`)})`
+  const plugin = tool.plugin === null ? "none (core)" : `${code(tool.plugin)} (listed only with ${code(`--plugin ${tool.plugin}`)})`
+  lines.push(
+    `- Type: ${code(tool.type)}`,
+    `- Eval target: ${evalTarget}`,
+    `- Profiles: ${tool.profiles.length > 0 ? tool.profiles.map(code).join(", ") : "none"}`,
+    `- Plugin: ${plugin}`,
+    `- Errors: ${tool.errors.length > 0 ? tool.errors.map(code).join(", ") : "none"}`,
+    ""
+  )
+  const rows = parameterRows(tool.inputSchema)
+  if (rows.length === 0) {
+    lines.push("No parameters.", "")
+  } else {
+    lines.push("| Parameter | Type | Required | Description |", "|---|---|---|---|")
+    for (const row of rows) {
+      lines.push(`| ${cell(code(row.name))} | ${cell(code(row.type))} | ${row.required ? "yes" : "no"} | ${cell(row.description)} |`)
+    }
+    lines.push("")
+  }
+  return lines.join("\n")
+}
+
+export const renderToolsReference = (input: ReferenceInput): string => {
+  const groups = groupTools(input)
+  const count = (pred: (t: ManifestEntry) => boolean) => input.tools.filter(pred).length
+  const core = count((t) => t.plugin === null && t.evalTarget === null)
+  const evalCount = count((t) => t.plugin === null && t.evalTarget !== null)
+  const pluginCount = count((t) => t.plugin !== null)
+  const present = new Set(input.tools.map((t) => t.name))
+  const missing = CORE_TOOL_NAMES.filter((name) => !present.has(name))
+  const profiles = PROFILE_NAMES.map((p) => `${code(p)} (${PROFILES[p].size})`).join(", ")
+
+  const out: Array<string> = [
+    "# Stagewright tool reference",
+    "",
+    "<!-- Generated by `npm run docs:tools` from the documentation manifest (`stagewright tools --json`). Do not edit: test/bench/docs.test.ts fails when this file is stale. -->",
+    "",
+    `${input.tools.length} tools: ${core} core, ${evalCount} eval, ${pluginCount} from ${input.plugins.length} first-party plugin${input.plugins.length === 1 ? "" : "s"}.`,
+    "Hosts receive each tool's name, description, input schema and annotations in `tools/list`; the operation type, eval target, profiles, plugin and error codes below come from the documentation manifest and cost a host nothing.",
+    "",
+    `Core tools belong to the profiles that list them (\`--tool-profile\`; core tools per profile: ${profiles}; the default is \`full\`). Eval tools and plugin tools compose with every profile.`,
+    "Every tool can return `INVALID_ARGUMENT`, `TIMEOUT` and `INTERNAL_ERROR`; failures are tool results with a code, a message and a recovery hint.",
+    ""
+  ]
+  if (missing.length > 0) out.push(`Catalog names without an implementation yet: ${missing.map(code).join(", ")}.`, "")
+  out.push("## Contents", "")
+  for (const group of groups) {
+    out.push(`- [${group.title}](#${group.id}) (${group.tools.length}): ${group.tools.map((t) => `[${code(t.name)}](#${t.name})`).join(", ")}`)
+  }
+  out.push("")
+  for (const group of groups) {
+    out.push(`## ${group.title}`, "")
+    if (group.intro !== undefined) out.push(escapeText(group.intro), "")
+    for (const tool of group.tools) out.push(renderTool(tool))
+  }
+  return `${out.join("\n").trimEnd()}\n`
+}

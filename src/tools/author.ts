@@ -1,0 +1,138 @@
+/**
+ * Test authoring tools: resilient locator code for an element, and the session's recorded actions and
+ * assertions exported as a runnable Playwright Test file that launches the same app with `_electron`.
+ */
+import { Effect, Schema } from "effect"
+import { writeFileSync } from "node:fs"
+import { ElectronDriver, type AppSession, type RecordedStep } from "../layers/ElectronDriver.js"
+import { outputPath, timestampedName } from "../layers/paths.js"
+import { ServerConfig } from "../layers/ServerConfig.js"
+import { ElementNotFound, InvalidArgument } from "./errors.js"
+import { locatorCode } from "./interact.js"
+import { defineTool } from "./Tool.js"
+import { Target } from "./shapes.js"
+
+export const generateLocator = defineTool({
+  name: "electron_generate_locator",
+  description:
+    "Turn a ref or selector into resilient Playwright locator code (role, label and test id preferred over CSS), and say how many elements it matches now.",
+  type: "author",
+  readOnly: true,
+  errors: ["APP_NOT_RUNNING", "REF_STALE", "ELEMENT_NOT_FOUND"],
+  input: Schema.Struct({ target: Target }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      const locator = yield* driver.locate(entry, input.target)
+      const count = yield* driver.run("count matches", () => locator.count())
+      if (count === 0) {
+        return yield* new ElementNotFound({ message: `Nothing matches ${input.target} in ${entry.id}` })
+      }
+      const code = yield* Effect.promise(() => locatorCode(locator, input.target))
+      return {
+        text: `window.${code}${count > 1 ? `  // matches ${count} elements: add .first(), .nth(i) or a filter` : ""}`,
+        structured: { code: `window.${code}`, count }
+      }
+    })
+})
+
+const indent = (code: string, spaces: number) => code.split("\n").map((line) => " ".repeat(spaces) + line.trimStart()).join("\n")
+
+const dialogHandler = (dialog: NonNullable<RecordedStep["dialog"]>) =>
+  `window.once("dialog", (dialog) => dialog.${dialog.action === "accept" ? `accept(${dialog.promptText !== undefined ? JSON.stringify(dialog.promptText) : ""})` : "dismiss()"})`
+
+/** The body of the exported test: steps in order, window switches by URL, dialog answers registered first. */
+export const renderSteps = (steps: ReadonlyArray<RecordedStep>, firstWindowId: string | undefined): Array<string> => {
+  const lines: Array<string> = []
+  let currentWindow = firstWindowId
+  for (const [index, step] of steps.entries()) {
+    if (step.dialog) continue // emitted before the action that opened it
+    if (step.window !== "" && step.window !== currentWindow && step.windowUrl !== undefined) {
+      lines.push(`window = await windowWithUrl(app, ${JSON.stringify(step.windowUrl)}) // ${step.window}`)
+      currentWindow = step.window
+    }
+    const next = steps[index + 1]
+    if (next?.dialog) lines.push(dialogHandler(next.dialog))
+    lines.push(step.code)
+  }
+  return lines
+}
+
+export const renderTest = (session: AppSession, name: string): string => {
+  const launch = session.launch!
+  const args = [...(launch.app !== undefined ? [launch.app] : []), ...launch.args]
+  const env = Object.keys(launch.env).length > 0 ? `{ ...process.env, ...${JSON.stringify(launch.env)} } as Record<string, string>` : undefined
+  const body = renderSteps(session.steps, "w1")
+  return `// Exported by Stagewright from an MCP session (${session.steps.length} recorded steps).
+// Run: npx playwright test ${name}
+import { test, expect, _electron, type ElectronApplication, type Page } from "@playwright/test"
+
+/** The app's window whose URL is \`url\`, waiting for it to open and load. */
+const windowWithUrl = async (app: ElectronApplication, url: string): Promise<Page> => {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const page = app.windows().find((p) => p.url() === url)
+    if (page) {
+      await page.waitForLoadState("domcontentloaded")
+      return page
+    }
+    if (Date.now() > deadline) throw new Error(\`No window with URL \${url}\`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+test(${JSON.stringify(name.replace(/\.spec\.[cm]?[jt]s$/, ""))}, async () => {
+  const app = await _electron.launch({
+    executablePath: ${JSON.stringify(launch.executablePath)},
+    args: ${JSON.stringify(args)},${launch.cwd !== undefined ? `\n    cwd: ${JSON.stringify(launch.cwd)},` : ""}${env !== undefined ? `\n    env: ${env},` : ""}
+  })
+  try {
+    let window = await app.firstWindow()
+    await window.waitForLoadState("domcontentloaded")
+${body.map((line) => indent(line, 4)).join("\n")}
+  } finally {
+    await app.close()
+  }
+})
+`
+}
+
+export const exportTest = defineTool({
+  name: "electron_export_test",
+  description:
+    "Write the session's successful actions and passed assertions as a runnable @playwright/test file that launches the same app with _electron (same executable, app, args, env). Returns the path and the code.",
+  type: "author",
+  errors: ["APP_NOT_RUNNING", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
+  input: Schema.Struct({
+    name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "file name, default session-<time>.spec.ts" })
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const config = yield* ServerConfig
+      const session = yield* driver.current
+      if (session === undefined) return yield* driver.session.pipe(Effect.as(undefined as never))
+      if (session.launch === undefined) {
+        return yield* new InvalidArgument({ message: "This app was attached, not launched: there is no launch to replay", hint: "Start the app with electron_launch to record an exportable session." })
+      }
+      if (session.steps.length === 0) {
+        return yield* new InvalidArgument({ message: "Nothing recorded yet: act or assert first", hint: "Actions (electron_click, electron_fill…) and passed assertions (electron_expect_*) are recorded." })
+      }
+      const requested = input.name ?? timestampedName("session", ".spec.ts")
+      const name = /\.spec\.[cm]?[jt]s$/.test(requested) ? requested : `${requested.replace(/\.[cm]?[jt]s$/, "")}.spec.ts`
+      const path = outputPath(config.outputDir, name, ".spec.ts")
+      if (typeof path !== "string") return yield* path
+      const code = renderTest(session, name)
+      yield* Effect.try({
+        try: () => writeFileSync(path, code),
+        catch: (cause) => new InvalidArgument({ message: `Could not write ${path}: ${String(cause)}`, hint: "Check that the output folder is writable." })
+      })
+      return {
+        text: `Wrote ${path} (${session.steps.length} steps).\n\n${code}`,
+        structured: { path, steps: session.steps.length }
+      }
+    })
+})
+
+export const authorTools = [generateLocator, exportTest]
