@@ -23,6 +23,14 @@ describe("Dispatcher", () => {
     expect(new Set(names)).toEqual(new Set(PROFILES.essential))
   })
 
+  it("lists exactly each profile's tools: 19 / 47 / 32 / 52", async () => {
+    for (const [profile, size] of [["essential", 19], ["testing", 47], ["debug", 32], ["full", 52]] as const) {
+      const names = await withDispatcher({ toolProfile: profile }, (d) => Effect.succeed(d.list().map((t) => t.name)))
+      expect(names).toHaveLength(size)
+      expect(new Set(names)).toEqual(new Set(PROFILES[profile]))
+    }
+  })
+
   it("adds each eval tool only for its allowed target", async () => {
     const renderer = await withDispatcher({ allowEval: ["renderer"] }, (d) => Effect.succeed(d.list().map((t) => t.name)))
     expect(renderer).toContain("electron_eval_renderer")

@@ -40,9 +40,13 @@ describe("profiles (the TOOLS.md contract)", () => {
     expect(profilesHolding("electron_trace_start")).toEqual(["debug", "full"])
   })
 
-  it("every implemented core tool is a catalog name and each name is implemented once", () => {
+  it("all 52 catalog tools and the 2 eval tools are implemented, each once", () => {
     const names = coreTools.filter((t) => t.evalTarget === undefined).map((t) => t.name)
     expect(new Set(names).size).toBe(names.length)
-    for (const name of names) expect(CORE_TOOL_NAMES).toContain(name)
+    expect([...names].sort()).toEqual([...CORE_TOOL_NAMES].sort())
+    expect(coreTools.filter((t) => t.evalTarget !== undefined).map((t) => [t.name, t.evalTarget])).toEqual([
+      ["electron_eval_renderer", "renderer"],
+      ["electron_eval_main", "main"]
+    ])
   })
 })
