@@ -245,7 +245,7 @@ describe("authoring tools", () => {
     } finally {
       await session.close()
     }
-  })
+  }, 300_000)
 
   it("electron_export_test refuses an empty session and an escaping name", async () => {
     const fresh = await inMemoryClient({ outputDir })
