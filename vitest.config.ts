@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
     pool: "forks",
     poolOptions: { forks: { minForks: 1, maxForks: 2 } },
     testTimeout: 60_000,

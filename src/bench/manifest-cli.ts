@@ -53,7 +53,15 @@ export class ManifestBudgetExceeded extends Data.TaggedError("ManifestBudgetExce
   }
 }
 
-const display = (path: string) => relative(process.cwd(), path) || path
+const display = (path: string) => {
+  const rel = relative(process.cwd(), path)
+  return rel === "" || rel.startsWith("..") ? path : rel
+}
+
+const formatIssues = (error: ParseResult.ParseError) =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((issue) => `  ${issue.path.length > 0 ? issue.path.map(String).join(".") : "(file)"}: ${issue.message}`)
+    .join("\n")
 
 /** Reads and validates the baseline; None when the file does not exist. */
 export const readBaseline = (path: string) =>
@@ -62,7 +70,7 @@ export const readBaseline = (path: string) =>
     if (!(yield* fs.exists(path))) return Option.none<Baseline>()
     const text = yield* fs.readFileString(path)
     const baseline = yield* Schema.decodeUnknown(BaselineJson)(text).pipe(
-      Effect.mapError((error) => new BaselineInvalid({ path, reason: ParseResult.TreeFormatter.formatErrorSync(error) }))
+      Effect.mapError((error) => new BaselineInvalid({ path: display(path), reason: formatIssues(error) }))
     )
     return Option.some(baseline)
   })

@@ -59,11 +59,10 @@ const isObject = (u: unknown): u is JsonSchema => u !== null && typeof u === "ob
 
 const json = (value: unknown) => JSON.stringify(value)
 
-const range = (min: unknown, max: unknown, unit = "") => {
-  const u = unit === "" ? "" : ` ${unit}`
-  if (typeof min === "number" && typeof max === "number") return min === max ? `exactly ${min}${u}` : `${min}..${max}${u}`
-  if (typeof min === "number") return `min ${min}${u}`
-  if (typeof max === "number") return `max ${max}${u}`
+const range = (what: string, min: unknown, max: unknown) => {
+  if (typeof min === "number" && typeof max === "number") return min === max ? `${what} exactly ${min}` : `${what} ${min} to ${max}`
+  if (typeof min === "number") return `${what} at least ${min}`
+  if (typeof max === "number") return `${what} at most ${max}`
   return undefined
 }
 
@@ -92,13 +91,13 @@ export const typeOf = (schema: unknown): string => {
 /** The constraints of one schema node, in words. */
 const constraintsOf = (schema: JsonSchema): ReadonlyArray<string> => {
   const out: Array<string> = []
-  const numeric = range(schema.minimum, schema.maximum)
+  const numeric = range("range", schema.minimum, schema.maximum)
   if (numeric) out.push(numeric)
-  if (typeof schema.exclusiveMinimum === "number") out.push(`> ${schema.exclusiveMinimum}`)
-  if (typeof schema.exclusiveMaximum === "number") out.push(`< ${schema.exclusiveMaximum}`)
-  const length = range(schema.minLength, schema.maxLength, "chars")
+  if (typeof schema.exclusiveMinimum === "number") out.push(`greater than ${schema.exclusiveMinimum}`)
+  if (typeof schema.exclusiveMaximum === "number") out.push(`less than ${schema.exclusiveMaximum}`)
+  const length = range("length", schema.minLength, schema.maxLength)
   if (length) out.push(length)
-  const items = range(schema.minItems, schema.maxItems, "items")
+  const items = range("items", schema.minItems, schema.maxItems)
   if (items) out.push(items)
   if (typeof schema.pattern === "string") out.push(`pattern ${code(schema.pattern)}`)
   return out

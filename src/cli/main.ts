@@ -2,11 +2,12 @@
  * The `stagewright` command: `serve` (the default), `tools [--json]` and `doctor [--json]`.
  */
 import { Command, Options } from "@effect/cli"
-import { Console, Effect, Logger, Option } from "effect"
+import { Config, Console, Effect, Logger, Option } from "effect"
 import { resolve } from "node:path"
 import { parseAllowEval, type EvalTarget } from "../eval-policy/EvalPolicy.js"
 import { PluginLoader } from "../layers/PluginLoader.js"
 import { defaultServerConfig, type ServerConfigShape } from "../layers/ServerConfig.js"
+import { HttpServer, isLoopback } from "../layers/HttpServer.js"
 import { McpServer } from "../layers/McpServer.js"
 import { serverLayer } from "../layers/Stagewright.js"
 import { firstPartyPlugins } from "../plugins/registry.js"
@@ -41,8 +42,37 @@ const operationTimeoutMs = Options.integer("operation-timeout-ms").pipe(
   Options.withDefault(defaultServerConfig.operationTimeoutMs)
 )
 const json = Options.boolean("json").pipe(Options.withDescription("Print JSON"))
+const port = Options.integer("port").pipe(
+  Options.withDescription("Serve Streamable HTTP on this port (0 picks one) instead of stdio"),
+  Options.optional
+)
+const host = Options.text("host").pipe(
+  Options.withDescription("Address to bind with --port (default 127.0.0.1; anything but loopback is reachable from other machines)"),
+  Options.withDefault("127.0.0.1")
+)
+const authTokenEnv = Options.text("auth-token-env").pipe(
+  Options.withDescription("Require `Authorization: Bearer <token>` over HTTP, the token read from this environment variable"),
+  Options.optional
+)
+const allowedHost = Options.text("allowed-host").pipe(
+  Options.withDescription("Also accept this Host header (host:port) over HTTP (repeatable)"),
+  Options.repeated
+)
+const allowedOrigin = Options.text("allowed-origin").pipe(
+  Options.withDescription("Also accept this Origin (scheme://host:port) over HTTP (repeatable)"),
+  Options.repeated
+)
 
 const serveOptions = { toolProfile, allowEval, plugin, screenshotDir, outputDir, operationTimeoutMs }
+const transportOptions = { port, host, authTokenEnv, allowedHost, allowedOrigin }
+
+interface TransportFlags {
+  readonly port: Option.Option<number>
+  readonly host: string
+  readonly authTokenEnv: Option.Option<string>
+  readonly allowedHost: ReadonlyArray<string>
+  readonly allowedOrigin: ReadonlyArray<string>
+}
 
 interface ServeFlags {
   readonly toolProfile: Option.Option<(typeof PROFILE_NAMES)[number]>
@@ -76,16 +106,36 @@ const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigShape>, 
 /** Logs go to stderr: stdout of the stdio server carries JSON-RPC only. */
 export const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))
 
-const serve = (flags: ServeFlags) =>
+const serve = (flags: ServeFlags & TransportFlags) =>
   Effect.gen(function* () {
     const config = yield* toConfig(flags)
-    yield* Effect.logInfo(`stagewright ${VERSION} serving MCP on stdio`)
-    yield* McpServer.serveStdio.pipe(Effect.provide(serverLayer(config)))
-    yield* Effect.logInfo("client closed the connection; shutting down")
+    if (Option.isNone(flags.port)) {
+      yield* Effect.logInfo(`stagewright ${VERSION} serving MCP on stdio`)
+      yield* McpServer.serveStdio.pipe(Effect.provide(serverLayer(config)))
+      yield* Effect.logInfo("client closed the connection; shutting down")
+      return
+    }
+    if (flags.port.value < 0 || flags.port.value > 65_535) return yield* Effect.fail(new InvalidFlag(`--port ${flags.port.value}: expected 0-65535`))
+    const authToken = Option.isSome(flags.authTokenEnv)
+      ? yield* Config.redacted(flags.authTokenEnv.value).pipe(
+          Effect.mapError(() => new InvalidFlag(`--auth-token-env ${flags.authTokenEnv.pipe(Option.getOrElse(() => ""))}: the variable is not set`))
+        )
+      : undefined
+    if (!isLoopback(flags.host)) {
+      yield* Effect.logWarning(`--host ${flags.host} is not a loopback address: other machines can reach this server${authToken ? "" : " and no --auth-token-env is set"}`)
+    }
+    const options = { host: flags.host, port: flags.port.value, allowedHosts: flags.allowedHost, allowedOrigins: flags.allowedOrigin, authToken }
+    yield* Effect.gen(function* () {
+      const http = yield* HttpServer
+      yield* Effect.logInfo(`stagewright ${VERSION} serving MCP on ${http.url}`)
+      // Tests and wrappers read this line to find the port.
+      process.stderr.write(`stagewright listening on ${http.url}\n`)
+      return yield* Effect.never
+    }).pipe(Effect.provide(HttpServer.layer(options, config)))
   })
 
-const serveCommand = Command.make("serve", serveOptions, serve).pipe(
-  Command.withDescription("Serve MCP over stdio (the default command)")
+const serveCommand = Command.make("serve", { ...serveOptions, ...transportOptions }, serve).pipe(
+  Command.withDescription("Serve MCP over stdio (the default command), or over Streamable HTTP with --port")
 )
 
 const toolsCommand = Command.make("tools", { json, plugin }, ({ json, plugin }) =>
@@ -127,7 +177,7 @@ const doctorCommand = Command.make("doctor", { json, ...serveOptions }, (flags) 
   }).pipe(Effect.provide(PluginLoader.layer))
 ).pipe(Command.withDescription("Check Node, playwright-core, Chromium, Electron or the stand-in, display, paths and policy; exits non-zero when a required check fails"))
 
-export const rootCommand = Command.make("stagewright", serveOptions, serve).pipe(
+export const rootCommand = Command.make("stagewright", { ...serveOptions, ...transportOptions }, serve).pipe(
   Command.withDescription("MCP server that lets an AI agent launch or attach to an Electron app and drive, test and debug it"),
   Command.withSubcommands([serveCommand, toolsCommand, doctorCommand])
 )

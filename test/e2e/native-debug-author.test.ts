@@ -189,7 +189,7 @@ describe("authoring tools", () => {
   })
 
   const runExport = (file: string) =>
-    spawnSync(process.execPath, [join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"), "test", file, "--reporter=line", "--workers=1"], {
+    spawnSync(process.execPath, [join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"), "test", file, "--reporter=line", "--workers=1", `--output=${join(outputDir, "results")}`], {
       cwd: outputDir,
       encoding: "utf8",
       timeout: 180_000,

@@ -1,0 +1,137 @@
+/**
+ * Streamable HTTP transport: `stagewright serve --port N`. Loopback by default; every request's Host
+ * (and Origin, when sent) must be on the allow-list (DNS-rebinding protection); an optional bearer
+ * token is compared in constant time. Each MCP session gets its own service graph (its own app), closed
+ * with the session or the server.
+ */
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
+import { Context, Effect, ExecutionStrategy, Exit, Layer, Redacted, Scope } from "effect"
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { McpServer } from "./McpServer.js"
+import type { ServerConfigShape } from "./ServerConfig.js"
+import { serverLayer } from "./Stagewright.js"
+
+export interface HttpOptions {
+  readonly host: string
+  /** 0 picks a free port. */
+  readonly port: number
+  /** Extra Host values (host:port) to accept besides the bound address and localhost aliases. */
+  readonly allowedHosts?: ReadonlyArray<string>
+  /** Origins (scheme://host:port) to accept besides the bound address and localhost aliases. */
+  readonly allowedOrigins?: ReadonlyArray<string>
+  readonly authToken?: Redacted.Redacted<string> | undefined
+  /** Path of the MCP endpoint. */
+  readonly path?: string
+}
+
+export const isLoopback = (host: string): boolean => host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host)
+
+/** The Host header values and origins accepted for a server bound at host:port. */
+export const allowLists = (options: HttpOptions, port: number) => {
+  const names = isLoopback(options.host) ? ["127.0.0.1", "localhost", "[::1]"] : [options.host.includes(":") ? `[${options.host}]` : options.host]
+  const hosts = new Set([...names.map((n) => `${n}:${port}`), ...(options.allowedHosts ?? []).map((h) => h.toLowerCase())])
+  const origins = new Set([...names.map((n) => `http://${n}:${port}`), ...(options.allowedOrigins ?? []).map((o) => o.toLowerCase())])
+  return { hosts, origins }
+}
+
+const digest = (value: string) => createHash("sha256").update(value).digest()
+
+/** Constant-time check of `Authorization: Bearer <token>` (hashing first so lengths do not leak). */
+export const bearerMatches = (header: string | undefined, token: Redacted.Redacted<string>): boolean => {
+  const presented = /^Bearer (.+)$/i.exec(header ?? "")?.[1] ?? ""
+  return timingSafeEqual(digest(presented), digest(Redacted.value(token))) && presented.length > 0
+}
+
+const reject = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "content-type": "application/json", ...headers })
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }))
+}
+
+export interface HttpServerShape {
+  readonly url: string
+  readonly port: number
+  readonly sessions: () => number
+}
+
+export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer, HttpServerShape>() {
+  /** Serves MCP over Streamable HTTP with `config` for every session, until the layer's scope closes. */
+  static readonly layer = (options: HttpOptions, config: Partial<ServerConfigShape>) =>
+    Layer.scoped(
+      HttpServer,
+      Effect.gen(function* () {
+        const outer = yield* Effect.scope
+        const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly scope: Scope.CloseableScope }>()
+        const path = options.path ?? "/mcp"
+        let lists: ReturnType<typeof allowLists> | undefined
+
+        const openSession = Effect.gen(function* () {
+          const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
+          const context = yield* Layer.buildWithScope(serverLayer(config), scope)
+          const mcp = Context.get(context, McpServer)
+          const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (id) => {
+              sessions.set(id, { transport, scope })
+            }
+          })
+          transport.onclose = () => {
+            const id = transport.sessionId
+            if (id !== undefined) sessions.delete(id)
+            Effect.runFork(Scope.close(scope, Exit.void))
+          }
+          yield* mcp.connect(transport).pipe(Scope.extend(scope))
+          return { transport, scope }
+        })
+
+        const handle = async (req: IncomingMessage, res: ServerResponse) => {
+          const url = new URL(req.url ?? "/", "http://placeholder")
+          if (url.pathname !== path) return reject(res, 404, `Not found: the MCP endpoint is ${path}`)
+          const host = (req.headers.host ?? "").toLowerCase()
+          if (!lists!.hosts.has(host)) return reject(res, 403, `Forbidden: Host "${host}" is not allowed`)
+          const origin = req.headers.origin
+          if (origin !== undefined && !lists!.origins.has(origin.toLowerCase())) return reject(res, 403, `Forbidden: Origin "${origin}" is not allowed`)
+          if (options.authToken !== undefined && !bearerMatches(req.headers.authorization, options.authToken)) {
+            return reject(res, 401, "Unauthorized: a valid bearer token is required", { "www-authenticate": "Bearer" })
+          }
+          const id = req.headers["mcp-session-id"]
+          const existing = typeof id === "string" ? sessions.get(id) : undefined
+          if (existing) return existing.transport.handleRequest(req, res)
+          if (typeof id === "string") return reject(res, 404, "Unknown or closed session: initialize a new one")
+          if (req.method !== "POST") return reject(res, 400, "Start a session with an initialize POST")
+          const opened = await Effect.runPromiseExit(openSession)
+          if (Exit.isFailure(opened)) return reject(res, 500, "Could not start a session")
+          await opened.value.transport.handleRequest(req, res)
+          if (opened.value.transport.sessionId === undefined) {
+            // Not an initialize request: nothing will ever use this session.
+            await opened.value.transport.close()
+          }
+        }
+
+        const server: Server = yield* Effect.acquireRelease(
+          Effect.async<Server, Error>((resume) => {
+            const http = createServer((req, res) => {
+              handle(req, res).catch((error) => {
+                if (!res.headersSent) reject(res, 500, `Internal error: ${(error as Error).message}`)
+              })
+            })
+            http.once("error", (error) => resume(Effect.fail(error)))
+            http.listen(options.port, options.host, () => resume(Effect.succeed(http)))
+          }),
+          (http) =>
+            Effect.promise(async () => {
+              for (const { transport } of [...sessions.values()]) await transport.close().catch(() => undefined)
+              await new Promise<void>((resolve) => {
+                http.close(() => resolve())
+                http.closeAllConnections()
+              })
+            })
+        )
+        const port = (server.address() as AddressInfo).port
+        lists = allowLists(options, port)
+        const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host
+        return HttpServer.of({ url: `http://${shownHost}:${port}${path}`, port, sessions: () => sessions.size })
+      })
+    )
+}
