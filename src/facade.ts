@@ -23,6 +23,8 @@ export interface CreateServerOptions {
   readonly outputDir?: string
   readonly screenshotDir?: string
   readonly operationTimeoutMs?: number
+  readonly appRoot?: string
+  readonly maxResponseChars?: number
 }
 
 export interface StagewrightServer {
@@ -48,7 +50,9 @@ export const createServer = async (options: CreateServerOptions = {}): Promise<S
     ...(options.plugins !== undefined ? { plugins: options.plugins } : {}),
     ...(options.outputDir !== undefined ? { outputDir: options.outputDir } : {}),
     ...(options.screenshotDir !== undefined ? { screenshotDir: options.screenshotDir } : {}),
-    ...(options.operationTimeoutMs !== undefined ? { operationTimeoutMs: options.operationTimeoutMs } : {})
+    ...(options.operationTimeoutMs !== undefined ? { operationTimeoutMs: options.operationTimeoutMs } : {}),
+    ...(options.appRoot !== undefined ? { appRoot: options.appRoot } : {}),
+    ...(options.maxResponseChars !== undefined ? { maxResponseChars: options.maxResponseChars } : {})
   }
   const runtime = ManagedRuntime.make(serverLayer(config) as Layer.Layer<McpServer | Dispatcher, unknown>)
   await runtime.runPromise(Effect.void).catch(async (error) => {

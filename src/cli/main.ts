@@ -3,6 +3,7 @@
  */
 import { Command, Options } from "@effect/cli"
 import { Config, Console, Effect, Logger, Option } from "effect"
+import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { parseAllowEval, type EvalTarget } from "../eval-policy/EvalPolicy.js"
 import { PluginLoader } from "../layers/PluginLoader.js"
@@ -41,6 +42,14 @@ const operationTimeoutMs = Options.integer("operation-timeout-ms").pipe(
   Options.withDescription("Upper bound of one tool call in milliseconds; a call that does not settle ends with a retryable TIMEOUT"),
   Options.withDefault(defaultServerConfig.operationTimeoutMs)
 )
+const appRoot = Options.text("app-root").pipe(
+  Options.withDescription("Confine launch paths, cwd, uploaded files and dialog-stub file answers to this folder (symlinks resolved)"),
+  Options.optional
+)
+const maxResponseChars = Options.integer("max-response-chars").pipe(
+  Options.withDescription("Cut results longer than this; the full result is written under the output dir and linked"),
+  Options.withDefault(defaultServerConfig.maxResponseChars)
+)
 const json = Options.boolean("json").pipe(Options.withDescription("Print JSON"))
 const port = Options.integer("port").pipe(
   Options.withDescription("Serve Streamable HTTP on this port (0 picks one) instead of stdio"),
@@ -63,7 +72,7 @@ const allowedOrigin = Options.text("allowed-origin").pipe(
   Options.repeated
 )
 
-const serveOptions = { toolProfile, allowEval, plugin, screenshotDir, outputDir, operationTimeoutMs }
+const serveOptions = { toolProfile, allowEval, plugin, screenshotDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
 const transportOptions = { port, host, authTokenEnv, allowedHost, allowedOrigin }
 
 interface TransportFlags {
@@ -81,6 +90,8 @@ interface ServeFlags {
   readonly screenshotDir: Option.Option<string>
   readonly outputDir: string
   readonly operationTimeoutMs: number
+  readonly appRoot: Option.Option<string>
+  readonly maxResponseChars: number
 }
 
 class InvalidFlag extends Error {
@@ -93,13 +104,17 @@ const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigShape>, 
     return Effect.fail(new InvalidFlag(`--allow-eval ${targets.invalid}: expected renderer, main or all`))
   }
   if (flags.operationTimeoutMs <= 0) return Effect.fail(new InvalidFlag("--operation-timeout-ms must be positive"))
+  if (flags.maxResponseChars < 1_000) return Effect.fail(new InvalidFlag("--max-response-chars must be at least 1000"))
+  if (Option.isSome(flags.appRoot) && !existsSync(flags.appRoot.value)) return Effect.fail(new InvalidFlag(`--app-root ${flags.appRoot.value}: no such folder`))
   return Effect.succeed({
     ...(Option.isSome(flags.toolProfile) ? { toolProfile: flags.toolProfile.value } : {}),
     allowEval: targets as ReadonlyArray<EvalTarget>,
     plugins: flags.plugin,
     outputDir: resolve(flags.outputDir),
     ...(Option.isSome(flags.screenshotDir) ? { screenshotDir: resolve(flags.screenshotDir.value) } : {}),
-    operationTimeoutMs: flags.operationTimeoutMs
+    operationTimeoutMs: flags.operationTimeoutMs,
+    maxResponseChars: flags.maxResponseChars,
+    ...(Option.isSome(flags.appRoot) ? { appRoot: resolve(flags.appRoot.value) } : {})
   })
 }
 

@@ -9,6 +9,9 @@
  *   timeout, records failures in ServerState and turns every outcome, defects included, into a
  *   tool result.
  */
+import { writeFileSync } from "node:fs"
+import { basename, join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { Cause, Context, Duration, Effect, JSONSchema, Layer, Option, ParseResult, Schema } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
@@ -28,6 +31,7 @@ import { isReadOnly, type Tool, type ToolResult, type ToolServices } from "../to
 import { LoadedPlugins, pluginOfToolName } from "./PluginLoader.js"
 import { ServerConfig } from "./ServerConfig.js"
 import { ServerState } from "./ServerState.js"
+import { outputPath, timestampedName } from "./paths.js"
 
 /** One entry of the tools/list payload. */
 export interface ListedTool {
@@ -40,6 +44,7 @@ export interface ListedTool {
 export type Content =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "image"; readonly data: string; readonly mimeType: string }
+  | { readonly type: "resource_link"; readonly uri: string; readonly name: string; readonly mimeType: string; readonly description?: string }
 
 /** A tools/call result as MCP carries it. */
 export interface CallResult {
@@ -123,8 +128,32 @@ const sizeMeta = (content: ReadonlyArray<Content>, structured: unknown) => {
   return { chars, approxTokens: approxTokens(chars), ...(images > 0 ? { images } : {}) }
 }
 
-export const successResult = (result: ToolResult): CallResult => {
+/**
+ * Caps a result: text longer than `maxChars` is cut and the whole result (text and structured content)
+ * is written to a file under `outputDir`, returned as a resource link.
+ */
+export const capResult = (tool: string, result: ToolResult, maxChars: number, outputDir: string): ToolResult & { readonly link?: Content } => {
+  const structuredChars = result.structured ? JSON.stringify(result.structured).length : 0
+  if (result.text.length <= maxChars && structuredChars <= maxChars) return result
+  const path = outputPath(join(outputDir, "responses"), timestampedName(tool, ".txt"), ".txt")
+  if (typeof path !== "string") return result
+  writeFileSync(path, result.structured ? `${result.text}\n\n--- structuredContent ---\n${JSON.stringify(result.structured, null, 1)}` : result.text)
+  const total = result.text.length
+  const text =
+    total > maxChars
+      ? `${result.text.slice(0, maxChars)}\n… cut at ${maxChars} of ${total} characters; the full result is in ${path}`
+      : result.text
+  return {
+    ...result,
+    text,
+    ...(result.structured ? { structured: structuredChars > maxChars ? { truncated: true, fullResult: path } : result.structured } : {}),
+    link: { type: "resource_link", uri: pathToFileURL(path).href, name: basename(path), mimeType: "text/plain", description: `full result of ${tool}` }
+  }
+}
+
+export const successResult = (result: ToolResult & { readonly link?: Content }): CallResult => {
   const content: Array<Content> = [{ type: "text", text: result.text }]
+  if (result.link) content.push(result.link)
   for (const image of result.images ?? []) content.push({ type: "image", data: image.data, mimeType: image.mimeType })
   return {
     content,
@@ -264,7 +293,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
             })
           )
         }).pipe(
-          Effect.map(successResult),
+          Effect.map((result) => successResult(capResult(name, result, config.maxResponseChars, config.outputDir))),
           Effect.catchAllCause((cause) => {
             const failure = Cause.failureOption(cause)
             const error: ToolError = Option.isSome(failure)
@@ -273,7 +302,15 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
                 ? new Timeout({ message: `${name} was cancelled`, hint: "Call it again when needed." })
                 : new InternalError({ message: `${name} failed unexpectedly: ${Cause.pretty(cause).split("\n")[0]}` })
             const logDefect = error._tag === "InternalError" ? Effect.logError(`defect in ${name}`, cause) : Effect.void
-            return Effect.as(Effect.zipRight(logDefect, state.recordFailure(name, errorCode(error), error.message)), errorResult(error))
+            const tool = known.get(name)
+            const breadcrumb = {
+              tool: name,
+              code: errorCode(error),
+              message: error.message,
+              args,
+              runsCallerCode: tool?.evalTarget !== undefined || /^\s*javascript:/i.test(String((args as { url?: unknown } | null)?.url ?? ""))
+            }
+            return Effect.as(Effect.zipRight(logDefect, state.recordFailure(breadcrumb)), errorResult(error))
           }),
           Effect.provide(context),
           Effect.withSpan("Dispatcher.call", { attributes: { tool: name } })

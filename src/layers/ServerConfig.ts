@@ -20,13 +20,18 @@ export interface ServerConfigShape {
   readonly screenshotDir?: string | undefined
   /** Bound on one tool call, in milliseconds. */
   readonly operationTimeoutMs: number
+  /** When set, launch paths, cwd, uploaded files and dialog-stub file answers must lie inside it (symlinks resolved). */
+  readonly appRoot?: string | undefined
+  /** A result longer than this is cut; the whole of it is written under outputDir and linked. */
+  readonly maxResponseChars: number
 }
 
 export const defaultServerConfig: ServerConfigShape = {
   allowEval: [],
   plugins: [],
   outputDir: resolve("stagewright-output"),
-  operationTimeoutMs: 60_000
+  operationTimeoutMs: 60_000,
+  maxResponseChars: 60_000
 }
 
 export class ServerConfig extends Context.Tag("stagewright/ServerConfig")<ServerConfig, ServerConfigShape>() {

@@ -2,8 +2,8 @@
  * Output paths: screenshots, traces, exports and oversized responses are written under one folder,
  * and a caller-chosen name can never leave it.
  */
-import { mkdirSync } from "node:fs"
-import { basename, extname, join, relative, resolve, isAbsolute } from "node:path"
+import { existsSync, mkdirSync, realpathSync } from "node:fs"
+import { basename, dirname, extname, join, relative, resolve, isAbsolute } from "node:path"
 import { PathNotAllowed } from "../tools/errors.js"
 
 /** Resolves `name` inside `dir`; fails when it would land outside. Creates `dir` when missing. */
@@ -28,3 +28,32 @@ export const timestampedName = (prefix: string, ext: string): string => {
 }
 
 export const joinPath = join
+
+/** The real path of `path`, resolving symlinks of its nearest existing ancestor when it does not exist yet. */
+export const realPathOf = (path: string): string => {
+  const absolute = resolve(path)
+  if (existsSync(absolute)) return realpathSync(absolute)
+  const parent = dirname(absolute)
+  return parent === absolute ? absolute : join(realPathOf(parent), basename(absolute))
+}
+
+const inside = (root: string, path: string) => {
+  const rel = relative(root, path)
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))
+}
+
+/**
+ * Confines a caller-given path to `--app-root` (after resolving symlinks): returns the resolved path,
+ * or PathNotAllowed naming the argument. Without an app root every path is allowed.
+ */
+export const confinePath = (appRoot: string | undefined, path: string, argument: string, base?: string): string | PathNotAllowed => {
+  const resolved = resolve(base ?? ".", path)
+  if (appRoot === undefined) return resolved
+  const root = realPathOf(appRoot)
+  const real = realPathOf(resolved)
+  if (inside(root, real)) return resolved
+  return new PathNotAllowed({
+    message: `${argument}: ${resolved}${real !== resolved ? ` (really ${real})` : ""} is outside the app root ${root}`,
+    hint: `Use a path inside ${root}; the server was started with --app-root.`
+  })
+}

@@ -9,6 +9,7 @@ import { ServerConfig } from "../layers/ServerConfig.js"
 import { ServerState } from "../layers/ServerState.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { defineTool } from "./Tool.js"
+import { confine } from "./confine.js"
 import { TimeoutMs } from "./shapes.js"
 
 const describeWindows = (session: AppSession) =>
@@ -32,7 +33,7 @@ export const launch = defineTool({
     "Start an Electron app and make its first window active. Give the app folder (with package.json) or main script; without executablePath the server's Electron is used. Replaces an app that is already running. Next: electron_snapshot.",
   type: "lifecycle",
   openWorld: true,
-  errors: ["LAUNCH_FAILED"],
+  errors: ["LAUNCH_FAILED", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({
     app: Schema.optional(Schema.String).annotations({ description: "app folder or main script" }),
     executablePath: Schema.optional(Schema.String).annotations({ description: "Electron binary" }),
@@ -43,6 +44,8 @@ export const launch = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
+      yield* confine([[input.cwd, "cwd"]])
+      yield* confine([[input.app, "app"], [input.executablePath, "executablePath"]], input.cwd)
       const driver = yield* ElectronDriver
       const session = yield* driver.launch(input)
       const identity = yield* appIdentity(driver)

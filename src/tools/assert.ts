@@ -8,6 +8,7 @@ import type { Locator } from "playwright-core"
 import { ElectronDriver, type WindowEntry } from "../layers/ElectronDriver.js"
 import { AssertionFailed, InvalidArgument, type ToolError } from "./errors.js"
 import { locatorCode } from "./interact.js"
+import { compileSafePattern } from "./patterns.js"
 import { defineTool, type ToolResult } from "./Tool.js"
 import { DEFAULT_EXPECT_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 
@@ -115,14 +116,6 @@ export const expectVisible = defineTool({
 
 const normalize = (text: string) => text.replace(/\s+/g, " ").trim()
 
-const compilePattern = (pattern: string, flags = ""): RegExp | InvalidArgument => {
-  try {
-    return new RegExp(pattern, flags)
-  } catch (error) {
-    return new InvalidArgument({ message: `pattern: ${(error as Error).message}`, hint: "Give a JavaScript regular expression source, without slashes." })
-  }
-}
-
 export const expectText = defineTool({
   name: "electron_expect_text",
   description:
@@ -142,7 +135,7 @@ export const expectText = defineTool({
       if ((input.text === undefined) === (input.pattern === undefined)) {
         return yield* new InvalidArgument({ message: "give exactly one of text or pattern", hint: "Example: { \"target\": \"e5\", \"text\": \"Saved\" }." })
       }
-      const regex = input.pattern !== undefined ? compilePattern(input.pattern, input.ignoreCase ? "i" : "") : undefined
+      const regex = input.pattern !== undefined ? compileSafePattern(input.pattern, input.ignoreCase ? "i" : "") : undefined
       if (regex instanceof InvalidArgument) return yield* regex
       const fold = (s: string) => (input.ignoreCase ? s.toLowerCase() : s)
       const expected = input.text !== undefined ? normalize(input.text) : `/${input.pattern}/`

@@ -10,6 +10,7 @@ import { resolve } from "node:path"
 import type { Locator } from "playwright-core"
 import { ElectronDriver, type AppSession, type PendingDialog, type WindowEntry } from "../layers/ElectronDriver.js"
 import { InvalidArgument, OperationFailed, type ToolError } from "./errors.js"
+import { confine } from "./confine.js"
 import { diffSnapshots } from "./snapshot-diff.js"
 import { defineTool, type ToolResult } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
@@ -352,6 +353,7 @@ export const uploadFile = defineTool({
   input: Schema.Struct({ target: Target, paths: Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096))).pipe(Schema.maxItems(100)), timeoutMs: Timeout5 }),
   handler: (input) =>
     Effect.gen(function* () {
+      yield* confine(input.paths.map((p, i) => [p, `paths[${i}]`] as const))
       const paths = input.paths.map((p) => resolve(p))
       const missing = paths.filter((p) => !existsSync(p))
       if (missing.length > 0) {

@@ -24,12 +24,15 @@ export const navigate = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
       const url = input.url.trim()
+      // The eval gate comes first: a javascript: URL is caller-supplied code whatever the app state.
       if (/^javascript:/i.test(url)) {
         const policy = yield* EvalPolicy
         yield* policy.authorize("electron_navigate", "renderer", "A javascript: URL")
+      }
+      const driver = yield* ElectronDriver
+      const entry = yield* driver.window()
+      if (/^javascript:/i.test(url)) {
         const source = decodeURIComponent(url.replace(/^javascript:/i, ""))
         const value = yield* driver.run("run the javascript: URL", () => entry.page.evaluate(source))
         return { text: `Ran the javascript: URL in ${entry.id}${value !== undefined ? `: ${JSON.stringify(value)}` : ""}.` }

@@ -3,7 +3,7 @@
  * exceptions, a rejected loadURL) and the quit sequence.
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createServer } from "node:net"
@@ -80,7 +80,8 @@ describe(`main process errors and quitting on ${runtime.kind}`, () => {
 
   it("quits with before-quit, will-quit and quit in order, closing windows first", async () => {
     const footprint = await appFootprint(app)
-    const log = join(mkdtempSync(join(tmpdir(), "standin-quit-")), "events.txt")
+    const logDir = mkdtempSync(join(tmpdir(), "standin-quit-"))
+    const log = join(logDir, "events.txt")
     await app.evaluate(({ app, BrowserWindow }, file) => {
       const fs = (process as any).mainModule.require("fs")
       const note = (text: string) => fs.appendFileSync(file, text + "\n")
@@ -89,7 +90,9 @@ describe(`main process errors and quitting on ${runtime.kind}`, () => {
       app.on("quit", (_event: unknown, code: number) => note(`quit ${code}`))
     }, log)
     await app.close()
-    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["before-quit windows=1", "will-quit windows=0", "quit 0"])
+    const events = readFileSync(log, "utf8").trim().split("\n")
+    rmSync(logDir, { recursive: true, force: true })
+    expect(events).toEqual(["before-quit windows=1", "will-quit windows=0", "quit 0"])
     await expect(waitUntilGone(footprint.pids, footprint.paths)).resolves.toEqual({ pids: [], paths: [] })
   })
 })
@@ -129,6 +132,7 @@ describe(`quitting and the single-instance lock on ${runtime.kind}`, () => {
       expect(seen[0]).toMatchObject({ workingDirectory: tmpdir(), additionalData: { launchedWith: "second" } })
     } finally {
       await first.close()
+      rmSync(userData, { recursive: true, force: true })
     }
   })
 })

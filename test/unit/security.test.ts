@@ -1,0 +1,201 @@
+/**
+ * What the operator did not allow does not happen: the single eval gate, --app-root confinement,
+ * refused environment variables, argument bounds, the response cap, redacted breadcrumbs and MCP
+ * cancellation. Each test fails when its protection is removed.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { createServer, type CreateServerOptions } from "../../src/index.js"
+
+const samplePlugin = fileURLToPath(new URL("../fixtures/plugins/sample-plugin.mjs", import.meta.url))
+
+const withServer = async <A>(options: CreateServerOptions, f: (call: (name: string, args?: Record<string, unknown>) => Promise<any>) => Promise<A>) => {
+  const server = await createServer({ outputDir: mkdtempSync(join(tmpdir(), "sw-sec-out-")), ...options })
+  try {
+    return await f((name, args = {}) => server.callTool(name, args))
+  } finally {
+    await server.close()
+  }
+}
+
+const code = (result: any): string | undefined => result.structuredContent?.error?.code
+
+describe("one eval gate", () => {
+  const paths: ReadonlyArray<readonly [string, Record<string, unknown>, "renderer" | "main"]> = [
+    ["electron_eval_renderer", { function: "() => 1" }, "renderer"],
+    ["electron_eval_main", { function: "() => 1" }, "main"],
+    ["electron_navigate", { url: "javascript:void(document.title='x')" }, "renderer"],
+    ["electron_navigate", { url: "  JavaScript:alert(1)" }, "renderer"],
+    ["sample_eval", { code: "1" }, "renderer"]
+  ]
+
+  it("refuses every path that runs caller code without its --allow-eval target", async () => {
+    await withServer({ plugins: [samplePlugin] }, async (call) => {
+      for (const [tool, args, target] of paths) {
+        const result = await call(tool, args)
+        expect(code(result), tool).toBe("EVAL_NOT_AUTHORIZED")
+        expect(result.content[0].text).toContain(`--allow-eval ${target}`)
+      }
+    })
+  })
+
+  it("lets each path past the gate with the flag (no app: it stops at APP_NOT_RUNNING instead)", async () => {
+    await withServer({ plugins: [samplePlugin], allowEval: ["renderer", "main"] }, async (call) => {
+      for (const [tool, args] of paths) {
+        const result = await call(tool, args)
+        expect(code(result), tool).not.toBe("EVAL_NOT_AUTHORIZED")
+      }
+    })
+  })
+
+  it("allowing one target does not allow the other", async () => {
+    await withServer({ allowEval: ["renderer"] }, async (call) => {
+      expect(code(await call("electron_eval_main", { function: "() => 1" }))).toBe("EVAL_NOT_AUTHORIZED")
+      expect(code(await call("electron_eval_renderer", { function: "() => 1" }))).toBe("APP_NOT_RUNNING")
+    })
+  })
+})
+
+describe("--app-root confinement", () => {
+  const root = mkdtempSync(join(tmpdir(), "sw-root-"))
+  const outside = mkdtempSync(join(tmpdir(), "sw-outside-"))
+  mkdirSync(join(root, "app"))
+  writeFileSync(join(root, "app", "main.js"), "")
+  writeFileSync(join(outside, "secret.txt"), "secret")
+  symlinkSync(outside, join(root, "link-out"))
+
+  it("refuses launch paths, cwd, uploads and dialog answers outside the root, symlinks resolved", async () => {
+    await withServer({ appRoot: root }, async (call) => {
+      const refused: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+        ["electron_launch", { app: join(outside, "main.js") }],
+        ["electron_launch", { app: join(root, "link-out", "main.js") }],
+        ["electron_launch", { app: "../../etc", cwd: root }],
+        ["electron_launch", { app: join(root, "app"), executablePath: "/usr/bin/env" }],
+        ["electron_launch", { app: join(root, "app"), cwd: outside }],
+        ["electron_upload_file", { target: "e1", paths: [join(root, "link-out", "secret.txt")] }],
+        ["electron_dialog_stub", { action: "set", rules: [{ kind: "open", answer: { filePaths: [join(outside, "secret.txt")] } }] }],
+        ["electron_dialog_stub", { action: "set", rules: [{ kind: "save", answer: { filePath: join(root, "link-out", "new.json") } }] }]
+      ]
+      for (const [tool, args] of refused) {
+        const result = await call(tool, args)
+        expect(code(result), `${tool} ${JSON.stringify(args)}`).toBe("PATH_NOT_ALLOWED")
+        expect(result.content[0].text).toContain("--app-root")
+      }
+      // Inside the root the same calls get past the check (and fail later for other reasons).
+      expect(code(await call("electron_launch", { app: join(root, "missing") }))).toBe("LAUNCH_FAILED")
+      expect(code(await call("electron_upload_file", { target: "e1", paths: [join(root, "app", "main.js")] }))).toBe("APP_NOT_RUNNING")
+      expect(code(await call("electron_dialog_stub", { action: "set", rules: [{ kind: "save", answer: { filePath: join(root, "out.json") } }] }))).toBe("APP_NOT_RUNNING")
+    })
+  })
+
+  it("refuses runtime-altering environment variables at launch", async () => {
+    await withServer({}, async (call) => {
+      for (const name of ["ELECTRON_RUN_AS_NODE", "NODE_OPTIONS", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES"]) {
+        const result = await call("electron_launch", { app: join(root, "app"), env: { [name]: "x" } })
+        expect(code(result), name).toBe("INVALID_ARGUMENT")
+        expect(result.content[0].text).toContain(name)
+      }
+    })
+  })
+})
+
+describe("bounds", () => {
+  it("bounds text, key and pattern arguments and refuses catastrophic patterns", async () => {
+    await withServer({}, async (call) => {
+      expect(code(await call("electron_fill", { target: "e1", value: "x".repeat(100_001) }))).toBe("INVALID_ARGUMENT")
+      expect(code(await call("electron_press_key", { key: "K".repeat(101) }))).toBe("INVALID_ARGUMENT")
+      expect(code(await call("electron_click", { target: "x".repeat(2_001) }))).toBe("INVALID_ARGUMENT")
+      for (const pattern of ["(a+)+$", "(a|aa)*b", "^(\\w+\\s?)*$", "(.)\\1"]) {
+        const result = await call("electron_expect_text", { target: "e1", pattern })
+        expect(code(result), pattern).toBe("INVALID_ARGUMENT")
+        expect(result.content[0].text).toContain("pattern")
+      }
+      // A harmless pattern gets past the check.
+      expect(code(await call("electron_expect_text", { target: "e1", pattern: "^Saved \\d+ tasks$" }))).toBe("APP_NOT_RUNNING")
+    })
+  })
+
+  it("cuts a result over the cap and links the full payload written under the output folder", async () => {
+    await withServer({ plugins: [samplePlugin], maxResponseChars: 2_000 }, async (call) => {
+      const small = await call("sample_big", { chars: 1_500 })
+      expect(small.content).toHaveLength(1)
+      const big = await call("sample_big", { chars: 50_000 })
+      expect(big.content[0].text.length).toBeLessThan(2_200)
+      expect(big.content[0].text).toContain("cut at 2000 of 50000 characters")
+      const link = big.content.find((c: any) => c.type === "resource_link")
+      expect(link).toMatchObject({ mimeType: "text/plain" })
+      const full = readFileSync(fileURLToPath(link.uri), "utf8")
+      expect(full).toHaveLength(50_000)
+      expect(full.endsWith("-end")).toBe(true)
+    })
+  })
+})
+
+describe("privacy of the last_error breadcrumb", () => {
+  it("never keeps eval source, typed text, environment values or file contents", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "sw-priv-")), "notes.txt")
+    const contents = "FILE-CONTENT-LINE-ONE\nFILE-CONTENT-LINE-TWO"
+    writeFileSync(file, contents)
+    const planted = {
+      eval: "EVAL-SOURCE-SECRET-4711",
+      typed: "TYPED-TEXT-SECRET-0815",
+      env: "ENV-VALUE-SECRET-1234",
+      attr: "ATTRIBUTE-NAME-SECRET"
+    }
+    await withServer({ allowEval: ["renderer", "main"] }, async (call) => {
+      const checks: Array<readonly [string, Record<string, unknown>]> = [
+        ["electron_eval_main", { function: `() => { throw new Error("${planted.eval}") }` }],
+        ["electron_navigate", { url: `javascript:alert("${planted.eval}")` }],
+        ["electron_fill", { target: `text=${planted.typed}`, value: planted.typed }],
+        ["electron_type", { text: planted.typed }],
+        ["electron_launch", { app: "/nonexistent/app", env: { SAFE: planted.env, NODE_OPTIONS: planted.env } }],
+        ["electron_launch", { app: `/nonexistent/${planted.env}` }],
+        ["electron_get_attribute", { target: "e1", name: planted.attr }],
+        ["electron_fill_form", { fields: [{ target: `label=${contents}`, value: contents }] }]
+      ]
+      for (const [tool, args] of checks) {
+        const result = await call(tool, args)
+        expect(result.isError, tool).toBe(true)
+        const status = await call("electron_status")
+        const breadcrumb = JSON.stringify(status.structuredContent.server.lastError)
+        expect(status.structuredContent.server.lastError.tool).toBe(tool)
+        for (const secret of [...Object.values(planted), "FILE-CONTENT-LINE-ONE", "FILE-CONTENT-LINE-TWO"]) {
+          expect(breadcrumb, `${tool} leaked ${secret}`).not.toContain(secret)
+          expect(status.content[0].text, `${tool} leaked ${secret}`).not.toContain(secret)
+        }
+        expect(breadcrumb.length).toBeLessThan(600)
+      }
+    })
+  })
+})
+
+describe("MCP cancellation", () => {
+  it("notifications/cancelled interrupts the running call, and the server keeps serving", async () => {
+    const server = await createServer({ plugins: [samplePlugin], outputDir: mkdtempSync(join(tmpdir(), "sw-cancel-")) })
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverTransport)
+    const client = new Client({ name: "cancel-test", version: "1" })
+    await client.connect(clientTransport)
+    try {
+      const marker = join(mkdtempSync(join(tmpdir(), "sw-marker-")), "interrupted")
+      const controller = new AbortController()
+      const pending = client.callTool({ name: "sample_wait", arguments: { ms: 30_000, marker } }, undefined, { signal: controller.signal })
+      await new Promise((r) => setTimeout(r, 200))
+      controller.abort("test cancels")
+      await expect(pending).rejects.toThrow()
+      const deadline = Date.now() + 5_000
+      while (!existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      expect(readFileSync(marker, "utf8")).toBe("interrupted")
+      const after = await client.callTool({ name: "sample_echo", arguments: { text: "still serving" } })
+      expect((after.content as any)[0].text).toBe("echo: still serving")
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+})
