@@ -215,6 +215,16 @@ export class AppSession {
   readonly dialogListeners = new Set<() => void>()
 }
 
+/**
+ * A window's title without waiting on a renderer that does not answer (stuck in a loop, crashed):
+ * after `ms` it gives up with "(not responding)", so listing windows never hangs.
+ */
+export const titleOf = (page: Page, ms = 1_000): Promise<string> =>
+  Promise.race([
+    page.title().catch(() => ""),
+    new Promise<string>((resolveTitle) => setTimeout(() => resolveTitle("(not responding)"), ms).unref())
+  ])
+
 /** Where an element is looked for: a ref from the latest snapshot or a Playwright selector. */
 export const REF_PATTERN = /^(?:f\d+)?e\d+$/
 
@@ -573,7 +583,7 @@ const makeDriver = Effect.gen(function* () {
         if (entry) return entry
       } else {
         for (const entry of open) {
-          const title = selector.title !== undefined ? yield* Effect.promise(() => entry.page.title().catch(() => "")) : ""
+          const title = selector.title !== undefined ? yield* Effect.promise(() => titleOf(entry.page)) : ""
           const titleOk = selector.title === undefined || title.includes(selector.title)
           const urlOk = selector.url === undefined || entry.page.url().includes(selector.url)
           if (titleOk && urlOk) return entry
@@ -642,7 +652,7 @@ const makeDriver = Effect.gen(function* () {
   const windowInfo: ElectronDriverShape["windowInfo"] = (entry) =>
     Effect.gen(function* () {
       const s = yield* session
-      const title = yield* run("read the window title", () => entry.page.title())
+      const title = yield* Effect.promise(() => titleOf(entry.page))
       const base = { id: entry.id, active: s.activeId === entry.id, title, url: entry.page.url() }
       if (!s.hasMainProcess) return base
       const state = yield* evaluateWindow(entry, "read the window state", (win) => ({

@@ -3,7 +3,7 @@
  */
 import { Effect, Schema } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
-import { ElectronDriver, type AppSession } from "../layers/ElectronDriver.js"
+import { ElectronDriver, titleOf, type AppSession } from "../layers/ElectronDriver.js"
 import { LoadedPlugins } from "../layers/PluginLoader.js"
 import { ServerConfig } from "../layers/ServerConfig.js"
 import { ServerState } from "../layers/ServerState.js"
@@ -14,7 +14,7 @@ import { TimeoutMs } from "./shapes.js"
 
 const describeWindows = (session: AppSession) =>
   Effect.forEach(session.windows, (w) =>
-    Effect.promise(() => w.page.title().catch(() => "")).pipe(
+    Effect.promise(() => titleOf(w.page)).pipe(
       Effect.map((title) => ({ id: w.id, active: session.activeId === w.id, title, url: w.page.url() }))
     )
   )

@@ -3,7 +3,7 @@
  * search, text and attributes, and waiting for a condition.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, recordSnapshot, type WindowEntry } from "../layers/ElectronDriver.js"
+import { ElectronDriver, recordSnapshot, titleOf, type WindowEntry } from "../layers/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/paths.js"
 import { ServerConfig } from "../layers/ServerConfig.js"
 import { InvalidArgument, Timeout } from "./errors.js"
@@ -29,7 +29,7 @@ export const compactSnapshot = (snapshot: string): string => {
 }
 
 const header = (entry: WindowEntry) =>
-  Effect.promise(() => entry.page.title().catch(() => "")).pipe(Effect.map((title) => `${entry.id} "${title}" ${entry.page.url()}`))
+  Effect.promise(() => titleOf(entry.page)).pipe(Effect.map((title) => `${entry.id} "${title}" ${entry.page.url()}`))
 
 export const snapshot = defineTool({
   name: "electron_snapshot",

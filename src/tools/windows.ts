@@ -2,7 +2,7 @@
  * Window tools: list, select, wait for, change the state of, size and close the app's windows.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type WindowInfo } from "../layers/ElectronDriver.js"
+import { ElectronDriver, titleOf, type WindowInfo } from "../layers/ElectronDriver.js"
 import { Timeout } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { TimeoutMs, WindowId } from "./shapes.js"
@@ -74,7 +74,7 @@ export const waitForWindow = defineTool({
       const timeout = input.timeoutMs ?? 10_000
       const filtered = input.title !== undefined || input.url !== undefined
       const matches = async (page: import("playwright-core").Page) => {
-        const title = input.title !== undefined ? await page.title().catch(() => "") : ""
+        const title = input.title !== undefined ? await titleOf(page) : ""
         return (input.title === undefined || title.includes(input.title)) && (input.url === undefined || page.url().includes(input.url))
       }
       const entry = yield* Effect.async<import("../layers/ElectronDriver.js").WindowEntry, Timeout>((resume) => {

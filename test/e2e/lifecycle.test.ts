@@ -29,7 +29,7 @@ describe("stdio server lifecycle", () => {
     await mcp.close().catch(() => undefined)
   })
 
-  it("leaves no process behind when its client is killed", async () => {
+  it("leaves no process behind when its client is killed mid-call", async () => {
     // A client process that starts the server, launches the app, reports the pids, then waits to be killed.
     const script = join(freshUserData(), "client.mjs")
     const sdk = (path: string) => JSON.stringify(new URL(`../../node_modules/@modelcontextprotocol/sdk/dist/esm/${path}`, import.meta.url).href)
@@ -41,6 +41,9 @@ const transport = new StdioClientTransport({ command: process.execPath, args: [$
 const client = new Client({ name: "doomed", version: "1" })
 await client.connect(transport)
 const r = await client.callTool({ name: "electron_launch", arguments: { app: ${JSON.stringify(sampleAppPath("tasks"))}, env: { SAMPLE_APP_USER_DATA: ${JSON.stringify(freshUserData())} } } })
+// Leave a long call running: the client dies mid-call.
+client.callTool({ name: "electron_wait_for", arguments: { text: "never appears", timeoutMs: 120000 } }, undefined, { timeout: 300000 }).catch(() => {})
+await new Promise((r) => setTimeout(r, 300))
 console.log(JSON.stringify({ server: transport.pid, ok: !r.isError }))
 setInterval(() => {}, 1000)
 `

@@ -1,0 +1,81 @@
+/**
+ * Faults end in a typed error within a bounded time, the server keeps serving, and a fresh launch
+ * works afterwards: a renderer crash, a renderer stuck in an infinite loop, a window closed mid-action.
+ * (A main-process crash and a vanished client are in lifecycle.test.ts; cancellation in unit/security.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { sampleAppPath } from "../../src/index.js"
+import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
+import { waitAllGone } from "../support/processes.js"
+
+let mcp: TestClient
+
+const launch = async () => {
+  const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+  expect(launched.isError, launched.text).toBe(false)
+  expect((await mcp.call("electron_wait_for", { target: "testid=ping-button" })).isError).toBe(false)
+}
+
+const timed = async <A>(f: () => Promise<A>) => {
+  const started = Date.now()
+  const value = await f()
+  return { value, ms: Date.now() - started }
+}
+
+beforeAll(async () => {
+  mcp = await inMemoryClient({ allowEval: ["renderer", "main"], operationTimeoutMs: 20_000 })
+})
+
+afterAll(async () => {
+  await mcp?.close()
+})
+
+describe("faults", () => {
+  it("a renderer stuck in an infinite loop: actions time out, the server keeps serving, close kills the app", async () => {
+    await launch()
+    const pid = (await mcp.call("electron_status")).structured.app.pid as number
+    await mcp.call("electron_eval_renderer", { function: "() => { setTimeout(() => { for (;;) {} }, 0) }" })
+    const stuck = await timed(() => mcp.call("electron_click", { target: "testid=ping-button", timeoutMs: 1_000 }))
+    expect(["TIMEOUT", "NOT_INTERACTABLE", "ELEMENT_NOT_FOUND"]).toContain(stuck.value.code)
+    expect(stuck.ms).toBeLessThan(25_000)
+    const status = await timed(() => mcp.call("electron_status"))
+    expect(status.value.isError).toBe(false)
+    expect(status.ms).toBeLessThan(5_000)
+    const closed = await timed(() => mcp.call("electron_close", { timeoutMs: 2_000 }))
+    expect(closed.value.isError, closed.value.text).toBe(false)
+    expect(closed.ms).toBeLessThan(15_000)
+    expect(await waitAllGone([pid])).toEqual([])
+  })
+
+  it("a crashed renderer: the window's calls fail with a typed error, electron_errors shows the crash, a new launch works", async () => {
+    await launch()
+    const crash = await mcp.call("electron_navigate", { url: "chrome://crash", timeoutMs: 5_000 })
+    expect(crash.isError).toBe(true)
+    const after = await timed(() => mcp.call("electron_get_text", { target: "testid=board-name", timeoutMs: 2_000 }))
+    expect(after.value.isError).toBe(true)
+    expect(after.value.code).toMatch(/^(APP_CRASHED|TIMEOUT|ELEMENT_NOT_FOUND|WINDOW_NOT_FOUND|OPERATION_FAILED)$/)
+    expect(after.ms).toBeLessThan(10_000)
+    const errors = await mcp.call("electron_errors")
+    expect(errors.text).toMatch(/crash/i)
+    expect((await mcp.call("electron_status")).isError).toBe(false)
+    await launch()
+    expect((await mcp.call("electron_get_text", { target: "testid=board-name" })).text).toBe("My board")
+  })
+
+  it("a window closed mid-action ends the action with WINDOW_NOT_FOUND, not a hang", async () => {
+    await mcp.call("electron_click", { target: "testid=open-settings" })
+    const opened = await mcp.call("electron_wait_for_window", { title: "Settings" })
+    expect(opened.isError, opened.text).toBe(false)
+    // Waits on an element that never appears in the settings window, while main closes that window.
+    const pending = timed(() => mcp.call("electron_expect_visible", { target: "testid=never-there", timeoutMs: 15_000 }))
+    await new Promise((r) => setTimeout(r, 300))
+    await mcp.call("electron_eval_main", { function: "({ BrowserWindow }) => BrowserWindow.getAllWindows().find((w) => w.getTitle() === 'Settings').close()" })
+    const outcome = await pending
+    expect(outcome.value.code).toMatch(/^(WINDOW_NOT_FOUND|ASSERTION_FAILED)$/)
+    expect(outcome.ms).toBeLessThan(12_000)
+    const windows = await mcp.call("electron_windows")
+    expect(windows.structured.windows.map((w: { id: string }) => w.id)).toEqual(["w1"])
+    expect((await mcp.call("electron_select_window", { window: "w1" })).isError).toBe(false)
+    expect((await mcp.call("electron_get_text", { target: "testid=board-name" })).text).toBe("My board")
+  })
+})

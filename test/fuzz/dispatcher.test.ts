@@ -1,0 +1,89 @@
+/**
+ * Fuzzing the Dispatcher directly, without an app: thousands of valid-shaped and malformed calls to
+ * every core tool and both eval tools. Every call must resolve to a result; an error result carries a
+ * code from ErrorCodes, its text starts with `CODE: `, and no call ends in INTERNAL_ERROR (a defect).
+ * No unhandled rejection may occur during the run.
+ *
+ * The seed is fixed (FUZZ_SEED overrides it) and printed with the counts, so a failure reproduces.
+ */
+import { afterAll, beforeAll, describe, expect, it, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { FuzzTally, fuzzSeed, planCalls, runCalls } from "../../src/bench/reliability-fuzz.js"
+import { coreLayer, Dispatcher } from "../../src/index.js"
+import { coreTools } from "../../src/tools/index.js"
+import { guardProcess, printTable, type ProcessGuard } from "./support.js"
+
+const SEED = fuzzSeed(20_261_129)
+const outputDir = mkdtempSync(join(tmpdir(), "stagewright-fuzz-out-"))
+let guard: ProcessGuard
+
+beforeAll(() => {
+  guard = guardProcess()
+})
+
+afterAll(() => {
+  guard.stop()
+  rmSync(outputDir, { recursive: true, force: true })
+})
+
+const runAgainst = (dispatcher: Dispatcher["Type"], calls: Parameters<typeof runCalls>[0], title: string) =>
+  Effect.gen(function* () {
+    const tally = new FuzzTally()
+    const started = Date.now()
+    yield* Effect.promise(() => runCalls(calls, (call) => Effect.runPromise(dispatcher.call(call.tool, call.args)), tally))
+    // Let late rejections of anything the calls started surface before judging.
+    yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+    printTable(tally, `${title}, ${Date.now() - started} ms`, SEED)
+    return tally
+  })
+
+layer(coreLayer({ allowEval: ["renderer", "main"], outputDir }), { excludeTestServices: true })("Dispatcher fuzz without an app (full profile, eval allowed)", (it) => {
+  it.effect(
+    "every valid-shaped and malformed call resolves to a well-formed result with a known code and no defect",
+    () =>
+      Effect.gen(function* () {
+        const dispatcher = yield* Dispatcher
+        expect(dispatcher.tools.map((t) => t.name)).toEqual(expect.arrayContaining(coreTools.map((t) => t.name)))
+        const calls = planCalls(coreTools, { seed: SEED, validPerTool: 40, malformedPerTool: 5, badNames: 200 })
+        expect(calls.length).toBeGreaterThanOrEqual(3_000)
+        const tally = yield* runAgainst(dispatcher, calls, "dispatcher, full profile + eval")
+        // Every tool was reached with valid-shaped calls, except the two that would start or attach to processes.
+        const validTools = new Set(calls.filter((c) => c.kind === "valid").map((c) => c.tool))
+        expect(coreTools.filter((t) => !validTools.has(t.name)).map((t) => t.name).sort()).toEqual(["electron_attach", "electron_launch"])
+        expect(tally.report(SEED), tally.report(SEED)).toBe("no violations")
+        expect(guard.events()).toEqual([])
+      }),
+    180_000
+  )
+})
+
+layer(coreLayer({ toolProfile: "essential", outputDir }), { excludeTestServices: true })("Dispatcher fuzz without an app (essential profile, no eval)", (it) => {
+  it.effect(
+    "calls to tools outside the profile and to eval tools resolve with TOOL_NOT_IN_PROFILE / EVAL_NOT_AUTHORIZED, never a defect",
+    () =>
+      Effect.gen(function* () {
+        const dispatcher = yield* Dispatcher
+        const calls = planCalls(coreTools, { seed: SEED + 1, validPerTool: 8, malformedPerTool: 1, badNames: 50 })
+        const tally = yield* runAgainst(dispatcher, calls, "dispatcher, essential profile, no eval")
+        expect(tally.byCode.get("TOOL_NOT_IN_PROFILE") ?? 0).toBeGreaterThan(0)
+        expect(tally.byCode.get("EVAL_NOT_AUTHORIZED") ?? 0).toBeGreaterThan(0)
+        expect(tally.report(SEED + 1), tally.report(SEED + 1)).toBe("no violations")
+        expect(guard.events()).toEqual([])
+      }),
+    120_000
+  )
+})
+
+describe("the generator", () => {
+  it("is deterministic for a seed and never lets a process tool's call decode", () => {
+    const a = planCalls(coreTools, { seed: 7, validPerTool: 2, malformedPerTool: 2, badNames: 10 })
+    const b = planCalls(coreTools, { seed: 7, validPerTool: 2, malformedPerTool: 2, badNames: 10 })
+    expect(JSON.stringify(a.map((c) => [c.tool, c.kind]))).toBe(JSON.stringify(b.map((c) => [c.tool, c.kind])))
+    const processCalls = a.filter((c) => c.tool === "electron_launch" || c.tool === "electron_attach")
+    expect(processCalls.length).toBeGreaterThan(0)
+    expect(processCalls.every((c) => c.kind !== "valid")).toBe(true)
+  })
+})
