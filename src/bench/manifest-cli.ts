@@ -103,8 +103,13 @@ const reasonOption = Options.text("reason").pipe(
   Options.optional
 )
 
-const run = Command.make("manifest", { report: reportOption }, ({ report }) =>
+const updateFlag = Options.boolean("update-manifest-baseline").pipe(
+  Options.withDescription('Same as the update subcommand: rewrite the baseline (needs --reason "<why>")')
+)
+
+const run = Command.make("manifest", { report: reportOption, update: updateFlag, reason: reasonOption, baseline: baselineOption }, ({ report, update, reason, baseline }) =>
   Effect.gen(function* () {
+    if (update) return yield* updateWith(baseline, reason)
     const { variants, measurements } = yield* measureAll
     yield* Console.log(formatTable(measurements))
     yield* writeText(report, `${JSON.stringify(reportOf(variants, measurements, VERSION), null, 2)}\n`)
@@ -125,7 +130,7 @@ const check = Command.make("check", { baseline: baselineOption }, ({ baseline: p
   })
 ).pipe(Command.withDescription("Compare every variant with the committed baseline; fails on BPE growth over 3%, a new or missing variant, or changed tool names"))
 
-const update = Command.make("update", { baseline: baselineOption, reason: reasonOption }, ({ baseline: path, reason }) =>
+const updateWith = (path: string, reason: Option.Option<string>) =>
   Effect.gen(function* () {
     const why = Option.getOrUndefined(reason)
     // Refuse before measuring anything.
@@ -143,7 +148,8 @@ const update = Command.make("update", { baseline: baselineOption, reason: reason
     yield* writeText(path, formatBaseline(baseline))
     yield* Console.log(`\nBaseline ${display(path)} updated (${entry.changes.length} variant${entry.changes.length === 1 ? "" : "s"} changed): ${entry.reason}`)
   })
-).pipe(Command.withDescription('Rewrite the baseline from a fresh measurement and record why (--reason "<why>" is required)'))
+
+const update = Command.make("update", { baseline: baselineOption, reason: reasonOption }, ({ baseline: path, reason }) => updateWith(path, reason)).pipe(Command.withDescription('Rewrite the baseline from a fresh measurement and record why (--reason "<why>" is required)'))
 
 export const manifestCommand = run.pipe(Command.withSubcommands([check, update]))
 
