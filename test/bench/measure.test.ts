@@ -83,9 +83,9 @@ describe("manifest measurement", () => {
       const plugin = fileURLToPath(new URL("../fixtures/plugins/sample-plugin.mjs", import.meta.url))
       const [safe, withEval] = variantsOf(PROFILE_NAMES, [plugin]).filter((v) => v.name.startsWith("plugin:"))
       const safeNames = (yield* listVariant(safe!)).map((t) => t.name)
-      expect(safeNames).toEqual(["sample_defect", "sample_echo", "sample_hang"])
+      expect(safeNames).toEqual(["sample_big", "sample_defect", "sample_echo", "sample_hang", "sample_wait"])
       const evalNames = (yield* listVariant(withEval!)).map((t) => t.name)
-      expect(evalNames).toEqual(["electron_eval_main", "electron_eval_renderer", "sample_defect", "sample_echo", "sample_eval", "sample_hang"])
+      expect(evalNames).toEqual(["electron_eval_main", "electron_eval_renderer", "sample_big", "sample_defect", "sample_echo", "sample_eval", "sample_hang", "sample_wait"])
     })
   )
 
