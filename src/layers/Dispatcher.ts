@@ -181,6 +181,32 @@ export const errorResult = (error: ToolError): CallResult => {
 
 const stringify = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value))
 
+/** Bounds on a call's arguments, checked without recursion before anything formats or decodes them. */
+export const ARGUMENT_LIMITS = { depth: 32, nodes: 200_000, chars: 12_000_000 } as const
+
+export const argumentsTooLarge = (args: unknown): string | undefined => {
+  const stack: Array<readonly [unknown, number]> = [[args, 0]]
+  let nodes = 0
+  let chars = 0
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!
+    if (++nodes > ARGUMENT_LIMITS.nodes) return `arguments have more than ${ARGUMENT_LIMITS.nodes} values`
+    if (typeof value === "string") {
+      chars += value.length
+      if (chars > ARGUMENT_LIMITS.chars) return `arguments hold more than ${ARGUMENT_LIMITS.chars} characters`
+    } else if (value !== null && typeof value === "object") {
+      if (depth >= ARGUMENT_LIMITS.depth) return `arguments are nested deeper than ${ARGUMENT_LIMITS.depth} levels`
+      for (const [key, child] of Object.entries(value)) {
+        chars += key.length
+        stack.push([child, depth + 1])
+      }
+    }
+  }
+  return undefined
+}
+
+const MAX_ISSUE_CHARS = 300
+
 /** One line per argument path; the alternatives of a union are merged into one "Expected a | b". */
 export const formatDecodeError = (error: ParseResult.ParseError): string => {
   const byPath = new Map<string, Array<string>>()
@@ -188,13 +214,15 @@ export const formatDecodeError = (error: ParseResult.ParseError): string => {
     const path = issue.path.length > 0 ? issue.path.join(".") : "(arguments)"
     byPath.set(path, [...(byPath.get(path) ?? []), issue.message])
   }
+  const shorten = (text: string) => (text.length > MAX_ISSUE_CHARS ? `${text.slice(0, MAX_ISSUE_CHARS - 1)}…` : text)
   return [...byPath]
+    .slice(0, 20)
     .map(([path, messages]) => {
       const parsed = messages.map((m) => /^Expected (.*), actual (.*)$/s.exec(m))
       if (messages.length > 1 && parsed.every((m) => m !== null)) {
-        return `${path}: Expected ${[...new Set(parsed.map((m) => m![1]))].join(" | ")}, actual ${parsed[0]![2]}`
+        return shorten(`${path}: Expected ${[...new Set(parsed.map((m) => m![1]))].join(" | ")}, actual ${parsed[0]![2]}`)
       }
-      return `${path}: ${[...new Set(messages)].join("; ")}`
+      return shorten(`${path}: ${[...new Set(messages)].join("; ")}`)
     })
     .join("; ")
 }
@@ -259,7 +287,14 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         [...known.values()].filter((t) => Object.keys((inputJsonSchema(t).properties as object | undefined) ?? {}).length === 0).map((t) => t.name)
       )
 
-      const decode = (tool: Tool, args: unknown) =>
+      const decode = (tool: Tool, args: unknown) => {
+        const problem = argumentsTooLarge(args)
+        return problem !== undefined
+          ? Effect.fail(new InvalidArgument({ message: `${tool.name}: ${problem}`, hint: "Send plain, reasonably sized JSON arguments as the inputSchema describes." }))
+          : decodeShaped(tool, args)
+      }
+
+      const decodeShaped = (tool: Tool, args: unknown) =>
         takesNothing.has(tool.name) && args !== null && typeof args === "object" && Object.keys(args).length > 0
           ? Effect.fail(
               new InvalidArgument({

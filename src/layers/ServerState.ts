@@ -38,11 +38,13 @@ export const stringLeaves = (value: unknown, out: Array<string> = [], depth = 0)
 
 /** The first line of a message, with the given secrets and long quoted payloads cut out, bounded in length. */
 export const redactMessage = (message: string, secrets: ReadonlyArray<string> = []): string => {
-  let text = message.split("\n")[0] ?? ""
+  // Bound the work first: a message can quote a multi-megabyte argument.
+  let text = (message.split("\n", 1)[0] ?? "").slice(0, 4 * MAX_BREADCRUMB_CHARS)
   const pieces = new Set<string>()
   for (const secret of secrets) {
     if (secret.length < 3) continue
-    pieces.add(secret)
+    // A secret longer than the kept text can only appear in it as a fragment: its lines and its head.
+    pieces.add(secret.length > text.length ? secret.slice(0, text.length) : secret)
     // Multi-line values can surface one line at a time.
     for (const line of secret.split(/\r?\n/)) if (line.trim().length >= 3) pieces.add(line.trim())
   }
