@@ -383,13 +383,10 @@ const makeDriver = Effect.gen(function* () {
     Effect.gen(function* () {
       yield* closeCurrent(5_000)
       const scope = yield* Scope.fork(layerScope, ExecutionStrategy.sequential)
-      const exit = yield* Effect.exit(make(scope))
-      if (Exit.isFailure(exit)) {
-        yield* Scope.close(scope, Exit.void)
-        return yield* exit
-      }
-      yield* Ref.set(state, { session: exit.value, scope })
-      return exit.value
+      // Failure or interruption (the operation timeout, a cancelled call) closes what was started so far.
+      const session = yield* make(scope).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, Exit.void))))
+      yield* Ref.set(state, { session, scope })
+      return session
     })
 
   const launch: ElectronDriverShape["launch"] = Effect.fn("ElectronDriver.launch")(function* (options: LaunchOptions) {

@@ -8,6 +8,7 @@ import { PathNotAllowed } from "../tools/errors.js"
 
 /** Resolves `name` inside `dir`; fails when it would land outside. Creates `dir` when missing. */
 export const outputPath = (dir: string, name: string, defaultExt: string): string | PathNotAllowed => {
+  if (name.includes("\0")) return new PathNotAllowed({ message: "the file name contains a NUL character", hint: `Give a plain file name such as "output${defaultExt}".` })
   const root = resolve(dir)
   const candidate = resolve(root, extname(name) === "" ? `${name}${defaultExt}` : name)
   const rel = relative(root, candidate)

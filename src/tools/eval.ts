@@ -16,10 +16,29 @@ const checkFunction = (source: string) =>
     ? Effect.void
     : Effect.fail(new InvalidArgument({ message: "function: not a function expression", hint: "Pass source like \"() => document.title\" or \"async (electron, arg) => …\"." }))
 
+/** JSON text of a result when it has one (cycles and BigInts have none: their String form is used). */
+const toJson = (value: unknown): string | undefined => {
+  try {
+    return JSON.stringify(value, null, 1)
+  } catch {
+    return undefined
+  }
+}
+
 const render = (value: unknown) => {
-  const json = value === undefined ? "undefined" : JSON.stringify(value, null, 1) ?? String(value)
+  const json = value === undefined ? "undefined" : (toJson(value) ?? String(value))
   return json.length > MAX_RESULT_CHARS ? `${json.slice(0, MAX_RESULT_CHARS)}… (${json.length} chars, cut)` : json
 }
+
+/** The structured form: the value itself when it survives JSON, else its text. */
+const structuredValue = (value: unknown) => (value === undefined ? null : toJson(value) !== undefined ? value : { unserializable: String(value).slice(0, 1_000) })
+
+/** Builds the function in this process only to hand it to playwright-core; a syntax error is the caller's. */
+const parseFunction = (source: string) =>
+  Effect.try({
+    try: () => new Function(`return (${source})`)() as (...args: Array<unknown>) => unknown,
+    catch: (error) => new InvalidArgument({ message: `function: ${(error as Error).message}`, hint: "Pass a complete function expression, e.g. \"() => document.title\"." })
+  })
 
 export const evalRenderer = defineTool({
   name: "electron_eval_renderer",
@@ -33,9 +52,9 @@ export const evalRenderer = defineTool({
       yield* checkFunction(input.function)
       const driver = yield* ElectronDriver
       const entry = yield* driver.window()
-      const fn = new Function(`return (${input.function})`)() as (arg: unknown) => unknown
+      const fn = yield* parseFunction(input.function)
       const value = yield* driver.run("evaluate in the page", () => entry.page.evaluate(fn, input.arg))
-      return { text: render(value), structured: { window: entry.id, value: value ?? null } }
+      return { text: render(value), structured: { window: entry.id, value: structuredValue(value) } }
     })
 })
 
@@ -49,9 +68,10 @@ export const evalMain = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       yield* checkFunction(input.function)
+      yield* parseFunction(input.function)
       const driver = yield* ElectronDriver
       const value = yield* driver.evaluateMain("evaluate in the main process", input.function, input.arg)
-      return { text: render(value), structured: { value: value ?? null } }
+      return { text: render(value), structured: { value: structuredValue(value) } }
     })
 })
 

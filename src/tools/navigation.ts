@@ -33,7 +33,14 @@ export const navigate = defineTool({
       const driver = yield* ElectronDriver
       const entry = yield* driver.window()
       if (/^javascript:/i.test(url)) {
-        const source = decodeURIComponent(url.replace(/^javascript:/i, ""))
+        const raw = url.replace(/^javascript:/i, "")
+        const source = (() => {
+          try {
+            return decodeURIComponent(raw)
+          } catch {
+            return raw // not percent-encoded: run it as written, as a browser would
+          }
+        })()
         const value = yield* driver.run("run the javascript: URL", () => entry.page.evaluate(source))
         return { text: `Ran the javascript: URL in ${entry.id}${value !== undefined ? `: ${JSON.stringify(value)}` : ""}.` }
       }
