@@ -70,9 +70,37 @@ export const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCodes
 // ---------------------------------------------------------------------------------------------
 // Schema helpers
 
-/** Whether the Dispatcher would decode `args` for `tool` (same options, same `null -> {}` default). */
-export const wouldDecode = (tool: Tool, args: unknown): boolean =>
-  Either.isRight(Schema.decodeUnknownEither(tool.input, { onExcessProperty: "error" })(args ?? {}))
+/**
+ * Whether the Dispatcher's decoding would accept `args` for `tool`: the same Schema options, the same
+ * `null -> {}` default, and its guard for tools without parameters (`Schema.Struct({})` alone accepts
+ * any object). The Dispatcher's size and depth bounds are not mirrored: they only reject more.
+ */
+export const wouldDecode = (tool: Tool, args: unknown): boolean => {
+  if (fieldsOf(tool).length === 0 && args !== null && typeof args === "object" && Object.keys(args).length > 0) return false
+  return Either.isRight(Schema.decodeUnknownEither(tool.input, { onExcessProperty: "error" })(args ?? {}))
+}
+
+/** `value` without own `__proto__` keys, at any depth: what the MCP SDK's request parsing leaves of them. */
+export const withoutProtoKeys = (value: unknown, depth = 0): unknown => {
+  if (depth > 50 || value === null || typeof value !== "object") return value
+  if (Array.isArray(value)) return value.map((v) => withoutProtoKeys(v, depth + 1))
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "__proto__").map(([k, v]) => [k, withoutProtoKeys(v, depth + 1)]))
+}
+
+/**
+ * Whether `args` could decode on any path to the Dispatcher: as they are, after a JSON round trip
+ * (undefined fields drop out), or after the MCP SDK drops `__proto__` keys. Used to keep every call
+ * to a process tool from ever reaching its handler.
+ */
+export const mayDecode = (tool: Tool, args: unknown): boolean => {
+  if (wouldDecode(tool, args) || wouldDecode(tool, withoutProtoKeys(args))) return true
+  try {
+    const wire = JSON.parse(JSON.stringify(args) ?? "null") as unknown
+    return wouldDecode(tool, wire) || wouldDecode(tool, withoutProtoKeys(wire))
+  } catch {
+    return false
+  }
+}
 
 interface JsonSchemaNode {
   readonly type?: string | ReadonlyArray<string>
@@ -90,6 +118,7 @@ export interface FieldInfo {
   /** maxLength of the field's string form, when it has one (directly, as array items or in a union). */
   readonly maxLength: number | undefined
   readonly isString: boolean
+  readonly isArray: boolean
 }
 
 const stringNode = (node: JsonSchemaNode | undefined): JsonSchemaNode | undefined => {
@@ -103,13 +132,23 @@ const stringNode = (node: JsonSchemaNode | undefined): JsonSchemaNode | undefine
   return undefined
 }
 
+const jsonSchemas = new WeakMap<Tool, JsonSchemaNode>()
+const jsonSchemaOf = (tool: Tool): JsonSchemaNode => {
+  let schema = jsonSchemas.get(tool)
+  if (schema === undefined) {
+    schema = JSONSchema.make(tool.input) as JsonSchemaNode
+    jsonSchemas.set(tool, schema)
+  }
+  return schema
+}
+
 /** The top-level fields of a tool's input, read from its JSON Schema. */
 export const fieldsOf = (tool: Tool): ReadonlyArray<FieldInfo> => {
-  const schema = JSONSchema.make(tool.input) as JsonSchemaNode
+  const schema = jsonSchemaOf(tool)
   const required = new Set(schema.required ?? [])
   return Object.entries(schema.properties ?? {}).map(([name, node]) => {
     const str = stringNode(node)
-    return { name, required: required.has(name), maxLength: str?.maxLength, isString: str !== undefined }
+    return { name, required: required.has(name), maxLength: str?.maxLength, isString: str !== undefined, isArray: node.type === "array" }
   })
 }
 
@@ -312,7 +351,7 @@ export interface MalformedOptions {
   readonly maxHugeLength?: number
 }
 
-/** Malformed arguments of one kind for `tool` (never any that would decode for a process tool). */
+/** Malformed arguments of one kind for `tool` (most fail to decode; planCalls drops those that decode for a process tool). */
 export const malformedArgs = (tool: Tool, kind: Exclude<CallKind, "valid" | "bad-name">, options: MalformedOptions = {}): fc.Arbitrary<unknown> => {
   const fields = fieldsOf(tool)
   const base = validArgs(tool, { interesting: 0 })
@@ -331,9 +370,13 @@ export const malformedArgs = (tool: Tool, kind: Exclude<CallKind, "valid" | "bad
         const found = leaves(args).leaves
         // A leaf inside the value, or a top-level field (present or not).
         const path = found.length > 0 && choose.chance(0.5) ? choose.pick(found) : fields.length > 0 ? [choose.pick(fields).name] : ["unexpected"]
+        // A value of another type than the current one that makes the call invalid (an absent optional
+        // field accepts its own type, so try the pool from a random point).
         const current = getAt(args, path)
         const others = TYPE_POOL.filter((v) => typeOf(v) !== typeOf(current))
-        return setAt(args, path, choose.pick(others))
+        const offset = choose.int(others.length)
+        const candidates = others.map((_, i) => setAt(args, path, others[(offset + i) % others.length]))
+        return candidates.find((candidate) => !wouldDecode(tool, candidate)) ?? candidates[0]
       })
       break
     case "extra-key":
@@ -360,7 +403,7 @@ export const malformedArgs = (tool: Tool, kind: Exclude<CallKind, "valid" | "bad
           const field = choose.pick(stringFields)
           const length = field.maxLength !== undefined ? field.maxLength + 1 + choose.pick([0, 0, 1, 1_000]) : choose.pick(HUGE_LENGTHS)
           const current = args[field.name]
-          return { ...args, [field.name]: Array.isArray(current) || (field.maxLength !== undefined && fieldIsArray(tool, field.name)) ? [sized(length)] : sized(length) }
+          return { ...args, [field.name]: Array.isArray(current) || field.isArray ? [sized(length)] : sized(length) }
         }
         if (stringLeaves.length > 0) return setAt(args, choose.pick(stringLeaves), sized(choose.pick(HUGE_LENGTHS)))
         return { ...args, [choose.pick(["target", "text", "name", "x"])]: sized(choose.pick(HUGE_LENGTHS)) }
@@ -387,12 +430,7 @@ export const malformedArgs = (tool: Tool, kind: Exclude<CallKind, "valid" | "bad
       break
     }
   }
-  return PROCESS_TOOLS.includes(tool.name) ? arb.filter((args) => !wouldDecode(tool, args)) : arb
-}
-
-const fieldIsArray = (tool: Tool, name: string): boolean => {
-  const schema = JSONSchema.make(tool.input) as JsonSchemaNode
-  return schema.properties?.[name]?.type === "array"
+  return arb
 }
 
 /** Names that are not callable tools: near misses of real names, plugin tools not loaded, random and huge names. */
@@ -452,9 +490,19 @@ export const planCalls = (tools: ReadonlyArray<Tool>, options: PlanOptions): Rea
       const args = fc.sample(validArgs(tool, options.valid), { seed: (options.seed ^ hash(`${tool.name}:valid`)) | 0, numRuns: options.validPerTool })
       groups.push(args.map((a) => ({ kind: "valid" as const, tool: tool.name, args: a })))
     }
+    const hasRequired = fieldsOf(tool).some((f) => f.required)
     for (const kind of kinds) {
       if (kind === "bad-name" || options.malformedPerTool <= 0) continue
-      const args = fc.sample(malformedArgs(tool, kind, options.malformed), { seed: (options.seed ^ hash(`${tool.name}:${kind}`)) | 0, numRuns: options.malformedPerTool })
+      // Without a required field there is nothing to leave out (and `{}` would decode).
+      if (kind === "missing-required" && !hasRequired) continue
+      // A process tool never gets a call that would decode (it would start or attach to a process):
+      // draw more and keep only those that fail to decode (a kind may yield fewer, or none).
+      const isProcessTool = PROCESS_TOOLS.includes(tool.name)
+      const drawn = fc.sample(malformedArgs(tool, kind, options.malformed), {
+        seed: (options.seed ^ hash(`${tool.name}:${kind}`)) | 0,
+        numRuns: isProcessTool ? options.malformedPerTool * 4 : options.malformedPerTool
+      })
+      const args = isProcessTool ? drawn.filter((a) => !mayDecode(tool, a)).slice(0, options.malformedPerTool) : drawn
       groups.push(args.map((a) => ({ kind, tool: tool.name, args: a })))
     }
   }
@@ -492,7 +540,7 @@ export const checkResult = (result: unknown): Checked => {
   const textChars = (content ?? []).reduce((n, c) => n + (typeof c.text === "string" ? c.text.length : 0), 0)
   if (r.isError === true) {
     const code = r.structuredContent?.error?.code
-    if (typeof code !== "string") return { code: "NO_CODE", problems: [...problems, "isError without structuredContent.error.code"], textChars }
+    if (typeof code !== "string") return { code: "NO_CODE", problems: [...problems, `isError without structuredContent.error.code: ${preview(text?.split("\n")[0] ?? "", 200)}`], textChars }
     if (!KNOWN_CODES.has(code)) problems.push(`unknown code ${code}`)
     if (text !== undefined && !text.startsWith(`${code}: `)) problems.push(`text does not start with "${code}: ": ${preview(text.slice(0, 80))}`)
     if (code === ErrorCodes.InternalError) problems.push(`INTERNAL_ERROR (a defect): ${text?.split("\n")[0]?.slice(0, 240)}`)
@@ -604,24 +652,30 @@ export class FuzzTally {
   }
 }
 
-/** Calls `invoke` for each call in order, checking each result; a rejection or throw is recorded as REJECTED. */
+/** Calls `invoke` for each call (in order, or by `concurrency` workers), checking each result; a rejection or throw is recorded as REJECTED. */
 export const runCalls = async (
   calls: ReadonlyArray<FuzzCall>,
   invoke: (call: FuzzCall) => Promise<unknown>,
   tally: FuzzTally,
-  onProgress?: (done: number) => void
+  options: { readonly concurrency?: number; readonly onProgress?: (done: number) => void } = {}
 ): Promise<FuzzTally> => {
-  for (const [i, call] of calls.entries()) {
-    const started = performance.now()
-    let checked: Checked
-    try {
-      checked = checkResult(await invoke(call))
-    } catch (error) {
-      checked = { code: "REJECTED", problems: [`the call rejected: ${error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]?.slice(0, 200)}` : preview(error)}`], textChars: 0 }
+  let next = 0
+  let done = 0
+  const worker = async () => {
+    while (next < calls.length) {
+      const call = calls[next++]!
+      const started = performance.now()
+      let checked: Checked
+      try {
+        checked = checkResult(await invoke(call))
+      } catch (error) {
+        checked = { code: "REJECTED", problems: [`the call rejected: ${error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]?.slice(0, 200)}` : preview(error)}`], textChars: 0 }
+      }
+      tally.record(call, checked, performance.now() - started)
+      if (options.onProgress && ++done % 500 === 0) options.onProgress(done)
     }
-    tally.record(call, checked, performance.now() - started)
-    if (onProgress && (i + 1) % 500 === 0) onProgress(i + 1)
   }
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, worker))
   return tally
 }
 

@@ -7,13 +7,14 @@
  * The seed is fixed (FUZZ_SEED overrides it) and printed with the counts, so a failure reproduces.
  */
 import { afterAll, beforeAll, describe, expect, it, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Logger, LogLevel } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { FuzzTally, fuzzSeed, planCalls, runCalls } from "../../src/bench/reliability-fuzz.js"
+import { checkResult, FuzzTally, fuzzSeed, nested, planCalls, runCalls, mayDecode, wouldDecode } from "../../src/bench/reliability-fuzz.js"
 import { coreLayer, Dispatcher } from "../../src/index.js"
 import { coreTools } from "../../src/tools/index.js"
+import { descendants, isAlive } from "../support/processes.js"
 import { guardProcess, printTable, type ProcessGuard } from "./support.js"
 
 const SEED = fuzzSeed(20_261_129)
@@ -29,14 +30,16 @@ afterAll(() => {
   rmSync(outputDir, { recursive: true, force: true })
 })
 
-const runAgainst = (dispatcher: Dispatcher["Type"], calls: Parameters<typeof runCalls>[0], title: string) =>
+const runAgainst = (dispatcher: Dispatcher["Type"], calls: Parameters<typeof runCalls>[0], title: string, seed: number) =>
   Effect.gen(function* () {
     const tally = new FuzzTally()
     const started = Date.now()
-    yield* Effect.promise(() => runCalls(calls, (call) => Effect.runPromise(dispatcher.call(call.tool, call.args)), tally))
+    // Defects are counted by the oracle; the Dispatcher's own defect log would only repeat them.
+    const invoke = (call: (typeof calls)[number]) => Effect.runPromise(dispatcher.call(call.tool, call.args).pipe(Logger.withMinimumLogLevel(LogLevel.None)))
+    yield* Effect.promise(() => runCalls(calls, invoke, tally))
     // Let late rejections of anything the calls started surface before judging.
     yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
-    printTable(tally, `${title}, ${Date.now() - started} ms`, SEED)
+    printTable(tally, `${title}, ${Date.now() - started} ms`, seed)
     return tally
   })
 
@@ -49,11 +52,14 @@ layer(coreLayer({ allowEval: ["renderer", "main"], outputDir }), { excludeTestSe
         expect(dispatcher.tools.map((t) => t.name)).toEqual(expect.arrayContaining(coreTools.map((t) => t.name)))
         const calls = planCalls(coreTools, { seed: SEED, validPerTool: 40, malformedPerTool: 5, badNames: 200 })
         expect(calls.length).toBeGreaterThanOrEqual(3_000)
-        const tally = yield* runAgainst(dispatcher, calls, "dispatcher, full profile + eval")
+        const before = new Set(descendants(process.pid))
+        const tally = yield* runAgainst(dispatcher, calls, "dispatcher, full profile + eval", SEED)
+        // No call started a process (a launch or attach that decoded would have).
+        expect(descendants(process.pid).filter((pid) => !before.has(pid) && isAlive(pid))).toEqual([])
         // Every tool was reached with valid-shaped calls, except the two that would start or attach to processes.
         const validTools = new Set(calls.filter((c) => c.kind === "valid").map((c) => c.tool))
         expect(coreTools.filter((t) => !validTools.has(t.name)).map((t) => t.name).sort()).toEqual(["electron_attach", "electron_launch"])
-        expect(tally.report(SEED), tally.report(SEED)).toBe("no violations")
+        expect(tally.violations.length, tally.report(SEED, 40)).toBe(0)
         expect(guard.events()).toEqual([])
       }),
     180_000
@@ -67,10 +73,10 @@ layer(coreLayer({ toolProfile: "essential", outputDir }), { excludeTestServices:
       Effect.gen(function* () {
         const dispatcher = yield* Dispatcher
         const calls = planCalls(coreTools, { seed: SEED + 1, validPerTool: 8, malformedPerTool: 1, badNames: 50 })
-        const tally = yield* runAgainst(dispatcher, calls, "dispatcher, essential profile, no eval")
+        const tally = yield* runAgainst(dispatcher, calls, "dispatcher, essential profile, no eval", SEED + 1)
         expect(tally.byCode.get("TOOL_NOT_IN_PROFILE") ?? 0).toBeGreaterThan(0)
         expect(tally.byCode.get("EVAL_NOT_AUTHORIZED") ?? 0).toBeGreaterThan(0)
-        expect(tally.report(SEED + 1), tally.report(SEED + 1)).toBe("no violations")
+        expect(tally.violations.length, tally.report(SEED + 1, 40)).toBe(0)
         expect(guard.events()).toEqual([])
       }),
     120_000
@@ -84,6 +90,43 @@ describe("the generator", () => {
     expect(JSON.stringify(a.map((c) => [c.tool, c.kind]))).toBe(JSON.stringify(b.map((c) => [c.tool, c.kind])))
     const processCalls = a.filter((c) => c.tool === "electron_launch" || c.tool === "electron_attach")
     expect(processCalls.length).toBeGreaterThan(0)
-    expect(processCalls.every((c) => c.kind !== "valid")).toBe(true)
+    expect(processCalls.every((c) => c.kind !== "valid" && !mayDecode(coreTools.find((t) => t.name === c.tool)!, c.args))).toBe(true)
   })
+
+  it("derives valid-shaped calls that decode, and malformed ones that mostly do not", () => {
+    const calls = planCalls(coreTools, { seed: 11, validPerTool: 10, malformedPerTool: 2, badNames: 0, kinds: ["wrong-type", "huge-string", "deep-nesting", "missing-required"] })
+    const toolOf = (name: string) => coreTools.find((t) => t.name === name)!
+    const valid = calls.filter((c) => c.kind === "valid")
+    expect(valid.length).toBe(10 * (coreTools.length - 2))
+    expect(valid.filter((c) => !wouldDecode(toolOf(c.tool), c.args)).map((c) => c.tool)).toEqual([])
+    const malformed = calls.filter((c) => c.kind !== "valid")
+    // eval's `arg` is Schema.Unknown and fields without maxLength take any string: a few still decode.
+    expect(malformed.filter((c) => wouldDecode(toolOf(c.tool), c.args)).length / malformed.length).toBeLessThan(0.1)
+  })
+})
+
+/**
+ * Minimal reproductions of the defects the fuzz run found, one call each, so a fix can be checked
+ * directly (and a regression shows by name).
+ */
+layer(coreLayer({ outputDir }), { excludeTestServices: true })("defects found by fuzzing (minimal reproductions)", (it) => {
+  const call = (name: string, args: unknown) =>
+    Effect.flatMap(Dispatcher, (d) => Effect.exit(d.call(name, args).pipe(Logger.withMinimumLogLevel(LogLevel.None))))
+
+  it.effect("a deeply nested value in a typed field is INVALID_ARGUMENT, not INTERNAL_ERROR (stack overflow formatting the decode error)", () =>
+    Effect.gen(function* () {
+      const exit = yield* call("electron_click", { target: nested(10_000, "array") })
+      expect(exit._tag).toBe("Success")
+      if (exit._tag === "Success") expect(checkResult(exit.value)).toMatchObject({ code: "INVALID_ARGUMENT", problems: [] })
+    })
+  )
+
+  it.effect("an over-long argument whose JSON form exceeds ~5M characters still resolves (redacting the breadcrumb overflows the stack)", () =>
+    Effect.gen(function* () {
+      // 1,000,001 NUL characters: one over the field's maxLength; JSON-escaped in the message, 6M characters.
+      const exit = yield* call("electron_clipboard", { action: "write", text: "\u0000".repeat(1_000_001) })
+      expect(exit._tag).toBe("Success")
+      if (exit._tag === "Success") expect(checkResult(exit.value)).toMatchObject({ code: "INVALID_ARGUMENT", problems: [] })
+    })
+  )
 })
