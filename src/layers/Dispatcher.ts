@@ -270,11 +270,12 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
                 plugin
               })
             }
-            const suggestions = nearMisses(name, [...known.keys()].filter((n) => isVisible(known.get(n)!)))
+            const shown = name.length > 80 ? `${name.slice(0, 79)}…` : name
+            const suggestions = name.length > 80 ? [] : nearMisses(name, [...known.keys()].filter((n) => isVisible(known.get(n)!)))
             return yield* new UnknownTool({
-              message: `There is no tool named ${name}`,
+              message: `There is no tool named ${shown}`,
               hint: suggestions.length > 0 ? `Did you mean ${suggestions.join(" or ")}?` : "Call one of the tools from tools/list.",
-              tool: name,
+              tool: shown,
               suggestions
             })
           }
