@@ -5,7 +5,7 @@
  * with the session or the server.
  */
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
-import { Context, Effect, ExecutionStrategy, Exit, Layer, Redacted, Scope } from "effect"
+import { Context, Effect, ExecutionStrategy, Exit, Layer, Redacted, Runtime, Scope } from "effect"
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -62,6 +62,8 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
       HttpServer,
       Effect.gen(function* () {
         const outer = yield* Effect.scope
+        // HTTP and SDK callbacks run Effects with the layer's runtime (its context, logger and interruption).
+        const runtime = yield* Effect.runtime<never>()
         const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly scope: Scope.CloseableScope }>()
         const path = options.path ?? "/mcp"
         let lists: ReturnType<typeof allowLists> | undefined
@@ -79,7 +81,7 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
           transport.onclose = () => {
             const id = transport.sessionId
             if (id !== undefined) sessions.delete(id)
-            Effect.runFork(Scope.close(scope, Exit.void))
+            Runtime.runFork(runtime)(Scope.close(scope, Exit.void))
           }
           yield* mcp.connect(transport).pipe(Scope.extend(scope))
           return { transport, scope }
@@ -100,7 +102,7 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
           if (existing) return existing.transport.handleRequest(req, res)
           if (typeof id === "string") return reject(res, 404, "Unknown or closed session: initialize a new one")
           if (req.method !== "POST") return reject(res, 400, "Start a session with an initialize POST")
-          const opened = await Effect.runPromiseExit(openSession)
+          const opened = await Runtime.runPromiseExit(runtime)(openSession)
           if (Exit.isFailure(opened)) return reject(res, 500, "Could not start a session")
           await opened.value.transport.handleRequest(req, res)
           if (opened.value.transport.sessionId === undefined) {
