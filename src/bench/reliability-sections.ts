@@ -89,6 +89,20 @@ const scopedServer = (outputDir: string) =>
     (server) => Effect.promise(() => server.close().catch(() => undefined))
   )
 
+/** Playwright artifacts folders that appear while `effect` runs (others' runs may add some in the same window). */
+const artifactsDuring = <A, E, R>(effect: Effect.Effect<A, E, R>, into: Set<string>) =>
+  Effect.suspend(() => {
+    const before = tempEntries()
+    return Effect.ensuring(
+      effect,
+      Effect.sync(() => {
+        for (const name of tempEntries()) if (PLAYWRIGHT_ARTIFACTS.test(name) && !before.has(name)) into.add(name)
+      })
+    )
+  })
+
+const stillPresent = (names: ReadonlySet<string>) => [...names].filter((name) => tempEntries().has(name))
+
 // ---------------------------------------------------------------------------------------------
 // 1. Launch / kill cycles
 
@@ -111,6 +125,7 @@ export const launchCycles = (options: { readonly cycles: number; readonly output
   Effect.gen(function* () {
     const before = { fds: openFds(), descendants: new Set(descendants(process.pid)), temp: tempEntries() }
     const appPids = new Set<number>()
+    const ourArtifacts = new Set<string>()
     const records: Array<CycleRecord> = []
     const started = Date.now()
     for (let cycle = 0; cycle < options.cycles; cycle++) {
@@ -120,7 +135,7 @@ export const launchCycles = (options: { readonly cycles: number; readonly output
         Effect.gen(function* () {
           const server = yield* scopedServer(options.outputDir)
           const userData = yield* userDataDir
-          const launched = yield* callServer(server, "electron_launch", launchArgs(userData))
+          const launched = yield* artifactsDuring(callServer(server, "electron_launch", launchArgs(userData)), ourArtifacts)
           const base = { cycle, mode, launchCode: launched.code, launchMs: Math.round(launched.ms) }
           if (launched.code !== "OK") return { ...base, lingering: 0, note: launched.text.slice(0, 200) }
           const status = yield* callServer(server, "electron_status")
@@ -138,7 +153,7 @@ export const launchCycles = (options: { readonly cycles: number; readonly output
           yield* Effect.promise(() => waitAllGone(trees, 10_000))
           const goneMs = Math.round(performance.now() - killedAt)
           const crash = yield* callServer(server, "electron_snapshot")
-          const relaunch = yield* callServer(server, "electron_launch", launchArgs(userData))
+          const relaunch = yield* artifactsDuring(callServer(server, "electron_launch", launchArgs(userData)), ourArtifacts)
           const relaunchPid = (yield* callServer(server, "electron_status")).structured?.app?.pid as number | undefined
           if (relaunchPid !== undefined) {
             appPids.add(relaunchPid)
@@ -196,10 +211,11 @@ export const launchCycles = (options: { readonly cycles: number; readonly output
       fds: { before: before.fds, after: after.fds, delta: after.fds - before.fds },
       tempFolders: {
         standinProfilesOfOurApps: ourProfiles.length,
+        playwrightArtifactsOfOurLaunches: stillPresent(ourArtifacts).length,
         standinProfilesNew: newTemp.filter((n) => STANDIN_PROFILE.test(n)).length,
         playwrightArtifactsNew: newTemp.filter((n) => PLAYWRIGHT_ARTIFACTS.test(n)).length,
         left: newTemp.slice(0, 20),
-        note: "new entries since the start that still exist; profiles are attributed to our apps by the pid in their name, artifacts folders cannot be (other users' runs may add some)"
+        note: "new entries since the start that still exist; profiles are attributed to our apps by the pid in their name, artifacts folders to our launches when they appeared while one ran (other users' runs may add some)"
       },
       anomalies: records.filter((r) => r.note !== undefined || r.lingering > 0).slice(0, 20)
     }
@@ -397,6 +413,7 @@ export const httpSessions = (options: { readonly root: string; readonly sessions
     Effect.gen(function* () {
       const build = yield* ensureBuilt(options.root)
       if (!existsSync(build.cli)) return yield* new BenchSetupFailed({ step: "dist/cli.js", cause: build.note ?? "missing" })
+      const artifactsBefore = tempEntries()
       const { child, url } = yield* startHttpServer(build.cli)
       yield* progress(`HTTP server at ${url.href}; ${options.sessions} sessions x ${options.callsPerSession} concurrent calls`)
       const started = Date.now()
@@ -431,6 +448,9 @@ export const httpSessions = (options: { readonly root: string; readonly sessions
       child.kill("SIGTERM")
       const left = yield* Effect.promise(() => waitAllGone(tree, 20_000))
       const stopMs = Math.round(performance.now() - stoppedAt)
+      yield* Effect.sleep(Duration.seconds(2))
+      // Folders the server's apps created (from start to shutdown; others' runs may add some in that window).
+      const artifactsLeft = [...tempEntries()].filter((name) => PLAYWRIGHT_ARTIFACTS.test(name) && !artifactsBefore.has(name))
       const total = latencies.length
       return {
         build,
@@ -448,6 +468,7 @@ export const httpSessions = (options: { readonly root: string; readonly sessions
         sigterm: {
           processesBefore: tree.length,
           stillAliveAfter20s: left.length,
+          playwrightArtifactsLeft: artifactsLeft,
           left: left.map((pid) => ({ pid, command: commandOf(pid) })),
           goneWithinMs: left.length === 0 ? stopMs : null,
           exit: { code: child.exitCode, signal: child.signalCode }

@@ -65,7 +65,7 @@ const summaryLines = (report: Record<string, any>): ReadonlyArray<string> => {
     const v = c.value
     lines.push(
       `launch/kill cycles: ${v.cycles} cycles, ${v.launches} launches, ${v.launchFailures} failed; launch p50/p95 ${v.launchMs.p50}/${v.launchMs.p95} ms; close p50/p95 ${v.closeMs.p50}/${v.closeMs.p95} ms; kill->gone p50 ${v.killToGoneMs.p50} ms`,
-      `  after SIGKILL: ${v.appCrashedAnswers}/${v.killCycles} calls answered APP_CRASHED; lingering after cycles ${v.lingeringAfterCycle}; leaked processes ${v.leakedProcesses}; fds ${v.fds.before} -> ${v.fds.after} (${v.fds.delta >= 0 ? "+" : ""}${v.fds.delta}); temp left: ${v.tempFolders.standinProfilesOfOurApps} stand-in profiles of our apps, ${v.tempFolders.playwrightArtifactsNew} playwright-artifacts`
+      `  after SIGKILL: ${v.appCrashedAnswers}/${v.killCycles} calls answered APP_CRASHED; lingering after cycles ${v.lingeringAfterCycle}; leaked processes ${v.leakedProcesses}; fds ${v.fds.before} -> ${v.fds.after} (${v.fds.delta >= 0 ? "+" : ""}${v.fds.delta}); temp left: ${v.tempFolders.standinProfilesOfOurApps} stand-in profiles of our apps, ${v.tempFolders.playwrightArtifactsOfOurLaunches} playwright-artifacts of our launches (${v.tempFolders.playwrightArtifactsNew} new in /tmp)`
     )
   } else lines.push(`launch/kill cycles: ${c.skipped ? "skipped" : `FAILED: ${c.error}`}`)
   const s = report.sequential
@@ -83,7 +83,7 @@ const summaryLines = (report: Record<string, any>): ReadonlyArray<string> => {
     const v = h.value
     lines.push(
       `HTTP sessions: ${v.sessions} x ${v.callsPerSession} concurrent calls: ${v.successes}/${v.calls} ok, failures ${JSON.stringify(v.failuresByCode)}; p50/p95 ${v.latencyMs.p50}/${v.latencyMs.p95} ms; launches ${v.launches.map((l: any) => `${l.code} ${l.ms} ms`).join(", ")}`,
-      `  SIGTERM: ${v.sigterm.processesBefore} processes, ${v.sigterm.stillAliveAfter20s} alive after 20 s${v.sigterm.goneWithinMs !== null ? `, all gone in ${v.sigterm.goneWithinMs} ms` : ""}${v.build.note ? `; build: ${v.build.note}` : ""}`
+      `  SIGTERM: ${v.sigterm.processesBefore} processes, ${v.sigterm.stillAliveAfter20s} alive after 20 s${v.sigterm.goneWithinMs !== null ? `, all gone in ${v.sigterm.goneWithinMs} ms` : ""}; playwright-artifacts left: ${v.sigterm.playwrightArtifactsLeft.length}${v.build.note ? `; build: ${v.build.note}` : ""}`
     )
   } else lines.push(`HTTP sessions: ${h.skipped ? "skipped" : `FAILED: ${h.error}`}`)
   const f = report.fuzz
