@@ -122,12 +122,19 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
             http.listen(options.port, options.host, () => resume(Effect.succeed(http)))
           }),
           (http) =>
-            Effect.promise(async () => {
-              for (const { transport } of [...sessions.values()]) await transport.close().catch(() => undefined)
-              await new Promise<void>((resolve) => {
-                http.close(() => resolve())
-                http.closeAllConnections()
-              })
+            Effect.gen(function* () {
+              // Close every session and wait for its scope (its app) to be released before the server goes.
+              for (const { transport, scope } of [...sessions.values()]) {
+                yield* Effect.promise(() => transport.close().catch(() => undefined))
+                yield* Scope.close(scope, Exit.void)
+              }
+              yield* Effect.promise(
+                () =>
+                  new Promise<void>((resolve) => {
+                    http.close(() => resolve())
+                    http.closeAllConnections()
+                  })
+              )
             })
         )
         const port = (server.address() as AddressInfo).port

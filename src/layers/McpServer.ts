@@ -8,8 +8,9 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Context, Deferred, Effect, Exit, Layer, Runtime } from "effect"
-import { Dispatcher } from "./Dispatcher.js"
+import { Cause, Context, Deferred, Effect, Exit, Layer, Runtime } from "effect"
+import { InternalError, Timeout } from "../tools/errors.js"
+import { Dispatcher, errorResult } from "./Dispatcher.js"
 import { VERSION } from "../version.js"
 
 export interface McpServerShape {
@@ -34,8 +35,11 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
           signal: extra.signal
         })
         if (Exit.isSuccess(exit)) return exit.value as any
-        // Only an interruption reaches here (the dispatcher turns every failure into a result).
-        return { content: [{ type: "text", text: `TIMEOUT: ${request.params.name} was cancelled` }], isError: true }
+        if (Cause.isInterruptedOnly(exit.cause)) {
+          return errorResult(new Timeout({ message: `${request.params.name} was cancelled`, hint: "Call it again when needed." })) as any
+        }
+        // The dispatcher turns failures into results; anything else that escapes it is a defect.
+        return errorResult(new InternalError({ message: `${request.params.name} failed unexpectedly: ${Cause.pretty(exit.cause).split("\n")[0]}` })) as any
       })
       server.onclose = () => {
         Runtime.runSync(runtime)(Deferred.succeed(closed, undefined))

@@ -151,12 +151,18 @@ let mcp: TestClient
 let guard: ProcessGuard
 let screenshotDir: string
 let appPid: number | undefined
+const userDataDirs: Array<string> = []
+const userData = () => {
+  const dir = freshUserData()
+  userDataDirs.push(dir)
+  return dir
+}
 
 beforeAll(async () => {
   guard = guardProcess()
   screenshotDir = mkdtempSync(join(tmpdir(), "stagewright-fuzz-shots-"))
   mcp = await inMemoryClient({ allowEval: ["renderer", "main"], operationTimeoutMs: 10_000, screenshotDir })
-  const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+  const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: userData() } })
   expect(launched.isError, launched.text).toBe(false)
   appPid = launched.structured?.pid as number | undefined
   const ready = await mcp.call("electron_wait_for", { text: "Task Board" })
@@ -169,8 +175,8 @@ afterAll(async () => {
   const tree = appPid !== undefined ? [appPid, ...descendants(appPid)] : []
   await mcp?.close()
   guard?.stop()
-  rmSync(screenshotDir, { recursive: true, force: true })
   expect(await waitAllGone(tree)).toEqual([])
+  for (const dir of [screenshotDir, ...userDataDirs]) rmSync(dir, { recursive: true, force: true })
 }, 60_000)
 
 describe("fuzz with the tasks app running (in-memory MCP client)", () => {
@@ -215,7 +221,7 @@ describe("a launch cut short by the operation timeout", () => {
     const before = new Set(descendants(process.pid))
     const server = await inMemoryClient({ operationTimeoutMs: 300 })
     try {
-      const launched = await server.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+      const launched = await server.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: userData() } })
       expect(launched.code).toBe("TIMEOUT")
       const status = await server.call("electron_status")
       if (status.structured.app.state === "running") {
