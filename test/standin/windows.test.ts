@@ -128,6 +128,14 @@ describe(`windows on ${runtime.kind}`, () => {
       return { canGoBack: contents.navigationHistory.canGoBack(), url: contents.getURL() }
     })
     expect(history).toEqual({ canGoBack: true, url: page.url() })
+    await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.navigationHistory.goBack())
+    await page.waitForURL(/index\.html$/)
+    await page.waitForSelector("#internal-link")
+    const back = await app.evaluate(({ BrowserWindow }) => {
+      const history = BrowserWindow.getAllWindows()[0]!.webContents.navigationHistory
+      return { canGoBack: history.canGoBack(), canGoForward: history.canGoForward(), index: history.getActiveIndex(), length: history.length() }
+    })
+    expect(back).toEqual({ canGoBack: false, canGoForward: true, index: 0, length: 2 })
   })
 
   it("emits a preventable close, then closed; a prevented close keeps the window", async () => {
