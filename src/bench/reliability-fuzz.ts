@@ -17,6 +17,7 @@
  */
 import { Arbitrary, Either, FastCheck as fc, JSONSchema, Schema } from "effect"
 import { ErrorCodes, type Tool } from "../index.js"
+import { isArgumentObject } from "../layers/Dispatcher.js"
 
 export type CallKind =
   | "valid"
@@ -76,6 +77,7 @@ export const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCodes
  * any object). The Dispatcher's size and depth bounds are not mirrored: they only reject more.
  */
 export const wouldDecode = (tool: Tool, args: unknown): boolean => {
+  if (!isArgumentObject(args)) return false
   if (fieldsOf(tool).length === 0 && args !== null && typeof args === "object" && Object.keys(args).length > 0) return false
   return Either.isRight(Schema.decodeUnknownEither(tool.input, { onExcessProperty: "error" })(args ?? {}))
 }

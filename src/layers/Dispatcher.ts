@@ -15,7 +15,7 @@ import { pathToFileURL } from "node:url"
 import { Cause, Context, Duration, Effect, JSONSchema, Layer, Option, ParseResult, Schema } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
-import { CORE_TOOL_NAMES, isCoreToolName } from "../profile/profiles.js"
+import { isCoreToolName } from "../profile/profiles.js"
 import {
   errorCode,
   InternalError,
@@ -227,6 +227,10 @@ export const formatDecodeError = (error: ParseResult.ParseError): string => {
     .join("; ")
 }
 
+/** MCP's tools/call arguments: an object, or absent (undefined or null, read as {}). */
+export const isArgumentObject = (args: unknown): boolean =>
+  args === undefined || args === null || (typeof args === "object" && !Array.isArray(args))
+
 export interface DispatcherShape {
   /** The visible tools, sorted by name. */
   readonly tools: ReadonlyArray<Tool>
@@ -296,7 +300,14 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
       }
 
       const decodeShaped = (tool: Tool, args: unknown) =>
-        takesNothing.has(tool.name) && args !== null && typeof args === "object" && Object.keys(args).length > 0
+        !isArgumentObject(args)
+          ? Effect.fail(
+              new InvalidArgument({
+                message: `${tool.name}: arguments must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`,
+                hint: "Send the arguments as an object, {} when there are none."
+              })
+            )
+          : takesNothing.has(tool.name) && args !== null && typeof args === "object" && Object.keys(args).length > 0
           ? Effect.fail(
               new InvalidArgument({
                 message: `${tool.name}: ${Object.keys(args).join(", ")}: unexpected, this tool takes no arguments`,
@@ -356,6 +367,3 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
     })
   )
 }
-
-/** Every core tool name that has an implementation (the rest of the catalog lands with later groups). */
-export const implementedCoreTools = (): ReadonlyArray<string> => CORE_TOOL_NAMES.filter((name) => coreTools.some((t) => t.name === name))

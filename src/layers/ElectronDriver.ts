@@ -279,7 +279,8 @@ export const fromPlaywright = (error: unknown, what: string, session?: AppSessio
       return new NotInteractable({ message: `${what}: ${reason.trim()}` })
     }
     if (/waiting for (locator|getBy)/.test(message) && !/locator resolved to/.test(message)) {
-      return new ElementNotFound({ message: `${what}: no element matches the target` })
+      const waited = /Timeout (\d+)ms exceeded/.exec(message)?.[1]
+      return new ElementNotFound({ message: `${what}: no element matched the target${waited ? ` within ${waited} ms` : ""}` })
     }
     return new Timeout({ message: `${what}: ${firstLine}` })
   }

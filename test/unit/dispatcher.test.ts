@@ -73,6 +73,16 @@ describe("Dispatcher", () => {
     expect(text(extra)).toContain("verbose")
     const literal = await withDispatcher({}, (d) => d.call("electron_window_state", { action: "explode" }))
     expect(text(literal)).toMatch(/action: Expected "minimize" \| "maximize"/)
+    for (const [args, form] of [[5, "number"], ["abc", "string"], [[1], "an array"], [true, "boolean"]] as const) {
+      for (const tool of ["electron_status", "electron_click"]) {
+        const result = await withDispatcher({}, (d) => d.call(tool, args))
+        expect(code(result)).toBe("INVALID_ARGUMENT")
+        expect(text(result)).toContain(`arguments must be a JSON object, not ${form}`)
+      }
+    }
+    const absent = await withDispatcher({}, (d) => d.call("electron_status", undefined))
+    expect(absent.isError ?? false).toBe(false)
+    expect(text(absent)).toMatch(/^server: started/)
   })
 
   it("fails app tools without an app with APP_NOT_RUNNING and records it as the last error", async () => {
