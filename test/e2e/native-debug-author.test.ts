@@ -102,7 +102,12 @@ describe("debug tools", () => {
     expect(warnings.text).not.toContain("renderer starting")
     const cursor = all.structured.cursor as number
     await mcp.call("electron_click", { target: "testid=ping-button" })
-    const fresh = await mcp.call("electron_console", { cursor })
+    // The ping's messages come after an IPC round trip: they may land a moment after the click returns.
+    let fresh = await mcp.call("electron_console", { cursor })
+    for (let i = 0; i < 50 && fresh.structured.messages.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      fresh = await mcp.call("electron_console", { cursor })
+    }
     expect(fresh.structured.messages.length).toBeGreaterThan(0)
     expect(fresh.structured.messages.every((m: { seq: number }) => m.seq > cursor)).toBe(true)
     const bad = await mcp.call("electron_console", { level: "verbose" })
