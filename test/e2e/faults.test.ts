@@ -63,6 +63,7 @@ describe("faults", () => {
   })
 
   it("a window closed mid-action ends the action with WINDOW_NOT_FOUND, not a hang", async () => {
+    await launch()
     await mcp.call("electron_click", { target: "testid=open-settings" })
     const opened = await mcp.call("electron_wait_for_window", { title: "Settings" })
     expect(opened.isError, opened.text).toBe(false)

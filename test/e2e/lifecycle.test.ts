@@ -18,6 +18,8 @@ describe("stdio server lifecycle", () => {
     const mcp = await stdioClient(["--tool-profile", "essential"])
     const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
     expect(launched.isError, launched.text).toBe(false)
+    const heading = await mcp.call("electron_wait_for", { target: "role=heading[level=1]" })
+    expect(heading.isError, heading.text).toBe(false)
     const found = await mcp.call("electron_find", { target: "role=heading[level=1]" })
     expect(found.text).toContain("Task Board")
     const excluded = await mcp.call("electron_hover", { target: "e1" })
@@ -68,6 +70,8 @@ describe("faults", () => {
       const crash = await mcp.call("electron_eval_main", { function: "() => { setTimeout(() => process.kill(process.pid, 'SIGKILL'), 50); return 'bye' }" })
       expect(crash.isError, crash.text).toBe(false)
       expect(await waitAllGone([pid])).toEqual([])
+      // The process is gone; Playwright learns of its exit a moment later (a zombie counts as gone).
+      await expect.poll(async () => (await mcp.call("electron_status")).structured.app.state, { timeout: 10_000 }).toBe("crashed")
       const after = await mcp.call("electron_click", { target: "testid=ping-button" })
       expect(after.code).toBe("APP_CRASHED")
       const status = await mcp.call("electron_status")

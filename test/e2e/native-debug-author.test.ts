@@ -19,6 +19,19 @@ const launchTasks = async (client: TestClient, data: string) => {
   expect(launched.isError, launched.text).toBe(false)
   const ready = await client.call("electron_wait_for", { target: "testid=late-panel" })
   expect(ready.isError, ready.text).toBe(false)
+  // The tasks arrive through IPC, independently of the late panel's timer.
+  const loaded = await client.call("electron_wait_for", { target: 'css=body[data-ready="true"]' })
+  expect(loaded.isError, loaded.text).toBe(false)
+}
+
+/** Calls `tool` until its text matches `pattern` (effects that land after an IPC round trip), 10 s at most. */
+const untilText = async (client: TestClient, tool: string, args: Record<string, unknown>, pattern: RegExp) => {
+  let result = await client.call(tool, args)
+  for (let i = 0; i < 100 && !pattern.test(result.text); i++) {
+    await new Promise((r) => setTimeout(r, 100))
+    result = await client.call(tool, args)
+  }
+  return result
 }
 
 beforeAll(async () => {
@@ -74,7 +87,7 @@ describe("native tools", () => {
     const strict = await mcp.call("electron_dialog_stub", { action: "set", strict: true })
     expect(strict.isError).toBe(false)
     await mcp.call("electron_click", { target: "testid=save-as-button" })
-    const refused = await mcp.call("electron_dialog_stub", { action: "list" })
+    const refused = await untilText(mcp, "electron_dialog_stub", { action: "list" }, /showSaveDialog.*: refused/)
     expect(refused.text).toMatch(/showSaveDialog.*: refused/)
     const restored = await mcp.call("electron_dialog_stub", { action: "restore" })
     expect(restored.text).toContain("Real dialogs restored.")
@@ -118,7 +131,7 @@ describe("debug tools", () => {
     const before = (await mcp.call("electron_errors")).structured.cursor as number
     await mcp.call("electron_click", { target: "testid=crash-button" })
     let errors = await mcp.call("electron_errors", { cursor: before })
-    for (let i = 0; i < 20 && errors.structured.errors.length === 0; i++) {
+    for (let i = 0; i < 100 && errors.structured.errors.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 100))
       errors = await mcp.call("electron_errors", { cursor: before })
     }
@@ -135,7 +148,7 @@ describe("debug tools", () => {
     await mcp.call("electron_expect_text", { target: "testid=quote-result", text: "Quote failed" })
     const quote = await mcp.call("electron_requests", { url: "/api/quote" })
     expect(quote.text).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/quote → 200/)
-    const failed = await mcp.call("electron_requests", { failed: true })
+    const failed = await untilText(mcp, "electron_requests", { failed: true }, /\/api\/broken → 500/)
     expect(failed.text).toMatch(/\/api\/broken → 500/)
     expect(failed.text).not.toContain("/api/quote")
     const bad = await mcp.call("electron_requests", { status: 99 })
@@ -193,13 +206,18 @@ describe("authoring tools", () => {
     expect(stale.code).toBe("REF_STALE")
   })
 
-  const runExport = (file: string) =>
-    spawnSync(process.execPath, [join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"), "test", file, "--reporter=line", "--workers=1", `--output=${join(outputDir, "results")}`], {
+  // Playwright Test's defaults (30 s a test, 5 s an expect) are tight for a launch while this fork and the
+  // other one run their own apps on two cores.
+  const runExport = (file: string) => {
+    const config = join(outputDir, "replay.config.mjs")
+    writeFileSync(config, "export default { timeout: 120_000, expect: { timeout: 15_000 } }\n")
+    return spawnSync(process.execPath, [join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"), "test", file, `--config=${config}`, "--reporter=line", "--workers=1", `--output=${join(outputDir, "results")}`], {
       cwd: outputDir,
       encoding: "utf8",
-      timeout: 180_000,
+      timeout: 240_000,
       env: { ...process.env, CI: "1" }
     })
+  }
 
   it("electron_export_test writes a Playwright test that passes, and one whose assertion no longer holds fails", async () => {
     // A fresh session: its recorded steps are exactly what this test does.

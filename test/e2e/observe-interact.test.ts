@@ -19,6 +19,9 @@ beforeAll(async () => {
   expect(launched.isError, launched.text).toBe(false)
   const ready = await mcp.call("electron_wait_for", { target: "testid=late-panel" })
   expect(ready.isError, ready.text).toBe(false)
+  // The tasks arrive through IPC, independently of the late panel's timer.
+  const loaded = await mcp.call("electron_wait_for", { target: 'css=body[data-ready="true"]' })
+  expect(loaded.isError, loaded.text).toBe(false)
 })
 
 afterAll(async () => {

@@ -28,9 +28,10 @@ describe(`CommonJS app folder on ${runtime.kind}`, () => {
     expect(page.url()).toMatch(/cjs-app\/index\.html$/)
     await expect(page.title()).resolves.toBe("Fixture Home")
     await expect(page.textContent("#greeting")).resolves.toBe("Welcome")
-    const state = await app.evaluate(() => (globalThis as any).fixtureState)
-    expect(state.readyToShow).toBe(1)
-    expect(state.lifecycle).toEqual(expect.arrayContaining(["dom-ready", "did-finish-load"]))
+    // The main process hears of the load on its own connection, a moment after Playwright may.
+    await expect
+      .poll(() => app.evaluate(() => (globalThis as any).fixtureState), { timeout: 10_000 })
+      .toMatchObject({ readyToShow: 1, lifecycle: expect.arrayContaining(["dom-ready", "did-finish-load"]) })
   })
 
   it("reports the package's productName and version", async () => {
@@ -89,7 +90,7 @@ describe(`CommonJS app folder on ${runtime.kind}`, () => {
     expect(facts.bounds).toMatchObject({ width: 900, height: 640 })
     expect(facts.url).toBe(page.url())
     // The page's viewport is the window's content area (a real Electron on Linux may take a menu bar from it).
-    await expect(page.evaluate(() => [window.innerWidth, window.innerHeight])).resolves.toEqual(facts.content)
+    await expect.poll(() => page.evaluate(() => [window.innerWidth, window.innerHeight]), { timeout: 10_000 }).toEqual(facts.content)
     // Real focus depends on the window manager; the stand-in focuses a window when it is shown.
     if (isStandin) expect(facts.focused).toBe(true)
   })

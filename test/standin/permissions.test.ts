@@ -116,8 +116,10 @@ describe(`permission handlers on ${runtime.kind}`, () => {
         notifications: (await navigator.permissions.query({ name: "notifications" })).state,
         camera: (await navigator.permissions.query({ name: "camera" as PermissionName })).state
       }))
+    // Notification.permission follows the check handler through a permission the main process sets in
+    // Chromium over its own connection: read until it lands.
     await use({ check: "deny" })
-    expect(await read()).toEqual({ notification: "denied", notifications: "denied", camera: "denied" })
+    await expect.poll(read, { timeout: 10_000 }).toEqual({ notification: "denied", notifications: "denied", camera: "denied" })
     const checks = await calls()
     expect(checks.filter((call) => call.permission === "notifications" || call.permission === "media").every((call) => call.kind === "check" && call.sameWindow)).toBe(true)
     expect(checks.find((call) => call.permission === "media")).toMatchObject({
@@ -127,7 +129,7 @@ describe(`permission handlers on ${runtime.kind}`, () => {
     expect(checks.map((call) => call.permission)).toEqual(expect.arrayContaining(["notifications", "media"]))
 
     await use({ check: "allow" })
-    expect(await read()).toEqual({ notification: "granted", notifications: "granted", camera: "granted" })
+    await expect.poll(read, { timeout: 10_000 }).toEqual({ notification: "granted", notifications: "granted", camera: "granted" })
     await use({})
   })
 })

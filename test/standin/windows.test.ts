@@ -106,15 +106,19 @@ describe(`windows on ${runtime.kind}`, () => {
     expect(theme).toEqual({ dark: true, source: "dark" })
     await expect.poll(() => app.evaluate(() => (globalThis as any).themeUpdates), { timeout: 10_000 }).toBe(1)
     await expect.poll(darkQuery, { timeout: 10_000 }).toBe(true)
+    // On Electron a page's first script already sees the theme. On the stand-in the theme is applied again
+    // at each commit, and a first script may still read light (its README, "What it cannot imitate"), so
+    // there the page is checked once it has loaded.
+    const darkOnceLoaded = async (p: Page) => {
+      if (isStandin) await expect.poll(() => p.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches), { timeout: 10_000 }).toBe(true)
+      else await expect(p.textContent("#dark-at-load")).resolves.toBe("true")
+    }
     const [second] = await Promise.all([app.waitForEvent("window"), page.evaluate(() => (window as any).fixture.openSecond())])
     await second.waitForURL(/second\.html$/)
-    await expect(second.textContent("#dark-at-load")).resolves.toBe("true")
+    await darkOnceLoaded(second)
     await page.reload()
     await page.waitForURL(/index\.html$/)
-    // After a reload the theme is applied again at the commit; its first script may still read light on
-    // the stand-in (see its README, "What it cannot imitate"), so the page is checked once it has loaded.
-    if (isStandin) await expect.poll(darkQuery, { timeout: 10_000 }).toBe(true)
-    else await expect(page.textContent("#dark-at-load")).resolves.toBe("true")
+    await darkOnceLoaded(page)
     await app.evaluate(({ nativeTheme }) => {
       nativeTheme.themeSource = "system"
     })
@@ -144,16 +148,22 @@ describe(`windows on ${runtime.kind}`, () => {
   it("emits a preventable close, then closed; a prevented close keeps the window", async () => {
     const [second] = await Promise.all([app.waitForEvent("window"), page.evaluate(() => (window as any).fixture.openSecond())])
     await second.waitForURL(/second\.html$/)
-    const prevented = await app.evaluate(({ BrowserWindow }) => {
-      // The newest window showing second.html (one an earlier test left open must not be picked).
-      const win = BrowserWindow.getAllWindows()
-        .filter((w: any) => w.webContents.getURL().endsWith("second.html") && w.id !== 1)
-        .sort((a: any, b: any) => b.id - a.id)[0]!
+    // The newest window showing second.html (one an earlier test left open must not be picked); the main
+    // process learns the URL on its own connection, so wait for it there too.
+    const newest = () =>
+      app.evaluate(({ BrowserWindow }) =>
+        BrowserWindow.getAllWindows()
+          .filter((w: any) => w.webContents.getURL().endsWith("second.html") && w.id !== 1)
+          .reduce((max: number, w: any) => Math.max(max, w.id), 0)
+      )
+    await expect.poll(newest, { timeout: 10_000 }).toBeGreaterThan(1)
+    const prevented = await app.evaluate(({ BrowserWindow }, id) => {
+      const win = BrowserWindow.fromId(id)!
       const once = (event: { preventDefault: () => void }) => event.preventDefault()
       win.once("close", once)
       win.close()
       return { destroyed: win.isDestroyed(), id: win.id }
-    })
+    }, await newest())
     expect(prevented.destroyed).toBe(false)
     await page.waitForTimeout(200)
     expect(app.windows()).toContain(second)

@@ -185,12 +185,11 @@ describe("MCP cancellation", () => {
       const marker = join(mkdtempSync(join(tmpdir(), "sw-marker-")), "interrupted")
       const controller = new AbortController()
       const pending = client.callTool({ name: "sample_wait", arguments: { ms: 30_000, marker } }, undefined, { signal: controller.signal })
-      await new Promise((r) => setTimeout(r, 200))
+      // Cancel once the handler runs (its marker says "started").
+      await expect.poll(() => existsSync(marker), { timeout: 10_000 }).toBe(true)
       controller.abort("test cancels")
       await expect(pending).rejects.toThrow()
-      const deadline = Date.now() + 5_000
-      while (!existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-      expect(readFileSync(marker, "utf8")).toBe("interrupted")
+      await expect.poll(() => readFileSync(marker, "utf8"), { timeout: 5_000 }).toBe("interrupted")
       const after = await client.callTool({ name: "sample_echo", arguments: { text: "still serving" } })
       expect((after.content as any)[0].text).toBe("echo: still serving")
     } finally {
