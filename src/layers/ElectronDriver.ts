@@ -580,12 +580,18 @@ const makeDriver = Effect.gen(function* () {
         const entry = open[selector.index]
         if (entry) return entry
       } else {
-        for (const entry of open) {
-          const title = selector.title !== undefined ? yield* Effect.promise(() => titleOf(entry.page)) : ""
-          const titleOk = selector.title === undefined || title.includes(selector.title)
-          const urlOk = selector.url === undefined || entry.page.url().includes(selector.url)
-          if (titleOk && urlOk) return entry
-        }
+        // Titles are read together, each bounded (a stuck renderer answers "(not responding)"); a window
+        // picked by title gets longer than a listing's 1 s, as a busy renderer can be slow to answer.
+        const titles =
+          selector.title !== undefined
+            ? yield* Effect.promise(() => Promise.all(open.map((entry) => titleOf(entry.page, 3_000))))
+            : open.map(() => "")
+        const found = open.find(
+          (entry, i) =>
+            (selector.title === undefined || titles[i]!.includes(selector.title)) &&
+            (selector.url === undefined || entry.page.url().includes(selector.url))
+        )
+        if (found) return found
       }
       return yield* new WindowNotFound({ message: `No window matches ${describeWindowSelector(selector)} (${open.length} open)` })
     })

@@ -16,7 +16,8 @@ const describeWindows = (session: AppSession) =>
   Effect.forEach(session.windows, (w) =>
     Effect.promise(() => titleOf(w.page)).pipe(
       Effect.map((title) => ({ id: w.id, active: session.activeId === w.id, title, url: w.page.url() }))
-    )
+    ),
+    { concurrency: "unbounded" }
   )
 
 const windowLines = (windows: ReadonlyArray<{ id: string; active: boolean; title: string; url: string }>) =>

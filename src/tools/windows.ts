@@ -29,7 +29,7 @@ export const windows = defineTool({
     Effect.gen(function* () {
       const driver = yield* ElectronDriver
       const session = yield* driver.session
-      const infos = yield* Effect.forEach(session.windows, (w) => driver.windowInfo(w))
+      const infos = yield* Effect.forEach(session.windows, (w) => driver.windowInfo(w), { concurrency: "unbounded" })
       return { text: infos.length > 0 ? infos.map(formatWindow).join("\n") : "No open windows.", structured: { windows: infos } }
     })
 })
