@@ -123,7 +123,14 @@ export const find = defineTool({
           : ""
         const first = line.split("\n")[0]?.replace(/^- /, "").replace(/:$/, "") ?? ""
         const ref = /\[ref=([a-z0-9]+)\]/.exec(first)?.[1] ?? null
-        const fallback = visible ? "" : yield* driver.run("find", () => nth.evaluate((el) => `${el.tagName.toLowerCase()} (hidden) ${(el.textContent ?? "").trim().slice(0, 60)}`))
+        // A hidden element has no aria line, and a visible one whose snapshot timed out must not be blank.
+        const fallback = first
+          ? ""
+          : yield* driver
+              .run("find", () =>
+                nth.evaluate((el, hidden) => `${el.tagName.toLowerCase()}${hidden ? " (hidden)" : ""} ${(el.textContent ?? "").trim().slice(0, 60)}`, !visible, { timeout: 2_000 })
+              )
+              .pipe(Effect.orElseSucceed(() => "(element changed while it was read)"))
         items.push({ ref, line: first || fallback, visible })
       }
       if (limit > 0) {
