@@ -4,6 +4,7 @@
  * default (or `plugin`) export is such a value. Loaded only by `--plugin NAME`.
  */
 import { Schema } from "effect"
+import { ErrorCodes } from "../tools/errors.js"
 import { OPERATION_TYPES, type Tool } from "../tools/Tool.js"
 
 export interface Plugin {
@@ -28,7 +29,10 @@ export const PluginValue = Schema.Struct({
       }),
       type: Schema.Literal(...OPERATION_TYPES),
       evalTarget: Schema.optional(Schema.Literal("renderer", "main")),
-      errors: Schema.Array(Schema.String),
+      errors: Schema.Array(Schema.Literal(...Object.values(ErrorCodes))),
+      destructive: Schema.optional(Schema.Boolean),
+      openWorld: Schema.optional(Schema.Boolean),
+      readOnly: Schema.optional(Schema.Boolean),
       handler: Schema.declare(isFunction, { identifier: "Function", description: "a function returning an Effect" })
     })
   ).pipe(Schema.minItems(1))

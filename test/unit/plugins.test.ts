@@ -52,6 +52,11 @@ describe("PluginLoader", () => {
     const result = await load([fixture("invalid-plugin.mjs")])
     expect(Either.isLeft(result) && result.left._tag).toBe("PluginInvalid")
     if (Either.isLeft(result)) expect(result.left.message).toMatch(/purpose|handler|input/)
+    // An error code outside the shared vocabulary is refused too (hosts and docs read these codes).
+    const unknownCode: Plugin = { ...firstParty, tools: [{ ...firstParty.tools[0]!, errors: ["SOMETHING_ODD" as never] }] }
+    const odd = await load(["demo"], { demo: async () => unknownCode })
+    expect(Either.isLeft(odd) && odd.left._tag).toBe("PluginInvalid")
+    if (Either.isLeft(odd)) expect(odd.left.message).toContain("SOMETHING_ODD")
   })
 
   it("fails a plugin that reuses a core tool name with ToolNameConflict", async () => {
