@@ -8,8 +8,9 @@
  */
 import { Context, Effect, ExecutionStrategy, Exit, Layer, Ref, Scope } from "effect"
 import type { ChildProcess } from "node:child_process"
-import { existsSync, statSync } from "node:fs"
-import { resolve } from "node:path"
+import { existsSync, readdirSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
 import { _electron, chromium } from "playwright-core"
 import type { Browser, BrowserContext, ConsoleMessage, Dialog, ElectronApplication, Locator, Page } from "playwright-core"
 import {
@@ -423,8 +424,9 @@ const makeDriver = Effect.gen(function* () {
       Effect.gen(function* () {
         const { electronApp, child } = yield* Effect.acquireRelease(
           Effect.tryPromise({
-            try: () =>
-              _electron
+            try: () => {
+              const before = artifactFolders()
+              return _electron
                 .launch({
                   executablePath: runtime.executablePath,
                   args,
@@ -432,14 +434,21 @@ const makeDriver = Effect.gen(function* () {
                   ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
                   timeout
                 })
-                .then((electronApp) => ({ electronApp, child: electronApp.process() })),
+                .then((electronApp) => ({
+                  electronApp,
+                  child: electronApp.process(),
+                  artifacts: [...artifactFolders()].filter((name) => !before.has(name))
+                }))
+            },
             catch: (cause) =>
               new LaunchFailed({
                 message: `Could not launch ${app ?? runtime.executablePath}: ${(cause instanceof Error ? cause.message : String(cause)).split("\n")[0]}`
               })
           }),
           // playwright-core's handle to the process does not outlive the app: use the one captured at launch.
-          ({ child }) => Effect.promise(() => killProcessGroup(child))
+          // It removes its artifacts folder only after reporting the app closed: wait for that, so a server
+          // that exits right after closing its apps leaves no folder behind.
+          ({ child, artifacts }) => Effect.promise(() => killProcessGroup(child).then(() => waitForRemoval(artifacts, 3_000)))
         ).pipe(Scope.extend(scope))
         const session = new AppSession(
           "launched",
@@ -805,6 +814,28 @@ const gracefulClose = async (session: AppSession, timeoutMs: number): Promise<bo
   }
   session.inspector?.close()
   return true
+}
+
+const ARTIFACTS_PREFIX = "playwright-artifacts-"
+
+/** playwright-core's per-launch temporary folders present now (names under the temp folder). */
+const artifactFolders = (): ReadonlySet<string> => {
+  try {
+    return new Set(readdirSync(tmpdir()).filter((name) => name.startsWith(ARTIFACTS_PREFIX)))
+  } catch {
+    return new Set()
+  }
+}
+
+/**
+ * Waits, at most `ms`, until the folders are gone. The names are the ones that appeared while our launch
+ * ran; a concurrent launch elsewhere can add one, which only makes this wait for it, never delete it.
+ */
+const waitForRemoval = async (names: ReadonlyArray<string>, ms: number): Promise<void> => {
+  const deadline = Date.now() + ms
+  while (names.some((name) => existsSync(join(tmpdir(), name))) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 25))
+  }
 }
 
 /** Kills the app's whole process group (Electron or the stand-in, and its Chromium). */

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
-import { writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { sampleAppPath } from "../../src/index.js"
@@ -14,8 +15,10 @@ import { freshUserData, inMemoryClient, stdioClient } from "../support/mcp.js"
 import { descendants, waitAllGone } from "../support/processes.js"
 
 describe("stdio server lifecycle", () => {
-  it("drives the app over stdio and leaves no process behind after SIGTERM", async () => {
-    const mcp = await stdioClient(["--tool-profile", "essential"])
+  it("drives the app over stdio and leaves no process and no Playwright temp folder behind after SIGTERM", async () => {
+    // Its own temp folder, so playwright-core's per-launch artifacts folder is the server's alone.
+    const temp = mkdtempSync(join(tmpdir(), "sw-lifecycle-tmp-"))
+    const mcp = await stdioClient(["--tool-profile", "essential"], { TMPDIR: temp })
     const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
     expect(launched.isError, launched.text).toBe(false)
     const heading = await mcp.call("electron_wait_for", { target: "role=heading[level=1]" })
@@ -26,9 +29,12 @@ describe("stdio server lifecycle", () => {
     expect(excluded.code).toBe("TOOL_NOT_IN_PROFILE")
     const tree = descendants(mcp.pid!)
     expect(tree.length).toBeGreaterThanOrEqual(2) // the app's main process and its browser at least
+    expect(readdirSync(temp).filter((name) => name.startsWith("playwright-artifacts-"))).toHaveLength(1)
     process.kill(mcp.pid!, "SIGTERM")
     expect(await waitAllGone([mcp.pid!, ...tree])).toEqual([])
+    expect(readdirSync(temp).filter((name) => name.startsWith("playwright-artifacts-"))).toEqual([])
     await mcp.close().catch(() => undefined)
+    rmSync(temp, { recursive: true, force: true })
   })
 
   it("leaves no process behind when its client is killed mid-call", async () => {

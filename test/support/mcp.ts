@@ -3,7 +3,7 @@
  * the built dist/cli.js, and small helpers to read tool results.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -55,8 +55,16 @@ export const inMemoryClient = async (options: CreateServerOptions = {}): Promise
 }
 
 /** The built server over stdio (dist/cli.js serve ...args). */
-export const stdioClient = async (args: ReadonlyArray<string> = []): Promise<TestClient & { readonly pid: number | undefined }> => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", ...args], stderr: "pipe" })
+export const stdioClient = async (
+  args: ReadonlyArray<string> = [],
+  env?: Record<string, string>
+): Promise<TestClient & { readonly pid: number | undefined }> => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "serve", ...args],
+    stderr: "pipe",
+    ...(env !== undefined ? { env: { ...getDefaultEnvironment(), ...env } } : {})
+  })
   const client = new Client({ name: "stagewright-tests", version: "1.0.0" })
   await client.connect(transport)
   return { ...wrap(client, () => client.close()), pid: transport.pid ?? undefined }
