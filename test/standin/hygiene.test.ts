@@ -4,7 +4,9 @@
  * and path with bounded polls, never by sleeping.
  */
 import { spawn } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { appFootprint, fixture, fixturesDir, isStandin, launch, loadedFirstWindow, runtime, waitUntilGone } from "./helpers.js"
 
@@ -25,10 +27,12 @@ describe(`process hygiene on ${runtime.kind}`, () => {
   // Real Electron does not watch the process that launched it (Playwright's process-group kill covers a test
   // process that exits normally); quitting when the launcher is gone is the stand-in's own guarantee.
   it.skipIf(!isStandin)("[stand-in only] leaves nothing behind when the process that launched the app is killed", async () => {
+    // The killed launcher cannot remove playwright-core's artifacts folder: give it a temp folder of its own.
+    const temp = mkdtempSync(join(tmpdir(), "sw-hygiene-tmp-"))
     const child = spawn(
       process.execPath,
       [`${fixturesDir}/launcher-child.mjs`, runtime.executablePath, fixture("bare/main.js"), ...(isStandin ? ["--standin"] : [])],
-      { stdio: ["ignore", "pipe", "inherit"] }
+      { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, TMPDIR: temp } }
     )
     let output = ""
     const report = await new Promise<{ pid: number; pids: Array<number>; profileDir: string | null }>((resolve, reject) => {
@@ -42,6 +46,7 @@ describe(`process hygiene on ${runtime.kind}`, () => {
     child.kill("SIGKILL")
     const left = await waitUntilGone(report.pids, report.profileDir ? [report.profileDir] : [])
     expect(left).toEqual({ pids: [], paths: [] })
+    rmSync(temp, { recursive: true, force: true })
   })
 
   it("leaves nothing behind when the main process crashes", async () => {
