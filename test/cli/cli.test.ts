@@ -2,9 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
 import { CLI, runCli } from "../support/cli.js"
 
-describe("stagewright CLI", () => {
-  it("prints the documentation manifest sorted, with type, eval target, profiles and error codes", () => {
-    const { status, stdout } = runCli(["tools", "--json"])
+// Each test starts the built CLI several times (about 3 s each on a loaded 2-core machine): roomier than the default 60 s.
+describe("stagewright CLI", { timeout: 180_000 }, () => {
+  it("prints the documentation manifest sorted, with type, eval target, profiles and error codes", async () => {
+    const { status, stdout } = await runCli(["tools", "--json"])
     expect(status).toBe(0)
     const manifest = JSON.parse(stdout) as { tools: Array<{ name: string; type: string; evalTarget: string | null; profiles: string[]; errors: string[] }> }
     const names = manifest.tools.map((t) => t.name)
@@ -14,33 +15,33 @@ describe("stagewright CLI", () => {
     const click = manifest.tools.find((t) => t.name === "electron_click")
     expect(click?.profiles).toEqual(["essential", "testing", "debug", "full"])
     expect(click?.errors).toContain("ELEMENT_NOT_FOUND")
-    const text = runCli(["tools"]).stdout
+    const text = (await runCli(["tools"])).stdout
     expect(text).toMatch(/electron_click\s+interact\s+essential,testing,debug,full/)
   })
 
-  it("has --help on every command", () => {
+  it("has --help on every command", async () => {
     for (const args of [["--help"], ["serve", "--help"], ["tools", "--help"], ["doctor", "--help"]]) {
-      const { status, stdout } = runCli(args)
+      const { status, stdout } = await runCli(args)
       expect(status).toBe(0)
       expect(stdout).toMatch(/USAGE/)
     }
-    expect(runCli(["serve", "--help"]).stdout).toContain("--allow-eval")
+    expect((await runCli(["serve", "--help"])).stdout).toContain("--allow-eval")
   })
 
-  it("doctor reports its checks as JSON and fails when a required one fails", () => {
-    const ok = runCli(["doctor", "--json"])
+  it("doctor reports its checks as JSON and fails when a required one fails", async () => {
+    const ok = await runCli(["doctor", "--json"])
     const report = JSON.parse(ok.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean }> }
     expect(report.checks.map((c) => c.name)).toEqual(expect.arrayContaining(["node", "playwright-core", "electron", "chromium", "display", "output dir", "policy"]))
     expect(ok.status).toBe(report.ok ? 0 : 1)
-    const broken = runCli(["doctor", "--json"], { ...process.env, STAGEWRIGHT_ELECTRON: "/nonexistent/electron" })
+    const broken = await runCli(["doctor", "--json"], { ...process.env, STAGEWRIGHT_ELECTRON: "/nonexistent/electron" })
     expect(broken.status).toBe(1)
     const brokenReport = JSON.parse(broken.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean }> }
     expect(brokenReport.ok).toBe(false)
     expect(brokenReport.checks.find((c) => c.name === "electron")?.ok).toBe(false)
   })
 
-  it("refuses an unknown --allow-eval target", () => {
-    const { status, stderr, stdout } = runCli(["doctor", "--allow-eval", "kernel"])
+  it("refuses an unknown --allow-eval target", async () => {
+    const { status, stderr, stdout } = await runCli(["doctor", "--allow-eval", "kernel"])
     expect(status).not.toBe(0)
     expect(stderr + stdout).toContain("--allow-eval kernel")
   })

@@ -3,11 +3,11 @@
  * pair: one success and one failure each, and an exported session run with Playwright Test.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { sampleAppPath } from "../../src/index.js"
 import { packageRoot } from "../../src/layers/electron-runtime.js"
+import { runNode } from "../support/cli.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 
 const outputDir = join(packageRoot(), "stagewright-output", `e2e-${process.pid}`)
@@ -211,12 +211,10 @@ describe("authoring tools", () => {
   const runExport = (file: string) => {
     const config = join(outputDir, "replay.config.mjs")
     writeFileSync(config, "export default { timeout: 120_000, expect: { timeout: 15_000 } }\n")
-    return spawnSync(process.execPath, [join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"), "test", file, `--config=${config}`, "--reporter=line", "--workers=1", `--output=${join(outputDir, "results")}`], {
-      cwd: outputDir,
-      encoding: "utf8",
-      timeout: 240_000,
-      env: { ...process.env, CI: "1" }
-    })
+    return runNode(
+      [join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"), "test", file, `--config=${config}`, "--reporter=line", "--workers=1", `--output=${join(outputDir, "results")}`],
+      { cwd: outputDir, timeoutMs: 240_000, env: { ...process.env, CI: "1" } }
+    )
   }
 
   it("electron_export_test writes a Playwright test that passes, and one whose assertion no longer holds fails", async () => {
@@ -245,7 +243,7 @@ describe("authoring tools", () => {
       // The replay must start from the same state the session started from.
       rmSync(exportData, { recursive: true, force: true })
       mkdirSync(exportData)
-      const pass = runExport("passing.spec.ts")
+      const pass = await runExport("passing.spec.ts")
       expect(pass.status, pass.stdout + pass.stderr).toBe(0)
       expect(pass.stdout).toMatch(/1 passed/)
 
@@ -260,7 +258,7 @@ describe("authoring tools", () => {
       const second = await session.call("electron_export_test", { name: "stale.spec.ts" })
       expect(second.isError, second.text).toBe(false)
       // Without resetting userData, the board now starts with 43 tasks: the first assertion no longer holds.
-      const fail = runExport("stale.spec.ts")
+      const fail = await runExport("stale.spec.ts")
       expect(fail.status).not.toBe(0)
       expect(fail.stdout).toMatch(/1 failed/)
       expect(fail.stdout).toMatch(/toHaveCount/)
