@@ -165,7 +165,7 @@ export class AppSession {
       if (index >= 0) this.windows.splice(index, 1)
       if (this.activeId === window) this.activeId = this.windows[this.windows.length - 1]?.id
     })
-    page.on("console", (message: ConsoleMessage) => {
+    const recordConsole = (message: ConsoleMessage) => {
       const location = message.location()
       this.console.push({
         at: Date.now(),
@@ -175,10 +175,20 @@ export class AppSession {
         text: message.text(),
         ...(location.url ? { location: `${location.url}:${location.lineNumber}` } : {})
       })
-    })
-    page.on("pageerror", (error) => {
+    }
+    const recordPageError = (error: Error) => {
       this.errors.push({ at: Date.now(), kind: "pageerror", window, message: error.message, ...(error.stack ? { stack: error.stack } : {}) })
-    })
+    }
+    // A window's first messages can come before this listener exists (an app opens its window while the
+    // launch is still settling): take them from playwright-core's per-page history, then go live.
+    backfill(
+      page,
+      "console",
+      () => page.consoleMessages(),
+      recordConsole,
+      (m) => `${m.type()}\u0000${m.text()}\u0000${m.location().url}:${m.location().lineNumber}`
+    )
+    backfill(page, "pageerror", () => page.pageErrors(), recordPageError, (e) => `${e.message}\u0000${e.stack ?? ""}`)
     page.on("crash", () => {
       this.errors.push({ at: Date.now(), kind: "crash", window, message: `The renderer of window ${window} crashed` })
     })
@@ -836,6 +846,34 @@ const waitForRemoval = async (names: ReadonlyArray<string>, ms: number): Promise
   while (names.some((name) => existsSync(join(tmpdir(), name))) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 25))
   }
+}
+
+/**
+ * Listens to a page event and also records what the page emitted before the listener existed, from
+ * playwright-core's history of that page (`page.consoleMessages()`, `page.pageErrors()`). Events that
+ * arrive while the history is fetched are held; those the history already holds (its tail, in order) are
+ * dropped, so nothing is recorded twice or lost.
+ */
+export const backfill = <T>(
+  page: Page,
+  event: "console" | "pageerror",
+  history: () => Promise<ReadonlyArray<T>>,
+  record: (item: T) => void,
+  key: (item: T) => string
+): void => {
+  let held: Array<T> | undefined = []
+  page.on(event as "console", ((item: T) => (held ? held.push(item) : record(item))) as never)
+  const goLive = (earlier: ReadonlyArray<T>) => {
+    const live = held ?? []
+    held = undefined
+    for (const item of earlier) record(item)
+    const earlierKeys = earlier.map(key)
+    const liveKeys = live.map(key)
+    let overlap = Math.min(earlierKeys.length, liveKeys.length)
+    while (overlap > 0 && !liveKeys.slice(0, overlap).every((k, i) => k === earlierKeys[earlierKeys.length - overlap + i])) overlap--
+    for (const item of live.slice(overlap)) record(item)
+  }
+  history().then(goLive, () => goLive([]))
 }
 
 /** Kills the app's whole process group (Electron or the stand-in, and its Chromium). */
