@@ -3,7 +3,8 @@
  * Entry point of the `stagewright` binary. SIGINT/SIGTERM become interruption (NodeRuntime.runMain),
  * so every finalizer runs and no Electron process outlives the server.
  */
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect } from "effect"
 import { cli, stderrLogger } from "./cli/main.js"
 
