@@ -228,9 +228,10 @@ export class AppSession {
 
 /**
  * A window's title without waiting on a renderer that does not answer (stuck in a loop, crashed):
- * after `ms` it gives up with "(not responding)", so listing windows never hangs.
+ * after `ms` it gives up with "(not responding)", so listing windows never hangs. Titles are read
+ * concurrently, so a listing waits this long at most; 2 s leaves a busy machine's renderers time to answer.
  */
-export const titleOf = (page: Page, ms = 1_000): Promise<string> =>
+export const titleOf = (page: Page, ms = 2_000): Promise<string> =>
   Promise.race([
     page.title().catch(() => ""),
     new Promise<string>((resolveTitle) => setTimeout(() => resolveTitle("(not responding)"), ms).unref())
@@ -600,7 +601,7 @@ const makeDriver = Effect.gen(function* () {
         if (entry) return entry
       } else {
         // Titles are read together, each bounded (a stuck renderer answers "(not responding)"); a window
-        // picked by title gets longer than a listing's 1 s, as a busy renderer can be slow to answer.
+        // picked by title gets longer than a listing's 2 s, as a busy renderer can be slow to answer.
         const titles =
           selector.title !== undefined
             ? yield* Effect.promise(() => Promise.all(open.map((entry) => titleOf(entry.page, 3_000))))

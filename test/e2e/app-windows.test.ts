@@ -73,6 +73,7 @@ describe("window tools", () => {
   })
 
   it("electron_window_bounds reads and sets bounds; electron_window_state changes state", async () => {
+    expect((await mcp.call("electron_select_window", { window: "w1" })).isError).toBe(false)
     const set = await mcp.call("electron_window_bounds", { width: 900, height: 700 })
     expect(set.isError, set.text).toBe(false)
     expect(set.structured.bounds).toMatchObject({ width: 900, height: 700 })
@@ -93,6 +94,8 @@ describe("window tools", () => {
 
 describe("navigation tools", () => {
   it("navigate, go back, reload; refuse relative URLs and javascript: without eval", async () => {
+    // On the board, whatever an earlier test left active.
+    expect((await mcp.call("electron_select_window", { window: "w1" })).isError).toBe(false)
     const original = (await mcp.call("electron_windows")).structured.windows[0].url as string
     const nav = await mcp.call("electron_navigate", { url: "data:text/html,<title>Elsewhere</title><h1>Away</h1>" })
     expect(nav.isError, nav.text).toBe(false)
