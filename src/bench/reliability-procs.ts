@@ -1,6 +1,7 @@
 /**
  * What the reliability benchmark reads from Linux /proc: process trees, liveness, resident memory,
- * open file descriptors, and the temp folders the Electron stand-in and Playwright create.
+ * open file descriptors, and the temp folders the Electron stand-in and Playwright create. The tests'
+ * leak checks use the same process helpers (test/support/processes.ts).
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -51,7 +52,7 @@ export const commandOf = (pid: number): string => {
 }
 
 /** Waits until none of `pids` is alive, up to `timeoutMs`; returns those still alive. */
-export const waitAllGone = async (pids: ReadonlyArray<number>, timeoutMs: number): Promise<ReadonlyArray<number>> => {
+export const waitAllGone = async (pids: ReadonlyArray<number>, timeoutMs = 20_000): Promise<ReadonlyArray<number>> => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const alive = pids.filter(isAlive)

@@ -358,8 +358,8 @@ export interface ElectronDriverShape {
   readonly pullMainErrors: Effect.Effect<void, AppNotRunning | AppCrashed>
 }
 
-const toFunction = (source: string): (...args: Array<any>) => unknown => {
-  // Builds a function value in this process whose toString() is `source`, for playwright-core's evaluate.
+/** Builds a function value in this process whose toString() is `source`, for playwright-core's evaluate; throws on a syntax error. */
+export const toFunction = (source: string): (...args: Array<any>) => unknown => {
   return new Function(`return (${source})`)() as (...args: Array<any>) => unknown
 }
 

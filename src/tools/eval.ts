@@ -3,7 +3,7 @@
  * Each declares its eval target; the Dispatcher lists and runs it only when `--allow-eval` allows it.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../layers/ElectronDriver.js"
+import { ElectronDriver, toFunction } from "../layers/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 
@@ -36,7 +36,7 @@ const structuredValue = (value: unknown) => (value === undefined ? null : toJson
 /** Builds the function in this process only to hand it to playwright-core; a syntax error is the caller's. */
 const parseFunction = (source: string) =>
   Effect.try({
-    try: () => new Function(`return (${source})`)() as (...args: Array<unknown>) => unknown,
+    try: () => toFunction(source),
     catch: (error) => new InvalidArgument({ message: `function: ${(error as Error).message}`, hint: "Pass a complete function expression, e.g. \"() => document.title\"." })
   })
 

@@ -4,10 +4,13 @@
  * `resolveElectronRuntime()` picks (a real Electron when STAGEWRIGHT_ELECTRON is set, else the stand-in).
  */
 import { _electron, type ElectronApplication, type Page } from "playwright-core"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { resolveElectronRuntime, sampleAppPath } from "../../src/layers/electron-runtime.js"
+import { descendants, isAlive } from "../support/processes.js"
+
+export { descendants }
 
 export const runtime = resolveElectronRuntime()
 export const isStandin = runtime.kind === "standin"
@@ -160,46 +163,11 @@ export const setThemeSource = (app: ElectronApplication, source: "dark" | "light
     nativeTheme.themeSource = value
   }, source)
 
-/** Live descendants of `pid`, from /proc. */
-export const descendants = (pid: number): Array<number> => {
-  const children = new Map<number, Array<number>>()
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)])
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const out: Array<number> = []
-  const queue = [pid]
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      out.push(child)
-      queue.push(child)
-    }
-  }
-  return out
-}
-
 /** Whether a process with this pid exists: `process.kill(pid, 0)` throws once it is gone. */
 export const exists = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
     return true
-  } catch {
-    return false
-  }
-}
-
-/** Whether `pid` exists and is not a zombie (an exited child not yet reaped by its parent). */
-const running = (pid: number): boolean => {
-  if (!exists(pid)) return false
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z"
   } catch {
     return false
   }
@@ -212,7 +180,7 @@ const running = (pid: number): boolean => {
 export const waitForExit = async (pid: number, others: ReadonlyArray<number> = [], timeoutMs = 15_000): Promise<Array<number>> => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const left = [...(exists(pid) ? [pid] : []), ...others.filter(running)]
+    const left = [...(exists(pid) ? [pid] : []), ...others.filter(isAlive)]
     if (left.length === 0 || Date.now() > deadline) return left
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

@@ -24,10 +24,12 @@ const launchTasks = async (client: TestClient, data: string) => {
   expect(loaded.isError, loaded.text).toBe(false)
 }
 
-/** Calls `tool` until its text matches `pattern` (effects that land after an IPC round trip), 10 s at most. */
-const untilText = async (client: TestClient, tool: string, args: Record<string, unknown>, pattern: RegExp) => {
+type Called = Awaited<ReturnType<TestClient["call"]>>
+
+/** Calls `tool` until `done` holds for its result (effects that land after an IPC round trip), 10 s at most. */
+const until = async (client: TestClient, tool: string, args: Record<string, unknown>, done: (result: Called) => boolean) => {
   let result = await client.call(tool, args)
-  for (let i = 0; i < 100 && !pattern.test(result.text); i++) {
+  for (let i = 0; i < 100 && !done(result); i++) {
     await new Promise((r) => setTimeout(r, 100))
     result = await client.call(tool, args)
   }
@@ -87,7 +89,7 @@ describe("native tools", () => {
     const strict = await mcp.call("electron_dialog_stub", { action: "set", strict: true })
     expect(strict.isError).toBe(false)
     await mcp.call("electron_click", { target: "testid=save-as-button" })
-    const refused = await untilText(mcp, "electron_dialog_stub", { action: "list" }, /showSaveDialog.*: refused/)
+    const refused = await until(mcp, "electron_dialog_stub", { action: "list" }, (r) => /showSaveDialog.*: refused/.test(r.text))
     expect(refused.text).toMatch(/showSaveDialog.*: refused/)
     const restored = await mcp.call("electron_dialog_stub", { action: "restore" })
     expect(restored.text).toContain("Real dialogs restored.")
@@ -116,11 +118,7 @@ describe("debug tools", () => {
     const cursor = all.structured.cursor as number
     await mcp.call("electron_click", { target: "testid=ping-button" })
     // The ping's messages come after an IPC round trip: they may land a moment after the click returns.
-    let fresh = await mcp.call("electron_console", { cursor })
-    for (let i = 0; i < 50 && fresh.structured.messages.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 100))
-      fresh = await mcp.call("electron_console", { cursor })
-    }
+    const fresh = await until(mcp, "electron_console", { cursor }, (r) => r.structured.messages.length > 0)
     expect(fresh.structured.messages.length).toBeGreaterThan(0)
     expect(fresh.structured.messages.every((m: { seq: number }) => m.seq > cursor)).toBe(true)
     const bad = await mcp.call("electron_console", { level: "verbose" })
@@ -130,11 +128,7 @@ describe("debug tools", () => {
   it("electron_errors reports the page error of the throwing button", async () => {
     const before = (await mcp.call("electron_errors")).structured.cursor as number
     await mcp.call("electron_click", { target: "testid=crash-button" })
-    let errors = await mcp.call("electron_errors", { cursor: before })
-    for (let i = 0; i < 100 && errors.structured.errors.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 100))
-      errors = await mcp.call("electron_errors", { cursor: before })
-    }
+    const errors = await until(mcp, "electron_errors", { cursor: before }, (r) => r.structured.errors.length > 0)
     expect(errors.text).toContain("Crash handler button: simulated uncaught error")
     expect(errors.structured.errors[0]).toMatchObject({ kind: "pageerror", window: "w1" })
     const bad = await mcp.call("electron_errors", { cursor: -1 })
@@ -148,7 +142,7 @@ describe("debug tools", () => {
     await mcp.call("electron_expect_text", { target: "testid=quote-result", text: "Quote failed" })
     const quote = await mcp.call("electron_requests", { url: "/api/quote" })
     expect(quote.text).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/quote → 200/)
-    const failed = await untilText(mcp, "electron_requests", { failed: true }, /\/api\/broken → 500/)
+    const failed = await until(mcp, "electron_requests", { failed: true }, (r) => /\/api\/broken → 500/.test(r.text))
     expect(failed.text).toMatch(/\/api\/broken → 500/)
     expect(failed.text).not.toContain("/api/quote")
     const bad = await mcp.call("electron_requests", { status: 99 })

@@ -4,10 +4,11 @@
  * `__standin` export is named "[stand-in only]" and skipped there.
  */
 import { _electron, type ElectronApplication, type Page } from "playwright-core"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { resolveElectronRuntime } from "../../src/layers/electron-runtime.js"
+import { descendants, isAlive } from "../support/processes.js"
 
 export const runtime = resolveElectronRuntime()
 export const isStandin = runtime.kind === "standin"
@@ -35,42 +36,6 @@ export const loadedFirstWindow = async (app: ElectronApplication, url: RegExp): 
   return page
 }
 
-/** Live descendants of `pid` from /proc. */
-export const descendants = (pid: number): Array<number> => {
-  const children = new Map<number, Array<number>>()
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)])
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const out: Array<number> = []
-  const queue = [pid]
-  while (queue.length > 0) {
-    const next = queue.shift()!
-    for (const child of children.get(next) ?? []) {
-      out.push(child)
-      queue.push(child)
-    }
-  }
-  return out
-}
-
-/** Alive and not a zombie. */
-export const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z"
-  } catch {
-    return false
-  }
-}
-
 /** Polls until no pid runs and no path exists, up to `timeoutMs`; returns what is left. */
 export const waitUntilGone = async (
   pids: ReadonlyArray<number>,
@@ -79,7 +44,7 @@ export const waitUntilGone = async (
 ): Promise<{ pids: Array<number>; paths: Array<string> }> => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const left = { pids: pids.filter(isRunning), paths: paths.filter((p) => existsSync(p)) }
+    const left = { pids: pids.filter(isAlive), paths: paths.filter((p) => existsSync(p)) }
     if ((left.pids.length === 0 && left.paths.length === 0) || Date.now() > deadline) return left
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

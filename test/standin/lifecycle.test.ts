@@ -9,7 +9,8 @@ import { join } from "node:path"
 import { createServer } from "node:net"
 import type { ElectronApplication, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { appFootprint, eventually, fixture, isRunning, isStandin, launch, loadedFirstWindow, runtime, waitUntilGone } from "./helpers.js"
+import { isAlive } from "../support/processes.js"
+import { appFootprint, eventually, fixture, isStandin, launch, loadedFirstWindow, runtime, waitUntilGone } from "./helpers.js"
 
 /** A local port with nothing listening on it. */
 const closedPort = (): Promise<number> =>
@@ -74,7 +75,7 @@ describe(`main process errors and quitting on ${runtime.kind}`, () => {
       await new Promise((resolve) => setTimeout(resolve, 300))
     }
     await expect(app.evaluate(({ app }) => app.getName())).resolves.toBe("Standin Fixture")
-    expect(isRunning(app.process().pid!)).toBe(true)
+    expect(isAlive(app.process().pid!)).toBe(true)
     await expect(page.textContent("#greeting")).resolves.toBe("Welcome")
   })
 
