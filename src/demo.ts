@@ -8,7 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { packageRoot, resolveElectronRuntime, sampleAppPath } from "./layers/electron-runtime.js"
+import { packageRoot, resolveElectronRuntime, sampleAppPath } from "./layers/driver/electron-runtime.js"
 
 interface Step {
   readonly tool: string

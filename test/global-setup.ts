@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { packageRoot } from "../src/layers/electron-runtime.js"
+import { packageRoot } from "../src/layers/driver/electron-runtime.js"
 
 interface FrameworkBuild {
   readonly buildFrameworkApp: (options?: { force?: boolean; log?: (line: string) => void }) => Promise<{

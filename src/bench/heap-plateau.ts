@@ -10,8 +10,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { packageRoot } from "../layers/electron-runtime.js"
-import { createServer } from "../facade.js"
+import { packageRoot } from "../layers/driver/electron-runtime.js"
+import { createServer } from "../server/facade.js"
 
 const calls = Number(process.argv[2] ?? 100_000)
 const checkpoints = Number(process.argv[3] ?? 5)

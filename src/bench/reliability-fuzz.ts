@@ -17,7 +17,7 @@
  */
 import { Arbitrary, Either, FastCheck as fc, JSONSchema, Schema } from "effect"
 import { ErrorCodes, type Tool } from "../index.js"
-import { isArgumentObject } from "../layers/Dispatcher.js"
+import { isArgumentObject } from "../server/Dispatcher.js"
 
 export type CallKind =
   | "valid"

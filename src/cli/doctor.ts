@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import { packageRoot, resolveElectronRuntime } from "../layers/electron-runtime.js"
+import { packageRoot, resolveElectronRuntime } from "../layers/driver/electron-runtime.js"
 
 export interface Check {
   readonly name: string

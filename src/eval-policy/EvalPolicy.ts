@@ -4,7 +4,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { EvalNotAuthorized } from "../tools/errors.js"
-import { ServerConfig } from "../layers/ServerConfig.js"
+import { ServerConfig } from "../layers/config/ServerConfig.js"
 
 export const EVAL_TARGETS = ["renderer", "main"] as const
 export type EvalTarget = (typeof EVAL_TARGETS)[number]

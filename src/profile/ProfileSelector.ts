@@ -4,7 +4,7 @@
  */
 import { Context, Data, Effect, Layer } from "effect"
 import { ToolExcludedByProfile } from "../tools/errors.js"
-import { ServerConfig } from "../layers/ServerConfig.js"
+import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { CORE_TOOL_NAMES, DEFAULT_PROFILE, isCoreToolName, PROFILES, profilesHolding, type ProfileName } from "./profiles.js"
 
 export class ConflictingToolSelection extends Data.TaggedError("ConflictingToolSelection")<{

@@ -6,12 +6,12 @@
 import type { Effect, Schema } from "effect"
 import type { EvalTarget } from "../eval-policy/EvalPolicy.js"
 import type { EvalPolicy } from "../eval-policy/EvalPolicy.js"
-import type { ElectronDriver } from "../layers/ElectronDriver.js"
-import type { ServerConfig } from "../layers/ServerConfig.js"
-import type { ServerState } from "../layers/ServerState.js"
+import type { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import type { ServerConfig } from "../layers/config/ServerConfig.js"
+import type { ServerState } from "../server/ServerState.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import type { ErrorCode, ToolError } from "./errors.js"
-import type { LoadedPlugins } from "../layers/PluginLoader.js"
+import type { LoadedPlugins } from "../plugins/PluginLoader.js"
 
 export const OPERATION_TYPES = ["lifecycle", "read", "interact", "navigate", "assert", "author", "native", "debug", "eval"] as const
 export type OperationType = (typeof OPERATION_TYPES)[number]

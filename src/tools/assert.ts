@@ -5,7 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { ElectronDriver, titleOf, type WindowEntry } from "../layers/ElectronDriver.js"
+import { ElectronDriver, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { AssertionFailed, InvalidArgument, type ToolError } from "./errors.js"
 import { locatorCode } from "./interact.js"
 import { compileSafePattern } from "./patterns.js"

@@ -4,9 +4,9 @@
  */
 import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
-import { ElectronDriver, type AppSession, type RecordedStep } from "../layers/ElectronDriver.js"
-import { outputPath, timestampedName } from "../layers/paths.js"
-import { ServerConfig } from "../layers/ServerConfig.js"
+import { ElectronDriver, type AppSession, type RecordedStep } from "../layers/driver/ElectronDriver.js"
+import { outputPath, timestampedName } from "../layers/config/paths.js"
+import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { ElementNotFound, InvalidArgument } from "./errors.js"
 import { locatorCode } from "./interact.js"
 import { defineTool } from "./Tool.js"

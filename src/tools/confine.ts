@@ -3,8 +3,8 @@
  * inside the root, or the call fails with PATH_NOT_ALLOWED before anything runs.
  */
 import { Effect } from "effect"
-import { confinePath } from "../layers/paths.js"
-import { ServerConfig } from "../layers/ServerConfig.js"
+import { confinePath } from "../layers/config/paths.js"
+import { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { PathNotAllowed } from "./errors.js"
 
 /** Checks `[path, argumentName]` pairs (undefined paths are skipped) against the server's app root. */

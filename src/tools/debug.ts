@@ -3,10 +3,10 @@
  * and page metrics, one element's HTML/box/styles, and Playwright tracing.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../layers/ElectronDriver.js"
-import { outputPath, timestampedName } from "../layers/paths.js"
-import { ServerConfig } from "../layers/ServerConfig.js"
-import type { RingBuffer } from "../layers/buffers.js"
+import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { outputPath, timestampedName } from "../layers/config/paths.js"
+import { ServerConfig } from "../layers/config/ServerConfig.js"
+import type { RingBuffer } from "../layers/driver/buffers.js"
 import { InvalidArgument, OperationFailed } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"

@@ -3,7 +3,7 @@
  * Each declares its eval target; the Dispatcher lists and runs it only when `--allow-eval` allows it.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, toFunction } from "../layers/ElectronDriver.js"
+import { ElectronDriver, toFunction } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 

@@ -3,7 +3,7 @@
  * They run in the main process through Electron's own API.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../layers/ElectronDriver.js"
+import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "./errors.js"
 import { confine } from "./confine.js"
 import { defineTool } from "./Tool.js"

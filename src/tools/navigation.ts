@@ -3,7 +3,7 @@
  */
 import { Effect, Schema } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
-import { ElectronDriver } from "../layers/ElectronDriver.js"
+import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { TimeoutMs } from "./shapes.js"

@@ -3,9 +3,9 @@
  * search, text and attributes, and waiting for a condition.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, recordSnapshot, titleOf, type WindowEntry } from "../layers/ElectronDriver.js"
-import { outputPath, timestampedName } from "../layers/paths.js"
-import { ServerConfig } from "../layers/ServerConfig.js"
+import { ElectronDriver, recordSnapshot, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { outputPath, timestampedName } from "../layers/config/paths.js"
+import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { InvalidArgument, Timeout } from "./errors.js"
 import { diffSnapshots } from "./snapshot-diff.js"
 import { defineTool } from "./Tool.js"

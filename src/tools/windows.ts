@@ -2,7 +2,7 @@
  * Window tools: list, select, wait for, change the state of, size and close the app's windows.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, titleOf, type WindowInfo } from "../layers/ElectronDriver.js"
+import { ElectronDriver, titleOf, type WindowInfo } from "../layers/driver/ElectronDriver.js"
 import { Timeout } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { TimeoutMs, WindowId } from "./shapes.js"
@@ -77,9 +77,9 @@ export const waitForWindow = defineTool({
         const title = input.title !== undefined ? await titleOf(page) : ""
         return (input.title === undefined || title.includes(input.title)) && (input.url === undefined || page.url().includes(input.url))
       }
-      const entry = yield* Effect.async<import("../layers/ElectronDriver.js").WindowEntry, Timeout>((resume) => {
+      const entry = yield* Effect.async<import("../layers/driver/ElectronDriver.js").WindowEntry, Timeout>((resume) => {
         let done = false
-        const finish = (value: import("../layers/ElectronDriver.js").WindowEntry | undefined) => {
+        const finish = (value: import("../layers/driver/ElectronDriver.js").WindowEntry | undefined) => {
           if (done) return
           done = true
           clearInterval(poll)

@@ -7,7 +7,7 @@ import { _electron, type ElectronApplication, type Page } from "playwright-core"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { resolveElectronRuntime, sampleAppPath } from "../../src/layers/electron-runtime.js"
+import { resolveElectronRuntime, sampleAppPath } from "../../src/layers/driver/electron-runtime.js"
 import { descendants, isAlive } from "../support/processes.js"
 
 export { descendants }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { sampleAppPath } from "../../src/index.js"
-import { packageRoot } from "../../src/layers/electron-runtime.js"
+import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
 import { runNode } from "../support/cli.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 

@@ -7,7 +7,7 @@ import { _electron, type ElectronApplication, type Page } from "playwright-core"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { resolveElectronRuntime } from "../../src/layers/electron-runtime.js"
+import { resolveElectronRuntime } from "../../src/layers/driver/electron-runtime.js"
 import { descendants, isAlive } from "../support/processes.js"
 
 export const runtime = resolveElectronRuntime()

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { packageRoot } from "../../src/layers/electron-runtime.js"
+import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
 
 export const CLI = join(packageRoot(), "dist", "cli.js")
 

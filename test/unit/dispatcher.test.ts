@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { fileURLToPath } from "node:url"
-import { Dispatcher, nearMisses } from "../../src/layers/Dispatcher.js"
-import type { ServerConfigShape } from "../../src/layers/ServerConfig.js"
-import { coreLayer } from "../../src/layers/Stagewright.js"
+import { Dispatcher, nearMisses } from "../../src/server/Dispatcher.js"
+import type { ServerConfigShape } from "../../src/layers/config/ServerConfig.js"
+import { coreLayer } from "../../src/server/Stagewright.js"
 import { PROFILES } from "../../src/profile/profiles.js"
 import { coreTools } from "../../src/tools/index.js"
 

@@ -10,7 +10,7 @@ import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { McpServer } from "./McpServer.js"
-import type { ServerConfigShape } from "./ServerConfig.js"
+import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
 import { serverLayer } from "./Stagewright.js"
 
 export interface HttpOptions {

@@ -27,7 +27,7 @@ import {
   Timeout,
   WindowNotFound,
   type ToolError
-} from "../tools/errors.js"
+} from "../../tools/errors.js"
 import { BUFFER_CAPACITY, RingBuffer, type ConsoleEntry, type ErrorEntry, type RequestEntry } from "./buffers.js"
 import { resolveElectronRuntime } from "./electron-runtime.js"
 import { InspectorClient } from "./inspector-client.js"

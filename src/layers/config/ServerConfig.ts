@@ -4,8 +4,8 @@
  */
 import { Context, Layer } from "effect"
 import { resolve } from "node:path"
-import type { EvalTarget } from "../eval-policy/EvalPolicy.js"
-import type { ProfileName } from "../profile/profiles.js"
+import type { EvalTarget } from "../../eval-policy/EvalPolicy.js"
+import type { ProfileName } from "../../profile/profiles.js"
 
 export interface ServerConfigShape {
   /** Profile chosen with --tool-profile (or the default). Ignored when `tools` is given. */

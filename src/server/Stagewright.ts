@@ -6,10 +6,10 @@ import { Layer } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { Dispatcher } from "./Dispatcher.js"
-import { ElectronDriver } from "./ElectronDriver.js"
+import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { McpServer } from "./McpServer.js"
-import { PluginLoader } from "./PluginLoader.js"
-import { ServerConfig, type ServerConfigShape } from "./ServerConfig.js"
+import { PluginLoader } from "../plugins/PluginLoader.js"
+import { ServerConfig, type ServerConfigShape } from "../layers/config/ServerConfig.js"
 import { ServerState } from "./ServerState.js"
 
 /** Everything but the MCP binding: the services tools run on, plus the Dispatcher. */

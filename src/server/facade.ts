@@ -5,13 +5,13 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { Effect, Layer, ManagedRuntime, Scope, Exit } from "effect"
-import { Dispatcher, type CallResult, type ListedTool } from "./layers/Dispatcher.js"
-import { McpServer } from "./layers/McpServer.js"
-import type { ServerConfigShape } from "./layers/ServerConfig.js"
-import { serverLayer } from "./layers/Stagewright.js"
-import { ConflictingToolSelection } from "./profile/ProfileSelector.js"
-import type { ProfileName } from "./profile/profiles.js"
-import type { EvalTarget } from "./eval-policy/EvalPolicy.js"
+import { Dispatcher, type CallResult, type ListedTool } from "./Dispatcher.js"
+import { McpServer } from "./McpServer.js"
+import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
+import { serverLayer } from "./Stagewright.js"
+import { ConflictingToolSelection } from "../profile/ProfileSelector.js"
+import type { ProfileName } from "../profile/profiles.js"
+import type { EvalTarget } from "../eval-policy/EvalPolicy.js"
 
 export interface CreateServerOptions {
   /** A named profile. Exclusive with `tools`. */

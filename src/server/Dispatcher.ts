@@ -28,10 +28,10 @@ import {
 } from "../tools/errors.js"
 import { coreTools } from "../tools/index.js"
 import { isReadOnly, type Tool, type ToolResult, type ToolServices } from "../tools/Tool.js"
-import { LoadedPlugins, pluginOfToolName } from "./PluginLoader.js"
-import { ServerConfig } from "./ServerConfig.js"
+import { LoadedPlugins, pluginOfToolName } from "../plugins/PluginLoader.js"
+import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { ServerState } from "./ServerState.js"
-import { outputPath, timestampedName } from "./paths.js"
+import { outputPath, timestampedName } from "../layers/config/paths.js"
 
 /** One entry of the tools/list payload. */
 export interface ListedTool {

@@ -6,11 +6,11 @@
 import { Context, Data, Effect, Layer, ParseResult, Schema } from "effect"
 import { isAbsolute, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
-import { PluginValue, type Plugin } from "../plugins/Plugin.js"
-import { firstPartyPlugins } from "../plugins/registry.js"
+import { PluginValue, type Plugin } from "./Plugin.js"
+import { firstPartyPlugins } from "./registry.js"
 import { CORE_TOOL_NAMES, EVAL_TOOL_NAMES } from "../profile/profiles.js"
 import type { Tool } from "../tools/Tool.js"
-import { ServerConfig } from "./ServerConfig.js"
+import { ServerConfig } from "../layers/config/ServerConfig.js"
 
 export class PluginNotFound extends Data.TaggedError("PluginNotFound")<{
   readonly plugin: string
