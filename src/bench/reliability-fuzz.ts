@@ -17,7 +17,7 @@
  */
 import { Arbitrary, Either, FastCheck as fc, JSONSchema, Schema } from "effect"
 import { ErrorCodes, type Tool } from "../index.js"
-import { isArgumentObject } from "../server/Dispatcher.js"
+import { isArgumentObject } from "../server/decode.js"
 
 export type CallKind =
   | "valid"
@@ -76,7 +76,7 @@ export const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCodes
  * `null -> {}` default, and its guard for tools without parameters (`Schema.Struct({})` alone accepts
  * any object). The Dispatcher's size and depth bounds are not mirrored: they only reject more.
  */
-export const wouldDecode = (tool: Tool, args: unknown): boolean => {
+export const wouldDecode = (tool: Tool<any, any>, args: unknown): boolean => {
   if (!isArgumentObject(args)) return false
   if (fieldsOf(tool).length === 0 && args !== null && typeof args === "object" && Object.keys(args).length > 0) return false
   return Either.isRight(Schema.decodeUnknownEither(tool.input, { onExcessProperty: "error" })(args ?? {}))
@@ -94,7 +94,7 @@ export const withoutProtoKeys = (value: unknown, depth = 0): unknown => {
  * (undefined fields drop out), or after the MCP SDK drops `__proto__` keys. Used to keep every call
  * to a process tool from ever reaching its handler.
  */
-export const mayDecode = (tool: Tool, args: unknown): boolean => {
+export const mayDecode = (tool: Tool<any, any>, args: unknown): boolean => {
   if (wouldDecode(tool, args) || wouldDecode(tool, withoutProtoKeys(args))) return true
   try {
     const wire = JSON.parse(JSON.stringify(args) ?? "null") as unknown
@@ -135,7 +135,7 @@ const stringNode = (node: JsonSchemaNode | undefined): JsonSchemaNode | undefine
 }
 
 const jsonSchemas = new WeakMap<Tool, JsonSchemaNode>()
-const jsonSchemaOf = (tool: Tool): JsonSchemaNode => {
+const jsonSchemaOf = (tool: Tool<any, any>): JsonSchemaNode => {
   let schema = jsonSchemas.get(tool)
   if (schema === undefined) {
     schema = JSONSchema.make(tool.input) as JsonSchemaNode
@@ -145,7 +145,7 @@ const jsonSchemaOf = (tool: Tool): JsonSchemaNode => {
 }
 
 /** The top-level fields of a tool's input, read from its JSON Schema. */
-export const fieldsOf = (tool: Tool): ReadonlyArray<FieldInfo> => {
+export const fieldsOf = (tool: Tool<any, any>): ReadonlyArray<FieldInfo> => {
   const schema = jsonSchemaOf(tool)
   const required = new Set(schema.required ?? [])
   return Object.entries(schema.properties ?? {}).map(([name, node]) => {
@@ -286,11 +286,11 @@ export interface ValidOptions {
    * A final adjustment (for example capping timeouts while an app runs). The result is used only when
    * it still decodes; otherwise the unadjusted call is used.
    */
-  readonly tune?: (tool: Tool, args: Record<string, unknown>, choose: Chooser) => Record<string, unknown>
+  readonly tune?: (tool: Tool<any, any>, args: Record<string, unknown>, choose: Chooser) => Record<string, unknown>
 }
 
 /** Valid-shaped arguments for `tool`: derived from its input Schema, encoded for the wire. */
-export const validArgs = (tool: Tool, options: ValidOptions = {}): fc.Arbitrary<Record<string, unknown>> => {
+export const validArgs = (tool: Tool<any, any>, options: ValidOptions = {}): fc.Arbitrary<Record<string, unknown>> => {
   const encode = Schema.encodeSync(tool.input)
   const strings = fieldsOf(tool).filter((f) => f.isString)
   return fc.tuple(Arbitrary.make(tool.input), draws).map(([value, d]) => {
@@ -314,7 +314,7 @@ const jsonValueArb = fc.jsonValue({ maxDepth: 4 })
 const anythingArb = fc.anything({ maxDepth: 4 }).filter((v) => isJsonSerializable(v))
 
 /** Object-shaped random values whose keys are often the tool's own field names (so wrong values reach the decoder). */
-const randomObject = (tool: Tool, values: fc.Arbitrary<unknown>) => {
+const randomObject = (tool: Tool<any, any>, values: fc.Arbitrary<unknown>) => {
   const names = fieldsOf(tool).map((f) => f.name)
   const key = names.length > 0 ? fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 12 })) : fc.string({ maxLength: 12 })
   return fc.dictionary(key, values, { maxKeys: 5 }).filter((v) => isJsonSerializable(v))
@@ -354,7 +354,7 @@ export interface MalformedOptions {
 }
 
 /** Malformed arguments of one kind for `tool` (most fail to decode; planCalls drops those that decode for a process tool). */
-export const malformedArgs = (tool: Tool, kind: Exclude<CallKind, "valid" | "bad-name">, options: MalformedOptions = {}): fc.Arbitrary<unknown> => {
+export const malformedArgs = (tool: Tool<any, any>, kind: Exclude<CallKind, "valid" | "bad-name">, options: MalformedOptions = {}): fc.Arbitrary<unknown> => {
   const fields = fieldsOf(tool)
   const base = validArgs(tool, { interesting: 0 })
   const maxHuge = options.maxHugeLength ?? 1_000_001
@@ -483,7 +483,7 @@ export interface PlanOptions {
 }
 
 /** The calls of one run: deterministic for the seed, interleaved so that tools and kinds alternate. */
-export const planCalls = (tools: ReadonlyArray<Tool>, options: PlanOptions): ReadonlyArray<FuzzCall> => {
+export const planCalls = (tools: ReadonlyArray<Tool<any, any>>, options: PlanOptions): ReadonlyArray<FuzzCall> => {
   const groups: Array<ReadonlyArray<FuzzCall>> = []
   const kinds = options.kinds ?? MALFORMED_KINDS
   for (const tool of tools) {

@@ -9,7 +9,7 @@
 import { Effect } from "effect"
 import { PluginLoader } from "../index.js"
 import { CORE_GROUPS, CORE_TOOL_NAMES, PROFILE_NAMES, PROFILES } from "../profile/profiles.js"
-import { coreTools } from "../tools/index.js"
+import { coreTools } from "../server/tools.js"
 import { documentationManifest, type ManifestEntry } from "../tools/manifest.js"
 
 export interface PluginInfo {

@@ -2,9 +2,7 @@
  * EvalPolicy: the single place that decides whether caller-supplied code may run, per target.
  * Eval tools, plugin tools that declare a target and `javascript:` URLs all ask it.
  */
-import { Context, Effect, Layer } from "effect"
-import { EvalNotAuthorized } from "../tools/errors.js"
-import { ServerConfig } from "../layers/config/ServerConfig.js"
+import { Context, Effect, Layer, Schema } from "effect"
 
 export const EVAL_TARGETS = ["renderer", "main"] as const
 export type EvalTarget = (typeof EVAL_TARGETS)[number]
@@ -21,6 +19,16 @@ export const parseAllowEval = (values: ReadonlyArray<string>): ReadonlyArray<Eva
   }
   return EVAL_TARGETS.filter((t) => out.has(t))
 }
+
+/** A call that would run caller-supplied code in a target this server does not allow. */
+export class EvalNotAuthorized extends Schema.TaggedError<EvalNotAuthorized>()("EvalNotAuthorized", {
+  message: Schema.String,
+  hint: Schema.optionalWith(Schema.String, { default: () => "Restart the server with the --allow-eval flag for this target." }),
+  details: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  tool: Schema.String,
+  target: Schema.String,
+  flag: Schema.String
+}) {}
 
 export const evalFlag = (target: EvalTarget): string => `--allow-eval ${target}`
 
@@ -52,8 +60,5 @@ export class EvalPolicy extends Context.Tag("stagewright/EvalPolicy")<EvalPolicy
     }
   }
 
-  static readonly layer = Layer.effect(
-    EvalPolicy,
-    Effect.map(ServerConfig, (config) => EvalPolicy.make(config.allowEval))
-  )
+  static readonly layer = (allowed: ReadonlyArray<EvalTarget>) => Layer.succeed(EvalPolicy, EvalPolicy.make(allowed))
 }

@@ -2,10 +2,24 @@
  * ProfileSelector: which core tools are active. Either a named profile (--tool-profile) or an
  * explicit list of names (createServer({ tools })); asking for both is a typed conflict.
  */
-import { Context, Data, Effect, Layer } from "effect"
-import { ToolExcludedByProfile } from "../tools/errors.js"
-import { ServerConfig } from "../layers/config/ServerConfig.js"
+import { Context, Data, Effect, Layer, Schema } from "effect"
 import { CORE_TOOL_NAMES, DEFAULT_PROFILE, isCoreToolName, PROFILES, profilesHolding, type ProfileName } from "./profiles.js"
+
+/** A call to a known core tool outside the active selection, with the profiles that hold it. */
+export class ToolExcludedByProfile extends Schema.TaggedError<ToolExcludedByProfile>()("ToolExcludedByProfile", {
+  message: Schema.String,
+  hint: Schema.optionalWith(Schema.String, { default: () => "Restart the server with a profile that holds this tool." }),
+  details: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  tool: Schema.String,
+  activeProfile: Schema.String,
+  profiles: Schema.Array(Schema.String)
+}) {}
+
+/** What the operator chose: a named profile or an explicit list of core tool names (never both). */
+export interface ToolSelection {
+  readonly toolProfile?: ProfileName | undefined
+  readonly tools?: ReadonlyArray<string> | undefined
+}
 
 export class ConflictingToolSelection extends Data.TaggedError("ConflictingToolSelection")<{
   readonly toolProfile: string
@@ -71,8 +85,5 @@ export class ProfileSelector extends Context.Tag("stagewright/ProfileSelector")<
       }
     })
 
-  static readonly layer = Layer.effect(
-    ProfileSelector,
-    Effect.flatMap(ServerConfig, (config) => ProfileSelector.make(config.toolProfile, config.tools))
-  )
+  static readonly layer = (selection: ToolSelection) => Layer.effect(ProfileSelector, ProfileSelector.make(selection.toolProfile, selection.tools))
 }

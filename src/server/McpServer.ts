@@ -9,8 +9,10 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Context, Deferred, Effect, Exit, Layer, Runtime } from "effect"
-import { InternalError, Timeout } from "../tools/errors.js"
-import { Dispatcher, errorResult } from "./Dispatcher.js"
+import { Timeout } from "../tools/errors.js"
+import { Dispatcher } from "./Dispatcher.js"
+import { InternalError } from "./errors.js"
+import { errorResult } from "./results.js"
 import { VERSION } from "../version.js"
 
 export interface McpServerShape {

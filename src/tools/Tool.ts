@@ -4,14 +4,11 @@
  * and an Effect handler. Core groups and plugins are lists of these; the Dispatcher serves them.
  */
 import type { Effect, Schema } from "effect"
-import type { EvalTarget } from "../eval-policy/EvalPolicy.js"
-import type { EvalPolicy } from "../eval-policy/EvalPolicy.js"
-import type { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import type { EvalPolicy, EvalTarget } from "../eval-policy/EvalPolicy.js"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
-import type { ServerState } from "../server/ServerState.js"
-import type { ProfileSelector } from "../profile/ProfileSelector.js"
-import type { ErrorCode, ToolError } from "./errors.js"
-import type { LoadedPlugins } from "../plugins/PluginLoader.js"
+import type { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import type { ErrorCode } from "./error-codes.js"
+import type { ToolError } from "./errors.js"
 
 export const OPERATION_TYPES = ["lifecycle", "read", "interact", "navigate", "assert", "author", "native", "debug", "eval"] as const
 export type OperationType = (typeof OPERATION_TYPES)[number]
@@ -28,10 +25,11 @@ export interface ToolResult {
   readonly images?: ReadonlyArray<ToolImage>
 }
 
-/** The services a tool handler may use; the Dispatcher provides all of them. */
-export type ToolServices = ElectronDriver | ServerState | ServerConfig | EvalPolicy | ProfileSelector | LoadedPlugins
+/** The services a tool handler (core or plugin) may use; the Dispatcher provides them. */
+export type ToolServices = ElectronDriver | ServerConfig | EvalPolicy
 
-export interface Tool<A = any> {
+// `any` in the defaults: a list of tools holds handlers of many input types (the Schema checks each).
+export interface Tool<A = any, R = ToolServices> {
   readonly name: string
   readonly description: string
   readonly input: Schema.Schema<A, any, never>
@@ -48,13 +46,14 @@ export interface Tool<A = any> {
   readonly readOnly?: boolean
   /** Set on plugin tools: the plugin's name. */
   readonly plugin?: string
-  readonly handler: (input: A) => Effect.Effect<ToolResult, ToolError, ToolServices>
+  readonly handler: (input: A) => Effect.Effect<ToolResult, ToolError, R>
 }
 
 /** Declares a tool, inferring the handler's input from the Schema. */
-export const defineTool = <A, I>(tool: Omit<Tool<A>, "input"> & { readonly input: Schema.Schema<A, I, never> }): Tool<A> =>
-  tool as Tool<A>
+export const defineTool = <A, I, R = ToolServices>(
+  tool: Omit<Tool<A, R>, "input"> & { readonly input: Schema.Schema<A, I, never> }
+): Tool<A, R> => tool as Tool<A, R>
 
 /** MCP readOnlyHint: by the operation type unless the tool says otherwise. */
-export const isReadOnly = (tool: Tool): boolean =>
+export const isReadOnly = (tool: Pick<Tool, "readOnly" | "type">): boolean =>
   tool.readOnly ?? (tool.type === "read" || tool.type === "assert" || tool.type === "debug")

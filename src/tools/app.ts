@@ -1,18 +1,13 @@
 /**
- * App tools: start, attach to, close and describe the Electron app, the server and its plugins.
+ * App tools: start, attach to, close and describe the Electron app (the server describes itself: src/server/tools.ts).
  */
 import { Effect, Schema } from "effect"
-import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { ElectronDriver, titleOf, type AppSession } from "../layers/driver/ElectronDriver.js"
-import { LoadedPlugins } from "../plugins/PluginLoader.js"
-import { ServerConfig } from "../layers/config/ServerConfig.js"
-import { ServerState } from "../server/ServerState.js"
-import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { defineTool } from "./Tool.js"
 import { confine } from "./confine.js"
 import { TimeoutMs } from "./shapes.js"
 
-const describeWindows = (session: AppSession) =>
+export const describeWindows = (session: AppSession) =>
   Effect.forEach(session.windows, (w) =>
     Effect.promise(() => titleOf(w.page)).pipe(
       Effect.map((title) => ({ id: w.id, active: session.activeId === w.id, title, url: w.page.url() }))
@@ -20,7 +15,7 @@ const describeWindows = (session: AppSession) =>
     { concurrency: "unbounded" }
   )
 
-const windowLines = (windows: ReadonlyArray<{ id: string; active: boolean; title: string; url: string }>) =>
+export const windowLines = (windows: ReadonlyArray<{ id: string; active: boolean; title: string; url: string }>) =>
   windows.map((w) => `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}`).join("\n")
 
 const appIdentity = (driver: typeof ElectronDriver.Service) =>
@@ -101,48 +96,6 @@ export const close = defineTool({
     })
 })
 
-export const status = defineTool({
-  name: "electron_status",
-  description:
-    "Server and app state: start time, last error, tool profile, eval policy, loaded plugins, whether an app runs and its windows. Cheap; call it when something fails unexpectedly.",
-  type: "read",
-  errors: [],
-  input: Schema.Struct({}),
-  handler: () =>
-    Effect.gen(function* () {
-      const state = yield* ServerState
-      const profile = yield* ProfileSelector
-      const policy = yield* EvalPolicy
-      const plugins = yield* LoadedPlugins
-      const driver = yield* ElectronDriver
-      const lastError = yield* state.lastError
-      const calls = yield* state.calls
-      const session = yield* driver.current
-      const appState = session === undefined ? "none" : session.exit ? (session.exit.expected ? "closed" : "crashed") : "running"
-      const windows = session && !session.exit ? yield* describeWindows(session) : []
-      const structured = {
-        server: { startedAt: state.startedAt.toISOString(), calls: calls.total, failed: calls.failed, lastError: lastError ?? null },
-        profile: profile.active,
-        allowEval: policy.allowed,
-        plugins: plugins.plugins.map((p) => p.name),
-        app: {
-          state: appState,
-          ...(session ? { kind: session.kind, pid: session.pid ?? null, mainProcess: session.hasMainProcess } : {}),
-          ...(session?.exit ? { exit: session.exit } : {}),
-          windows
-        }
-      }
-      const lines = [
-        `server: started ${structured.server.startedAt}, ${calls.total} calls, ${calls.failed} failed`,
-        `last_error: ${lastError ? `${lastError.at} ${lastError.tool} ${lastError.code}: ${lastError.message}` : "none"}`,
-        `profile: ${profile.active}; eval: ${policy.allowed.length > 0 ? policy.allowed.join(", ") : "off"}; plugins: ${structured.plugins.join(", ") || "none"}`,
-        `app: ${appState}${session?.pid ? ` (pid ${session.pid})` : ""}${session?.exit ? ` — ${session.exit.detail}` : ""}`,
-        ...(windows.length > 0 ? [windowLines(windows)] : [])
-      ]
-      return { text: lines.join("\n"), structured }
-    })
-})
-
 export const appInfo = defineTool({
   name: "electron_app_info",
   description: "App name, version, isPackaged, Electron/Chrome/Node versions, locale and app.getPath folders (userData, logs…). Needs the main process.",
@@ -187,29 +140,4 @@ export const appInfo = defineTool({
     })
 })
 
-export const plugins = defineTool({
-  name: "electron_plugins",
-  description: "Loaded plugins with their tools, and the first-party plugins that --plugin NAME can load.",
-  type: "read",
-  errors: [],
-  input: Schema.Struct({}),
-  handler: () =>
-    Effect.gen(function* () {
-      const loaded = yield* LoadedPlugins
-      const config = yield* ServerConfig
-      const available = loaded.available
-      const lines = loaded.plugins.map((p) => `${p.name}: ${p.purpose}\n  ${p.tools.map((t) => t.name).join(", ")}`)
-      if (lines.length === 0) lines.push("No plugins loaded.")
-      if (available.length > 0) lines.push(`Available with --plugin NAME: ${available.join(", ")}`)
-      return {
-        text: lines.join("\n"),
-        structured: {
-          loaded: loaded.plugins.map((p) => ({ name: p.name, purpose: p.purpose, tools: p.tools.map((t) => t.name) })),
-          available,
-          requested: config.plugins
-        }
-      }
-    })
-})
-
-export const appTools = [launch, attach, close, status, appInfo, plugins]
+export const appTools = [launch, attach, close, appInfo]

@@ -1,5 +1,6 @@
 /**
- * Every core tool and the eval tools, as one list the Dispatcher serves.
+ * The tool groups that drive the app (and the eval tools); with the server-describing tools of
+ * src/server/tools.ts they make the core catalog.
  */
 import { appTools } from "./app.js"
 import { assertTools } from "./assert.js"
@@ -13,7 +14,7 @@ import { observeTools } from "./observe.js"
 import type { Tool } from "./Tool.js"
 import { windowTools } from "./windows.js"
 
-export const coreTools: ReadonlyArray<Tool> = [
+export const groupTools: ReadonlyArray<Tool> = [
   ...appTools,
   ...windowTools,
   ...navigationTools,

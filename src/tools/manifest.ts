@@ -3,7 +3,7 @@
  * operation type, eval target, profiles, plugin and error codes — beside each tool's description
  * and input schema. Sorted by name, like tools/list.
  */
-import { inputJsonSchema } from "../server/Dispatcher.js"
+import { inputJsonSchema } from "./json-schema.js"
 import { PROFILE_NAMES, PROFILES, type CoreToolName } from "../profile/profiles.js"
 import { COMMON_CODES } from "./errors.js"
 import type { Tool } from "./Tool.js"

@@ -26,7 +26,7 @@ import {
 } from "../../src/bench/reliability-fuzz.js"
 import { sampleAppPath, type Tool } from "../../src/index.js"
 import { isReadOnly } from "../../src/tools/Tool.js"
-import { coreTools } from "../../src/tools/index.js"
+import { coreTools } from "../../src/server/tools.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 import { descendants, waitAllGone } from "../support/processes.js"
 import { guardProcess, printTable, type ProcessGuard } from "./support.js"

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { checkResult, FuzzTally, fuzzSeed, nested, planCalls, runCalls, mayDecode, wouldDecode } from "../../src/bench/reliability-fuzz.js"
 import { coreLayer, Dispatcher } from "../../src/index.js"
-import { coreTools } from "../../src/tools/index.js"
+import { coreTools } from "../../src/server/tools.js"
 import { descendants, isAlive } from "../support/processes.js"
 import { guardProcess, printTable, type ProcessGuard } from "./support.js"
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createServer } from "../../src/index.js"
-import { coreTools } from "../../src/tools/index.js"
+import { coreTools } from "../../src/server/tools.js"
 
 describe("bad input for every tool", () => {
   it("an unknown argument is INVALID_ARGUMENT with its name, for all 54 tools", async () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { fileURLToPath } from "node:url"
-import { Dispatcher, nearMisses } from "../../src/server/Dispatcher.js"
+import { Dispatcher } from "../../src/server/Dispatcher.js"
+import { nearMisses } from "../../src/server/resolve.js"
 import type { ServerConfigShape } from "../../src/layers/config/ServerConfig.js"
 import { coreLayer } from "../../src/server/Stagewright.js"
 import { PROFILES } from "../../src/profile/profiles.js"
-import { coreTools } from "../../src/tools/index.js"
+import { coreTools } from "../../src/server/tools.js"
 
 const samplePlugin = fileURLToPath(new URL("../fixtures/plugins/sample-plugin.mjs", import.meta.url))
 

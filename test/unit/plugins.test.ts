@@ -72,8 +72,8 @@ describe("PluginLoader", () => {
         Layer.provideMerge(
           Layer.mergeAll(
             PluginLoader.layerLoaded.pipe(Layer.provide(PluginLoader.layerRegistry(registry))),
-            ProfileSelector.layer,
-            EvalPolicy.layer,
+            ProfileSelector.layer({}),
+            EvalPolicy.layer([]),
             ServerState.layer,
             ElectronDriver.layer
           ).pipe(Layer.provideMerge(ServerConfig.layer({ plugins })))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { CORE_GROUPS, CORE_TOOL_NAMES, PROFILES, profilesHolding } from "../../src/profile/profiles.js"
-import { coreTools } from "../../src/tools/index.js"
+import { coreTools } from "../../src/server/tools.js"
 
 describe("profiles (the TOOLS.md contract)", () => {
   it("have the catalog sizes 19 / 47 / 32 / 52", () => {

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, realpathSync } from "node:fs"
 import { basename, dirname, extname, join, relative, resolve, isAbsolute } from "node:path"
-import { PathNotAllowed } from "../../tools/errors.js"
+import { PathNotAllowed } from "./errors.js"
 
 /** Resolves `name` inside `dir`; fails when it would land outside. Creates `dir` when missing. */
 export const outputPath = (dir: string, name: string, defaultExt: string): string | PathNotAllowed => {

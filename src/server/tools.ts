@@ -1,0 +1,89 @@
+/**
+ * The tools that describe the server itself: its state (electron_status) and its plugins
+ * (electron_plugins). They read server-side services, so they live here rather than among the app tools.
+ */
+import { Effect, Schema } from "effect"
+import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
+import { ServerConfig } from "../layers/config/ServerConfig.js"
+import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { LoadedPlugins } from "../plugins/PluginLoader.js"
+import { ProfileSelector } from "../profile/ProfileSelector.js"
+import { describeWindows, windowLines } from "../tools/app.js"
+import { groupTools } from "../tools/index.js"
+import { defineTool, type Tool, type ToolServices } from "../tools/Tool.js"
+import { ServerState } from "./ServerState.js"
+
+/** What the server-describing tools read beyond the services every tool may use. */
+export type ServerServices = ToolServices | ServerState | ProfileSelector | LoadedPlugins
+
+export const status = defineTool({
+  name: "electron_status",
+  description:
+    "Server and app state: start time, last error, tool profile, eval policy, loaded plugins, whether an app runs and its windows. Cheap; call it when something fails unexpectedly.",
+  type: "read",
+  errors: [],
+  input: Schema.Struct({}),
+  handler: () =>
+    Effect.gen(function* () {
+      const state = yield* ServerState
+      const profile = yield* ProfileSelector
+      const policy = yield* EvalPolicy
+      const plugins = yield* LoadedPlugins
+      const driver = yield* ElectronDriver
+      const lastError = yield* state.lastError
+      const calls = yield* state.calls
+      const session = yield* driver.current
+      const appState = session === undefined ? "none" : session.exit ? (session.exit.expected ? "closed" : "crashed") : "running"
+      const windows = session && !session.exit ? yield* describeWindows(session) : []
+      const structured = {
+        server: { startedAt: state.startedAt.toISOString(), calls: calls.total, failed: calls.failed, lastError: lastError ?? null },
+        profile: profile.active,
+        allowEval: policy.allowed,
+        plugins: plugins.plugins.map((p) => p.name),
+        app: {
+          state: appState,
+          ...(session ? { kind: session.kind, pid: session.pid ?? null, mainProcess: session.hasMainProcess } : {}),
+          ...(session?.exit ? { exit: session.exit } : {}),
+          windows
+        }
+      }
+      const lines = [
+        `server: started ${structured.server.startedAt}, ${calls.total} calls, ${calls.failed} failed`,
+        `last_error: ${lastError ? `${lastError.at} ${lastError.tool} ${lastError.code}: ${lastError.message}` : "none"}`,
+        `profile: ${profile.active}; eval: ${policy.allowed.length > 0 ? policy.allowed.join(", ") : "off"}; plugins: ${structured.plugins.join(", ") || "none"}`,
+        `app: ${appState}${session?.pid ? ` (pid ${session.pid})` : ""}${session?.exit ? ` — ${session.exit.detail}` : ""}`,
+        ...(windows.length > 0 ? [windowLines(windows)] : [])
+      ]
+      return { text: lines.join("\n"), structured }
+    })
+})
+
+export const plugins = defineTool({
+  name: "electron_plugins",
+  description: "Loaded plugins with their tools, and the first-party plugins that --plugin NAME can load.",
+  type: "read",
+  errors: [],
+  input: Schema.Struct({}),
+  handler: () =>
+    Effect.gen(function* () {
+      const loaded = yield* LoadedPlugins
+      const config = yield* ServerConfig
+      const available = loaded.available
+      const lines = loaded.plugins.map((p) => `${p.name}: ${p.purpose}\n  ${p.tools.map((t) => t.name).join(", ")}`)
+      if (lines.length === 0) lines.push("No plugins loaded.")
+      if (available.length > 0) lines.push(`Available with --plugin NAME: ${available.join(", ")}`)
+      return {
+        text: lines.join("\n"),
+        structured: {
+          loaded: loaded.plugins.map((p) => ({ name: p.name, purpose: p.purpose, tools: p.tools.map((t) => t.name) })),
+          available,
+          requested: config.plugins
+        }
+      }
+    })
+})
+
+export const serverTools: ReadonlyArray<Tool<any, ServerServices>> = [status, plugins]
+
+/** The whole core catalog: every core tool group, the server-describing tools and the eval tools. */
+export const coreTools: ReadonlyArray<Tool<any, any>> = [...serverTools, ...groupTools]
