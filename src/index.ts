@@ -2,20 +2,39 @@
  * Stagewright's public API.
  *
  * For Effect integrators: the service tags and their layers, the tagged errors, and `coreLayer` /
- * `serverLayer`, the composed graph. For everyone else: `createServer()`, a Promise facade.
+ * `serverLayer`, the composed graph. For everyone else: `createServer()`, a Promise facade. For plugin
+ * authors: `defineTool`, the `Tool` and `Plugin` contracts and the services a tool may use. The session
+ * model is exported as types only: it changes only through the driver.
  */
-export { createServer, type CreateServerOptions, type StagewrightServer } from "./server/facade.js"
+export { createServer, type CreateServerOptions, type StagewrightServer, type StartError } from "./server/facade.js"
 export { coreLayer, serverLayer } from "./server/Stagewright.js"
-export { Dispatcher, type CallResult, type ListedTool } from "./server/Dispatcher.js"
-export { ElectronDriver, AppSession, WindowEntry, type LaunchOptions, type AttachOptions } from "./layers/driver/ElectronDriver.js"
+export { Dispatcher, type CallResult, type Content, type ListedTool } from "./server/Dispatcher.js"
 export { McpServer } from "./server/McpServer.js"
-export { ServerConfig, type ServerConfigShape } from "./layers/config/ServerConfig.js"
 export { ServerState } from "./server/ServerState.js"
-export { LoadedPlugins, PluginLoader, PluginInvalid, PluginNotFound, ToolNameConflict } from "./plugins/PluginLoader.js"
-export { EvalPolicy, type EvalTarget } from "./eval-policy/EvalPolicy.js"
-export { ProfileSelector, ConflictingToolSelection, UnknownToolInSelection } from "./profile/ProfileSelector.js"
-export { PROFILES, PROFILE_NAMES, CORE_TOOL_NAMES, type ProfileName } from "./profile/profiles.js"
-export * from "./tools/errors.js"
-export { defineTool, type Tool, type ToolResult, type OperationType } from "./tools/Tool.js"
+export { coreTools, serverTools } from "./server/tools.js"
+export { InternalError, PluginNotLoaded, UnknownTool, type ServerError } from "./server/errors.js"
+export { isArgumentObject } from "./server/decode.js"
+export {
+  ElectronDriver,
+  type AppSession,
+  type AttachOptions,
+  type Check,
+  type ElectronDriverShape,
+  type LaunchOptions,
+  type PendingDialog,
+  type RecordedStep,
+  type WindowEntry,
+  type WindowInfo,
+  type WindowSelector
+} from "./layers/driver/ElectronDriver.js"
+export { ServerConfig, defaultServerConfig, type ServerConfigShape } from "./layers/config/ServerConfig.js"
+export { LoadedPlugins, PluginLoader, PluginInvalid, PluginNotFound, ToolNameConflict, type PluginLoadError } from "./plugins/PluginLoader.js"
 export type { Plugin } from "./plugins/Plugin.js"
-export { resolveElectronRuntime, sampleAppPath, type ElectronRuntime } from "./layers/driver/electron-runtime.js"
+export { EvalPolicy, type EvalTarget } from "./eval-policy/EvalPolicy.js"
+export { ProfileSelector, ConflictingToolSelection, UnknownToolInSelection, ToolExcludedByProfile } from "./profile/ProfileSelector.js"
+export { PROFILES, PROFILE_NAMES, CORE_TOOL_NAMES, CORE_GROUPS, type ProfileName } from "./profile/profiles.js"
+export * from "./tools/errors.js"
+export { defineTool, type Tool, type ToolResult, type ToolServices, type OperationType } from "./tools/Tool.js"
+export { documentationManifest, type ManifestEntry } from "./tools/manifest.js"
+export { resolveElectronRuntime, sampleAppPath, packageRoot, type ElectronRuntime } from "./layers/driver/electron-runtime.js"
+export { VERSION } from "./version.js"

@@ -10,8 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { packageRoot } from "../layers/driver/electron-runtime.js"
-import { createServer } from "../server/facade.js"
+import { packageRoot, createServer } from "../index.js"
 
 const calls = Number(process.argv[2] ?? 100_000)
 const checkpoints = Number(process.argv[3] ?? 5)

@@ -10,8 +10,7 @@ import { FileSystem } from "@effect/platform"
 import { Console, Data, Effect, Either, Option, ParseResult, Schema } from "effect"
 import { dirname, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { PROFILE_NAMES } from "../index.js"
-import { VERSION } from "../version.js"
+import { PROFILE_NAMES, VERSION } from "../index.js"
 import {
   BaselineJson,
   compare,

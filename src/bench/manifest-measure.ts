@@ -10,8 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { Data, Effect } from "effect"
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
-import { McpServer, PluginLoader, serverLayer } from "../index.js"
-import { VERSION } from "../version.js"
+import { McpServer, PluginLoader, serverLayer, VERSION } from "../index.js"
 import { serverConfigOf, type Variant } from "./manifest-variants.js"
 
 /** The tokenizer every figure is counted with. */

@@ -16,8 +16,7 @@
  * Generation is deterministic for a seed: the same seed gives the same calls, in the same order.
  */
 import { Arbitrary, Either, FastCheck as fc, JSONSchema, Schema } from "effect"
-import { ErrorCodes, type Tool } from "../index.js"
-import { isArgumentObject } from "../server/decode.js"
+import { ErrorCodes, isArgumentObject, type Tool } from "../index.js"
 
 export type CallKind =
   | "valid"

@@ -18,8 +18,7 @@ import { cpus, tmpdir, totalmem } from "node:os"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { resolveElectronRuntime } from "../index.js"
-import { VERSION } from "../version.js"
+import { resolveElectronRuntime, VERSION } from "../index.js"
 import { dispatcherFuzz, httpSessions, launchCycles, progress, sequentialCalls } from "./reliability-sections.js"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))

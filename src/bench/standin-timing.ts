@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { _electron } from "playwright-core"
-import { packageRoot, resolveElectronRuntime, sampleAppPath } from "../layers/driver/electron-runtime.js"
+import { packageRoot, resolveElectronRuntime, sampleAppPath } from "../index.js"
 
 const runs = Number(process.argv[2] ?? 10)
 const runtime = resolveElectronRuntime()

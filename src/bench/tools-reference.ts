@@ -7,10 +7,7 @@
  *   npm run docs:tools            regenerate docs/TOOLS.md (entry point: ./tools-reference-main.ts)
  */
 import { Effect } from "effect"
-import { PluginLoader } from "../index.js"
-import { CORE_GROUPS, CORE_TOOL_NAMES, PROFILE_NAMES, PROFILES } from "../profile/profiles.js"
-import { coreTools } from "../server/tools.js"
-import { documentationManifest, type ManifestEntry } from "../tools/manifest.js"
+import { CORE_GROUPS, CORE_TOOL_NAMES, coreTools, documentationManifest, type ManifestEntry, PluginLoader, PROFILE_NAMES, PROFILES } from "../index.js"
 
 export interface PluginInfo {
   readonly name: string

@@ -4,12 +4,13 @@
  * places that bridge Effect and Promises (they change in Effect 4).
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { Effect, Layer, ManagedRuntime, Scope, Exit } from "effect"
+import { Effect, ManagedRuntime, Scope, Exit } from "effect"
 import { Dispatcher, type CallResult, type ListedTool } from "./Dispatcher.js"
 import { McpServer } from "./McpServer.js"
 import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
 import { serverLayer } from "./Stagewright.js"
-import { ConflictingToolSelection } from "../profile/ProfileSelector.js"
+import { ConflictingToolSelection, type UnknownToolInSelection } from "../profile/ProfileSelector.js"
+import type { PluginLoadError } from "../plugins/PluginLoader.js"
 import type { ProfileName } from "../profile/profiles.js"
 import type { EvalTarget } from "../eval-policy/EvalPolicy.js"
 
@@ -27,6 +28,9 @@ export interface CreateServerOptions {
   readonly maxResponseChars?: number
 }
 
+/** Why a server could not start. */
+export type StartError = ConflictingToolSelection | UnknownToolInSelection | PluginLoadError
+
 export interface StagewrightServer {
   /** The tools/list entries, sorted by name. */
   readonly listTools: () => Promise<ReadonlyArray<ListedTool>>
@@ -38,7 +42,10 @@ export interface StagewrightServer {
   readonly close: () => Promise<void>
 }
 
-/** Builds a server. Rejects with ConflictingToolSelection when both `tools` and `toolProfile` are given. */
+/**
+ * Builds a server. Rejects with the typed start-up error (`StartError`): ConflictingToolSelection when
+ * both `tools` and `toolProfile` are given, UnknownToolInSelection, or a plugin that cannot be loaded.
+ */
 export const createServer = async (options: CreateServerOptions = {}): Promise<StagewrightServer> => {
   if (options.toolProfile !== undefined && options.tools !== undefined) {
     throw new ConflictingToolSelection({ toolProfile: options.toolProfile, tools: options.tools })
@@ -54,7 +61,7 @@ export const createServer = async (options: CreateServerOptions = {}): Promise<S
     ...(options.appRoot !== undefined ? { appRoot: options.appRoot } : {}),
     ...(options.maxResponseChars !== undefined ? { maxResponseChars: options.maxResponseChars } : {})
   }
-  const runtime = ManagedRuntime.make(serverLayer(config) as Layer.Layer<McpServer | Dispatcher, unknown>)
+  const runtime = ManagedRuntime.make(serverLayer(config))
   await runtime.runPromise(Effect.void).catch(async (error) => {
     await runtime.dispose()
     throw error

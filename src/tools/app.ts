@@ -9,7 +9,7 @@ import { TimeoutMs } from "./shapes.js"
 
 export const describeWindows = (session: AppSession) =>
   Effect.forEach(session.windows, (w) =>
-    Effect.promise(() => titleOf(w.page)).pipe(
+    titleOf(w.page).pipe(
       Effect.map((title) => ({ id: w.id, active: session.activeId === w.id, title, url: w.page.url() }))
     ),
     { concurrency: "unbounded" }

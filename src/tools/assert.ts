@@ -5,31 +5,12 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { ElectronDriver, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { ElectronDriver, type Check, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { AssertionFailed, InvalidArgument, type ToolError } from "./errors.js"
 import { locatorCode } from "./interact.js"
 import { compileSafePattern } from "./patterns.js"
 import { defineTool, type ToolResult } from "./Tool.js"
 import { DEFAULT_EXPECT_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
-
-const POLL_INTERVALS = [0, 100, 250, 500, 1_000]
-
-interface Check<A> {
-  readonly ok: boolean
-  readonly actual: A
-}
-
-/** Retries `check` until it passes or `timeoutMs` runs out; returns the last outcome. */
-export const poll = async <A>(check: () => Promise<Check<A>>, timeoutMs: number): Promise<Check<A>> => {
-  const deadline = Date.now() + timeoutMs
-  let attempt = 0
-  for (;;) {
-    const outcome = await check()
-    if (outcome.ok || Date.now() >= deadline) return outcome
-    const wait = POLL_INTERVALS[Math.min(++attempt, POLL_INTERVALS.length - 1)]!
-    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(wait, deadline - Date.now()))))
-  }
-}
 
 const Timeout = TimeoutMs(DEFAULT_EXPECT_TIMEOUT)
 
@@ -50,7 +31,7 @@ const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolE
     const entry = yield* driver.window()
     const locator = yield* driver.locate(entry, options.target)
     const timeout = options.timeoutMs ?? DEFAULT_EXPECT_TIMEOUT
-    const outcome = yield* driver.run(options.describe, () => poll(() => options.read(locator, entry), timeout))
+    const outcome = yield* driver.poll(driver.run(options.describe, () => options.read(locator, entry)), timeout)
     if (!outcome.ok) {
       return yield* new AssertionFailed({
         message: `${options.describe} failed after ${timeout} ms`,
@@ -286,15 +267,16 @@ export const expectWindow = defineTool({
       const session = yield* driver.session
       const timeout = input.timeoutMs ?? DEFAULT_EXPECT_TIMEOUT
       const expected = { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.url !== undefined ? { url: input.url } : {}), ...(input.count !== undefined ? { count: input.count } : {}) }
-      const outcome = yield* driver.run("check the windows", () =>
-        poll(async () => {
+      const outcome = yield* driver.poll(
+        Effect.gen(function* () {
           const open = session.windows.filter((w) => !w.page.isClosed())
-          const windows = await Promise.all(open.map(async (w) => ({ id: w.id, title: await titleOf(w.page), url: w.page.url() })))
+          const windows = yield* Effect.forEach(open, (w) => Effect.map(driver.title(w), (title) => ({ id: w.id, title, url: w.page.url() })), { concurrency: "unbounded" })
           const match = windows.find((w) => (input.title === undefined || w.title.includes(input.title)) && (input.url === undefined || w.url.includes(input.url)))
           const filterOk = (input.title === undefined && input.url === undefined) || match !== undefined
           const countOk = input.count === undefined || windows.length === input.count
           return { ok: filterOk && countOk, actual: { count: windows.length, windows: windows.map((w) => `${w.id} "${w.title}" ${w.url}`) } }
-        }, timeout)
+        }),
+        timeout
       )
       if (!outcome.ok) return yield* new AssertionFailed({ message: `window expectation failed after ${timeout} ms`, expected, actual: outcome.actual })
       yield* driver.recordStep({

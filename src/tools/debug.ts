@@ -225,7 +225,7 @@ export const traceStart = defineTool({
       yield* driver.run("start tracing", () =>
         session.context.tracing.start({ screenshots: input.screenshots ?? true, snapshots: input.snapshots ?? true, sources: false })
       )
-      session.tracing = true
+      yield* driver.setTracing(true)
       return { text: "Tracing started; electron_trace_stop writes the trace.zip.", structured: { tracing: true } }
     })
 })
@@ -246,7 +246,7 @@ export const traceStop = defineTool({
       const path = outputPath(config.outputDir, input.name ?? timestampedName("trace", ".zip"), ".zip")
       if (typeof path !== "string") return yield* path
       yield* driver.run("stop tracing", () => session.context.tracing.stop({ path }))
-      session.tracing = false
+      yield* driver.setTracing(false)
       return { text: `Trace written to ${path}`, structured: { path } }
     })
 })

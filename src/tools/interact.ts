@@ -8,8 +8,8 @@ import { Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import type { Locator } from "playwright-core"
-import { ElectronDriver, type AppSession, type PendingDialog, type WindowEntry } from "../layers/driver/ElectronDriver.js"
-import { InvalidArgument, OperationFailed, type ToolError } from "./errors.js"
+import { ElectronDriver, type PendingDialog, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { InvalidArgument, OperationFailed, type AppCrashed, type AppNotRunning, type ToolError } from "./errors.js"
 import { confine } from "./confine.js"
 import { diffSnapshots } from "./snapshot-diff.js"
 import { defineTool, type ToolResult } from "./Tool.js"
@@ -53,41 +53,22 @@ interface ActOptions {
 const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, ElectronDriver> =>
   Effect.gen(function* () {
     const driver = yield* ElectronDriver
-    const session = yield* driver.session
     const entry = yield* driver.window()
     const locator = yield* driver.locate(entry, options.target)
     const code = yield* Effect.promise(() => locatorCode(locator, options.target))
-    const outcome = yield* driver.run(options.describe, () => raceDialog(session, options.perform(locator, entry)))
+    const outcome = yield* untilDialog(driver, driver.run(options.describe, () => options.perform(locator, entry)))
     yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
     if (outcome !== undefined) return { text: describeDialog(outcome), structured: { dialog: { type: outcome.type, message: outcome.message, window: outcome.window } } }
     const change = yield* changeSummary(driver, entry)
     return { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`, structured: { window: entry.id, locator: code } }
   })
 
-/** Resolves with a dialog if one opens before the action settles; else with undefined when it does. */
-const raceDialog = (session: AppSession, action: Promise<unknown>): Promise<PendingDialog | undefined> =>
-  new Promise((resolvePromise, reject) => {
-    const before = session.pendingDialogs.length
-    const onDialog = () => {
-      const dialog = session.pendingDialogs[session.pendingDialogs.length - 1]
-      if (session.pendingDialogs.length > before && dialog) {
-        session.dialogListeners.delete(onDialog)
-        action.catch(() => undefined) // the action completes once the dialog is answered
-        resolvePromise(dialog)
-      }
-    }
-    session.dialogListeners.add(onDialog)
-    action.then(
-      () => {
-        session.dialogListeners.delete(onDialog)
-        resolvePromise(undefined)
-      },
-      (error) => {
-        session.dialogListeners.delete(onDialog)
-        reject(error)
-      }
-    )
-  })
+/**
+ * Runs an action; a web dialog it opens blocks it until answered, so the dialog ends the wait instead
+ * (succeeding with the dialog). The action's own outcome after that is not awaited.
+ */
+const untilDialog = <E, R>(driver: typeof ElectronDriver.Service, action: Effect.Effect<unknown, E, R>): Effect.Effect<PendingDialog | undefined, E | AppNotRunning | AppCrashed, R> =>
+  Effect.raceFirst(Effect.as(action, undefined), driver.nextDialog)
 
 const timeoutOf = (input: { readonly timeoutMs?: number | undefined }) => input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
 const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
@@ -272,9 +253,8 @@ export const pressKey = defineTool({
     }
     return Effect.gen(function* () {
       const driver = yield* ElectronDriver
-      const session = yield* driver.session
       const entry = yield* driver.window()
-      const dialog = yield* driver.run(`press ${input.key}`, () => raceDialog(session, entry.page.keyboard.press(input.key))).pipe(
+      const dialog = yield* untilDialog(driver, driver.run(`press ${input.key}`, () => entry.page.keyboard.press(input.key))).pipe(
         Effect.mapError((error) =>
           /Unknown key/.test(error.message)
             ? new InvalidArgument({ message: `key: unknown key "${input.key}"`, hint: "Use names like Enter, Tab, Escape, ArrowDown, a, Control+A, ControlOrMeta+S." })
@@ -420,8 +400,7 @@ export const webDialog = defineTool({
     Effect.gen(function* () {
       const driver = yield* ElectronDriver
       const session = yield* driver.session
-      if (input.always === true) session.dialogPolicy = { action: input.action, promptText: input.promptText }
-      if (input.always === false) session.dialogPolicy = undefined
+      if (input.always !== undefined) yield* driver.setDialogPolicy(input.always ? { action: input.action, promptText: input.promptText } : undefined)
       if (input.always !== undefined && session.activeId !== undefined) {
         const answer = input.action === "accept" ? `dialog.accept(${input.promptText !== undefined ? JSON.stringify(input.promptText) : ""})` : "dialog.dismiss()"
         yield* driver.recordStep({
@@ -430,7 +409,7 @@ export const webDialog = defineTool({
           code: input.always ? `window.on("dialog", (dialog) => ${answer})` : `window.removeAllListeners("dialog")`
         })
       }
-      const pending = session.pendingDialogs.shift()
+      const pending = yield* driver.takeDialog
       if (pending === undefined) {
         if (input.always !== undefined) {
           return { text: input.always ? `Every web dialog will be ${input.action}ed.` : "Web dialogs will wait for electron_web_dialog again.", structured: { policy: session.dialogPolicy ?? null } }

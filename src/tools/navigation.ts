@@ -97,8 +97,7 @@ export const reload = defineTool({
       const driver = yield* ElectronDriver
       const entry = yield* driver.window()
       yield* driver.run("reload", () => entry.page.reload({ waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 }))
-      entry.refs = new Set()
-      entry.latestSnapshot = undefined
+      yield* driver.forgetSnapshot(entry)
       return { text: `Reloaded ${entry.id} (${entry.page.url()}). Refs reset: take a new snapshot.`, structured: { window: entry.id, url: entry.page.url() } }
     })
 })

@@ -3,7 +3,7 @@
  * search, text and attributes, and waiting for a condition.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, recordSnapshot, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { ElectronDriver, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { InvalidArgument, Timeout } from "./errors.js"
@@ -29,7 +29,7 @@ export const compactSnapshot = (snapshot: string): string => {
 }
 
 const header = (entry: WindowEntry) =>
-  Effect.promise(() => titleOf(entry.page)).pipe(Effect.map((title) => `${entry.id} "${title}" ${entry.page.url()}`))
+  titleOf(entry.page).pipe(Effect.map((title) => `${entry.id} "${title}" ${entry.page.url()}`))
 
 export const snapshot = defineTool({
   name: "electron_snapshot",
@@ -136,7 +136,7 @@ export const find = defineTool({
       if (limit > 0) {
         // The per-element snapshots replaced the page's ref map: refresh it so every ref resolves.
         const full = yield* driver.run("find", () => entry.page.ariaSnapshot({ mode: "ai" }))
-        recordSnapshot(entry, full)
+        yield* driver.recordSnapshot(entry, full)
       }
       const lines = items.map((item) => `- ${item.line}`)
       if (count > limit) lines.push(`… ${count - limit} more`)

@@ -2,8 +2,7 @@
  * Window tools: list, select, wait for, change the state of, size and close the app's windows.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, titleOf, type WindowInfo } from "../layers/driver/ElectronDriver.js"
-import { Timeout } from "./errors.js"
+import { ElectronDriver, type WindowInfo } from "../layers/driver/ElectronDriver.js"
 import { defineTool } from "./Tool.js"
 import { TimeoutMs, WindowId } from "./shapes.js"
 
@@ -70,39 +69,7 @@ export const waitForWindow = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const driver = yield* ElectronDriver
-      const session = yield* driver.session
-      const timeout = input.timeoutMs ?? 10_000
-      const filtered = input.title !== undefined || input.url !== undefined
-      const matches = async (page: import("playwright-core").Page) => {
-        const title = input.title !== undefined ? await titleOf(page) : ""
-        return (input.title === undefined || title.includes(input.title)) && (input.url === undefined || page.url().includes(input.url))
-      }
-      const entry = yield* Effect.async<import("../layers/driver/ElectronDriver.js").WindowEntry, Timeout>((resume) => {
-        let done = false
-        const finish = (value: import("../layers/driver/ElectronDriver.js").WindowEntry | undefined) => {
-          if (done) return
-          done = true
-          clearInterval(poll)
-          clearTimeout(timer)
-          waiter.cancel()
-          resume(value ? Effect.succeed(value) : Effect.fail(new Timeout({ message: `No ${filtered ? "matching " : "new "}window within ${timeout} ms` })))
-        }
-        const known = new Set(session.windows)
-        const check = async () => {
-          for (const w of session.windows) {
-            if (w.page.isClosed()) continue
-            if (filtered ? await matches(w.page) : !known.has(w)) return finish(w)
-          }
-        }
-        // New windows are announced; titles and URLs of open ones can change, so poll those too.
-        const waiter = session.nextWindow(async (w) => (filtered ? matches(w.page) : true))
-        waiter.promise.then(finish, () => undefined)
-        const poll = setInterval(() => void check(), 100)
-        const timer = setTimeout(() => finish(undefined), timeout)
-        void check()
-        return Effect.sync(() => finish(undefined))
-      })
-      if (input.select !== false) session.activeId = entry.id
+      const entry = yield* driver.waitForWindow({ title: input.title, url: input.url }, { timeoutMs: input.timeoutMs ?? 10_000, select: input.select !== false })
       const info = yield* driver.windowInfo(entry)
       return { text: `Window ${formatWindow(info).trim()}`, structured: { window: info } }
     })

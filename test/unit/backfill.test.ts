@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { EventEmitter } from "node:events"
 import type { Page } from "playwright-core"
-import { backfill } from "../../src/layers/driver/ElectronDriver.js"
+import { backfill } from "../../src/layers/driver/backfill.js"
 
 /** A page stand-in: emits "console" events and answers its history when the test says so. */
 const fakePage = () => {

@@ -1,0 +1,65 @@
+/**
+ * The import rules of Stagewright's rooms (docs/ARCHITECTURE.md): imports run one way, down the list
+ * cli -> server -> plugins -> tools -> layers/driver -> layers/config -> eval-policy, profile; no cycles;
+ * nothing in src/ imports test/; a benchmark imports only the public API (src/index.ts).
+ * `npm run deps:check` runs it (and `npm test` runs that first).
+ */
+const ENTRY_POINTS = "^src/(index|cli|demo)\\.ts$"
+
+/** A room may not import from these. */
+const forbid = (name, from, to, comment) => ({ name, comment, severity: "error", from: { path: from }, to: { path: to } })
+
+module.exports = {
+  forbidden: [
+    { name: "no-circular", comment: "Import cycles make the rooms unreadable and the start order fragile.", severity: "error", from: {}, to: { circular: true } },
+    forbid("src-not-test", "^src/", "^test/", "Production code never depends on tests or their fixtures."),
+    {
+      name: "bench-public-api-only",
+      comment: "A benchmark is a separate program: it uses src/index.ts, nothing internal.",
+      severity: "error",
+      from: { path: "^src/bench/" },
+      to: { path: "^src/", pathNot: ["^src/bench/", "^src/index\\.ts$"] }
+    },
+    forbid("no-entry-point-imports", "^src/(?!bench/)", ENTRY_POINTS, "Entry points are imported by nobody (the bench may use src/index.ts)."),
+    {
+      name: "eval-policy-imports-nothing-of-ours",
+      severity: "error",
+      from: { path: "^src/eval-policy/" },
+      to: { path: "^src/", pathNot: ["^src/eval-policy/"] }
+    },
+    {
+      name: "profile-imports-nothing-of-ours",
+      severity: "error",
+      from: { path: "^src/profile/" },
+      to: { path: "^src/", pathNot: ["^src/profile/"] }
+    },
+    {
+      name: "config-imports-policy-and-profile-types-only",
+      severity: "error",
+      from: { path: "^src/layers/config/" },
+      to: { path: "^src/", pathNot: ["^src/layers/config/", "^src/eval-policy/", "^src/profile/"] }
+    },
+    {
+      name: "config-imports-types-only-from-policy-and-profile",
+      severity: "error",
+      from: { path: "^src/layers/config/" },
+      to: { path: "^src/(eval-policy|profile)/", dependencyTypesNot: ["type-only"] }
+    },
+    {
+      name: "driver-imports-config-only",
+      severity: "error",
+      from: { path: "^src/layers/driver/" },
+      to: { path: "^src/", pathNot: ["^src/layers/driver/", "^src/layers/config/", "^src/version\\.ts$"] }
+    },
+    forbid("tools-stay-below-the-server", "^src/tools/", "^src/(server|plugins|cli|bench)/", "Tools stand on the driver, config, policy and profile."),
+    forbid("plugins-stay-below-the-server", "^src/plugins/", "^src/(server|cli|bench)/", "Plugins stand on the tool contract and below."),
+    forbid("server-stays-below-the-cli", "^src/server/", "^src/(cli|bench)/", "The server is composed by the CLI, never the reverse."),
+    forbid("cli-never-imports-the-bench", "^src/cli/", "^src/bench/", "The runtime has no benchmark in it.")
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(dist|node_modules)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" }
+  }
+}

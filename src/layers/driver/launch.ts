@@ -1,0 +1,202 @@
+/**
+ * Starting a session: an app launched through playwright-core's `_electron`, or one attached over CDP
+ * (and, when given, its Node inspector). playwright-core is loaded here, at the first launch or attach,
+ * never when the server starts. Each returns a function of the session's scope, so whatever was started
+ * is released with it (a failed or interrupted start closes what it had started).
+ */
+import { Effect, Scope } from "effect"
+import { existsSync, statSync } from "node:fs"
+import { resolve } from "node:path"
+import { resolveElectronRuntime } from "./electron-runtime.js"
+import { InvalidArgument, LaunchFailed } from "./errors.js"
+import { InspectorClient } from "./inspector-client.js"
+import { installMainHooks } from "./main-hooks.js"
+import { artifactFolders, describeExit, killProcessGroup, waitForRemoval } from "./process.js"
+import { AppSession, type AttachOptions, type LaunchOptions } from "./session.js"
+
+const ENV_REFUSED = /^(ELECTRON_RUN_AS_NODE|NODE_OPTIONS|LD_.*|DYLD_.*)$/
+
+const firstLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
+
+const playwright = Effect.tryPromise({
+  try: () => import("playwright-core"),
+  catch: (cause) => new LaunchFailed({ message: `playwright-core could not be loaded: ${firstLine(cause)}`, cause })
+})
+
+/** Registers every page of the context, now and later, as a window of the session. */
+const wireSession = (session: AppSession) => {
+  for (const page of session.context.pages()) session.addWindow(page)
+  session.context.on("page", (page) => {
+    session.addWindow(page)
+  })
+}
+
+/** Checks a launch request before anything starts; resolves the runtime and the app path. */
+export const prepareLaunch = Effect.fn("ElectronDriver.prepareLaunch")(function* (options: LaunchOptions) {
+  const refused = Object.keys(options.env ?? {}).filter((key) => ENV_REFUSED.test(key))
+  if (refused.length > 0) {
+    return yield* new InvalidArgument({
+      message: `env: ${refused.join(", ")} would change how Electron itself runs and is refused`,
+      hint: "Remove these variables from env; pass app settings through args or other variables."
+    })
+  }
+  const runtime = options.executablePath
+    ? { kind: "electron" as const, executablePath: resolve(options.executablePath), reason: "executablePath given" }
+    : yield* Effect.try({
+        try: () => resolveElectronRuntime(),
+        catch: (cause) => new LaunchFailed({ message: String(cause instanceof Error ? cause.message : cause), cause })
+      })
+  if (!existsSync(runtime.executablePath)) {
+    return yield* new LaunchFailed({ message: `executablePath ${runtime.executablePath} does not exist` })
+  }
+  const app = options.app === undefined ? undefined : resolve(options.cwd ?? ".", options.app)
+  if (app !== undefined && !existsSync(app)) {
+    return yield* new LaunchFailed({
+      message: `app ${app} does not exist`,
+      hint: "Pass an app folder containing package.json, or the app's main script."
+    })
+  }
+  if (app !== undefined && statSync(app).isDirectory() && !existsSync(resolve(app, "package.json"))) {
+    return yield* new LaunchFailed({ message: `app folder ${app} has no package.json`, hint: "Pass the folder that holds package.json, or the main script itself." })
+  }
+  return { runtime, app, timeout: options.timeoutMs ?? 30_000 }
+})
+
+type Prepared = Effect.Effect.Success<ReturnType<typeof prepareLaunch>>
+
+/** Launches the prepared app in `scope` and waits for its first window. */
+export const launchSession = (options: LaunchOptions, { runtime, app, timeout }: Prepared) => (scope: Scope.Scope) =>
+  Effect.gen(function* () {
+    const { _electron } = yield* playwright
+    const args = [...(app !== undefined ? [app] : []), ...(options.args ?? [])]
+    const { electronApp, child } = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => {
+          const before = artifactFolders()
+          return _electron
+            .launch({
+              executablePath: runtime.executablePath,
+              args,
+              env: { ...(process.env as Record<string, string>), ...(options.env ?? {}) },
+              ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
+              timeout
+            })
+            .then((electronApp) => ({
+              electronApp,
+              child: electronApp.process(),
+              artifacts: [...artifactFolders()].filter((name) => !before.has(name))
+            }))
+        },
+        catch: (cause) => new LaunchFailed({ message: `Could not launch ${app ?? runtime.executablePath}: ${firstLine(cause)}`, cause })
+      }),
+      // playwright-core's handle to the process does not outlive the app: use the one captured at launch.
+      // It removes its artifacts folder only after reporting the app closed: wait for that, so a server
+      // that exits right after closing its apps leaves no folder behind.
+      ({ child, artifacts }) => killProcessGroup(child).pipe(Effect.zipRight(waitForRemoval(artifacts, 3_000)))
+    ).pipe(Scope.extend(scope))
+    const session = new AppSession(
+      "launched",
+      electronApp.context(),
+      new Date(),
+      { executablePath: runtime.executablePath, runtime: runtime.kind, app, args: options.args ?? [], cwd: options.cwd, env: options.env ?? {} },
+      electronApp,
+      undefined,
+      undefined,
+      child
+    )
+    wireSession(session)
+    electronApp.on("console", (message) => {
+      session.console.push({ at: Date.now(), source: "main", level: message.type(), text: message.text() })
+    })
+    electronApp.on("close", () => {
+      if (!session.exit) {
+        session.exit = {
+          at: new Date().toISOString(),
+          expected: session.closing,
+          detail: session.closing ? "closed" : describeExit(child)
+        }
+        if (!session.closing) session.errors.push({ at: Date.now(), kind: "main", message: `The main process exited (${session.exit.detail})` })
+      }
+    })
+    yield* Effect.promise(() => electronApp.evaluate(installMainHooks).catch(() => undefined))
+    yield* Effect.tryPromise({
+      try: async () => {
+        const page = await electronApp.firstWindow({ timeout })
+        // A new window starts at about:blank until the app's loadURL/loadFile commits: wait a little for that.
+        await page.waitForURL((url) => url.href !== "about:blank", { timeout: Math.min(timeout, 3_000), waitUntil: "commit" }).catch(() => undefined)
+        await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
+        session.setActive(session.addWindow(page).id)
+      },
+      catch: (cause) =>
+        new LaunchFailed({
+          message: `The app started but opened no window within ${timeout} ms: ${firstLine(cause)}`,
+          hint: "Check that the app creates a BrowserWindow at startup; pass a larger timeoutMs for slow apps.",
+          cause
+        })
+    })
+    yield* Effect.logInfo(`launched ${app ?? runtime.executablePath} (pid ${child.pid}, ${runtime.kind})`)
+    return session
+  })
+
+/** Attaches to a running app's windows (and its main process when an inspector URL is given) in `scope`. */
+export const attachSession = (options: AttachOptions) => (scope: Scope.Scope) =>
+  Effect.gen(function* () {
+    const timeout = options.timeoutMs ?? 15_000
+    const endpoint = /^\d+$/.test(options.cdpUrl) ? `http://127.0.0.1:${options.cdpUrl}` : options.cdpUrl
+    const { chromium } = yield* playwright
+    const browser = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => chromium.connectOverCDP(endpoint, { timeout }),
+        catch: (cause) =>
+          new LaunchFailed({
+            message: `Could not attach to ${endpoint}: ${firstLine(cause)}`,
+            hint: "Start the app with --remote-debugging-port=PORT and pass that port (or http://127.0.0.1:PORT) as cdpUrl.",
+            cause
+          })
+      }),
+      (browser) => Effect.promise(() => browser.close().catch(() => undefined))
+    ).pipe(Scope.extend(scope))
+    const inspectorUrl = options.inspectorUrl
+    const inspector = inspectorUrl
+      ? yield* Effect.acquireRelease(
+          Effect.tryPromise({
+            try: () => InspectorClient.connect(inspectorUrl, timeout),
+            catch: (cause) =>
+              new LaunchFailed({
+                message: `Attached to the windows, but not to the main process inspector ${inspectorUrl}: ${firstLine(cause)}`,
+                hint: "Start the app with --inspect=PORT and pass that port as inspectorUrl, or omit inspectorUrl.",
+                cause
+              })
+          }),
+          (client) => Effect.sync(() => client.close())
+        ).pipe(Scope.extend(scope))
+      : undefined
+    const context = browser.contexts()[0]
+    if (!context) return yield* new LaunchFailed({ message: `${endpoint} has no browser context to attach to` })
+    const session = new AppSession("attached", context, new Date(), undefined, undefined, browser, inspector, undefined)
+    wireSession(session)
+    inspector?.onEvent((method, params) => {
+      if (method === "Runtime.consoleAPICalled") {
+        const text = (params.args ?? []).map((a: { value?: unknown; description?: string; type: string }) => (a.value !== undefined ? String(a.value) : (a.description ?? a.type))).join(" ")
+        session.console.push({ at: Date.now(), source: "main", level: params.type, text })
+      } else if (method === "Runtime.exceptionThrown") {
+        session.errors.push({ at: Date.now(), kind: "main", message: params.exceptionDetails?.exception?.description ?? params.exceptionDetails?.text ?? "exception" })
+      }
+    })
+    browser.on("disconnected", () => {
+      if (!session.exit) session.exit = { at: new Date().toISOString(), expected: session.closing, detail: session.closing ? "detached" : "the app closed its debugging connection" }
+    })
+    if (session.windows.length === 0) {
+      // An app attached right after it started may not have opened its first window yet.
+      yield* Effect.promise(() => context.waitForEvent("page", { timeout: Math.min(timeout, 10_000) }).catch(() => undefined))
+    }
+    const first = session.windows[0]
+    if (first) {
+      yield* Effect.promise(() =>
+        first.page.waitForURL((url) => url.href !== "about:blank", { timeout: 3_000, waitUntil: "domcontentloaded" }).catch(() => undefined)
+      )
+    }
+    if (inspector) yield* Effect.promise(() => inspector.evaluate(installMainHooks.toString()).catch(() => undefined))
+    yield* Effect.logInfo(`attached to ${endpoint}${inspector ? " with its main process" : ""}`)
+    return session
+  })

@@ -1,0 +1,25 @@
+/**
+ * Code that runs inside the Electron main process (serialized by playwright-core's evaluate or sent
+ * through the inspector): it sees the `electron` module as its argument and nothing of this process.
+ */
+// The argument is the app's `electron` module, which has no type here.
+/**
+ * Runs once in the main process: records uncaught exceptions (as a monitor, so the app's own handling is
+ * unchanged) and renderers that crash or hang, for electron_errors.
+ */
+export const installMainHooks = (electron: any): void => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const g = globalThis as any
+  if (g.__stagewright) return
+  const state = (g.__stagewright = { errors: [] as Array<unknown>, seq: 0 })
+  const push = (kind: string, message: string) => {
+    state.errors.push({ seq: ++state.seq, at: Date.now(), kind, message })
+    if (state.errors.length > 200) state.errors.shift()
+  }
+  process.on("uncaughtExceptionMonitor", (error: any) => push("main", `uncaught exception in main: ${error?.stack ?? error}`))
+  const watch = (wc: any) => {
+    wc.on("render-process-gone", (_event: unknown, details: any) => push("crash", `renderer of webContents ${wc.id} gone: ${details?.reason ?? "unknown"}`))
+    wc.on("unresponsive", () => push("unresponsive", `webContents ${wc.id} (${wc.getURL()}) is unresponsive`))
+  }
+  for (const wc of electron.webContents.getAllWebContents()) watch(wc)
+  electron.app.on("web-contents-created", (_event: unknown, wc: any) => watch(wc))
+}

@@ -1,0 +1,52 @@
+/**
+ * playwright-core rejections mapped onto the driver's errors. The agent reads the first line in the
+ * message; the whole original text stays in `cause` (logged, never sent).
+ */
+import {
+  AmbiguousLocator,
+  AppCrashed,
+  ElementNotFound,
+  InvalidArgument,
+  NotInteractable,
+  OperationFailed,
+  RefStale,
+  Timeout,
+  WindowNotFound,
+  type PlaywrightError
+} from "./errors.js"
+import type { AppSession } from "./session.js"
+
+/** Maps a playwright-core rejection onto the shared error vocabulary. */
+export const fromPlaywright = (error: unknown, what: string, session?: Pick<AppSession, "exit">): PlaywrightError => {
+  const message = error instanceof Error ? error.message : String(error)
+  const firstLine = message.split("\n")[0] ?? message
+  if (session?.exit && !session.exit.expected) {
+    return new AppCrashed({ message: `${what}: the app exited (${session.exit.detail})`, cause: message })
+  }
+  if (/Target page, context or browser has been closed|Target closed|has been closed|Browser has been closed/i.test(message)) {
+    if (session?.exit) return new AppCrashed({ message: `${what}: the app exited (${session.exit.detail})`, cause: message })
+    return new WindowNotFound({ message: `${what}: the window closed during the call`, cause: message })
+  }
+  if (/strict mode violation/.test(message)) {
+    const count = /resolved to (\d+) elements/.exec(message)?.[1]
+    return new AmbiguousLocator({ message: `${what}: the target matches ${count ?? "several"} elements`, details: { playwright: firstLine }, cause: message })
+  }
+  if (/aria-ref=/.test(message) && /Timeout/.test(message)) {
+    return new RefStale({ message: `${what}: the ref no longer points to an element on the page`, cause: message })
+  }
+  if (/Timeout \d+ms exceeded|TimeoutError/.test(message) || (error instanceof Error && error.name === "TimeoutError")) {
+    if (/element is not (visible|enabled|editable|stable)|intercepts pointer events|element is outside of the viewport|not attached/.test(message)) {
+      const reason = /element is not (?:visible|enabled|editable|stable)|[^\n]*intercepts pointer events/.exec(message)?.[0] ?? "not interactable"
+      return new NotInteractable({ message: `${what}: ${reason.trim()}`, cause: message })
+    }
+    if (/waiting for (locator|getBy)/.test(message) && !/locator resolved to/.test(message)) {
+      const waited = /Timeout (\d+)ms exceeded/.exec(message)?.[1]
+      return new ElementNotFound({ message: `${what}: no element matched the target${waited ? ` within ${waited} ms` : ""}`, cause: message })
+    }
+    return new Timeout({ message: `${what}: ${firstLine}`, cause: message })
+  }
+  if (/Unknown engine|Unexpected token|is not a valid selector|Malformed/.test(message)) {
+    return new InvalidArgument({ message: `${what}: invalid selector: ${firstLine}`, cause: message })
+  }
+  return new OperationFailed({ message: `${what}: ${firstLine}`, cause: message })
+}

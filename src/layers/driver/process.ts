@@ -1,0 +1,87 @@
+/**
+ * The app's processes: how it exited, a graceful close bounded by a kill of its whole process group,
+ * and playwright-core's per-launch artifacts folders (waited for, so nothing is left in the temp folder).
+ * Every wait is an Effect with a bound, so an interrupted close stops waiting at once.
+ */
+import type { ChildProcess } from "node:child_process"
+import { existsSync, readdirSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, Schedule } from "effect"
+import type { AppSession } from "./session.js"
+
+export const describeExit = (child: ChildProcess): string => {
+  if (child.signalCode) return `killed by ${child.signalCode}`
+  if (child.exitCode !== null) return `exit code ${child.exitCode}`
+  return "the process ended"
+}
+
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
+
+/** Completes when the process has exited (at once when it already has). */
+const exitOf = (child: ChildProcess): Effect.Effect<void> =>
+  Effect.async<void>((resume) => {
+    const done = () => resume(Effect.void)
+    if (hasExited(child)) return done()
+    child.once("exit", done)
+    return Effect.sync(() => child.off("exit", done))
+  })
+
+/** Kills the app's whole process group (Electron or the stand-in, and its Chromium); waits 3 s at most for the exit. */
+export const killProcessGroup = (child: ChildProcess): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    if (hasExited(child)) return Effect.void
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL")
+    } catch {
+      try {
+        child.kill("SIGKILL")
+      } catch {
+        // already gone
+      }
+    }
+    return exitOf(child).pipe(Effect.timeout(3_000), Effect.ignore)
+  })
+
+/** Asks the app to quit, and kills it when it has not exited within the bound. Succeeds with whether it quit by itself. */
+export const gracefulClose = (session: AppSession, timeoutMs: number): Effect.Effect<boolean> =>
+  Effect.gen(function* () {
+    const { electronApp, child } = session
+    if (electronApp && child) {
+      if (hasExited(child)) return true
+      const closed = yield* Effect.tryPromise(() => electronApp.close()).pipe(
+        Effect.as(true),
+        Effect.timeout(timeoutMs),
+        Effect.orElseSucceed(() => false)
+      )
+      if (!closed) yield* killProcessGroup(child)
+      yield* exitOf(child).pipe(Effect.timeout(2_000), Effect.ignore)
+      return closed
+    }
+    const browser = session.browser
+    if (browser) yield* Effect.tryPromise(() => browser.close()).pipe(Effect.ignore)
+    session.inspector?.close()
+    return true
+  })
+
+const ARTIFACTS_PREFIX = "playwright-artifacts-"
+
+/** playwright-core's per-launch temporary folders present now (names under the temp folder). */
+export const artifactFolders = (): ReadonlySet<string> => {
+  try {
+    return new Set(readdirSync(tmpdir()).filter((name) => name.startsWith(ARTIFACTS_PREFIX)))
+  } catch {
+    return new Set()
+  }
+}
+
+/**
+ * Waits, at most `ms`, until the folders are gone. The names are the ones that appeared while our launch
+ * ran; a concurrent launch elsewhere can add one, which only makes this wait for it, never delete it.
+ */
+export const waitForRemoval = (names: ReadonlyArray<string>, ms: number): Effect.Effect<void> =>
+  Effect.sync(() => names.some((name) => existsSync(join(tmpdir(), name)))).pipe(
+    Effect.repeat({ schedule: Schedule.spaced("25 millis"), while: (present) => present }),
+    Effect.timeout(ms),
+    Effect.ignore
+  )

@@ -1,0 +1,39 @@
+/**
+ * How targets are written: refs from the latest snapshot, Playwright selectors and our shorthands; and
+ * the function values handed to playwright-core's evaluate from source text.
+ */
+
+/** Where an element is looked for: a ref from the latest snapshot or a Playwright selector. */
+export const REF_PATTERN = /^(?:f\d+)?e\d+$/
+
+/**
+ * Our selector shorthands, rewritten to the engines Playwright's getBy* locators use, segment by
+ * segment, so they chain with `>>` like any selector: `testid=row >> nth=2`.
+ * A quoted value matches exactly (case-sensitive); an unquoted one matches case-insensitively as a substring.
+ */
+const isQuoted = (value: string) => /^(["']).*\1$/.test(value)
+const unquote = (value: string) => (isQuoted(value) ? value.slice(1, -1) : value)
+/** `"x"s` (exact) for a quoted value, `"x"i` (substring, any case) otherwise. */
+const textValue = (value: string) => `${JSON.stringify(unquote(value))}${isQuoted(value) ? "s" : "i"}`
+
+const SHORTHANDS: ReadonlyArray<readonly [prefix: string, engine: (value: string) => string]> = [
+  ["testid=", (v) => `internal:testid=[data-testid=${JSON.stringify(unquote(v))}s]`],
+  ["label=", (v) => `internal:label=${textValue(v)}`],
+  ["placeholder=", (v) => `internal:attr=[placeholder=${textValue(v)}]`],
+  ["title=", (v) => `internal:attr=[title=${textValue(v)}]`],
+  ["alt=", (v) => `internal:attr=[alt=${textValue(v)}]`]
+]
+
+export const expandSelector = (target: string): string =>
+  target
+    .split(/\s+>>\s+/)
+    .map((segment) => {
+      const shorthand = SHORTHANDS.find(([prefix]) => segment.startsWith(prefix))
+      return shorthand ? shorthand[1](segment.slice(shorthand[0].length)) : segment
+    })
+    .join(" >> ")
+
+/** Builds a function value in this process whose toString() is `source`, for playwright-core's evaluate; throws on a syntax error. */
+export const toFunction = (source: string): (...args: Array<any>) => unknown => {
+  return new Function(`return (${source})`)() as (...args: Array<any>) => unknown
+}
