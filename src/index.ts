@@ -28,8 +28,18 @@ export {
   type WindowSelector
 } from "./layers/driver/ElectronDriver.js"
 export { ServerConfig, defaultServerConfig, type ServerConfigShape } from "./layers/config/ServerConfig.js"
-export { LoadedPlugins, PluginLoader, PluginInvalid, PluginNotFound, ToolNameConflict, type PluginLoadError } from "./plugins/PluginLoader.js"
-export type { Plugin } from "./plugins/Plugin.js"
+export {
+  LoadedPlugins,
+  PluginConfigInvalid,
+  PluginInvalid,
+  PluginLoader,
+  PluginNotFound,
+  PluginVersionMismatch,
+  ToolNameConflict,
+  type LoadedPluginsShape,
+  type PluginLoadError
+} from "./plugins/PluginLoader.js"
+export { definePlugin, pluginSettings, type MainHook, type Plugin } from "./plugins/Plugin.js"
 export { EvalPolicy, type EvalTarget } from "./eval-policy/EvalPolicy.js"
 export { ProfileSelector, ConflictingToolSelection, UnknownToolInSelection, ToolExcludedByProfile } from "./profile/ProfileSelector.js"
 export { PROFILES, PROFILE_NAMES, CORE_TOOL_NAMES, CORE_GROUPS, type ProfileName } from "./profile/profiles.js"

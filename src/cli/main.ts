@@ -2,7 +2,7 @@
  * The `stagewright` command: `serve` (the default), `tools [--json]` and `doctor [--json]`.
  */
 import { Command, Options } from "@effect/cli"
-import { Config, Console, Effect, Logger, Option } from "effect"
+import { Config, Console, Data, Effect, HashMap, Logger, Option } from "effect"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { parseAllowEval, type EvalTarget } from "../eval-policy/EvalPolicy.js"
@@ -29,6 +29,10 @@ const allowEval = Options.text("allow-eval").pipe(
 const plugin = Options.text("plugin").pipe(
   Options.withDescription("Load a plugin: a first-party name, a module path or a package (repeatable)"),
   Options.repeated
+)
+const pluginConfig = Options.keyValueMap("plugin-config").pipe(
+  Options.withDescription("Configure a loaded plugin: NAME=<json>, decoded with the plugin's schema at start-up (repeatable)"),
+  Options.optional
 )
 const screenshotDir = Options.text("screenshot-dir").pipe(
   Options.withDescription("Also save screenshots in this folder (names cannot leave it)"),
@@ -72,7 +76,7 @@ const allowedOrigin = Options.text("allowed-origin").pipe(
   Options.repeated
 )
 
-const serveOptions = { toolProfile, allowEval, plugin, screenshotDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
+const serveOptions = { toolProfile, allowEval, plugin, pluginConfig, screenshotDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
 const transportOptions = { port, host, authTokenEnv, allowedHost, allowedOrigin }
 
 interface TransportFlags {
@@ -87,6 +91,7 @@ interface ServeFlags {
   readonly toolProfile: Option.Option<(typeof PROFILE_NAMES)[number]>
   readonly allowEval: ReadonlyArray<string>
   readonly plugin: ReadonlyArray<string>
+  readonly pluginConfig: Option.Option<HashMap.HashMap<string, string>>
   readonly screenshotDir: Option.Option<string>
   readonly outputDir: string
   readonly operationTimeoutMs: number
@@ -94,29 +99,44 @@ interface ServeFlags {
   readonly maxResponseChars: number
 }
 
-class InvalidFlag extends Error {
-  readonly _tag = "InvalidFlag"
+/** A flag whose value cannot be used; the server does not start. */
+export class InvalidFlag extends Data.TaggedError("InvalidFlag")<{ readonly reason: string }> {
+  override get message() {
+    return this.reason
+  }
 }
 
-const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigShape>, InvalidFlag> => {
+const invalid = (reason: string) => Effect.fail(new InvalidFlag({ reason }))
+
+/** `--plugin-config NAME=<json>` values parsed as JSON, by plugin name. */
+const parsePluginConfig = (values: Option.Option<HashMap.HashMap<string, string>>): Effect.Effect<Record<string, unknown>, InvalidFlag> =>
+  Effect.forEach(Option.match(values, { onNone: () => [], onSome: (map) => [...HashMap.toEntries(map)] }), ([name, text]) =>
+    Effect.try({
+      try: () => [name, JSON.parse(text)] as const,
+      catch: (cause) => new InvalidFlag({ reason: `--plugin-config ${name}: not JSON (${cause instanceof Error ? cause.message : String(cause)})` })
+    })
+  ).pipe(Effect.map((entries) => Object.fromEntries(entries)))
+
+const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigShape>, InvalidFlag> => Effect.flatMap(parsePluginConfig(flags.pluginConfig), (pluginConfig) => {
   const targets = parseAllowEval(flags.allowEval)
   if ("invalid" in targets) {
-    return Effect.fail(new InvalidFlag(`--allow-eval ${targets.invalid}: expected renderer, main or all`))
+    return invalid(`--allow-eval ${targets.invalid}: expected renderer, main or all`)
   }
-  if (flags.operationTimeoutMs <= 0) return Effect.fail(new InvalidFlag("--operation-timeout-ms must be positive"))
-  if (flags.maxResponseChars < 1_000) return Effect.fail(new InvalidFlag("--max-response-chars must be at least 1000"))
-  if (Option.isSome(flags.appRoot) && !existsSync(flags.appRoot.value)) return Effect.fail(new InvalidFlag(`--app-root ${flags.appRoot.value}: no such folder`))
+  if (flags.operationTimeoutMs <= 0) return invalid("--operation-timeout-ms must be positive")
+  if (flags.maxResponseChars < 1_000) return invalid("--max-response-chars must be at least 1000")
+  if (Option.isSome(flags.appRoot) && !existsSync(flags.appRoot.value)) return invalid(`--app-root ${flags.appRoot.value}: no such folder`)
   return Effect.succeed({
     ...(Option.isSome(flags.toolProfile) ? { toolProfile: flags.toolProfile.value } : {}),
     allowEval: targets as ReadonlyArray<EvalTarget>,
     plugins: flags.plugin,
+    pluginConfig,
     outputDir: resolve(flags.outputDir),
     ...(Option.isSome(flags.screenshotDir) ? { screenshotDir: resolve(flags.screenshotDir.value) } : {}),
     operationTimeoutMs: flags.operationTimeoutMs,
     maxResponseChars: flags.maxResponseChars,
     ...(Option.isSome(flags.appRoot) ? { appRoot: resolve(flags.appRoot.value) } : {})
   })
-}
+})
 
 /** Logs go to stderr: stdout of the stdio server carries JSON-RPC only. */
 export const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))
@@ -130,10 +150,10 @@ const serve = (flags: ServeFlags & TransportFlags) =>
       yield* Effect.logInfo("client closed the connection; shutting down")
       return
     }
-    if (flags.port.value < 0 || flags.port.value > 65_535) return yield* Effect.fail(new InvalidFlag(`--port ${flags.port.value}: expected 0-65535`))
+    if (flags.port.value < 0 || flags.port.value > 65_535) return yield* invalid(`--port ${flags.port.value}: expected 0-65535`)
     const authToken = Option.isSome(flags.authTokenEnv)
       ? yield* Config.redacted(flags.authTokenEnv.value).pipe(
-          Effect.mapError(() => new InvalidFlag(`--auth-token-env ${flags.authTokenEnv.pipe(Option.getOrElse(() => ""))}: the variable is not set`))
+          Effect.mapError(() => new InvalidFlag({ reason: `--auth-token-env ${flags.authTokenEnv.pipe(Option.getOrElse(() => ""))}: the variable is not set` }))
         )
       : undefined
     if (!isLoopback(flags.host)) {

@@ -1,17 +1,39 @@
 /**
- * A plugin is a value: a name, a one-line purpose and its tools. First-party plugins live in
- * src/plugins/NAME/ and are registered in ./registry.ts; third-party plugins are modules whose
- * default (or `plugin`) export is such a value. Loaded only by `--plugin NAME`.
+ * The plugin contract. A plugin is a value: a name, a one-line purpose, the Stagewright versions it
+ * supports, an optional configuration Schema, optional main-process hooks, and tools written exactly like
+ * core tools (their handlers use only the public services: ElectronDriver, ServerConfig, EvalPolicy).
+ * First-party plugins live in src/plugins/NAME/ and are registered in ./registry.ts; third-party plugins
+ * are modules whose default (or `plugin`) export is such a value. Loaded only by `--plugin NAME`.
  */
-import { Schema } from "effect"
-import { ErrorCodes } from "../tools/errors.js"
+import { Effect, Schema } from "effect"
+import { ServerConfig } from "../layers/config/ServerConfig.js"
+import type { MainHook } from "../layers/driver/ElectronDriver.js"
+import { ErrorCodes } from "../tools/error-codes.js"
 import { OPERATION_TYPES, type Tool } from "../tools/Tool.js"
 
-export interface Plugin {
+export type { MainHook } from "../layers/driver/ElectronDriver.js"
+
+export interface Plugin<C = unknown> {
   readonly name: string
   readonly purpose: string
+  /** The Stagewright versions the plugin supports, as a semver range (">=0.1.0 <1", "^0.1.0"); checked at load. */
+  readonly stagewright: string
+  /** Decodes `--plugin-config NAME=<json>` at start-up (an absent value decodes `{}`); a bad value stops the server. */
+  readonly config?: Schema.Schema<C, any, never> // `any`: the encoded side is whatever JSON the operator wrote
+  /** Code installed in the app's main process at every launch or attach, only while the plugin is loaded. */
+  readonly mainHooks?: ReadonlyArray<MainHook>
   readonly tools: ReadonlyArray<Tool>
 }
+
+/** Declares a plugin (the identity function, for inference and documentation). */
+export const definePlugin = <C = unknown>(plugin: Plugin<C>): Plugin<C> => plugin
+
+/**
+ * A plugin's decoded configuration, for its tool handlers: `--plugin-config NAME=<json>` decoded with the
+ * plugin's Schema. The loader has already decoded it once at start-up, so this cannot fail.
+ */
+export const pluginSettings = <C, I>(name: string, schema: Schema.Schema<C, I, never>): Effect.Effect<C, never, ServerConfig> =>
+  Effect.map(ServerConfig, (config) => Schema.decodeUnknownSync(schema)(config.pluginConfig?.[name] ?? {}))
 
 const isFunction = (u: unknown): u is (...args: ReadonlyArray<unknown>) => unknown => typeof u === "function"
 
@@ -19,6 +41,18 @@ const isFunction = (u: unknown): u is (...args: ReadonlyArray<unknown>) => unkno
 export const PluginValue = Schema.Struct({
   name: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9-]{1,39}$/, { message: () => "a lowercase name (letters, digits, -)" })),
   purpose: Schema.String.pipe(Schema.minLength(8), Schema.maxLength(200)),
+  stagewright: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({ description: "a semver range of supported Stagewright versions" }),
+  config: Schema.optional(
+    Schema.declare((u): u is Schema.Schema.AnyNoContext => Schema.isSchema(u), { identifier: "EffectSchema", description: "an Effect Schema for the configuration" })
+  ),
+  mainHooks: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        name: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9-]{1,63}$/, { message: () => "a lowercase hook name" })),
+        install: Schema.declare(isFunction, { identifier: "Function", description: "a self-contained function (electron) => void" })
+      })
+    )
+  ),
   tools: Schema.Array(
     Schema.Struct({
       name: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9_]{2,63}$/, { message: () => "a snake_case tool name" })),

@@ -11,6 +11,9 @@ import { firstPartyPlugins } from "./registry.js"
 import { CORE_TOOL_NAMES, EVAL_TOOL_NAMES } from "../profile/profiles.js"
 import type { Tool } from "../tools/Tool.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
+import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { VERSION } from "../version.js"
+import semver from "semver"
 
 export class PluginNotFound extends Data.TaggedError("PluginNotFound")<{
   readonly plugin: string
@@ -39,10 +42,28 @@ export class ToolNameConflict extends Data.TaggedError("ToolNameConflict")<{
   }
 }
 
-export type PluginLoadError = PluginNotFound | PluginInvalid | ToolNameConflict
+export class PluginVersionMismatch extends Data.TaggedError("PluginVersionMismatch")<{
+  readonly plugin: string
+  readonly supports: string
+  readonly version: string
+}> {
+  override get message() {
+    return `Plugin "${this.plugin}" supports Stagewright ${this.supports}, and this is Stagewright ${this.version}: upgrade one of them`
+  }
+}
+
+export class PluginConfigInvalid extends Data.TaggedError("PluginConfigInvalid")<{ readonly plugin: string; readonly reason: string }> {
+  override get message() {
+    return `--plugin-config ${this.plugin}: ${this.reason}`
+  }
+}
+
+export type PluginLoadError = PluginNotFound | PluginInvalid | ToolNameConflict | PluginVersionMismatch | PluginConfigInvalid
 
 export interface LoadedPluginsShape {
   readonly plugins: ReadonlyArray<Plugin>
+  /** Each loaded plugin's decoded configuration, for electron_plugins (Redacted values stay redacted). */
+  readonly settings: Readonly<Record<string, unknown>>
   readonly tools: ReadonlyArray<Tool>
   /** First-party plugins that exist but are not loaded (for `restart with --plugin NAME` hints). */
   readonly available: ReadonlyArray<string>
@@ -55,6 +76,13 @@ export type PluginRegistry = Readonly<Record<string, () => Promise<Plugin>>>
 /** The first-party plugin a tool name would belong to (electron_<plugin>_...), among `names`. */
 export const pluginOfToolName = (tool: string, names: ReadonlyArray<string>): string | undefined =>
   names.find((name) => tool.startsWith(`electron_${name}_`))
+
+/** One line per configuration field that failed, naming its path. */
+const formatIssues = (error: ParseResult.ParseError) =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .slice(0, 10)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(value)"}: ${issue.message}`)
+    .join("; ")
 
 const looksLikePath = (spec: string) => spec.startsWith(".") || isAbsolute(spec) || /\.(c|m)?js$/.test(spec)
 
@@ -73,13 +101,19 @@ const importPlugin = (registry: PluginRegistry, spec: string): Effect.Effect<unk
 
 export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
   PluginLoader,
-  { readonly load: (specs: ReadonlyArray<string>) => Effect.Effect<LoadedPluginsShape, PluginLoadError> }
+  {
+    readonly load: (
+      specs: ReadonlyArray<string>,
+      config?: Readonly<Record<string, unknown>>
+    ) => Effect.Effect<LoadedPluginsShape, PluginLoadError>
+  }
 >() {
   static readonly make = (registry: PluginRegistry) => PluginLoader.of({
-    load: Effect.fn("PluginLoader.load")(function* (specs: ReadonlyArray<string>) {
+    load: Effect.fn("PluginLoader.load")(function* (specs: ReadonlyArray<string>, config: Readonly<Record<string, unknown>> = {}) {
       const owners = new Map<string, string>()
       for (const name of [...CORE_TOOL_NAMES, ...EVAL_TOOL_NAMES]) owners.set(name, "the core")
       const plugins: Array<Plugin> = []
+      const settings: Record<string, unknown> = {}
       for (const spec of [...new Set(specs)]) {
         const value = yield* importPlugin(registry, spec)
         const plugin = yield* Schema.decodeUnknown(PluginValue)(value).pipe(
@@ -87,22 +121,36 @@ export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
             (error) => new PluginInvalid({ plugin: spec, reason: ParseResult.TreeFormatter.formatErrorSync(error) })
           )
         )
+        if (!semver.satisfies(VERSION, plugin.stagewright, { includePrerelease: true })) {
+          if (semver.validRange(plugin.stagewright) === null) {
+            return yield* new PluginInvalid({ plugin: spec, reason: `stagewright: "${plugin.stagewright}" is not a semver range (for example ">=0.1.0 <1")` })
+          }
+          return yield* new PluginVersionMismatch({ plugin: plugin.name, supports: plugin.stagewright, version: VERSION })
+        }
         for (const tool of plugin.tools) {
           const owner = owners.get(tool.name)
           if (owner !== undefined) return yield* new ToolNameConflict({ tool: tool.name, plugin: plugin.name, owner })
           owners.set(tool.name, `plugin "${plugin.name}"`)
         }
-        // Keep the original tool values (the decoded copy has the same fields); tag them with their plugin.
+        // Keep the original values (the decoded copy has the same fields); tag the tools with their plugin.
         const original = value as Plugin
+        const schema = original.config ?? Schema.Unknown
+        settings[plugin.name] = yield* Schema.decodeUnknown(schema)(config[plugin.name] ?? config[spec] ?? {}).pipe(
+          Effect.mapError((error) => new PluginConfigInvalid({ plugin: plugin.name, reason: formatIssues(error) }))
+        )
         plugins.push({
-          name: plugin.name,
-          purpose: plugin.purpose,
+          ...original,
           tools: original.tools.map((tool) => ({ ...tool, plugin: plugin.name }))
         })
+      }
+      const unused = Object.keys(config).filter((name) => !plugins.some((p) => p.name === name) && !specs.includes(name))
+      if (unused.length > 0) {
+        return yield* new PluginConfigInvalid({ plugin: unused[0]!, reason: "no plugin of that name is loaded (add --plugin NAME)" })
       }
       const loadedNames = new Set(plugins.map((p) => p.name))
       return {
         plugins,
+        settings,
         tools: plugins.flatMap((p) => p.tools),
         available: Object.keys(registry).filter((name) => !loadedNames.has(name)).sort()
       }
@@ -114,13 +162,19 @@ export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
   /** A loader over another registry (tests, integrators with their own first-party set). */
   static readonly layerRegistry = (registry: PluginRegistry) => Layer.succeed(PluginLoader, PluginLoader.make(registry))
 
-  /** LoadedPlugins from the configured `--plugin` list. */
+  /**
+   * LoadedPlugins from the configured `--plugin` list and `--plugin-config` values; the loaded plugins'
+   * main-process hooks are registered with the driver (an unloaded plugin's never are).
+   */
   static readonly layerLoaded = Layer.effect(
     LoadedPlugins,
     Effect.gen(function* () {
       const config = yield* ServerConfig
       const loader = yield* PluginLoader
-      return yield* loader.load(config.plugins)
+      const driver = yield* ElectronDriver
+      const loaded = yield* loader.load(config.plugins, config.pluginConfig ?? {})
+      yield* driver.installMainHooks(loaded.plugins.flatMap((p) => p.mainHooks ?? []))
+      return loaded
     })
   )
 }

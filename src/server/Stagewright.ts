@@ -12,16 +12,18 @@ import { Dispatcher } from "./Dispatcher.js"
 import { McpServer } from "./McpServer.js"
 import { ServerState } from "./ServerState.js"
 
-/** Everything but the MCP binding: the services tools run on, plus the Dispatcher. */
-export const coreLayer = (config: Partial<ServerConfigShape> = {}) => {
+/**
+ * Everything but the MCP binding: the services tools run on, plus the Dispatcher. `loader` resolves
+ * `--plugin` names (the first-party registry unless an integrator brings its own).
+ */
+export const coreLayer = (config: Partial<ServerConfigShape> = {}, loader: Layer.Layer<PluginLoader> = PluginLoader.layer) => {
   const full = { ...defaultServerConfig, ...config }
-  const services = Layer.mergeAll(
-    ProfileSelector.layer(full),
-    EvalPolicy.layer(full.allowEval),
-    PluginLoader.layerLoaded.pipe(Layer.provide(PluginLoader.layer)),
-    ServerState.layer,
-    ElectronDriver.layer
-  ).pipe(Layer.provideMerge(ServerConfig.layer(full)))
+  const ground = Layer.mergeAll(ElectronDriver.layer, ServerState.layer, ProfileSelector.layer(full), EvalPolicy.layer(full.allowEval))
+  const services = PluginLoader.layerLoaded.pipe(
+    Layer.provide(loader),
+    Layer.provideMerge(ground),
+    Layer.provideMerge(ServerConfig.layer(full))
+  )
   return Dispatcher.layer.pipe(Layer.provideMerge(services))
 }
 

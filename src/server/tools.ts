@@ -2,7 +2,7 @@
  * The tools that describe the server itself: its state (electron_status) and its plugins
  * (electron_plugins). They read server-side services, so they live here rather than among the app tools.
  */
-import { Effect, Schema } from "effect"
+import { Effect, Redacted, Schema } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
@@ -58,6 +58,14 @@ export const status = defineTool({
     })
 })
 
+/** A configuration value as electron_plugins shows it: Redacted values (secrets) never appear. */
+const showSetting = (value: unknown): unknown => {
+  if (Redacted.isRedacted(value)) return "<redacted>"
+  if (Array.isArray(value)) return value.map(showSetting)
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, showSetting(v)]))
+  return value
+}
+
 export const plugins = defineTool({
   name: "electron_plugins",
   description: "Loaded plugins with their tools, and the first-party plugins that --plugin NAME can load.",
@@ -69,17 +77,20 @@ export const plugins = defineTool({
       const loaded = yield* LoadedPlugins
       const config = yield* ServerConfig
       const available = loaded.available
-      const lines = loaded.plugins.map((p) => `${p.name}: ${p.purpose}\n  ${p.tools.map((t) => t.name).join(", ")}`)
+      const described = loaded.plugins.map((p) => {
+        const evalTargets = [...new Set(p.tools.flatMap((t) => (t.evalTarget ? [t.evalTarget] : [])))]
+        const settings = showSetting(loaded.settings[p.name])
+        return { name: p.name, purpose: p.purpose, tools: p.tools.map((t) => t.name), evalTargets, ...(p.config ? { config: settings } : {}) }
+      })
+      const lines = described.map(
+        (p) =>
+          `${p.name}: ${p.purpose}\n  ${p.tools.join(", ")}` +
+          (p.evalTargets.length > 0 ? `\n  needs --allow-eval ${p.evalTargets.join(", ")}` : "") +
+          ("config" in p ? `\n  config: ${JSON.stringify(p.config)}` : "")
+      )
       if (lines.length === 0) lines.push("No plugins loaded.")
       if (available.length > 0) lines.push(`Available with --plugin NAME: ${available.join(", ")}`)
-      return {
-        text: lines.join("\n"),
-        structured: {
-          loaded: loaded.plugins.map((p) => ({ name: p.name, purpose: p.purpose, tools: p.tools.map((t) => t.name) })),
-          available,
-          requested: config.plugins
-        }
-      }
+      return { text: lines.join("\n"), structured: { loaded: described, available, requested: config.plugins } }
     })
 })
 

@@ -14,6 +14,8 @@ export interface ServerConfigShape {
   readonly tools?: ReadonlyArray<string> | undefined
   readonly allowEval: ReadonlyArray<EvalTarget>
   readonly plugins: ReadonlyArray<string>
+  /** Each plugin's raw configuration (`--plugin-config NAME=<json>`), decoded by the plugin's Schema at start-up. */
+  readonly pluginConfig?: Readonly<Record<string, unknown>> | undefined
   /** Folder for screenshots, traces, exports and oversized responses. */
   readonly outputDir: string
   /** When set, screenshots are also saved here (names never escape it). */

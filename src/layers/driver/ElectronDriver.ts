@@ -44,6 +44,28 @@ export type ElectronModule = any
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an Electron object, untyped here
 export type BrowserWindowHandle = any
 
+/**
+ * Code a plugin installs in the app's main process at every launch or attach (recorders for IPC, shell
+ * calls, notifications...). `install` must be self-contained: it is serialized and run there with the
+ * `electron` module as its argument, once per app (by name).
+ */
+export interface MainHook {
+  readonly name: string
+  readonly install: (electron: ElectronModule) => void
+}
+
+/** Wraps a hook so it runs once per app process, whatever the number of launches or attaches that see it. */
+const hookSource = (hook: MainHook) => {
+  const name = JSON.stringify(hook.name)
+  return `(electron) => {
+    const done = (globalThis.__stagewrightHooks = globalThis.__stagewrightHooks || {})
+    if (done[${name}]) return false
+    done[${name}] = true
+    ;(${hook.install.toString()})(electron)
+    return true
+  }`
+}
+
 /** One read of a condition: whether it holds, and what was seen. */
 export interface Check<A> {
   readonly ok: boolean
@@ -105,6 +127,11 @@ export interface ElectronDriverShape {
   readonly nextDialog: Effect.Effect<PendingDialog, SessionError>
   /** Takes the oldest pending web dialog off the queue. */
   readonly takeDialog: Effect.Effect<PendingDialog | undefined, SessionError>
+  /**
+   * Registers main-process hooks: installed in the running app now (when it has a main process) and at
+   * every later launch or attach. Only loaded plugins call it, so an unloaded plugin's hooks never run.
+   */
+  readonly installMainHooks: (hooks: ReadonlyArray<MainHook>) => Effect.Effect<void>
   /** Records whether Playwright tracing runs. */
   readonly setTracing: (on: boolean) => Effect.Effect<void, SessionError>
 }
@@ -123,6 +150,7 @@ const describeWindowSelector = (selector: WindowSelector) =>
 const makeDriver = Effect.gen(function* () {
   const layerScope = yield* Effect.scope
   const state = yield* Ref.make<{ session: AppSession; scope: Scope.CloseableScope } | undefined>(undefined)
+  const hooks = yield* Ref.make<ReadonlyArray<MainHook>>([])
   // Changes of the session's selection (active window, dialog answers) are made one at a time.
   const lock = yield* Effect.makeSemaphore(1)
   const serialized = <A, E, R>(effect: Effect.Effect<A, E, R>) => lock.withPermits(1)(effect)
@@ -175,6 +203,7 @@ const makeDriver = Effect.gen(function* () {
       // Failure or interruption (the operation timeout, a cancelled call) closes what was started so far.
       const started = yield* make(scope).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, Exit.void))))
       yield* Ref.set(state, { session: started, scope })
+      yield* installHooksIn(started, yield* Ref.get(hooks))
       return started
     })
 
@@ -266,20 +295,38 @@ const makeDriver = Effect.gen(function* () {
     return entry
   })
 
+  const evaluateIn = <R, A>(s: AppSession, what: string, fn: string | ((electron: ElectronModule, arg: A) => R | Promise<R>), arg: A): Effect.Effect<R, MainError> => {
+    if (s.electronApp) {
+      const app = s.electronApp
+      const callable = typeof fn === "string" ? toFunction(fn) : fn
+      // playwright-core's evaluate types its function against ElectronModule; ours is untyped here.
+      return run(what, () => app.evaluate(callable as Parameters<typeof app.evaluate>[0], arg as never) as Promise<R>)
+    }
+    if (s.inspector && !s.inspector.closed) {
+      const inspector = s.inspector
+      return run(what, () => inspector.evaluate<R, A>(fn, arg))
+    }
+    return Effect.fail(new NeedsMainProcess({ message: `${what} needs the Electron main process, and this app was attached without its Node inspector` }))
+  }
+
   const evaluateMain = <R, A>(what: string, fn: string | ((electron: ElectronModule, arg: A) => R | Promise<R>), arg: A): Effect.Effect<R, MainError> =>
-    Effect.flatMap(session, (s): Effect.Effect<R, MainError> => {
-      if (s.electronApp) {
-        const app = s.electronApp
-        const callable = typeof fn === "string" ? toFunction(fn) : fn
-        // playwright-core's evaluate types its function against ElectronModule; ours is untyped here.
-        return run(what, () => app.evaluate(callable as Parameters<typeof app.evaluate>[0], arg as never) as Promise<R>)
-      }
-      if (s.inspector && !s.inspector.closed) {
-        const inspector = s.inspector
-        return run(what, () => inspector.evaluate<R, A>(fn, arg))
-      }
-      return Effect.fail(new NeedsMainProcess({ message: `${what} needs the Electron main process, and this app was attached without its Node inspector` }))
-    }).pipe(Effect.withSpan("ElectronDriver.evaluateMain", { attributes: { what } }))
+    Effect.flatMap(session, (s) => evaluateIn<R, A>(s, what, fn, arg)).pipe(Effect.withSpan("ElectronDriver.evaluateMain", { attributes: { what } }))
+
+  /** Installs hooks in a session's main process; a hook that fails is logged, never fatal. */
+  const installHooksIn = (s: AppSession, list: ReadonlyArray<MainHook>) =>
+    s.hasMainProcess
+      ? Effect.forEach(list, (hook) =>
+          evaluateIn(s, `install the ${hook.name} hook`, hookSource(hook), undefined).pipe(
+            Effect.catchAll((error) => Effect.logWarning(`main-process hook ${hook.name} failed: ${error.message}`))
+          ), { discard: true })
+      : Effect.void
+
+  const installMainHooks = (list: ReadonlyArray<MainHook>) =>
+    Effect.gen(function* () {
+      yield* Ref.update(hooks, (known) => [...known, ...list.filter((hook) => !known.some((k) => k.name === hook.name))])
+      const s = yield* current
+      if (s !== undefined && !s.exit) yield* installHooksIn(s, list)
+    })
 
   const targetIdOf = (s: AppSession, entry: WindowEntry) =>
     entry.targetId !== undefined
@@ -427,6 +474,7 @@ const makeDriver = Effect.gen(function* () {
     setDialogPolicy,
     nextDialog,
     takeDialog,
+    installMainHooks,
     setTracing
   })
 })
