@@ -207,32 +207,32 @@ export const waitFor = defineTool({
       const timeout = input.timeoutMs ?? 10_000
       const started = Date.now()
       const conditions: Array<string> = []
-      const asTimeout = <A, E, R>(what: string, effect: Effect.Effect<A, E, R>) =>
+      const asTimeout = <A, E extends { readonly _tag: string }, R>(what: string, effect: Effect.Effect<A, E, R>) =>
         effect.pipe(
           Effect.catchIf(
-            (e: any) => e?._tag === "Timeout" || e?._tag === "ElementNotFound",
+            (e: { readonly _tag: string }) => e._tag === "Timeout" || e._tag === "ElementNotFound",
             () => Effect.fail(new Timeout({ message: `${what} did not happen within ${timeout} ms` }))
           )
         )
       if (input.target !== undefined) {
         const locator = yield* driver.locate(entry, input.target)
         const state = input.state ?? "visible"
-        yield* asTimeout(`${input.target} ${state}`, driver.run(`wait for ${input.target}`, () => locator.first().waitFor({ state, timeout })))
+        yield* asTimeout(`${input.target} ${state}`, driver.waitSliced(`wait for ${input.target}`, (slice) => locator.first().waitFor({ state, timeout: slice }), timeout))
         conditions.push(`${input.target} is ${state}`)
       }
       if (input.text !== undefined) {
         const text = input.text
-        yield* asTimeout(`text "${text}"`, driver.run("wait for text", () => entry.page.getByText(text).first().waitFor({ state: "visible", timeout })))
+        yield* asTimeout(`text "${text}"`, driver.waitSliced("wait for text", (slice) => entry.page.getByText(text).first().waitFor({ state: "visible", timeout: slice }), timeout))
         conditions.push(`"${text}" appeared`)
       }
       if (input.textGone !== undefined) {
         const text = input.textGone
-        yield* asTimeout(`text "${text}" gone`, driver.run("wait for text to go", () => entry.page.getByText(text).first().waitFor({ state: "hidden", timeout })))
+        yield* asTimeout(`text "${text}" gone`, driver.waitSliced("wait for text to go", (slice) => entry.page.getByText(text).first().waitFor({ state: "hidden", timeout: slice }), timeout))
         conditions.push(`"${text}" is gone`)
       }
       if (input.url !== undefined) {
         const part = input.url
-        yield* asTimeout(`URL containing "${part}"`, driver.run("wait for URL", () => entry.page.waitForURL((u) => u.href.includes(part), { timeout, waitUntil: "commit" })))
+        yield* asTimeout(`URL containing "${part}"`, driver.waitSliced("wait for URL", (slice) => entry.page.waitForURL((u) => u.href.includes(part), { timeout: slice, waitUntil: "commit" }), timeout))
         conditions.push(`URL contains "${part}"`)
       }
       if (conditions.length === 0) {

@@ -7,7 +7,7 @@
  * app, replacing it, or shutting the server down (however it ends) closes the Electron process.
  * Waiting is Effect (Schedule, timeout): a cancelled or timed-out call makes no further Playwright call.
  */
-import { Context, Data, Effect, ExecutionStrategy, Exit, Layer, Ref, Schedule, Scope } from "effect"
+import { Clock, Context, Data, Effect, ExecutionStrategy, Exit, Layer, Ref, Schedule, Scope } from "effect"
 import type { Locator, Page } from "playwright-core"
 import {
   AppCrashed,
@@ -108,6 +108,12 @@ export interface ElectronDriverShape {
    * reading. A failed reading fails the poll at once. Interrupted, it makes no further reading.
    */
   readonly poll: <A, E>(check: Effect.Effect<Check<A>, E>, timeoutMs: number) => Effect.Effect<Check<A>, E>
+  /**
+   * Waits with playwright-core in slices of at most a second (`attempt` gets the slice's bound), until an
+   * attempt succeeds or `timeoutMs` passes. A cancelled or timed-out call therefore stops driving the page
+   * within a slice, instead of leaving a long Playwright wait running.
+   */
+  readonly waitSliced: (what: string, attempt: (sliceMs: number) => Promise<unknown>, timeoutMs: number) => Effect.Effect<void, PlaywrightError>
   /** An AI-mode aria snapshot of a window (or of a target in it); records its refs. */
   readonly snapshot: (entry: WindowEntry, options?: { readonly target?: string; readonly depth?: number }) => Effect.Effect<string, PlaywrightError>
   /** Records a full snapshot the agent was given as the window's latest (its refs become the valid ones). */
@@ -138,6 +144,9 @@ export interface ElectronDriverShape {
 
 /** A condition that does not hold yet (internal to the waits: retried, never returned). */
 class NotYet extends Data.TaggedError("NotYet") {}
+
+/** The longest single Playwright wait: a cancelled call stops driving the page within this. */
+const WAIT_SLICE_MS = 1_000
 
 const POLL_SCHEDULE = Schedule.union(Schedule.exponential("100 millis", 1.6), Schedule.spaced("1 second"))
 
@@ -182,6 +191,17 @@ const makeDriver = Effect.gen(function* () {
       const seen = yield* Ref.get(last)
       return seen ?? (yield* check)
     }).pipe(Effect.withSpan("ElectronDriver.poll"))
+
+  const waitSliced = (what: string, attempt: (sliceMs: number) => Promise<unknown>, timeoutMs: number): Effect.Effect<void, PlaywrightError> =>
+    Effect.gen(function* () {
+      const deadline = (yield* Clock.currentTimeMillis) + timeoutMs
+      const once = Effect.flatMap(Clock.currentTimeMillis, (now) => run(what, () => attempt(Math.max(1, Math.min(WAIT_SLICE_MS, deadline - now)))))
+      yield* once.pipe(
+        Effect.retry({
+          while: (error) => (error._tag === "Timeout" || error._tag === "ElementNotFound") && Date.now() < deadline - 5
+        })
+      )
+    }).pipe(Effect.withSpan("ElectronDriver.waitSliced", { attributes: { what } }))
 
   const closeCurrent = (timeoutMs: number) =>
     Effect.gen(function* () {
@@ -464,6 +484,7 @@ const makeDriver = Effect.gen(function* () {
     locate,
     run,
     poll,
+    waitSliced,
     snapshot,
     recordSnapshot,
     forgetSnapshot,

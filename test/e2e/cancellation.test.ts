@@ -1,0 +1,94 @@
+/**
+ * A cancelled call stops driving the app: after the fiber running electron_wait_for, an electron_expect_*
+ * poll or electron_wait_for_window is interrupted (an MCP cancellation, the operation timeout), no further
+ * playwright-core call is made, and none is left running in the page (a Playwright wait is cut in slices
+ * of at most a second). Every method of the window's Page and of its Locators is counted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Fiber, Layer, ManagedRuntime } from "effect"
+import { ElectronDriver } from "../../src/layers/driver/ElectronDriver.js"
+import { Dispatcher, coreLayer, sampleAppPath } from "../../src/index.js"
+import { freshUserData } from "../support/mcp.js"
+
+const runtime = ManagedRuntime.make(coreLayer({ operationTimeoutMs: 60_000 }) as Layer.Layer<Dispatcher | ElectronDriver, unknown>)
+const run = <A, E>(effect: Effect.Effect<A, E, Dispatcher | ElectronDriver>) => runtime.runPromise(effect)
+const call = (name: string, args: Record<string, unknown>) => Effect.flatMap(Dispatcher, (d) => d.call(name, args))
+
+let calls = 0
+/** Calls whose promise has not settled: a Playwright wait still running in the page. */
+let pending = 0
+const restore: Array<() => void> = []
+
+/** Counts every call of the prototype's methods (playwright-core's client API for pages and locators). */
+const countCalls = (prototype: object) => {
+  for (const key of Object.getOwnPropertyNames(prototype)) {
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, key)
+    if (key === "constructor" || !descriptor || typeof descriptor.value !== "function") continue
+    const original = descriptor.value as (...args: Array<unknown>) => unknown
+    Object.defineProperty(prototype, key, {
+      ...descriptor,
+      value: function (this: unknown, ...args: Array<unknown>) {
+        calls++
+        const result = original.apply(this, args)
+        if (result instanceof Promise) {
+          pending++
+          result.then(
+            () => pending--,
+            () => pending--
+          )
+        }
+        return result
+      }
+    })
+    restore.push(() => Object.defineProperty(prototype, key, descriptor))
+  }
+}
+
+/** Starts the call, lets it drive the app for a while, interrupts it, and counts the calls made afterwards. */
+const callsAfterCancel = (name: string, args: Record<string, unknown>) =>
+  run(
+    Effect.gen(function* () {
+      const fiber = yield* Effect.fork(call(name, args))
+      yield* Effect.sleep("1500 millis")
+      const before = calls
+      expect(before, "the call drove the app before it was cancelled").toBeGreaterThan(0)
+      const exit = yield* Fiber.interrupt(fiber)
+      expect(Exit.isInterrupted(exit)).toBe(true)
+      const atCancel = calls
+      yield* Effect.sleep("2500 millis")
+      return { further: calls - atCancel, stillRunning: pending }
+    })
+  )
+
+beforeAll(async () => {
+  const launched = await run(call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } }))
+  expect(launched.isError, JSON.stringify(launched.content)).toBeUndefined()
+  const page = await run(Effect.flatMap(ElectronDriver, (d) => Effect.map(d.window(), (w) => w.page)))
+  countCalls(Object.getPrototypeOf(page))
+  countCalls(Object.getPrototypeOf(page.locator("body")))
+})
+
+afterAll(async () => {
+  for (const undo of restore) undo()
+  await runtime.dispose()
+})
+
+describe("cancellation", () => {
+  it("a cancelled electron_wait_for makes no further Playwright call", async () => {
+    calls = 0
+    pending = 0
+    expect(await callsAfterCancel("electron_wait_for", { text: "a text this app never shows", timeoutMs: 30_000 })).toEqual({ further: 0, stillRunning: 0 })
+  })
+
+  it("a cancelled electron_expect_text poll makes no further Playwright call", async () => {
+    calls = 0
+    pending = 0
+    expect(await callsAfterCancel("electron_expect_text", { target: "testid=board-name", text: "never this name", timeoutMs: 30_000 })).toEqual({ further: 0, stillRunning: 0 })
+  })
+
+  it("a cancelled electron_wait_for_window makes no further Playwright call", async () => {
+    calls = 0
+    pending = 0
+    expect(await callsAfterCancel("electron_wait_for_window", { title: "a window that never opens", timeoutMs: 30_000 })).toEqual({ further: 0, stillRunning: 0 })
+  })
+})
