@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { CORE_GROUPS } from "../../src/profile/profiles.js"
 import type { ManifestEntry } from "../../src/tools/manifest.js"
-import { groupTools, loadReferenceInput, parameterRows, renderToolsReference, typeOf } from "../../src/bench/tools-reference.js"
+import { groupTools, loadReferenceInput, parameterRows, renderToolsReference, typeOf } from "../../src/bench/docs/tools-reference.js"
 
 const TOOLS_MD = fileURLToPath(new URL("../../docs/TOOLS.md", import.meta.url))
 

@@ -17,8 +17,8 @@ import {
   updateBaseline,
   type BaselineVariant,
   type Snapshot
-} from "../../src/bench/manifest-gate.js"
-import { manifestCli } from "../../src/bench/manifest-cli.js"
+} from "../../src/bench/manifest/gate.js"
+import { manifestCli } from "../../src/bench/manifest/cli.js"
 
 const variant = (bpe: number, names: ReadonlyArray<string>): BaselineVariant => ({
   tools: names.length,

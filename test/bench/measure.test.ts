@@ -8,10 +8,10 @@ import { fileURLToPath } from "node:url"
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
 import { PROFILE_NAMES, PROFILES } from "../../src/index.js"
 import { firstPartyPlugins } from "../../src/plugins/registry.js"
-import { DEFAULT_BASELINE } from "../../src/bench/manifest-cli.js"
-import { BaselineJson } from "../../src/bench/manifest-gate.js"
-import { firstPartyPluginNames, listVariant, measureTools, measureVariant } from "../../src/bench/manifest-measure.js"
-import { variantsOf } from "../../src/bench/manifest-variants.js"
+import { DEFAULT_BASELINE } from "../../src/bench/manifest/cli.js"
+import { BaselineJson } from "../../src/bench/manifest/gate.js"
+import { firstPartyPluginNames, listVariant, measureTools, measureVariant } from "../../src/bench/manifest/measure.js"
+import { variantsOf } from "../../src/bench/manifest/variants.js"
 
 describe("manifest variants", () => {
   it("covers each profile, each plugin and all plugins, safe and eval: 8 without plugins, 28 with nine", () => {

@@ -23,7 +23,7 @@ import {
   runCalls,
   type Chooser,
   type FuzzCall
-} from "../../src/bench/reliability-fuzz.js"
+} from "../../src/bench/fuzz/index.js"
 import { sampleAppPath, type Tool } from "../../src/index.js"
 import { isReadOnly } from "../../src/tools/Tool.js"
 import { coreTools } from "../../src/server/tools.js"

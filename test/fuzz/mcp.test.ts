@@ -6,7 +6,7 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { checkResult, FuzzTally, fuzzSeed, planCalls, runCalls, type FuzzCall } from "../../src/bench/reliability-fuzz.js"
+import { checkResult, FuzzTally, fuzzSeed, planCalls, runCalls, type FuzzCall } from "../../src/bench/fuzz/index.js"
 import { coreTools } from "../../src/server/tools.js"
 import { inMemoryClient, type TestClient } from "../support/mcp.js"
 import { descendants, isAlive } from "../support/processes.js"

@@ -2,7 +2,7 @@
  * Helpers of the fuzz tests: a guard that records unhandled rejections and uncaught exceptions while a
  * run is in progress, and printing of the tables.
  */
-import { FuzzTally } from "../../src/bench/reliability-fuzz.js"
+import { FuzzTally } from "../../src/bench/fuzz/index.js"
 
 export interface ProcessGuard {
   /** What happened since the guard started, readable. */

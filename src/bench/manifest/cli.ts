@@ -10,7 +10,7 @@ import { FileSystem } from "@effect/platform"
 import { Console, Data, Effect, Either, Option, ParseResult, Schema } from "effect"
 import { dirname, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { PROFILE_NAMES, VERSION } from "../index.js"
+import { PROFILE_NAMES, VERSION } from "../../index.js"
 import {
   BaselineJson,
   compare,
@@ -21,12 +21,12 @@ import {
   snapshotOf,
   updateBaseline,
   type Baseline
-} from "./manifest-gate.js"
-import { firstPartyPluginNames, measureVariants } from "./manifest-measure.js"
-import { formatTable, reportOf } from "./manifest-report.js"
-import { variantsOf } from "./manifest-variants.js"
+} from "./gate.js"
+import { firstPartyPluginNames, measureVariants } from "./measure.js"
+import { formatTable, reportOf } from "./report.js"
+import { variantsOf } from "./variants.js"
 
-export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url))
+export const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 export const DEFAULT_BASELINE = resolve(PACKAGE_ROOT, "bench", "manifest-baseline.json")
 export const DEFAULT_REPORT = resolve(PACKAGE_ROOT, "bench", "manifest-report.json")
 

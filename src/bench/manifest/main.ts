@@ -1,12 +1,12 @@
 /**
- * Entry point of the manifest budget benchmark (run with tsx; see ./manifest-cli.ts for the commands).
+ * Entry point of the manifest budget benchmark (run with tsx; see ./cli.ts for the commands).
  * Expected failures (budget exceeded, no or invalid baseline, missing --reason) print their message and
  * exit with code 1; argument errors are printed by @effect/cli itself.
  */
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect } from "effect"
-import { manifestCli } from "./manifest-cli.js"
+import { manifestCli } from "./cli.js"
 
 manifestCli(process.argv).pipe(
   Effect.catchAll((error) =>

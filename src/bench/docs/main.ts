@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { loadReferenceInput, renderToolsReference } from "./tools-reference.js"
 
-export const TOOLS_MD = resolve(fileURLToPath(new URL("../../", import.meta.url)), "docs", "TOOLS.md")
+export const TOOLS_MD = resolve(fileURLToPath(new URL("../../../", import.meta.url)), "docs", "TOOLS.md")
 
 class WriteFailed extends Data.TaggedError("WriteFailed")<{ readonly path: string; readonly cause: unknown }> {}
 

@@ -2,9 +2,9 @@
  * The manifest benchmark's outputs, pure: the printed table and the JSON report (deterministic: no
  * dates, so it changes only when the figures do).
  */
-import { MAX_GROWTH, type VariantChange } from "./manifest-gate.js"
-import type { Measurement } from "./manifest-measure.js"
-import type { Variant } from "./manifest-variants.js"
+import { MAX_GROWTH, type VariantChange } from "./gate.js"
+import type { Measurement } from "./measure.js"
+import type { Variant } from "./variants.js"
 
 export const REPORT_NOTE =
   "Each figure is the tools/list payload a host receives ({ tools } as parsed by an MCP client, serialized with JSON.stringify). " +

@@ -10,8 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { Data, Effect } from "effect"
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
-import { McpServer, PluginLoader, serverLayer, VERSION } from "../index.js"
-import { serverConfigOf, type Variant } from "./manifest-variants.js"
+import { McpServer, PluginLoader, serverLayer, VERSION } from "../../index.js"
+import { serverConfigOf, type Variant } from "./variants.js"
 
 /** The tokenizer every figure is counted with. */
 export const ENCODING = "o200k_base" as const

@@ -8,7 +8,7 @@
  * adds to any profile (tools/list is a list of independent entries, so costs add up), and a plugin
  * that grows 3% fails the gate instead of disappearing inside the full profile's figure.
  */
-import type { EvalTarget, ProfileName, ServerConfigShape } from "../index.js"
+import type { EvalTarget, ProfileName, ServerConfigShape } from "../../index.js"
 
 export const EVAL_MODES = ["safe", "eval"] as const
 export type EvalMode = (typeof EVAL_MODES)[number]

@@ -4,10 +4,10 @@
  * name within a group; for each tool its description, operation type, eval target, profiles, plugin,
  * parameters (from its JSON Schema) and error codes. Deterministic: the same tools give the same text.
  *
- *   npm run docs:tools            regenerate docs/TOOLS.md (entry point: ./tools-reference-main.ts)
+ *   npm run docs:tools            regenerate docs/TOOLS.md (entry point: ./main.ts)
  */
 import { Effect } from "effect"
-import { CORE_GROUPS, CORE_TOOL_NAMES, coreTools, documentationManifest, type ManifestEntry, PluginLoader, PROFILE_NAMES, PROFILES } from "../index.js"
+import { CORE_GROUPS, CORE_TOOL_NAMES, coreTools, documentationManifest, type ManifestEntry, PluginLoader, PROFILE_NAMES, PROFILES } from "../../index.js"
 
 export interface PluginInfo {
   readonly name: string

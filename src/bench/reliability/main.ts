@@ -18,10 +18,11 @@ import { cpus, tmpdir, totalmem } from "node:os"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { resolveElectronRuntime, VERSION } from "../index.js"
-import { dispatcherFuzz, httpSessions, launchCycles, progress, sequentialCalls } from "./reliability-sections.js"
+import { resolveElectronRuntime, VERSION } from "../../index.js"
+import { dispatcherFuzz, httpSessions } from "./http-fuzz.js"
+import { launchCycles, progress, sequentialCalls } from "./sections.js"
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url))
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 const DEFAULT_REPORT = resolve(ROOT, "bench", "reliability-report.json")
 
 const count = (name: string, fallback: number, description: string) =>

@@ -5,7 +5,7 @@
  * with small in-memory baselines.
  */
 import { Data, Either, Schema } from "effect"
-import type { Measurement } from "./manifest-measure.js"
+import type { Measurement } from "./measure.js"
 
 /** A variant fails when its BPE grows more than this fraction over the baseline. */
 export const MAX_GROWTH = 0.03
