@@ -6,7 +6,7 @@
 import { _electron, type ElectronApplication, type Page } from "playwright-core"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { resolveElectronRuntime, sampleAppPath } from "../../src/layers/electron-runtime.js"
 import { descendants, isAlive } from "../support/processes.js"
 
@@ -18,7 +18,10 @@ export const isStandin = runtime.kind === "standin"
 /** How long a UI effect may take to show up (the machine is shared and has two cores). */
 export const UI_TIMEOUT = 15_000
 
-export type SampleApp = "tasks" | "framework" | "hardened" | "insecure"
+export type SampleApp = "tasks" | "framework" | "hardened" | "insecure" | "views"
+
+/** The folder of a sample app (the `views` app sits beside the four that `sampleAppPath` knows). */
+export const samplePath = (name: SampleApp): string => (name === "views" ? join(dirname(sampleAppPath("tasks")), "views") : sampleAppPath(name))
 
 export interface Launched {
   readonly app: ElectronApplication
@@ -45,7 +48,7 @@ export const launchSample = async (name: SampleApp): Promise<Launched> => {
   const started = Date.now()
   const app = await _electron.launch({
     executablePath: runtime.executablePath,
-    args: [sampleAppPath(name)],
+    args: [samplePath(name)],
     env: { ...(process.env as Record<string, string>), SAMPLE_APP_USER_DATA: userData },
     timeout: 45_000
   })
