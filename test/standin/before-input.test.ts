@@ -93,6 +93,21 @@ describe(`before-input-event on ${runtime.kind}`, () => {
     expect(seen.find((i: any) => i.type === "keyDown" && i.key === "Enter")).toMatchObject({ code: "Enter", shift: false })
   })
 
+  it("keeps the default actions of editing and focus keys it lets through (Backspace, arrows, Tab)", async () => {
+    await page.fill("#field", "")
+    await page.focus("#field")
+    await reset()
+    await page.keyboard.type("abcd")
+    await page.keyboard.press("Backspace")
+    await page.keyboard.press("ArrowLeft")
+    await page.keyboard.type("X")
+    await expect.poll(() => page.inputValue("#field"), { timeout: 10_000 }).toBe("abXc")
+    await page.keyboard.press("Tab")
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: 10_000 }).toBe("in-form")
+    const seen = (await inputs()).filter((i: any) => i.type === "keyDown").map((i: any) => i.key)
+    expect(seen).toEqual(["a", "b", "c", "d", "Backspace", "ArrowLeft", "X", "Tab"])
+  })
+
   it("stops intercepting when the main process removes its listener", async () => {
     await app.evaluate(({ BrowserWindow }) => {
       const g = globalThis as any
