@@ -9,7 +9,7 @@ import type { ConsoleMessage, ElectronApplication, Page } from "playwright-core"
 import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isAlive } from "../support/processes.js"
-import { fixture, launch, loadedFirstWindow, runtime } from "./helpers.js"
+import { fixture, launch, loadedFirstWindow, pageWithUrl, runtime } from "./helpers.js"
 
 /** A local port with nothing listening on it. */
 const closedPort = (): Promise<number> =>
@@ -78,12 +78,7 @@ describe(`failed loads and unhandled rejections on ${runtime.kind}`, () => {
   })
 
   it("shows an empty page with an empty title in the failed window, not Chromium's error page", async () => {
-    const failed = await (async () => {
-      for (const candidate of app.windows()) {
-        if (candidate !== page && candidate.url().startsWith("chrome-error://")) return candidate
-      }
-      return app.waitForEvent("window", { predicate: (p) => p.url().startsWith("chrome-error://"), timeout: 10_000 })
-    })()
+    const failed = await pageWithUrl(app, /^chrome-error:\/\//)
     expect(failed.url()).toBe("chrome-error://chromewebdata/")
     await expect.poll(() => failed.evaluate(() => [document.title, document.body ? document.body.innerText.trim() : "", document.querySelectorAll("body *").length]), { timeout: 10_000 }).toEqual(["", "", 0])
     const handle = await app.browserWindow(failed)
