@@ -3,7 +3,7 @@
  * unmodified playwright-core `_electron.launch({ executablePath })` on the runtime that
  * `resolveElectronRuntime()` picks (a real Electron when STAGEWRIGHT_ELECTRON is set, else the stand-in).
  */
-import { _electron, type ElectronApplication, type Page } from "playwright-core"
+import { _electron, type ElectronApplication, type Locator, type Page } from "playwright-core"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -186,5 +186,18 @@ export const waitForExit = async (pid: number, others: ReadonlyArray<number> = [
     const left = [...(exists(pid) ? [pid] : []), ...others.filter(isAlive)]
     if (left.length === 0 || Date.now() > deadline) return left
     await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/**
+ * Clicks a button whose click closes its own window (`window.close()`): the page may be gone before
+ * playwright-core's click returns ("Target page, context or browser has been closed"), which is the expected
+ * effect, not a failure. Any other error is thrown.
+ */
+export const clickThatClosesItsWindow = async (locator: Locator): Promise<void> => {
+  try {
+    await locator.click()
+  } catch (error) {
+    if (!/Target page, context or browser has been closed/.test(String(error))) throw error
   }
 }

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import {
   cleanUp,
+  clickThatClosesItsWindow,
   clickMenuItem,
   descendants,
   isStandin,
@@ -372,7 +373,7 @@ describe(`tasks app on ${runtime.kind}`, () => {
   it("the Settings window's Close button closes it; the main window stays", async () => {
     const s = settings!
     const closed = s.waitForEvent("close", { timeout: UI_TIMEOUT })
-    await s.getByTestId("close-settings").click()
+    await clickThatClosesItsWindow(s.getByTestId("close-settings"))
     await closed
     expect(launched.app.windows()).toEqual([page])
     const title = await page.title()
