@@ -138,6 +138,22 @@ describe(`context menus on ${runtime.kind}`, () => {
     expect(["hello", "", "hello world"]).toContain(field.selectionText)
   })
 
+  it("gives what context-menu packages call: copyImageAt puts the image on the clipboard, the spell-checker dictionary keeps words", async () => {
+    const image = (await params())[1]
+    const result = await app.evaluate(async ({ BrowserWindow, clipboard }, at) => {
+      const win = BrowserWindow.fromId((globalThis as any).ctxWindowId)!
+      clipboard.clear()
+      win.webContents.copyImageAt(at.x, at.y)
+      const deadline = Date.now() + 10_000
+      while (clipboard.readImage().isEmpty() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+      const added = win.webContents.session.addWordToSpellCheckerDictionary("stagewright")
+      const words = await win.webContents.session.listWordsInSpellCheckerDictionary()
+      win.webContents.session.removeWordFromSpellCheckerDictionary("stagewright")
+      return { copied: !clipboard.readImage().isEmpty(), added, hasWord: words.includes("stagewright") }
+    }, { x: image.x, y: image.y })
+    expect(result).toEqual({ copied: true, added: true, hasWord: true })
+  })
+
   it("does not emit context-menu when the page prevents the contextmenu event", async () => {
     const before = (await params()).length
     await page.click("#quiet", { button: "right" })
