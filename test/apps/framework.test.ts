@@ -10,6 +10,7 @@ import { join, resolve } from "node:path"
 import { sampleAppPath } from "../../src/layers/driver/electron-runtime.js"
 import {
   cleanUp,
+  clickThatClosesItsWindow,
   clickMenuItem,
   clickMenuRole,
   descendants,
@@ -238,7 +239,7 @@ describe(`framework app on ${runtime.kind}`, () => {
   it("the second window's Close button closes it", async () => {
     const s = second!
     const closed = s.waitForEvent("close", { timeout: UI_TIMEOUT })
-    await s.getByTestId("close-window").click()
+    await clickThatClosesItsWindow(s.getByTestId("close-window"))
     await closed
     expect(launched.app.windows()).toEqual([page])
     await expect.poll(() => launched.app.evaluate(({ BrowserWindow }: any) => BrowserWindow.getAllWindows().length), poll).toBe(1)

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Page } from "playwright-core"
 import {
   cleanUp,
+  clickThatClosesItsWindow,
   clickMenuItem,
   descendants,
   launchSample,
@@ -228,7 +229,7 @@ describe(`hardened app on ${runtime.kind}`, () => {
     const children = descendants(pid)
     const s = second!
     const secondClosed = s.waitForEvent("close", { timeout: UI_TIMEOUT })
-    await s.getByTestId("close-window").click()
+    await clickThatClosesItsWindow(s.getByTestId("close-window"))
     await secondClosed
     expect(app.windows()).toEqual([page])
 

@@ -3,10 +3,10 @@
  * unmodified playwright-core `_electron.launch({ executablePath })` on the runtime that
  * `resolveElectronRuntime()` picks (a real Electron when STAGEWRIGHT_ELECTRON is set, else the stand-in).
  */
-import { _electron, type ElectronApplication, type Page } from "playwright-core"
+import { _electron, type ElectronApplication, type Locator, type Page } from "playwright-core"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { resolveElectronRuntime, sampleAppPath } from "../../src/layers/driver/electron-runtime.js"
 import { descendants, isAlive } from "../support/processes.js"
 
@@ -18,7 +18,10 @@ export const isStandin = runtime.kind === "standin"
 /** How long a UI effect may take to show up (the machine is shared and has two cores). */
 export const UI_TIMEOUT = 15_000
 
-export type SampleApp = "tasks" | "framework" | "hardened" | "insecure"
+export type SampleApp = "tasks" | "framework" | "hardened" | "insecure" | "views"
+
+/** The folder of a sample app (the `views` app sits beside the four that `sampleAppPath` knows). */
+export const samplePath = (name: SampleApp): string => (name === "views" ? join(dirname(sampleAppPath("tasks")), "views") : sampleAppPath(name))
 
 export interface Launched {
   readonly app: ElectronApplication
@@ -45,7 +48,7 @@ export const launchSample = async (name: SampleApp): Promise<Launched> => {
   const started = Date.now()
   const app = await _electron.launch({
     executablePath: runtime.executablePath,
-    args: [sampleAppPath(name)],
+    args: [samplePath(name)],
     env: { ...(process.env as Record<string, string>), SAMPLE_APP_USER_DATA: userData },
     timeout: 45_000
   })
@@ -183,5 +186,18 @@ export const waitForExit = async (pid: number, others: ReadonlyArray<number> = [
     const left = [...(exists(pid) ? [pid] : []), ...others.filter(isAlive)]
     if (left.length === 0 || Date.now() > deadline) return left
     await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/**
+ * Clicks a button whose click closes its own window (`window.close()`): the page may be gone before
+ * playwright-core's click returns ("Target page, context or browser has been closed"), which is the expected
+ * effect, not a failure. Any other error is thrown.
+ */
+export const clickThatClosesItsWindow = async (locator: Locator): Promise<void> => {
+  try {
+    await locator.click()
+  } catch (error) {
+    if (!/Target page, context or browser has been closed/.test(String(error))) throw error
   }
 }

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import {
   cleanUp,
+  clickThatClosesItsWindow,
   clickMenuItem,
   descendants,
   isStandin,
@@ -372,13 +373,86 @@ describe(`tasks app on ${runtime.kind}`, () => {
   it("the Settings window's Close button closes it; the main window stays", async () => {
     const s = settings!
     const closed = s.waitForEvent("close", { timeout: UI_TIMEOUT })
-    await s.getByTestId("close-settings").click()
+    await clickThatClosesItsWindow(s.getByTestId("close-settings"))
     await closed
     expect(launched.app.windows()).toEqual([page])
     const title = await page.title()
     await expect
       .poll(() => launched.app.evaluate(({ BrowserWindow }: any) => BrowserWindow.getAllWindows().map((w: any) => w.getTitle())), poll)
       .toEqual([title])
+  })
+
+  it("Ctrl+K is a shortcut handled in main (before-input-event): the search field gets focus, the page never sees the key", async () => {
+    await page.getByTestId("task-title-input").fill("")
+    await page.getByTestId("task-title-input").focus()
+    await page.keyboard.press("Control+k")
+    await expect.poll(() => text(page, "notice"), poll).toBe("Search focused (Ctrl+K)")
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("search-input")
+    expect(await page.getByTestId("task-title-input").inputValue()).toBe("")
+    await page.keyboard.type("passport")
+    await expect.poll(() => rowTitles(page), poll).toEqual(["Renew passport"])
+    await page.getByTestId("search-input").fill("")
+    await expect.poll(() => page.getByTestId("task-row").count(), poll).toBeGreaterThan(1)
+  })
+
+  it("right-click on a task pops the app's context menu (Menu.popup); clicking its item from main marks the task done", async () => {
+    // Record what the app pops up, as a tester would on any Electron: wrap Menu.prototype.popup in main.
+    await launched.app.evaluate(({ Menu }: any) => {
+      const g = globalThis as any
+      if (g.__popupWrapped) return
+      g.__popupWrapped = true
+      const original = Menu.prototype.popup
+      Menu.prototype.popup = function popup(this: any, options: any) {
+        g.__lastPopup = { menu: this, window: options?.window }
+        return original.call(this, options)
+      }
+    })
+    const rows = page.getByTestId("task-row")
+    const open = await rows.evaluateAll((els) => els.filter((el) => !(el.querySelector('[data-testid="task-done"]') as HTMLInputElement).checked).map((el) => el.querySelector('[data-testid="task-title"]')!.textContent))
+    const title = open[1]!
+    const row = rows.filter({ has: page.getByTestId("task-title").getByText(title, { exact: true }) })
+    expect(await row.getByTestId("task-done").isChecked()).toBe(false)
+    await row.getByTestId("task-title").click({ button: "right" })
+    await expect
+      .poll(() => launched.app.evaluate(() => (globalThis as any).__lastPopup?.menu.items.map((item: any) => item.label) ?? null), poll)
+      .toEqual(["Mark as done", "Move to top", "", "Copy title"])
+    if (isStandin) {
+      await expect(launched.app.evaluate(({ __standin }: any) => __standin.popup.menu === (globalThis as any).__lastPopup.menu && __standin.popup.open)).resolves.toBe(true)
+    }
+    await launched.app.evaluate(() => {
+      const { menu, window } = (globalThis as any).__lastPopup
+      menu.getMenuItemById("ctx-toggle-done").click({}, window, window.webContents)
+    })
+    await expect.poll(() => text(page, "context-result"), poll).toBe(`Context menu: ctx-toggle-done on "${title}"`)
+    await expect.poll(() => row.getByTestId("task-done").isChecked(), poll).toBe(true)
+    expect(await text(page, "notice")).toBe(`Completed "${title}"`)
+    await expect.poll(() => savedBoard()?.tasks.find((t: any) => t.title === title)?.done, poll).toBe(true)
+  })
+
+  it("right-click in a text field pops an edit menu built from roles", async () => {
+    await page.getByTestId("task-title-input").click({ button: "right" })
+    await expect
+      .poll(() => launched.app.evaluate(() => (globalThis as any).__lastPopup?.menu.items.map((item: any) => item.role ?? item.type)), poll)
+      .toEqual(["cut", "copy", "paste", "separator", "selectall"])
+  })
+
+  it("Open offline page: the window's load fails as on Electron (did-fail-load, the main-process warning, an empty page)", async () => {
+    const mainConsole: Array<string> = []
+    const onConsole = (message: ConsoleMessage) => mainConsole.push(message.text())
+    launched.app.on("console", onConsole)
+    const [offline] = await Promise.all([launched.app.waitForEvent("window", { timeout: UI_TIMEOUT }), page.getByTestId("open-offline-button").click()])
+    await expect.poll(() => text(page, "load-result"), poll).toBe("Load failed: ERR_CONNECTION_REFUSED (-102) for http://127.0.0.1:2/")
+    await expect.poll(() => offline.url(), poll).toBe("chrome-error://chromewebdata/")
+    await expect.poll(() => offline.evaluate(() => [document.title, document.body ? document.body.innerText.trim() : ""]), poll).toEqual(["", ""])
+    await expect
+      .poll(() => mainConsole.some((line) => line.includes("electron: Failed to load URL: http://127.0.0.1:2/ with error: ERR_CONNECTION_REFUSED")), poll)
+      .toBe(true)
+    expect(mainConsole.filter((line) => line.includes("UnhandledPromiseRejection"))).toEqual([])
+    launched.app.off("console", onConsole)
+    const closed = offline.waitForEvent("close", { timeout: UI_TIMEOUT })
+    await launched.app.evaluate(({ BrowserWindow }: any) => BrowserWindow.getAllWindows().find((w: any) => w.getTitle() === "Offline page")?.close())
+    await closed
+    expect(launched.app.windows()).toEqual([page])
   })
 
   it(

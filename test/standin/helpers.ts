@@ -68,3 +68,17 @@ export const appFootprint = async (app: ElectronApplication): Promise<{ pids: Ar
   const paths = isStandin ? [await app.evaluate(({ __standin }: any) => __standin.chromium.profileDir as string)] : []
   return { pids: [pid, ...descendants(pid)], paths }
 }
+
+/** The app's page whose URL matches `url`, once it has loaded (a new window's page starts on about:blank). */
+export const pageWithUrl = async (app: ElectronApplication, url: RegExp, timeoutMs = 15_000): Promise<Page> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = app.windows().find((candidate) => url.test(candidate.url()))
+    if (found) {
+      await found.waitForLoadState("load")
+      return found
+    }
+    if (Date.now() > deadline) throw new Error(`no window at ${url} within ${timeoutMs} ms; windows: ${app.windows().map((p) => p.url()).join(", ")}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
