@@ -23,6 +23,22 @@ const dist = join(root, "dist")
 for (const stale of ["cli.js.map", "cli.d.ts", "cli.d.ts.map"]) rmSync(join(dist, stale), { force: true })
 rmSync(join(dist, "bin"), { recursive: true, force: true })
 
+// @effect/cli parses option values from YAML, TOML and INI files only for Options.fileParse /
+// Args.fileParse / ConfigFile, which the stagewright command never defines: the bin gets a parser that
+// says so instead of 330 KiB of parsers read and compiled at every start.
+const noFileParsers = {
+  name: "no-cli-file-parsers",
+  setup(build) {
+    build.onResolve({ filter: /^(yaml|toml|ini)$/ }, (args) =>
+      args.importer.includes("@effect/cli") ? { path: args.path, namespace: "no-cli-file-parsers" } : undefined
+    )
+    build.onLoad({ filter: /.*/, namespace: "no-cli-file-parsers" }, (args) => ({
+      contents: `export const parse = () => { throw new Error("stagewright: ${args.path} option files are not supported") }`,
+      loader: "js"
+    }))
+  }
+}
+
 const result = await build({
   entryPoints: [join(root, "src", "cli.ts")],
   outdir: dist,
@@ -34,7 +50,8 @@ const result = await build({
   platform: "node",
   target: "node20",
   treeShaking: true,
-  minifySyntax: true,
+  minify: true,
+  plugins: [noFileParsers],
   sourcemap: "linked",
   legalComments: "none",
   // Loaded at the first launch/attach only, never bundled; a third-party plugin is a runtime import.

@@ -22,6 +22,8 @@ export interface StartSample {
   readonly wallMs: number
   readonly peakRssMiB: number
   readonly rssSource: "getrusage" | "VmHWM"
+  /** user + system CPU time of the process (getrusage, with /usr/bin/time; 0 without): steadier than wall on a loaded machine */
+  readonly cpuMs: number
   readonly toolCount: number
   /** The tools array of the tools/list answer. */
   readonly tools: ReadonlyArray<unknown>
@@ -30,6 +32,7 @@ export interface StartSample {
 export interface CommandSample {
   readonly wallMs: number
   readonly peakRssMiB: number
+  readonly cpuMs: number
   readonly status: number | null
   readonly stdoutBytes: number
 }
@@ -52,7 +55,7 @@ const start = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, stdin: "pipe
   const timed = haveTimeBin()
   const t0 = performance.now()
   const child = timed
-    ? spawn(TIME_BIN, ["-f", "%M", "-o", rusage, process.execPath, ...args], { env, stdio: [stdin, "pipe", "pipe"] })
+    ? spawn(TIME_BIN, ["-f", "%M %U %S", "-o", rusage, process.execPath, ...args], { env, stdio: [stdin, "pipe", "pipe"] })
     : spawn(process.execPath, [...args], { env, stdio: [stdin, "pipe", "pipe"] })
   let sampled = 0
   // Without /usr/bin/time: the child is node itself; sample its high-water mark.
@@ -61,15 +64,15 @@ const start = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, stdin: "pipe
     child.once("error", reject)
     child.once("exit", (status) => resolve({ status, at: performance.now() }))
   })
-  const peak = (): { MiB: number; source: "getrusage" | "VmHWM" } => {
+  const peak = (): { MiB: number; source: "getrusage" | "VmHWM"; cpuMs: number } => {
     if (sampler) clearInterval(sampler)
     if (timed) {
-      const kib = Number(readFileSync(rusage, "utf8").trim().split("\n").pop())
+      const [kib, user, system] = readFileSync(rusage, "utf8").trim().split("\n").pop()!.split(" ").map(Number)
       rmSync(dir, { recursive: true, force: true })
-      return { MiB: round1(kib / 1024), source: "getrusage" }
+      return { MiB: round1(kib! / 1024), source: "getrusage", cpuMs: Math.round((user! + system!) * 1000) }
     }
     rmSync(dir, { recursive: true, force: true })
-    return { MiB: round1(sampled / 1024), source: "VmHWM" }
+    return { MiB: round1(sampled / 1024), source: "VmHWM", cpuMs: 0 }
   }
   const sampleNow = () => {
     if (!timed) sampled = Math.max(sampled, vmHwmKiB(child.pid!))
@@ -126,6 +129,7 @@ export const measureStart = async (args: ReadonlyArray<string>, options: { reado
       wallMs: round1(exit.at - t0),
       peakRssMiB: rss.MiB,
       rssSource: rss.source,
+      cpuMs: rss.cpuMs,
       toolCount: tools.length,
       tools
     }
@@ -143,7 +147,7 @@ export const measureCommand = async (args: ReadonlyArray<string>, env: NodeJS.Pr
   child.stderr!.resume()
   const exit = await exited
   const rss = peak()
-  return { wallMs: round1(exit.at - t0), peakRssMiB: rss.MiB, status: exit.status, stdoutBytes }
+  return { wallMs: round1(exit.at - t0), peakRssMiB: rss.MiB, cpuMs: rss.cpuMs, status: exit.status, stdoutBytes }
 }
 
 export const median = (values: ReadonlyArray<number>): number => {

@@ -47,13 +47,15 @@ interface Summary {
   readonly listMs: number
   readonly initializeMs: number
   readonly peakRssMiB: number
+  readonly cpuMs: number
 }
 
 const summarize = (samples: ReadonlyArray<StartSample>): Summary => ({
   wallMs: median(samples.map((s) => s.wallMs)),
   listMs: median(samples.map((s) => s.listMs)),
   initializeMs: median(samples.map((s) => s.initializeMs)),
-  peakRssMiB: median(samples.map((s) => s.peakRssMiB))
+  peakRssMiB: median(samples.map((s) => s.peakRssMiB)),
+  cpuMs: median(samples.map((s) => s.cpuMs))
 })
 
 export interface ColdstartReport {
@@ -75,11 +77,12 @@ export interface ColdstartReport {
     readonly stagewright: Summary
     readonly wallRatio: number
     readonly listRatio: number
+    readonly cpuRatio: number
     readonly rssRatio: number
     readonly meetsGoal: boolean
     readonly samples: { readonly floor: ReadonlyArray<Omit<StartSample, "tools">>; readonly stagewright: ReadonlyArray<Omit<StartSample, "tools">> }
   }>
-  readonly help: { readonly stagewright: { readonly wallMs: number; readonly peakRssMiB: number }; readonly bareNode: { readonly wallMs: number; readonly peakRssMiB: number }; readonly meetsGoal: boolean; readonly samplesMs: ReadonlyArray<number> }
+  readonly help: { readonly stagewright: { readonly wallMs: number; readonly peakRssMiB: number; readonly cpuMs?: number }; readonly bareNode: { readonly wallMs: number; readonly peakRssMiB: number; readonly cpuMs?: number }; readonly meetsGoal: boolean; readonly samplesMs: ReadonlyArray<number> }
 }
 
 const GOAL = { wallRatio: 1.2, peakRssMiB: 90, helpMs: 500 }
@@ -122,8 +125,8 @@ const main = async () => {
     }
   }
 
-  const help: Array<{ wallMs: number; peakRssMiB: number }> = []
-  const bare: Array<{ wallMs: number; peakRssMiB: number }> = []
+  const help: Array<{ wallMs: number; peakRssMiB: number; cpuMs: number }> = []
+  const bare: Array<{ wallMs: number; peakRssMiB: number; cpuMs: number }> = []
   await measureCommand([bin, "--help"])
   for (let round = 0; round < runs; round++) {
     const h = await measureCommand([bin, "--help"])
@@ -148,6 +151,7 @@ const main = async () => {
       stagewright,
       wallRatio,
       listRatio: ratio(stagewright.listMs, floor.listMs),
+      cpuRatio: ratio(stagewright.cpuMs, floor.cpuMs),
       rssRatio: ratio(stagewright.peakRssMiB, floor.peakRssMiB),
       meetsGoal: wallRatio <= GOAL.wallRatio && stagewright.peakRssMiB <= GOAL.peakRssMiB,
       samples: { floor: entry.floor.map(strip), stagewright: entry.stagewright.map(strip) }
@@ -167,8 +171,8 @@ const main = async () => {
     goal: GOAL,
     variants,
     help: {
-      stagewright: { wallMs: helpWall, peakRssMiB: median(help.map((h) => h.peakRssMiB)) },
-      bareNode: { wallMs: median(bare.map((h) => h.wallMs)), peakRssMiB: median(bare.map((h) => h.peakRssMiB)) },
+      stagewright: { wallMs: helpWall, peakRssMiB: median(help.map((h) => h.peakRssMiB)), cpuMs: median(help.map((h) => h.cpuMs)) },
+      bareNode: { wallMs: median(bare.map((h) => h.wallMs)), peakRssMiB: median(bare.map((h) => h.peakRssMiB)), cpuMs: median(bare.map((h) => h.cpuMs)) },
       meetsGoal: helpWall < GOAL.helpMs,
       samplesMs: help.map((h) => h.wallMs)
     }
@@ -188,21 +192,22 @@ const toMarkdown = (report: ColdstartReport, baseline?: ColdstartReport): string
   lines.push(
     `${report.date}, Node ${report.node}, ${report.cpus} CPUs, load average ${report.loadAverage.start.join(" ")} → ${report.loadAverage.end.join(" ")}.`,
     `Each start: spawn → initialize → tools/list → close stdin → exit; median of ${report.runs}, pairs interleaved. Peak RSS: ${report.rssSource}.`,
+    `CPU is user + system time of the process (getrusage): on a loaded machine it is steadier than wall, which also counts waiting for a core.`,
     `The floor (src/bench/coldstart-floor.mjs) lists the exact tools/list payload Stagewright returned for the variant.`,
     `Reproduce: \`npm run build && ${report.command}\`.`,
     ""
   )
   lines.push(`Goal: wall ≤ ${report.goal.wallRatio}× the floor and peak RSS ≤ ${report.goal.peakRssMiB} MiB for every variant; \`--help\` < ${report.goal.helpMs} ms.`, "")
-  lines.push("| variant | tools | floor wall | stagewright wall | ratio | floor → tools/list | stagewright → tools/list | floor RSS | stagewright RSS | goal |")
-  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+  lines.push("| variant | tools | floor wall | stagewright wall | wall ratio | floor CPU | stagewright CPU | CPU ratio | floor → tools/list | stagewright → tools/list | floor RSS | stagewright RSS | goal |")
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
   for (const v of report.variants) {
     lines.push(
-      `| ${v.name} | ${v.tools} | ${v.floor.wallMs} ms | ${v.stagewright.wallMs} ms | ${v.wallRatio}× | ${v.floor.listMs} ms | ${v.stagewright.listMs} ms | ${v.floor.peakRssMiB} MiB | ${v.stagewright.peakRssMiB} MiB | ${v.meetsGoal ? "met" : "not met"} |`
+      `| ${v.name} | ${v.tools} | ${v.floor.wallMs} ms | ${v.stagewright.wallMs} ms | ${v.wallRatio}× | ${v.floor.cpuMs ?? "–"} ms | ${v.stagewright.cpuMs ?? "–"} ms | ${v.cpuRatio ?? "–"}× | ${v.floor.listMs} ms | ${v.stagewright.listMs} ms | ${v.floor.peakRssMiB} MiB | ${v.stagewright.peakRssMiB} MiB | ${v.meetsGoal ? "met" : "not met"} |`
     )
   }
   lines.push("")
   lines.push(
-    `\`stagewright --help\`: ${report.help.stagewright.wallMs} ms, ${report.help.stagewright.peakRssMiB} MiB (bare \`node -e 0\`: ${report.help.bareNode.wallMs} ms, ${report.help.bareNode.peakRssMiB} MiB) — goal ${report.help.meetsGoal ? "met" : "not met"}.`,
+    `\`stagewright --help\`: ${report.help.stagewright.wallMs} ms wall, ${report.help.stagewright.cpuMs ?? "–"} ms CPU, ${report.help.stagewright.peakRssMiB} MiB (bare \`node -e 0\`: ${report.help.bareNode.wallMs} ms, ${report.help.bareNode.cpuMs ?? "–"} ms CPU, ${report.help.bareNode.peakRssMiB} MiB) — goal ${report.help.meetsGoal ? "met" : "not met"}.`,
     ""
   )
   if (baseline !== undefined) {
