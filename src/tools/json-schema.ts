@@ -28,9 +28,15 @@ export const compactJsonSchema = (schema: unknown): unknown => {
   return out
 }
 
+const schemas = new WeakMap<object, ListedTool["inputSchema"]>()
+
+/** A tool's input as compact JSON Schema; made once per input Schema (listing and checks share it). */
 export const inputJsonSchema = (tool: Tool<any, any>): ListedTool["inputSchema"] => {
-  const schema = compactJsonSchema(JSONSchema.make(tool.input)) as Record<string, unknown>
-  return { ...schema, type: "object" } as ListedTool["inputSchema"]
+  const known = schemas.get(tool.input)
+  if (known !== undefined) return known
+  const schema = { ...(compactJsonSchema(JSONSchema.make(tool.input)) as Record<string, unknown>), type: "object" } as ListedTool["inputSchema"]
+  schemas.set(tool.input, schema)
+  return schema
 }
 
 /** MCP annotations that match the operation type. */

@@ -3,7 +3,7 @@
  * process that Stagewright attached to (launched apps use playwright-core's own connection). It runs
  * functions against `require('electron')` the way electronApplication.evaluate does.
  */
-import WebSocket from "ws"
+import type WebSocket from "ws"
 
 interface Pending {
   readonly resolve: (value: any) => void
@@ -40,7 +40,9 @@ export class InspectorClient {
   /** Connects to `ws://host:port/id`, or to `http://host:port` / a bare port by asking /json/list. */
   static async connect(endpoint: string, timeoutMs: number): Promise<InspectorClient> {
     const url = await resolveInspectorUrl(endpoint, timeoutMs)
-    const socket = new WebSocket(url, { handshakeTimeout: timeoutMs })
+    // ws loads at the first attach with an inspector, never when the server starts.
+    const { default: WebSocketClass } = await import("ws")
+    const socket = new WebSocketClass(url, { handshakeTimeout: timeoutMs })
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve())
       socket.once("error", reject)

@@ -1,0 +1,230 @@
+/**
+ * Cold-start benchmark: how long a host waits, and how much memory it pays, from spawning
+ * `stagewright serve` to having its tool list, against the physical floor here: a bare MCP SDK stdio
+ * server (src/bench/coldstart/floor.mjs) listing the very same tools/list payload.
+ *
+ *   npm run bench:coldstart -- [--runs 5] [--bin dist/cli.js] [--save-as report] [--baseline before]
+ *
+ * For each variant (each profile, and full with every eval tool) the two servers are started pair by
+ * pair, interleaved (the order alternates per round), N rounds; the medians and their ratio are
+ * reported, with `stagewright --help` (and bare `node -e 0` for reference). Writes
+ * bench/coldstart-<save-as>.json and .md; when bench/coldstart-<baseline>.json exists, the Markdown also
+ * puts the two side by side.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { join, relative, resolve } from "node:path"
+import { packageRoot } from "../../index.js"
+import { haveTimeBin, measureCommand, measureStart, median, TIME_BIN, type StartSample } from "./measure.js"
+
+const argValue = (name: string): string | undefined => {
+  const index = process.argv.indexOf(`--${name}`)
+  return index >= 0 ? process.argv[index + 1] : undefined
+}
+
+const root = packageRoot()
+const runs = Number(argValue("runs") ?? 5)
+const bin = resolve(argValue("bin") ?? join(root, "dist", "cli.js"))
+const saveAs = argValue("save-as") ?? "report"
+const baselineLabel = argValue("baseline") ?? "before"
+const floorScript = join(root, "src", "bench", "coldstart", "floor.mjs")
+
+interface Variant {
+  readonly name: string
+  readonly flags: ReadonlyArray<string>
+}
+
+const VARIANTS: ReadonlyArray<Variant> = [
+  { name: "essential", flags: ["--tool-profile", "essential"] },
+  { name: "testing", flags: ["--tool-profile", "testing"] },
+  { name: "debug", flags: ["--tool-profile", "debug"] },
+  { name: "full (default)", flags: [] },
+  { name: "full + eval all", flags: ["--allow-eval", "all"] }
+]
+
+interface Summary {
+  readonly wallMs: number
+  readonly listMs: number
+  readonly initializeMs: number
+  readonly peakRssMiB: number
+  readonly cpuMs: number
+}
+
+const summarize = (samples: ReadonlyArray<StartSample>): Summary => ({
+  wallMs: median(samples.map((s) => s.wallMs)),
+  listMs: median(samples.map((s) => s.listMs)),
+  initializeMs: median(samples.map((s) => s.initializeMs)),
+  peakRssMiB: median(samples.map((s) => s.peakRssMiB)),
+  cpuMs: median(samples.map((s) => s.cpuMs))
+})
+
+export interface ColdstartReport {
+  readonly date: string
+  readonly label: string
+  readonly command: string
+  readonly bin: string
+  readonly runs: number
+  readonly node: string
+  readonly cpus: number
+  readonly loadAverage: { readonly start: ReadonlyArray<number>; readonly end: ReadonlyArray<number> }
+  readonly rssSource: string
+  readonly goal: { readonly wallRatio: number; readonly peakRssMiB: number; readonly helpMs: number }
+  readonly variants: ReadonlyArray<{
+    readonly name: string
+    readonly flags: ReadonlyArray<string>
+    readonly tools: number
+    readonly floor: Summary
+    readonly stagewright: Summary
+    readonly wallRatio: number
+    readonly listRatio: number
+    readonly cpuRatio: number
+    readonly rssRatio: number
+    readonly meetsGoal: boolean
+    readonly samples: { readonly floor: ReadonlyArray<Omit<StartSample, "tools">>; readonly stagewright: ReadonlyArray<Omit<StartSample, "tools">> }
+  }>
+  readonly help: { readonly stagewright: { readonly wallMs: number; readonly peakRssMiB: number; readonly cpuMs?: number }; readonly bareNode: { readonly wallMs: number; readonly peakRssMiB: number; readonly cpuMs?: number }; readonly meetsGoal: boolean; readonly samplesMs: ReadonlyArray<number> }
+}
+
+const GOAL = { wallRatio: 1.2, peakRssMiB: 90, helpMs: 500 }
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100
+const strip = ({ tools: _tools, ...rest }: StartSample) => rest
+
+const main = async () => {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`)
+  const start = loadavg()
+  const work = mkdtempSync(join(tmpdir(), "stagewright-coldstart-floor-"))
+  const log = (line: string) => process.stderr.write(line + "\n")
+  log(`cold start: ${relative(root, bin)} vs the bare SDK floor, ${runs} rounds, RSS from ${haveTimeBin() ? `${TIME_BIN} (getrusage maxrss)` : "/proc VmHWM"}`)
+
+  // Warm-up (untimed): one start per variant gives the exact payload the floor will list.
+  const payloads = new Map<string, string>()
+  for (const variant of VARIANTS) {
+    const warm = await measureStart([bin, "serve", ...variant.flags])
+    const file = join(work, `${payloads.size}.json`)
+    writeFileSync(file, JSON.stringify(warm.tools))
+    payloads.set(variant.name, file)
+    await measureStart([floorScript, file])
+  }
+
+  const samples = new Map<string, { floor: Array<StartSample>; stagewright: Array<StartSample> }>()
+  for (const variant of VARIANTS) samples.set(variant.name, { floor: [], stagewright: [] })
+  for (let round = 0; round < runs; round++) {
+    for (const variant of VARIANTS) {
+      const entry = samples.get(variant.name)!
+      const floor = () => measureStart([floorScript, payloads.get(variant.name)!]).then((s) => entry.floor.push(s))
+      const ours = () => measureStart([bin, "serve", ...variant.flags]).then((s) => entry.stagewright.push(s))
+      if (round % 2 === 0) {
+        await floor()
+        await ours()
+      } else {
+        await ours()
+        await floor()
+      }
+      const last = (xs: Array<StartSample>) => xs[xs.length - 1]!
+      log(`  round ${round + 1} ${variant.name.padEnd(16)} floor ${last(entry.floor).wallMs} ms ${last(entry.floor).peakRssMiB} MiB | stagewright ${last(entry.stagewright).wallMs} ms ${last(entry.stagewright).peakRssMiB} MiB`)
+    }
+  }
+
+  const help: Array<{ wallMs: number; peakRssMiB: number; cpuMs: number }> = []
+  const bare: Array<{ wallMs: number; peakRssMiB: number; cpuMs: number }> = []
+  await measureCommand([bin, "--help"])
+  for (let round = 0; round < runs; round++) {
+    const h = await measureCommand([bin, "--help"])
+    if (h.status !== 0 || h.stdoutBytes === 0) throw new Error(`--help exited ${h.status} with ${h.stdoutBytes} bytes`)
+    help.push(h)
+    bare.push(await measureCommand(["-e", "0"]))
+  }
+  rmSync(work, { recursive: true, force: true })
+
+  const variants = VARIANTS.map((variant) => {
+    const entry = samples.get(variant.name)!
+    const floor = summarize(entry.floor)
+    const stagewright = summarize(entry.stagewright)
+    const tools = entry.stagewright[0]!.toolCount
+    if (entry.floor.some((s) => s.toolCount !== tools)) throw new Error(`${variant.name}: the floor listed a different number of tools`)
+    const wallRatio = ratio(stagewright.wallMs, floor.wallMs)
+    return {
+      name: variant.name,
+      flags: variant.flags,
+      tools,
+      floor,
+      stagewright,
+      wallRatio,
+      listRatio: ratio(stagewright.listMs, floor.listMs),
+      cpuRatio: ratio(stagewright.cpuMs, floor.cpuMs),
+      rssRatio: ratio(stagewright.peakRssMiB, floor.peakRssMiB),
+      meetsGoal: wallRatio <= GOAL.wallRatio && stagewright.peakRssMiB <= GOAL.peakRssMiB,
+      samples: { floor: entry.floor.map(strip), stagewright: entry.stagewright.map(strip) }
+    }
+  })
+  const helpWall = median(help.map((h) => h.wallMs))
+  const report: ColdstartReport = {
+    date: new Date().toISOString(),
+    label: saveAs,
+    command: `npm run bench:coldstart -- ${process.argv.slice(2).join(" ")}`.trim(),
+    bin: relative(root, bin),
+    runs,
+    node: process.version,
+    cpus: cpus().length,
+    loadAverage: { start: start.map((n) => Math.round(n * 100) / 100), end: loadavg().map((n) => Math.round(n * 100) / 100) },
+    rssSource: haveTimeBin() ? "getrusage maxrss of the node process (/usr/bin/time -f %M)" : "VmHWM from /proc/<pid>/status",
+    goal: GOAL,
+    variants,
+    help: {
+      stagewright: { wallMs: helpWall, peakRssMiB: median(help.map((h) => h.peakRssMiB)), cpuMs: median(help.map((h) => h.cpuMs)) },
+      bareNode: { wallMs: median(bare.map((h) => h.wallMs)), peakRssMiB: median(bare.map((h) => h.peakRssMiB)), cpuMs: median(bare.map((h) => h.cpuMs)) },
+      meetsGoal: helpWall < GOAL.helpMs,
+      samplesMs: help.map((h) => h.wallMs)
+    }
+  }
+  const base = join(root, "bench", `coldstart-${saveAs}`)
+  writeFileSync(`${base}.json`, JSON.stringify(report, null, 2) + "\n")
+  const baselineFile = join(root, "bench", `coldstart-${baselineLabel}.json`)
+  const baseline = baselineLabel !== saveAs && existsSync(baselineFile) ? (JSON.parse(readFileSync(baselineFile, "utf8")) as ColdstartReport) : undefined
+  const markdown = toMarkdown(report, baseline)
+  writeFileSync(`${base}.md`, markdown)
+  process.stdout.write(markdown)
+}
+
+const toMarkdown = (report: ColdstartReport, baseline?: ColdstartReport): string => {
+  const lines: Array<string> = []
+  lines.push(`# Cold start: \`${report.bin} serve\` vs a bare MCP SDK stdio server (${report.label})`, "")
+  lines.push(
+    `${report.date}, Node ${report.node}, ${report.cpus} CPUs, load average ${report.loadAverage.start.join(" ")} → ${report.loadAverage.end.join(" ")}.`,
+    `Each start: spawn → initialize → tools/list → close stdin → exit; median of ${report.runs}, pairs interleaved. Peak RSS: ${report.rssSource}.`,
+    `CPU is user + system time of the process (getrusage): on a loaded machine it is steadier than wall, which also counts waiting for a core.`,
+    `The floor (src/bench/coldstart/floor.mjs) lists the exact tools/list payload Stagewright returned for the variant.`,
+    `Reproduce: \`npm run build && ${report.command}\`.`,
+    ""
+  )
+  lines.push(`Goal: wall ≤ ${report.goal.wallRatio}× the floor and peak RSS ≤ ${report.goal.peakRssMiB} MiB for every variant; \`--help\` < ${report.goal.helpMs} ms.`, "")
+  lines.push("| variant | tools | floor wall | stagewright wall | wall ratio | floor CPU | stagewright CPU | CPU ratio | floor → tools/list | stagewright → tools/list | floor RSS | stagewright RSS | goal |")
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+  for (const v of report.variants) {
+    lines.push(
+      `| ${v.name} | ${v.tools} | ${v.floor.wallMs} ms | ${v.stagewright.wallMs} ms | ${v.wallRatio}× | ${v.floor.cpuMs ?? "–"} ms | ${v.stagewright.cpuMs ?? "–"} ms | ${v.cpuRatio ?? "–"}× | ${v.floor.listMs} ms | ${v.stagewright.listMs} ms | ${v.floor.peakRssMiB} MiB | ${v.stagewright.peakRssMiB} MiB | ${v.meetsGoal ? "met" : "not met"} |`
+    )
+  }
+  lines.push("")
+  lines.push(
+    `\`stagewright --help\`: ${report.help.stagewright.wallMs} ms wall, ${report.help.stagewright.cpuMs ?? "–"} ms CPU, ${report.help.stagewright.peakRssMiB} MiB (bare \`node -e 0\`: ${report.help.bareNode.wallMs} ms, ${report.help.bareNode.cpuMs ?? "–"} ms CPU, ${report.help.bareNode.peakRssMiB} MiB) — goal ${report.help.meetsGoal ? "met" : "not met"}.`,
+    ""
+  )
+  if (baseline !== undefined) {
+    lines.push(`## Against ${baseline.label} (${baseline.date}, \`${baseline.bin}\`)`, "")
+    lines.push(`| variant | ${baseline.label} wall | ${baseline.label} ratio | ${baseline.label} RSS | ${report.label} wall | ${report.label} ratio | ${report.label} RSS |`)
+    lines.push("|---|---:|---:|---:|---:|---:|---:|")
+    for (const v of report.variants) {
+      const b = baseline.variants.find((x) => x.name === v.name)
+      if (b === undefined) continue
+      lines.push(`| ${v.name} | ${b.stagewright.wallMs} ms | ${b.wallRatio}× | ${b.stagewright.peakRssMiB} MiB | ${v.stagewright.wallMs} ms | ${v.wallRatio}× | ${v.stagewright.peakRssMiB} MiB |`)
+    }
+    lines.push(`| --help | ${baseline.help.stagewright.wallMs} ms | | ${baseline.help.stagewright.peakRssMiB} MiB | ${report.help.stagewright.wallMs} ms | | ${report.help.stagewright.peakRssMiB} MiB |`, "")
+  }
+  return lines.join("\n") + "\n"
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exit(1)
+})

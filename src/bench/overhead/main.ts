@@ -1,0 +1,424 @@
+/**
+ * Overhead benchmark: what driving the app through Stagewright costs over playwright-core directly.
+ *
+ *   npm run bench:overhead -- [--save-as report] [--count-rounds 3]
+ *
+ * The same 200 calls (src/bench/overhead/sequence.ts: 25 rounds of 4 reads and 4 actions on the
+ * `tasks` sample app, after one untimed warm-up round) run
+ *   - directly through playwright-core (`_electron.launch` with the runtime the driver would use),
+ *   - through Stagewright in this process (createServer() and an SDK client on the in-memory pair),
+ *     once after an electron_snapshot (the usual agent flow: actions then also compute the change in
+ *     the accessibility tree) and once without a snapshot,
+ *   - through the built `dist/cli.js serve` over stdio (after a snapshot).
+ * Each runner launches its own app. Per call type: the median latency and the ratio to direct.
+ *
+ * Round trips: a second pass runs in a child process with DEBUG=pw:protocol,pw:api, where playwright-core
+ * logs every CDP message it sends to the app (renderer and main process) and every API call it serves;
+ * the child counts, per call, the CDP commands sent and the playwright-core API calls made, for the
+ * direct and the in-memory runner. Writes bench/overhead-<save-as>.json and .md.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { _electron, type ElectronApplication, type Page } from "playwright-core"
+import { createServer, packageRoot, resolveElectronRuntime, sampleAppPath } from "../../index.js"
+import { CALL_TYPES, ROUNDS, type CallType } from "./sequence.js"
+
+const argValue = (name: string): string | undefined => {
+  const index = process.argv.indexOf(`--${name}`)
+  return index >= 0 ? process.argv[index + 1] : undefined
+}
+
+const root = packageRoot()
+const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
+
+/** One way of making the calls: set up (launch), call one step, tear down. */
+interface Runner {
+  readonly name: string
+  readonly setup: () => Promise<void>
+  readonly call: (type: CallType, i: number) => Promise<void>
+  readonly teardown: () => Promise<void>
+  /** Direct only: the cost of the playwright-core calls Stagewright adds, measured alone. */
+  readonly probe?: (rounds: number) => Promise<Record<string, number>>
+  readonly page?: () => Page
+}
+
+/**
+ * The playwright-core calls the tools add around the call an author would make (see the round-trip
+ * table), each timed alone on the same page: what a tool would save by dropping or deferring it.
+ */
+const PROBES: ReadonlyArray<{ readonly name: string; readonly run: (page: Page) => Promise<unknown> }> = [
+  { name: "locator.normalize() (locatorCode: the step's code)", run: (page) => page.locator("[data-testid=toggle-theme-button]").normalize() },
+  { name: "locator.count() (ambiguity check)", run: (page) => page.locator("[data-testid=notice]").count() },
+  { name: "page.ariaSnapshot({ mode: \"ai\" }) (change summary)", run: (page) => page.ariaSnapshot({ mode: "ai" }) },
+  { name: "page.title() (window header)", run: (page) => page.title() }
+]
+
+const directRunner = (): Runner => {
+  let app: ElectronApplication | undefined
+  let page: Page | undefined
+  return {
+    name: "direct",
+    setup: async () => {
+      app = await _electron.launch({
+        executablePath: resolveElectronRuntime().executablePath,
+        args: [sampleAppPath("tasks")],
+        env: { ...(process.env as Record<string, string>), SAMPLE_APP_USER_DATA: temp("stagewright-overhead-ud-") }
+      })
+      page = await app.firstWindow()
+      await page.locator("[data-testid=board-name]").waitFor({ timeout: 30_000 })
+    },
+    call: async (type, i) => {
+      await type.direct(page!, i)
+    },
+    teardown: async () => {
+      await app?.close()
+    },
+    page: () => page!,
+    probe: async (rounds) => {
+      const result: Record<string, number> = {}
+      for (const probe of PROBES) {
+        await probe.run(page!)
+        const times: Array<number> = []
+        for (let i = 0; i < rounds; i++) {
+          const t0 = performance.now()
+          await probe.run(page!)
+          times.push(performance.now() - t0)
+        }
+        result[probe.name] = round2(median(times))
+      }
+      return result
+    }
+  }
+}
+
+const toolCaller = (client: Client) => async (name: string, args: Record<string, unknown>) => {
+  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { isError?: boolean; content?: Array<{ text?: string }> }
+  if (result.isError === true) throw new Error(`${name} ${JSON.stringify(args)} failed: ${result.content?.map((c) => c.text).join(" ")}`)
+}
+
+const launchThroughTools = async (call: ReturnType<typeof toolCaller>, snapshot: boolean) => {
+  await call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: temp("stagewright-overhead-ud-") } })
+  await call("electron_wait_for", { target: "[data-testid=board-name]" })
+  if (snapshot) await call("electron_snapshot", {})
+}
+
+const inMemoryRunner = (snapshot: boolean): Runner => {
+  let client: Client | undefined
+  let close: (() => Promise<void>) | undefined
+  return {
+    name: snapshot ? "in-memory" : "in-memory, no snapshot",
+    setup: async () => {
+      const server = await createServer({ outputDir: temp("stagewright-overhead-out-") })
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
+      await server.connect(serverTransport)
+      client = new Client({ name: "overhead-bench", version: "1" })
+      await client.connect(clientTransport)
+      close = async () => {
+        await client!.close()
+        await server.close()
+      }
+      await launchThroughTools(toolCaller(client), snapshot)
+    },
+    call: async (type, i) => {
+      const { name, arguments: args } = type.tool(i)
+      await toolCaller(client!)(name, args)
+    },
+    teardown: async () => {
+      await toolCaller(client!)("electron_close", {}).catch(() => undefined)
+      await close?.()
+    }
+  }
+}
+
+const stdioRunner = (): Runner => {
+  let client: Client | undefined
+  return {
+    name: "stdio",
+    setup: async () => {
+      const cli = join(root, "dist", "cli.js")
+      if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`)
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, "serve", "--output-dir", temp("stagewright-overhead-out-")],
+        env: getDefaultEnvironment(),
+        stderr: "ignore"
+      })
+      client = new Client({ name: "overhead-bench", version: "1" })
+      await client.connect(transport)
+      await launchThroughTools(toolCaller(client), true)
+    },
+    call: async (type, i) => {
+      const { name, arguments: args } = type.tool(i)
+      await toolCaller(client!)(name, args)
+    },
+    teardown: async () => {
+      await toolCaller(client!)("electron_close", {}).catch(() => undefined)
+      await client?.close()
+    }
+  }
+}
+
+/** Runs the warm-up round and `rounds` timed rounds; returns the latencies per call type. */
+const timeRunner = async (runner: Runner, rounds: number, log: (line: string) => void, probes: Record<string, number>) => {
+  await runner.setup()
+  const times = new Map<string, Array<number>>(CALL_TYPES.map((t) => [t.name, []]))
+  try {
+    for (const type of CALL_TYPES) await runner.call(type, 0)
+    for (let round = 1; round <= rounds; round++) {
+      for (const type of CALL_TYPES) {
+        const t0 = performance.now()
+        await runner.call(type, round)
+        times.get(type.name)!.push(performance.now() - t0)
+      }
+    }
+    if (runner.probe) Object.assign(probes, await runner.probe(rounds))
+  } finally {
+    await runner.teardown()
+  }
+  const total = [...times.values()].flat().reduce((a, b) => a + b, 0)
+  log(`  ${runner.name}: ${rounds * CALL_TYPES.length} calls in ${(total / 1000).toFixed(1)} s`)
+  return times
+}
+
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+const round2 = (n: number) => Math.round(n * 100) / 100
+
+// ---------------------------------------------------------------------------------------------
+// Round-trip counting (child process, DEBUG=pw:protocol,pw:api)
+
+interface CallCount {
+  /** CDP commands sent to the app (renderer targets and the main process) */
+  readonly sends: number
+  readonly methods: Record<string, number>
+  /** playwright-core API calls served (pw:api) */
+  readonly api: ReadonlyArray<string>
+}
+
+const countInChild = async (rounds: number, out: string) => {
+  const lines: Array<string> = []
+  let capturing = false
+  const write = process.stderr.write.bind(process.stderr)
+  ;(process.stderr as any).write = (chunk: unknown, ...rest: Array<unknown>) => {
+    const text = String(chunk)
+    if (text.includes(" pw:")) {
+      if (capturing) lines.push(...text.split("\n").filter((l) => l.includes(" pw:")))
+      return true
+    }
+    return (write as any)(chunk, ...rest)
+  }
+  const sendsDuring = async (f: () => Promise<unknown>) => {
+    lines.length = 0
+    capturing = true
+    await f()
+    capturing = false
+    return lines.filter((line) => line.includes("pw:protocol SEND")).length
+  }
+  const probeSends: Record<string, number> = {}
+  const measure = async (runner: Runner) => {
+    await runner.setup()
+    const result: Record<string, Array<CallCount>> = {}
+    try {
+      if (runner.page) for (const probe of PROBES) probeSends[probe.name] = await sendsDuring(() => probe.run(runner.page!()))
+      for (const type of CALL_TYPES) await runner.call(type, 0)
+      for (let round = 1; round <= rounds; round++) {
+        for (const type of CALL_TYPES) {
+          lines.length = 0
+          capturing = true
+          await runner.call(type, round)
+          capturing = false
+          const methods: Record<string, number> = {}
+          let sends = 0
+          const api: Array<string> = []
+          for (const line of lines) {
+            if (line.includes("pw:protocol SEND")) {
+              sends++
+              const method = /"method":"([^"]+)"/.exec(line)?.[1] ?? "?"
+              methods[method] = (methods[method] ?? 0) + 1
+            } else if (line.includes("pw:api")) {
+              const started = /pw:api => (\S+) started/.exec(line)?.[1]
+              if (started) api.push(started)
+            }
+          }
+          ;(result[type.name] ??= []).push({ sends, methods, api })
+        }
+      }
+    } finally {
+      capturing = false
+      await runner.teardown()
+    }
+    return result
+  }
+  const direct = await measure(directRunner())
+  const inMemory = await measure(inMemoryRunner(true))
+  const inMemoryNoSnapshot = await measure(inMemoryRunner(false))
+  writeFileSync(out, JSON.stringify({ direct, inMemory, inMemoryNoSnapshot, probeSends }))
+}
+
+const runCountChild = (rounds: number): Promise<{ direct: Record<string, Array<CallCount>>; inMemory: Record<string, Array<CallCount>>; inMemoryNoSnapshot: Record<string, Array<CallCount>>; probeSends: Record<string, number> }> => {
+  const dir = temp("stagewright-overhead-count-")
+  const out = join(dir, "counts.json")
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--count-child", out, "--count-rounds", String(rounds)], {
+    env: { ...process.env, DEBUG: "pw:protocol,pw:api", DEBUG_COLORS: "0" },
+    stdio: ["ignore", "inherit", "inherit"]
+  })
+  return new Promise((resolve, reject) => {
+    child.once("error", reject)
+    child.once("exit", (code) => {
+      if (code !== 0 || !existsSync(out)) return reject(new Error(`the counting pass exited with ${code}`))
+      const counts = JSON.parse(readFileSync(out, "utf8"))
+      rmSync(dir, { recursive: true, force: true })
+      resolve(counts)
+    })
+  })
+}
+
+/** The most frequent shape of a call's counts (they are the same every round for these steps). */
+const typical = (counts: ReadonlyArray<CallCount>): CallCount => {
+  const sorted = [...counts].sort((a, b) => a.sends - b.sends)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+/** API calls in `ours` beyond those in `theirs` (multiset difference), in order. */
+const extraApi = (ours: ReadonlyArray<string>, theirs: ReadonlyArray<string>) => {
+  const left = [...theirs]
+  return ours.filter((call) => {
+    const index = left.indexOf(call)
+    if (index >= 0) {
+      left.splice(index, 1)
+      return false
+    }
+    return true
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const main = async () => {
+  const saveAs = argValue("save-as") ?? "report"
+  const countRounds = Number(argValue("count-rounds") ?? 3)
+  const log = (line: string) => process.stderr.write(line + "\n")
+  const start = loadavg()
+  log(`overhead: ${ROUNDS * CALL_TYPES.length} calls per runner on the tasks app (${resolveElectronRuntime().kind})`)
+  const runners = [directRunner(), inMemoryRunner(true), stdioRunner(), inMemoryRunner(false)]
+  const timings = new Map<string, Map<string, Array<number>>>()
+  const probes: Record<string, number> = {}
+  for (const runner of runners) timings.set(runner.name, await timeRunner(runner, ROUNDS, log, probes))
+  log(`counting round trips (${countRounds} rounds with DEBUG=pw:protocol,pw:api)`)
+  const counts = await runCountChild(countRounds)
+
+  const direct = timings.get("direct")!
+  const types = CALL_TYPES.map((type) => {
+    const directMs = median(direct.get(type.name)!)
+    const via = Object.fromEntries(
+      runners
+        .filter((r) => r.name !== "direct")
+        .map((r) => {
+          const ms = median(timings.get(r.name)!.get(type.name)!)
+          return [r.name, { medianMs: round2(ms), ratio: round2(ms / directMs) }]
+        })
+    )
+    const d = typical(counts.direct[type.name]!)
+    const s = typical(counts.inMemory[type.name]!)
+    const n = typical(counts.inMemoryNoSnapshot[type.name]!)
+    return {
+      name: type.name,
+      kind: type.kind,
+      direct: { medianMs: round2(directMs) },
+      via,
+      roundTrips: {
+        direct: { cdpCommands: d.sends, methods: d.methods, api: d.api },
+        stagewright: { cdpCommands: s.sends, methods: s.methods, api: s.api, extraApi: extraApi(s.api, d.api) },
+        stagewrightNoSnapshot: { cdpCommands: n.sends, methods: n.methods, api: n.api, extraApi: extraApi(n.api, d.api) }
+      }
+    }
+  })
+  const kindRatio = (kind: string, runner: string) => {
+    const picked = types.filter((t) => t.kind === kind)
+    const ours = picked.reduce((sum, t) => sum + t.via[runner]!.medianMs, 0)
+    const theirs = picked.reduce((sum, t) => sum + t.direct.medianMs, 0)
+    return round2(ours / theirs)
+  }
+  const report = {
+    date: new Date().toISOString(),
+    label: saveAs,
+    command: `npm run build && npm run bench:overhead -- ${process.argv.slice(2).join(" ")}`.trim(),
+    runtime: resolveElectronRuntime().kind,
+    node: process.version,
+    cpus: cpus().length,
+    loadAverage: { start: start.map(round2), end: loadavg().map(round2) },
+    calls: ROUNDS * CALL_TYPES.length,
+    goal: { read: 1.5, action: 1.15 },
+    summary: Object.fromEntries(
+      runners.filter((r) => r.name !== "direct").map((r) => [r.name, { read: kindRatio("read", r.name), action: kindRatio("action", r.name) }])
+    ),
+    types,
+    probes: Object.fromEntries(Object.entries(probes).map(([name, ms]) => [name, { medianMs: ms, cdpCommands: counts.probeSends[name] }]))
+  }
+  const base = join(root, "bench", `overhead-${saveAs}`)
+  writeFileSync(`${base}.json`, JSON.stringify(report, null, 2) + "\n")
+  const markdown = toMarkdown(report)
+  writeFileSync(`${base}.md`, markdown)
+  process.stdout.write(markdown)
+}
+
+const toMarkdown = (report: any): string => {
+  const lines: Array<string> = []
+  const others = Object.keys(report.summary) as Array<string>
+  lines.push(`# Overhead: Stagewright vs playwright-core directly (${report.label})`, "")
+  lines.push(
+    `${report.date}, ${report.runtime} runtime, Node ${report.node}, ${report.cpus} CPUs, load average ${report.loadAverage.start.join(" ")} → ${report.loadAverage.end.join(" ")}.`,
+    `${report.calls} calls per runner (25 rounds of 4 reads and 4 actions on the tasks app, after an untimed warm-up round); median latency per call type.`,
+    `"in-memory" and "stdio" took an electron_snapshot first (so actions return the change in the accessibility tree); "in-memory, no snapshot" did not.`,
+    `Reproduce: \`${report.command}\`.`,
+    ""
+  )
+  lines.push(`Goal: ≤ ${report.goal.read}× per read call, ≤ ${report.goal.action}× per action.`, "")
+  lines.push(`| call | kind | direct | ${others.map((o) => `${o} | ratio`).join(" | ")} |`)
+  lines.push(`|---|---|---:|${others.map(() => "---:|---:").join("|")}|`)
+  for (const t of report.types) {
+    lines.push(`| ${t.name} | ${t.kind} | ${t.direct.medianMs} ms | ${others.map((o) => `${t.via[o].medianMs} ms | ${t.via[o].ratio}×`).join(" | ")} |`)
+  }
+  lines.push(`| **all reads** | | | ${others.map((o) => `| ${report.summary[o].read}×`).join(" | ")} |`)
+  lines.push(`| **all actions** | | | ${others.map((o) => `| ${report.summary[o].action}×`).join(" | ")} |`, "")
+  lines.push("## Round trips per call", "")
+  lines.push("CDP commands playwright-core sent to the app during the call (DEBUG=pw:protocol), and the playwright-core API calls Stagewright made beyond the direct ones (DEBUG=pw:api).", "")
+  lines.push("| call | direct CDP | Stagewright CDP (after snapshot) | no snapshot | extra API calls (after snapshot) | extra API calls (no snapshot) |")
+  lines.push("|---|---:|---:|---:|---|---|")
+  for (const t of report.types) {
+    const r = t.roundTrips
+    lines.push(
+      `| ${t.name} | ${r.direct.cdpCommands} | ${r.stagewright.cdpCommands} | ${r.stagewrightNoSnapshot.cdpCommands} | ${r.stagewright.extraApi.join(", ") || "–"} | ${r.stagewrightNoSnapshot.extraApi.join(", ") || "–"} |`
+    )
+  }
+  lines.push("")
+  lines.push("## What the added calls cost alone", "", "Each timed directly through playwright-core on the same page (median of 25):", "")
+  lines.push("| playwright-core call | median | CDP commands |", "|---|---:|---:|")
+  for (const [name, p] of Object.entries(report.probes as Record<string, { medianMs: number; cdpCommands: number }>)) lines.push(`| ${name} | ${p.medianMs} ms | ${p.cdpCommands} |`)
+  lines.push("")
+  return lines.join("\n") + "\n"
+}
+
+if (process.argv.includes("--count-child")) {
+  countInChild(Number(argValue("count-rounds") ?? 3), argValue("count-child")!).then(
+    () => process.exit(0),
+    (error) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+      process.exit(1)
+    }
+  )
+} else {
+  main().catch((error) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+    process.exit(1)
+  })
+}

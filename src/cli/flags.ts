@@ -1,0 +1,68 @@
+/**
+ * The flags of `serve` and `doctor` and their translation to a server configuration. Loaded only when
+ * one of those commands runs (not for `--help`).
+ */
+import { Data, Effect, HashMap, Option } from "effect"
+import { existsSync } from "node:fs"
+import { resolve } from "node:path"
+import { parseAllowEval, type EvalTarget } from "../eval-policy/EvalPolicy.js"
+import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
+import type { PROFILE_NAMES } from "../profile/profiles.js"
+
+export interface TransportFlags {
+  readonly port: Option.Option<number>
+  readonly host: string
+  readonly authTokenEnv: Option.Option<string>
+  readonly allowedHost: ReadonlyArray<string>
+  readonly allowedOrigin: ReadonlyArray<string>
+}
+
+export interface ServeFlags {
+  readonly toolProfile: Option.Option<(typeof PROFILE_NAMES)[number]>
+  readonly allowEval: ReadonlyArray<string>
+  readonly plugin: ReadonlyArray<string>
+  readonly pluginConfig: Option.Option<HashMap.HashMap<string, string>>
+  readonly screenshotDir: Option.Option<string>
+  readonly outputDir: string
+  readonly operationTimeoutMs: number
+  readonly appRoot: Option.Option<string>
+  readonly maxResponseChars: number
+}
+
+/** A flag whose value cannot be used; the server does not start. */
+export class InvalidFlag extends Data.TaggedError("InvalidFlag")<{ readonly reason: string }> {
+  override get message() {
+    return this.reason
+  }
+}
+
+export const invalid = (reason: string) => Effect.fail(new InvalidFlag({ reason }))
+
+/** `--plugin-config NAME=<json>` values parsed as JSON, by plugin name. */
+const parsePluginConfig = (values: Option.Option<HashMap.HashMap<string, string>>): Effect.Effect<Record<string, unknown>, InvalidFlag> =>
+  Effect.forEach(Option.match(values, { onNone: () => [], onSome: (map) => [...HashMap.toEntries(map)] }), ([name, text]) =>
+    Effect.try({
+      try: () => [name, JSON.parse(text)] as const,
+      catch: (cause) => new InvalidFlag({ reason: `--plugin-config ${name}: not JSON (${cause instanceof Error ? cause.message : String(cause)})` })
+    })
+  ).pipe(Effect.map((entries) => Object.fromEntries(entries)))
+
+export const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigShape>, InvalidFlag> =>
+  Effect.flatMap(parsePluginConfig(flags.pluginConfig), (pluginConfig) => {
+    const targets = parseAllowEval(flags.allowEval)
+    if ("invalid" in targets) return invalid(`--allow-eval ${targets.invalid}: expected renderer, main or all`)
+    if (flags.operationTimeoutMs <= 0) return invalid("--operation-timeout-ms must be positive")
+    if (flags.maxResponseChars < 1_000) return invalid("--max-response-chars must be at least 1000")
+    if (Option.isSome(flags.appRoot) && !existsSync(flags.appRoot.value)) return invalid(`--app-root ${flags.appRoot.value}: no such folder`)
+    return Effect.succeed({
+      ...(Option.isSome(flags.toolProfile) ? { toolProfile: flags.toolProfile.value } : {}),
+      allowEval: targets as ReadonlyArray<EvalTarget>,
+      plugins: flags.plugin,
+      pluginConfig,
+      outputDir: resolve(flags.outputDir),
+      ...(Option.isSome(flags.screenshotDir) ? { screenshotDir: resolve(flags.screenshotDir.value) } : {}),
+      operationTimeoutMs: flags.operationTimeoutMs,
+      maxResponseChars: flags.maxResponseChars,
+      ...(Option.isSome(flags.appRoot) ? { appRoot: resolve(flags.appRoot.value) } : {})
+    })
+  })
