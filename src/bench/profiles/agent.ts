@@ -139,12 +139,32 @@ export class Agent {
     return hit.ref
   }
 
+  /**
+   * Calls a tool on elements found by role and name. When the server answers REF_STALE, the agent does
+   * what the hint says: takes a snapshot, finds the same elements in it and repeats the step (a retry).
+   */
+  async act(tool: string, targets: ReadonlyArray<readonly [string, string | RegExp]>, args: (refs: ReadonlyArray<string>) => Record<string, unknown>): Promise<string> {
+    const refs = await Promise.all(targets.map(([role, name]) => this.ref(role, name)))
+    const out = await this.call(tool, args(refs))
+    if (!out.isError) return out.text
+    if (!/REF_STALE/.test(out.text)) throw new GiveUp(`${tool} failed: ${out.text.split("\n")[0] ?? ""}`)
+    const nodes = await this.snapshot()
+    const fresh = targets.map(([role, name]) => nodes.find((n) => n.role === role && matches(n.name, name) && n.ref !== undefined)?.ref)
+    if (fresh.some((r) => r === undefined)) throw new GiveUp(`${tool}: the elements are not in a new snapshot`)
+    return this.must(tool, args(fresh as ReadonlyArray<string>), { retry: true })
+  }
+
+  /** A snapshot scoped to the element with this role and name. */
+  async snapshotOf(role: string, name: string | RegExp): Promise<ReadonlyArray<Node>> {
+    return parseNodes(await this.act("electron_snapshot", [[role, name]], ([target]) => ({ target })))
+  }
+
   async click(role: string, name: string | RegExp): Promise<string> {
-    return this.must("electron_click", { target: await this.ref(role, name) })
+    return this.act("electron_click", [[role, name]], ([target]) => ({ target }))
   }
 
   async fill(role: string, name: string | RegExp, value: string): Promise<void> {
-    await this.must("electron_fill", { target: await this.ref(role, name), value })
+    await this.act("electron_fill", [[role, name]], ([target]) => ({ target, value }))
   }
 
   /** Waits for text in the active window: wait_for, else expect_text on the page, else gives up. */

@@ -47,9 +47,11 @@ export const launchTasks = async (agent: Agent, env: TaskEnv): Promise<void> => 
 }
 
 /** Picks an option of a select: select_option, else eval (label-based), else typing its label. */
-export const chooseOption = async (agent: Agent, ref: string, label: string, fieldLabel: string): Promise<void> => {
+export type Target = readonly [string, string | RegExp]
+
+export const chooseOption = async (agent: Agent, target: Target, label: string, fieldLabel: string): Promise<void> => {
   if (agent.has("electron_select_option")) {
-    await agent.must("electron_select_option", { target: ref, values: [label] })
+    await agent.act("electron_select_option", [target], ([ref]) => ({ target: ref, values: [label] }))
     return
   }
   if (agent.has("electron_eval_renderer")) {
@@ -64,21 +66,21 @@ export const chooseOption = async (agent: Agent, ref: string, label: string, fie
   if (agent.has("electron_type")) {
     // A closed select takes typeahead: typing the label's letters selects it and fires change.
     agent.fallbacks.add("electron_type for electron_select_option")
-    await agent.must("electron_type", { target: ref, text: label })
+    await agent.act("electron_type", [target], ([ref]) => ({ target: ref, text: label }))
     return
   }
   throw new GiveUp("cannot choose an option", "electron_select_option")
 }
 
 /** Sets a checkbox or radio: check, else a click when its state must flip. */
-export const setChecked = async (agent: Agent, ref: string, checked: boolean, isChecked: boolean): Promise<void> => {
+export const setChecked = async (agent: Agent, target: Target, checked: boolean, isChecked: boolean): Promise<void> => {
   if (agent.has("electron_check")) {
-    await agent.must("electron_check", { target: ref, checked })
+    await agent.act("electron_check", [target], ([ref]) => ({ target: ref, checked }))
     return
   }
   if (checked === isChecked) return
   agent.fallbacks.add("electron_click for electron_check")
-  await agent.must("electron_click", { target: ref })
+  await agent.act("electron_click", [target], ([ref]) => ({ target: ref }))
 }
 
 /** The text of the status line (role=status) of the active window. */

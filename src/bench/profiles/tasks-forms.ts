@@ -12,27 +12,24 @@ export const formSubmit: TaskDef = {
   statement: `Add the task "${NEW_TASK.title}" (notes "${NEW_TASK.notes}", priority High, urgent, category Home) and report the acknowledgement.`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
-    const title = await agent.ref("textbox", "Title")
-    const notes = await agent.ref("textbox", "Notes")
-    const priority = await agent.ref("combobox", "Priority")
-    const urgent = await agent.ref("checkbox", "Urgent")
-    const home = await agent.ref("radio", "Home")
+    const title = ["textbox", "Title"] as const
+    const notes = ["textbox", "Notes"] as const
     if (agent.has("electron_fill_form")) {
-      await agent.must("electron_fill_form", {
+      await agent.act("electron_fill_form", [title, notes, ["combobox", "Priority"], ["checkbox", "Urgent"], ["radio", "Home"]], (refs) => ({
         fields: [
-          { target: title, value: NEW_TASK.title },
-          { target: notes, value: NEW_TASK.notes },
-          { target: priority, value: NEW_TASK.priority },
-          { target: urgent, value: true },
-          { target: home, value: true }
+          { target: refs[0], value: NEW_TASK.title },
+          { target: refs[1], value: NEW_TASK.notes },
+          { target: refs[2], value: NEW_TASK.priority },
+          { target: refs[3], value: true },
+          { target: refs[4], value: true }
         ]
-      })
+      }))
     } else {
-      await agent.must("electron_fill", { target: title, value: NEW_TASK.title })
-      await agent.must("electron_fill", { target: notes, value: NEW_TASK.notes })
-      await chooseOption(agent, priority, NEW_TASK.priority, "Priority")
-      await setChecked(agent, urgent, true, false)
-      await setChecked(agent, home, true, false)
+      await agent.fill(...title, NEW_TASK.title)
+      await agent.fill(...notes, NEW_TASK.notes)
+      await chooseOption(agent, ["combobox", "Priority"], NEW_TASK.priority, "Priority")
+      await setChecked(agent, ["checkbox", "Urgent"], true, false)
+      await setChecked(agent, ["radio", "Home"], true, false)
     }
     await agent.click("button", "Add task")
     await agent.waitText(`Added "${NEW_TASK.title}"`)
@@ -56,8 +53,7 @@ export const validationMessage: TaskDef = {
   run: async (agent, env) => {
     await launchTasks(agent, env)
     await agent.click("button", "Add task")
-    const form = await agent.ref("form", "Add a task")
-    const nodes = await agent.snapshot(form)
+    const nodes = await agent.snapshotOf("form", "Add a task")
     const i = nodes.findIndex((n) => n.role === "textbox" && n.name === "Title")
     const message = nodes.slice(i + 1).find((n) => n.role === "paragraph" && n.text !== "")?.text
     if (i < 0 || message === undefined) throw new GiveUp("no message under Title")
@@ -81,8 +77,7 @@ export const searchRead: TaskDef = {
     await launchTasks(agent, env)
     await agent.fill("searchbox", "Search tasks", QUERY)
     await agent.waitText("Showing 1 of")
-    const list = await agent.ref("list", "Task list")
-    const nodes = await agent.snapshot(list)
+    const nodes = await agent.snapshotOf("list", "Task list")
     const items = nodes.filter((n) => n.role === "listitem")
     if (items.length !== 1) throw new GiveUp(`${items.length} results`)
     // title, meta, notes: the notes are the last plain text of the row.
@@ -180,9 +175,9 @@ export const keyboardOnly: TaskDef = {
   statement: `Using only the keyboard, add the task "${TYPED}": type it into Title and press Enter.`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
-    const title = await agent.ref("textbox", "Title")
-    await agent.must(agent.pick("electron_type"), { target: title, text: TYPED })
-    await agent.must(agent.pick("electron_press_key"), { key: "Enter", target: title })
+    const title = ["textbox", "Title"] as const
+    await agent.act(agent.pick("electron_type"), [title], ([target]) => ({ target, text: TYPED }))
+    await agent.act(agent.pick("electron_press_key"), [title], ([target]) => ({ key: "Enter", target }))
     await agent.waitText(`Added "${TYPED}"`)
     return statusText(agent)
   },
@@ -197,8 +192,7 @@ export const lateSection: TaskDef = {
   run: async (agent, env) => {
     await launchTasks(agent, env)
     await agent.waitText("Recommendations")
-    const region = await agent.ref("region", "Recommendations")
-    const first = (await agent.snapshot(region)).find((n) => n.role === "listitem")
+    const first = (await agent.snapshotOf("region", "Recommendations")).find((n) => n.role === "listitem")
     return first?.text
   },
   check: async (_env, answer) => (answer === "Review overdue tasks first" ? pass("read") : fail(`answer ${JSON.stringify(answer)}`))
