@@ -56,7 +56,7 @@ export const toMarkdown = (report: ProfileReport, command: string): string => {
   const failed = report.results.filter((r) => !r.success)
   if (failed.length === 0) lines.push("None.")
   for (const r of failed) {
-    const why = r.missingTool !== undefined ? `missing \`${r.missingTool}\`` : r.timedOut ? "timed out (no tool missing: the session got stuck)" : "no tool missing: the listed tools did not do the job"
+    const why = r.missingTool !== undefined ? `missing \`${r.missingTool}\`${r.fallbacks.length > 0 ? ` (fallback tried: ${r.fallbacks.join("; ")})` : ""}` : r.timedOut ? "timed out (no tool missing: the session got stuck)" : "no tool missing: the listed tools did not do the job"
     lines.push(`- ${r.variant} / ${r.task}: ${why} — ${esc(r.detail)}`)
   }
   lines.push("")

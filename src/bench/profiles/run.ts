@@ -151,12 +151,15 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
         : outcome.error !== undefined
           ? `error: ${outcome.error}`
           : (check?.detail ?? "")
+    // A failed eval fallback still leaves the task short of the tool it stood in for ("<eval> for <tool>").
+    const fallbackFor = [...agent.fallbacks].map((f) => / for (\S+)$/.exec(f)?.[1]).find((t) => t !== undefined)
+    const missingTool = outcome.gaveUp?.missingTool ?? (check?.ok === true ? undefined : fallbackFor)
     const result: TaskResult = {
       task: task.id,
       variant: variant.name,
       success: check?.ok === true,
       detail: detail.slice(0, 400),
-      ...(outcome.gaveUp?.missingTool !== undefined ? { missingTool: outcome.gaveUp.missingTool } : {}),
+      ...(missingTool !== undefined ? { missingTool } : {}),
       fallbacks: [...agent.fallbacks],
       ...(outcome.answer !== undefined ? { answer: outcome.answer.slice(0, 200) } : {}),
       calls: calls.length,
