@@ -18,6 +18,9 @@ export const toMarkdown = (report: ProfileReport, command: string): string => {
   lines.push("")
   for (const v of report.verdicts) lines.push(`- ${v.text}`)
   if (report.verdicts.length === 0) lines.push("- Not enough variants in this run for a verdict (needs essential and full).")
+  lines.push(
+    "- The rule: essential becomes the default only with at least 95% of full's successes and a material saving; this benchmark calls a saving material from 20% fewer total BPE (the design fixes no number). Nothing here changes the default."
+  )
   lines.push(`- Control agent (launch + close only): ${report.controlSuccesses}/${report.control.length} checks passed${report.controlSuccesses === 0 ? " (every check can fail)" : " — A CHECK IS TOO WEAK"}.`)
   lines.push("")
   lines.push("## Per variant")
