@@ -1,0 +1,218 @@
+/**
+ * The scripted agent: it sees only the tools the variant lists, finds every element from snapshot /
+ * find results at run time (role and accessible name, the words a task statement uses), acts with the
+ * refs those results give, falls back to eval where the variant allows it, and otherwise gives up
+ * naming the tool it missed. Every call is recorded with its request and response BPE.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { type CallRecord, type ContentItem, contentText, requestBpe, responseBpe } from "./scoring.js"
+
+/** The agent stops: a tool it needs is not listed (and no fallback is), or the app did not do what it expected. */
+export class GiveUp extends Error {
+  constructor(readonly reason: string, readonly missingTool?: string) {
+    super(missingTool === undefined ? reason : `${reason} (missing ${missingTool})`)
+  }
+}
+
+/** One element of a snapshot or find result. */
+export interface Node {
+  readonly depth: number
+  readonly role: string
+  readonly name: string
+  readonly ref?: string
+  readonly text: string
+  readonly attrs: ReadonlyArray<string>
+}
+
+const unquote = (s: string) => (s.startsWith('"') && s.endsWith('"') && s.length >= 2 ? s.slice(1, -1).replace(/\\"/g, '"') : s)
+
+/** Parses the aria-snapshot lines (`- role "name" [attr] [ref=e1]: text`) of a result. */
+export const parseNodes = (text: string): ReadonlyArray<Node> => {
+  const nodes: Array<Node> = []
+  for (const raw of text.split("\n")) {
+    let line = raw.replace(/^[+ ] /, "  ")
+    const m = /^(\s*)- '?([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/.exec(line)
+    if (m === null) continue
+    let rest = (m[4] ?? "").replace(/'$/, "")
+    const attrs: Array<string> = []
+    for (;;) {
+      const a = /^\s*\[([^\]]*)\]/.exec(rest)
+      if (a === null) break
+      attrs.push(a[1] ?? "")
+      rest = rest.slice(a[0].length)
+    }
+    line = rest.trim()
+    const text = line.startsWith(":") ? unquote(line.slice(1).trim()) : ""
+    const ref = attrs.find((a) => a.startsWith("ref="))?.slice(4)
+    nodes.push({ depth: (m[1] ?? "").length, role: m[2] ?? "", name: (m[3] ?? "").replace(/\\"/g, '"'), ...(ref !== undefined ? { ref } : {}), text, attrs })
+  }
+  return nodes
+}
+
+export const matches = (value: string, want: string | RegExp) => (typeof want === "string" ? value === want : want.test(value))
+
+export interface CallOutcome {
+  readonly text: string
+  readonly isError: boolean
+}
+
+export class Agent {
+  readonly calls: Array<CallRecord> = []
+  readonly fallbacks = new Set<string>()
+  private readonly listed: ReadonlySet<string>
+
+  constructor(
+    private readonly client: Client,
+    tools: ReadonlyArray<string>,
+    private readonly signal: AbortSignal,
+    private readonly perCallTimeoutMs: number
+  ) {
+    this.listed = new Set(tools)
+  }
+
+  has(tool: string): boolean {
+    return this.listed.has(tool)
+  }
+
+  /** The first listed tool of a list of alternatives; gives up naming the first when none is listed. */
+  pick(...tools: ReadonlyArray<string>): string {
+    const found = tools.find((t) => this.has(t))
+    if (found === undefined) throw new GiveUp(`no tool for this step`, tools[0])
+    return found
+  }
+
+  /** Calls a listed tool (never an unlisted one: that would be a guess, not a choice). */
+  async call(tool: string, args: Record<string, unknown> = {}, options: { readonly retry?: boolean } = {}): Promise<CallOutcome> {
+    if (this.signal.aborted) throw new GiveUp("the task's time is up")
+    if (!this.has(tool)) throw new GiveUp(`${tool} is not listed`, tool)
+    const started = Date.now()
+    const result = (await this.client.callTool({ name: tool, arguments: args }, undefined, {
+      signal: this.signal,
+      timeout: this.perCallTimeoutMs
+    })) as { content?: ReadonlyArray<ContentItem>; isError?: boolean }
+    const content = result.content ?? []
+    const isError = result.isError === true
+    this.calls.push({
+      tool,
+      args,
+      isError,
+      requestBpe: requestBpe(tool, args),
+      responseBpe: responseBpe(content),
+      ms: Date.now() - started,
+      flaggedRetry: options.retry === true
+    })
+    return { text: contentText(content), isError }
+  }
+
+  /** A call that must succeed, else the agent gives up with the server's answer. */
+  async must(tool: string, args: Record<string, unknown> = {}, options: { readonly retry?: boolean } = {}): Promise<string> {
+    const out = await this.call(tool, args, options)
+    if (out.isError) throw new GiveUp(`${tool} failed: ${out.text.split("\n")[0] ?? ""}`)
+    return out.text
+  }
+
+  /** Uses an eval tool as the fallback for a missing one; gives up naming the missing tool when eval is not listed. */
+  async evalFallback(missing: string, target: "renderer" | "main", fn: string, arg?: unknown): Promise<string> {
+    const tool = target === "renderer" ? "electron_eval_renderer" : "electron_eval_main"
+    if (!this.has(tool)) throw new GiveUp(`${missing} is not listed and eval is not allowed`, missing)
+    this.fallbacks.add(`${tool} for ${missing}`)
+    return this.must(tool, arg === undefined ? { function: fn } : { function: fn, arg })
+  }
+
+  async snapshot(target?: string): Promise<ReadonlyArray<Node>> {
+    return parseNodes(await this.must("electron_snapshot", target === undefined ? {} : { target }))
+  }
+
+  /** Elements by role (and a name the task statement gives), from electron_find; falls back to a snapshot. */
+  async findAll(role: string, name?: string | RegExp): Promise<ReadonlyArray<Node>> {
+    const selector = typeof name === "string" ? `role=${role}[name=${JSON.stringify(name)}]` : `role=${role}`
+    const found = parseNodes(await this.must("electron_find", { target: selector, limit: 50 })).filter((n) => n.role === role)
+    const hits = found.filter((n) => name === undefined || matches(n.name, name))
+    if (hits.length > 0) return hits
+    return (await this.snapshot()).filter((n) => n.role === role && (name === undefined || matches(n.name, name)))
+  }
+
+  /** The ref of the one element with this role and name, found now. */
+  async ref(role: string, name: string | RegExp): Promise<string> {
+    const hit = (await this.findAll(role, name)).find((n) => n.ref !== undefined)
+    if (hit?.ref === undefined) throw new GiveUp(`no ${role} named ${String(name)} on the page`)
+    return hit.ref
+  }
+
+  /**
+   * Calls a tool on elements found by role and name. When the server answers REF_STALE, the agent does
+   * what the hint says: takes a snapshot, finds the same elements in it and repeats the step (a retry).
+   */
+  async act(tool: string, targets: ReadonlyArray<readonly [string, string | RegExp]>, args: (refs: ReadonlyArray<string>) => Record<string, unknown>): Promise<string> {
+    const refs = await Promise.all(targets.map(([role, name]) => this.ref(role, name)))
+    const out = await this.call(tool, args(refs))
+    if (!out.isError) return out.text
+    if (!/REF_STALE/.test(out.text)) throw new GiveUp(`${tool} failed: ${out.text.split("\n")[0] ?? ""}`)
+    const nodes = await this.snapshot()
+    const fresh = targets.map(([role, name]) => nodes.find((n) => n.role === role && matches(n.name, name) && n.ref !== undefined)?.ref)
+    if (fresh.some((r) => r === undefined)) throw new GiveUp(`${tool}: the elements are not in a new snapshot`)
+    return this.must(tool, args(fresh as ReadonlyArray<string>), { retry: true })
+  }
+
+  /** A snapshot scoped to the element with this role and name. */
+  async snapshotOf(role: string, name: string | RegExp): Promise<ReadonlyArray<Node>> {
+    return parseNodes(await this.act("electron_snapshot", [[role, name]], ([target]) => ({ target })))
+  }
+
+  async click(role: string, name: string | RegExp): Promise<string> {
+    return this.act("electron_click", [[role, name]], ([target]) => ({ target }))
+  }
+
+  async fill(role: string, name: string | RegExp, value: string): Promise<void> {
+    await this.act("electron_fill", [[role, name]], ([target]) => ({ target, value }))
+  }
+
+  /** Waits for text in the active window: wait_for, else expect_text on the page, else gives up. */
+  async waitText(text: string, timeoutMs = 10_000): Promise<void> {
+    if (this.has("electron_wait_for")) {
+      await this.must("electron_wait_for", { text, timeoutMs })
+      return
+    }
+    throw new GiveUp("cannot wait for the page", "electron_wait_for")
+  }
+
+  /** The text of the element that follows a label-like node (a term, a generic label) in a snapshot. */
+  static valueAfter(nodes: ReadonlyArray<Node>, label: string | RegExp): string | undefined {
+    const i = nodes.findIndex((n) => matches(n.text, label) || matches(n.name, label))
+    if (i < 0) return undefined
+    return nodes.slice(i + 1).find((n) => n.text !== "")?.text
+  }
+
+  /** The windows as listed: id and title. */
+  async windows(): Promise<ReadonlyArray<{ readonly id: string; readonly title: string; readonly active: boolean }>> {
+    const text = await this.must("electron_windows")
+    const out: Array<{ id: string; title: string; active: boolean }> = []
+    for (const line of text.split("\n")) {
+      const m = /^(\*?)\s*(w\d+)\s+"((?:[^"\\]|\\.)*)"/.exec(line.trim())
+      if (m !== null) out.push({ id: m[2] ?? "", title: m[3] ?? "", active: m[1] === "*" })
+    }
+    return out
+  }
+
+  /** Waits for a window whose title matches, and makes it active. */
+  async switchTo(title: string | RegExp, timeoutMs = 10_000): Promise<string> {
+    if (this.has("electron_wait_for_window") && typeof title === "string") {
+      await this.must("electron_wait_for_window", { title, select: true, timeoutMs })
+      const w = (await this.windows()).find((x) => x.active)
+      return w?.id ?? ""
+    }
+    const deadline = Date.now() + timeoutMs
+    let first = true
+    for (;;) {
+      const w = (await this.windows()).find((x) => matches(x.title, title) || (typeof title === "string" && x.title.includes(title)))
+      if (w !== undefined) {
+        await this.must("electron_select_window", { window: w.id })
+        return w.id
+      }
+      if (!first) this.calls[this.calls.length - 1] = { ...this.calls[this.calls.length - 1]!, flaggedRetry: true }
+      first = false
+      if (Date.now() > deadline) throw new GiveUp(`no window titled ${String(title)}`)
+      await new Promise((r) => setTimeout(r, 300))
+    }
+  }
+}

@@ -1,0 +1,102 @@
+/** Renders a profile report as Markdown and as an SVG chart (success and total BPE per variant). */
+import type { ProfileReport } from "./merge.js"
+import type { TaskResult } from "./scoring.js"
+
+const pct = (x: number) => `${Math.round(x * 1000) / 10}%`
+const esc = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ")
+
+const cell = (r: TaskResult | undefined) =>
+  r === undefined ? "–" : `${r.success ? "✅" : "❌"} ${r.calls}c ${r.retries}r ${r.totalBpe}`
+
+export const toMarkdown = (report: ProfileReport, command: string): string => {
+  const lines: Array<string> = []
+  lines.push("# Profile benchmark")
+  lines.push("")
+  lines.push(`Generated ${report.generatedAt} on ${report.runtime}; BPE is ${report.encoding}. Reproduce with \`${command}\`.`)
+  lines.push("")
+  lines.push("## Verdict")
+  lines.push("")
+  for (const v of report.verdicts) lines.push(`- ${v.text}`)
+  if (report.verdicts.length === 0) lines.push("- Not enough variants in this run for a verdict (needs essential and full).")
+  lines.push(
+    "- The rule: essential becomes the default only with at least 95% of full's successes and a material saving; this benchmark calls a saving material from 20% fewer total BPE (the design fixes no number). Nothing here changes the default."
+  )
+  lines.push(`- Control agent (launch + close only): ${report.controlSuccesses}/${report.control.length} checks passed${report.controlSuccesses === 0 ? " (every check can fail)" : " — A CHECK IS TOO WEAK"}.`)
+  lines.push("")
+  lines.push("## Per variant")
+  lines.push("")
+  lines.push("| variant | success | calls | retries | manifest BPE | response BPE | request BPE | total BPE | BPE per solved task | wall s |")
+  lines.push("|---|---|---|---|---|---|---|---|---|---|")
+  for (const s of report.summaries) {
+    lines.push(
+      `| ${s.variant} | ${s.successes}/${s.tasks} (${pct(s.successRate)}) | ${s.calls} | ${s.retries} | ${s.manifestBpe} | ${s.responseBpe} | ${s.requestBpe} | ${s.totalBpe} | ${s.bpePerSuccess} | ${Math.round(s.wallMs / 1000)} |`
+    )
+  }
+  lines.push("")
+  lines.push("## Every task × variant")
+  lines.push("")
+  lines.push("Cell: outcome, calls (c), retries (r), total BPE (manifest once + responses + requests).")
+  lines.push("")
+  lines.push(`| task | ${report.variants.join(" | ")} |`)
+  lines.push(`|---|${report.variants.map(() => "---").join("|")}|`)
+  for (const t of report.tasks) {
+    const row = report.variants.map((v) => cell(report.results.find((r) => r.task === t.id && r.variant === v)))
+    lines.push(`| ${t.id} | ${row.join(" | ")} |`)
+  }
+  lines.push("")
+  lines.push("## Detailed results")
+  lines.push("")
+  lines.push("| task | variant | ok | calls | failed calls | retries | manifest | response | request | total | wall ms | missing tool | fallbacks | detail |")
+  lines.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+  for (const r of [...report.results, ...report.control]) {
+    lines.push(
+      `| ${r.task} | ${r.variant} | ${r.success ? "yes" : "no"} | ${r.calls} | ${r.failedCalls} | ${r.retries} | ${r.manifestBpe} | ${r.responseBpe} | ${r.requestBpe} | ${r.totalBpe} | ${r.wallMs} | ${r.missingTool ?? ""} | ${esc(r.fallbacks.join("; "))} | ${esc(r.detail)} |`
+    )
+  }
+  lines.push("")
+  lines.push("## Failed tasks and the tool each missed")
+  lines.push("")
+  const failed = report.results.filter((r) => !r.success)
+  if (failed.length === 0) lines.push("None.")
+  for (const r of failed) {
+    const why = r.missingTool !== undefined ? `missing \`${r.missingTool}\`${r.fallbacks.length > 0 ? ` (fallback tried: ${r.fallbacks.join("; ")})` : ""}` : r.timedOut ? "timed out (no tool missing: the session got stuck)" : "no tool missing: the listed tools did not do the job"
+    lines.push(`- ${r.variant} / ${r.task}: ${why} — ${esc(r.detail)}`)
+  }
+  lines.push("")
+  lines.push("## Tasks")
+  lines.push("")
+  lines.push("| task | app | covers | statement |")
+  lines.push("|---|---|---|---|")
+  for (const t of report.tasks) lines.push(`| ${t.id} | ${t.app} | ${esc(t.covers)} | ${esc(t.statement)} |`)
+  lines.push("")
+  return lines.join("\n")
+}
+
+/** Two bar groups per variant: success rate (left axis) and total BPE (right axis). */
+export const toSvg = (report: ProfileReport): string => {
+  const s = report.summaries
+  const width = 120 + s.length * 90
+  const height = 340
+  const top = 40
+  const base = 260
+  const maxBpe = Math.max(1, ...s.map((x) => x.totalBpe))
+  const parts: Array<string> = []
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`)
+  parts.push(`<rect width="100%" height="100%" fill="white"/>`)
+  parts.push(`<text x="10" y="20" font-size="14">Stagewright profiles: success (green, %) and total ${report.encoding} BPE (blue) per variant</text>`)
+  parts.push(`<line x1="60" y1="${base}" x2="${width - 20}" y2="${base}" stroke="#333"/>`)
+  s.forEach((x, i) => {
+    const x0 = 70 + i * 90
+    const hs = (base - top) * x.successRate
+    const hb = ((base - top) * x.totalBpe) / maxBpe
+    parts.push(`<rect x="${x0}" y="${base - hs}" width="30" height="${hs}" fill="#3a3"><title>${x.variant}: ${x.successes}/${x.tasks}</title></rect>`)
+    parts.push(`<text x="${x0 + 15}" y="${base - hs - 4}" text-anchor="middle">${Math.round(x.successRate * 100)}%</text>`)
+    parts.push(`<rect x="${x0 + 34}" y="${base - hb}" width="30" height="${hb}" fill="#36c"><title>${x.variant}: ${x.totalBpe} BPE</title></rect>`)
+    parts.push(`<text x="${x0 + 49}" y="${base - hb - 4}" text-anchor="middle">${Math.round(x.totalBpe / 1000)}k</text>`)
+    parts.push(`<text x="${x0 + 32}" y="${base + 16}" text-anchor="middle">${x.variant}</text>`)
+    parts.push(`<text x="${x0 + 32}" y="${base + 30}" text-anchor="middle" fill="#555">${x.successes}/${x.tasks}</text>`)
+  })
+  parts.push(`<text x="10" y="${height - 10}" fill="#555">BPE bars scaled to the largest (${maxBpe}); control agent: ${report.controlSuccesses}/${report.control.length} checks passed.</text>`)
+  parts.push(`</svg>`)
+  return parts.join("\n") + "\n"
+}

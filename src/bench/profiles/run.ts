@@ -1,0 +1,178 @@
+/**
+ * Runs one task on one variant: a fresh server (createServer with the variant's options), a real SDK
+ * client on the in-memory linked pair, a fresh app and user-data folder, the agent under a per-task
+ * timeout (a stuck session fails the task, never the run), then the independent check.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { setMaxListeners } from "node:events"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Data, Duration, Effect } from "effect"
+import { createServer, PROFILE_NAMES, type ProfileName, type StagewrightServer } from "../../index.js"
+import { Agent, GiveUp } from "./agent.js"
+import { detectRetries, manifestBpe, totalOf, type TaskResult } from "./scoring.js"
+import { launchApp, type TaskDef, type TaskEnv } from "./task-kit.js"
+
+export interface Variant {
+  readonly name: string
+  readonly profile: ProfileName
+  readonly allowEval: boolean
+  /** The control agent: launches and closes, nothing else (every check must then fail). */
+  readonly control?: boolean
+}
+
+export const VARIANTS: ReadonlyArray<Variant> = PROFILE_NAMES.flatMap((profile) => [
+  { name: profile, profile, allowEval: false },
+  { name: `${profile}+eval`, profile, allowEval: true }
+])
+
+export const CONTROL: Variant = { name: "control", profile: "full", allowEval: true, control: true }
+
+export class BenchFailed extends Data.TaggedError("BenchFailed")<{ readonly step: string; readonly cause: unknown }> {
+  override get message() {
+    return `${this.step}: ${this.cause instanceof Error ? this.cause.message : String(this.cause)}`
+  }
+}
+
+export interface RunOptions {
+  readonly repoRoot: string
+  readonly taskTimeoutMs: number
+  readonly callTimeoutMs: number
+  readonly checkTimeoutMs: number
+}
+
+interface Session {
+  readonly server: StagewrightServer
+  readonly client: Client
+  readonly tools: ReadonlyArray<{ readonly name: string }>
+}
+
+const openSession = (variant: Variant, env: TaskEnv) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async (): Promise<Session> => {
+        const server = await createServer({
+          toolProfile: variant.profile,
+          ...(variant.allowEval ? { allowEval: ["renderer", "main"] as const } : {}),
+          outputDir: env.outputDir,
+          screenshotDir: env.screenshotDir
+        })
+        const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
+        await server.connect(serverTransport)
+        const client = new Client({ name: "stagewright-profile-bench", version: "1.0.0" })
+        await client.connect(clientTransport)
+        const tools: Array<{ name: string }> = []
+        let cursor: string | undefined
+        do {
+          const page = await client.listTools(cursor === undefined ? {} : { cursor })
+          tools.push(...page.tools)
+          cursor = page.nextCursor
+        } while (cursor !== undefined)
+        return { server, client, tools }
+      },
+      catch: (cause) => new BenchFailed({ step: `start the server for ${variant.name}`, cause })
+    }),
+    (s) =>
+      Effect.promise(async () => {
+        await s.client.close().catch(() => undefined)
+        await s.server.close().catch(() => undefined)
+      }).pipe(Effect.timeout(Duration.seconds(30)), Effect.ignore)
+  )
+
+/** The control agent's whole script. */
+const controlScript = async (agent: Agent, task: TaskDef, env: TaskEnv): Promise<undefined> => {
+  await launchApp(agent, task.app, env)
+  await agent.must("electron_close")
+  return undefined
+}
+
+interface Outcome {
+  readonly answer?: string
+  readonly gaveUp?: GiveUp
+  readonly error?: string
+  readonly timedOut: boolean
+}
+
+export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
+  Effect.gen(function* () {
+    const root = mkdtempSync(join(tmpdir(), `sw-bench-${task.id}-`))
+    const env: TaskEnv = {
+      userData: join(root, "user-data"),
+      outputDir: join(root, "out"),
+      screenshotDir: join(root, "shots"),
+      repoRoot: options.repoRoot
+    }
+    for (const dir of [env.userData, env.outputDir, env.screenshotDir]) mkdirSync(dir, { recursive: true })
+    const started = Date.now()
+    const { agent, outcome, tools } = yield* Effect.scoped(
+      Effect.gen(function* () {
+        const session = yield* openSession(variant, env)
+        const controller = new AbortController()
+        setMaxListeners(1000, controller.signal)
+        const agent = new Agent(session.client, session.tools.map((t) => t.name), controller.signal, options.callTimeoutMs)
+        const outcome: Outcome = yield* Effect.tryPromise({
+          try: async () => ({ answer: await (variant.control === true ? controlScript(agent, task, env) : task.run(agent, env)), timedOut: false }),
+          catch: (cause) => cause
+        }).pipe(
+          Effect.timeoutFail({ duration: Duration.millis(options.taskTimeoutMs), onTimeout: () => "timeout" as const }),
+          Effect.ensuring(Effect.sync(() => controller.abort())),
+          Effect.catchAll((cause) =>
+            Effect.succeed<Outcome>(
+              cause === "timeout"
+                ? { timedOut: true, error: `timed out after ${options.taskTimeoutMs} ms` }
+                : cause instanceof GiveUp
+                  ? { gaveUp: cause, timedOut: false }
+                  : { error: cause instanceof Error ? cause.message : String(cause), timedOut: false }
+            )
+          )
+        )
+        return { agent, outcome, tools: session.tools }
+      })
+    )
+    const wallMs = Date.now() - started
+    const check =
+      outcome.gaveUp === undefined && outcome.error === undefined
+        ? yield* Effect.tryPromise(() => task.check(env, outcome.answer)).pipe(
+            Effect.timeout(Duration.millis(options.checkTimeoutMs)),
+            Effect.catchAll((cause) => Effect.succeed({ ok: false, detail: `check failed to run: ${String(cause)}` }))
+          )
+        : undefined
+    rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+    const calls = agent.calls
+    const retries = detectRetries(calls).length
+    const manifest = manifestBpe(tools)
+    const responseBpe = calls.reduce((a, c) => a + c.responseBpe, 0)
+    const requestBpe = calls.reduce((a, c) => a + c.requestBpe, 0)
+    const detail =
+      outcome.gaveUp !== undefined
+        ? `gave up: ${outcome.gaveUp.message}`
+        : outcome.error !== undefined
+          ? `error: ${outcome.error}`
+          : (check?.detail ?? "")
+    // A failed eval fallback still leaves the task short of the tool it stood in for ("<eval> for <tool>").
+    const fallbackFor = [...agent.fallbacks].map((f) => / for (\S+)$/.exec(f)?.[1]).find((t) => t !== undefined)
+    const missingTool = outcome.gaveUp?.missingTool ?? (check?.ok === true ? undefined : fallbackFor)
+    const result: TaskResult = {
+      task: task.id,
+      variant: variant.name,
+      success: check?.ok === true,
+      detail: detail.slice(0, 400),
+      ...(missingTool !== undefined ? { missingTool } : {}),
+      fallbacks: [...agent.fallbacks],
+      ...(outcome.answer !== undefined ? { answer: outcome.answer.slice(0, 200) } : {}),
+      calls: calls.length,
+      failedCalls: calls.filter((c) => c.isError).length,
+      retries,
+      manifestBpe: manifest,
+      toolsListed: tools.length,
+      responseBpe,
+      requestBpe,
+      totalBpe: totalOf({ manifestBpe: manifest, responseBpe, requestBpe }),
+      wallMs,
+      timedOut: outcome.timedOut,
+      toolsUsed: [...new Set(calls.map((c) => c.tool))].sort()
+    }
+    return result
+  }).pipe(Effect.withSpan("profiles.runTask", { attributes: { task: task.id, variant: variant.name } }))

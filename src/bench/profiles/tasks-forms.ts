@@ -1,0 +1,203 @@
+/** Tasks on the tasks app's main window: forms, search, edit and relaunch, web dialogs, keyboard, late UI. */
+import { Agent, GiveUp } from "./agent.js"
+import { all, fail, pass, savedBoard, seedTasks, titlesAfterRelaunch } from "./checks.js"
+import { chooseOption, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
+
+const NEW_TASK = { title: "Order printer toner", notes: "Two black cartridges", priority: "High" }
+
+export const formSubmit: TaskDef = {
+  id: "form-submit",
+  app: "tasks",
+  covers: "fill and submit a form and check the app's acknowledgement",
+  statement: `Add the task "${NEW_TASK.title}" (notes "${NEW_TASK.notes}", priority High, urgent, category Home) and report the acknowledgement.`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    const title = ["textbox", "Title"] as const
+    const notes = ["textbox", "Notes"] as const
+    if (agent.has("electron_fill_form")) {
+      await agent.act("electron_fill_form", [title, notes, ["combobox", "Priority"], ["checkbox", "Urgent"], ["radio", "Home"]], (refs) => ({
+        fields: [
+          { target: refs[0], value: NEW_TASK.title },
+          { target: refs[1], value: NEW_TASK.notes },
+          { target: refs[2], value: NEW_TASK.priority },
+          { target: refs[3], value: true },
+          { target: refs[4], value: true }
+        ]
+      }))
+    } else {
+      await agent.fill(...title, NEW_TASK.title)
+      await agent.fill(...notes, NEW_TASK.notes)
+      await chooseOption(agent, ["combobox", "Priority"], NEW_TASK.priority, "Priority")
+      await setChecked(agent, ["checkbox", "Urgent"], true, false)
+      await setChecked(agent, ["radio", "Home"], true, false)
+    }
+    await agent.click("button", "Add task")
+    await agent.waitText(`Added "${NEW_TASK.title}"`)
+    return statusText(agent)
+  },
+  check: async (env, answer) => {
+    const t = savedBoard(env.userData)?.tasks.find((x) => x.title === NEW_TASK.title)
+    if (t === undefined) return fail("tasks.json has no such task")
+    return all(
+      t.priority === "high" && t.urgent && t.category === "home" && t.notes === NEW_TASK.notes ? pass("saved with every field") : fail(`saved as ${JSON.stringify(t)}`),
+      answer?.includes(NEW_TASK.title) === true ? pass("acknowledged") : fail(`answer ${JSON.stringify(answer)}`)
+    )
+  }
+}
+
+export const validationMessage: TaskDef = {
+  id: "validation-message",
+  app: "tasks",
+  covers: "a validation message",
+  statement: "Submit the add-task form with an empty title and report the validation message under Title.",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    await agent.click("button", "Add task")
+    const nodes = await agent.snapshotOf("form", "Add a task")
+    const i = nodes.findIndex((n) => n.role === "textbox" && n.name === "Title")
+    const message = nodes.slice(i + 1).find((n) => n.role === "paragraph" && n.text !== "")?.text
+    if (i < 0 || message === undefined) throw new GiveUp("no message under Title")
+    return message
+  },
+  check: async (env, answer) =>
+    all(
+      answer === "Title is required" ? pass("message read") : fail(`answer ${JSON.stringify(answer)}`),
+      savedBoard(env.userData) === undefined ? pass("nothing saved") : fail("the empty task was saved")
+    )
+}
+
+const QUERY = "insurance"
+
+export const searchRead: TaskDef = {
+  id: "search-read",
+  app: "tasks",
+  covers: "search and read a result",
+  statement: `Search the tasks for "${QUERY}" and report the notes of the task found.`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    await agent.fill("searchbox", "Search tasks", QUERY)
+    await agent.waitText("Showing 1 of")
+    const nodes = await agent.snapshotOf("list", "Task list")
+    const items = nodes.filter((n) => n.role === "listitem")
+    if (items.length !== 1) throw new GiveUp(`${items.length} results`)
+    // title, meta, notes: the notes are the last plain text of the row.
+    const texts = nodes.filter((n) => n.role === "generic" && n.text !== "" && !n.attrs.includes("aria-hidden"))
+    return texts[texts.length - 1]?.text
+  },
+  check: async (_env, answer) => {
+    const hits = seedTasks().filter((t) => `${t.title} ${t.notes}`.toLowerCase().includes(QUERY))
+    return hits.length === 1 && answer === hits[0]?.notes ? pass("notes read") : fail(`answer ${JSON.stringify(answer)}, truth ${JSON.stringify(hits.map((h) => h.notes))}`)
+  }
+}
+
+const OLD = "Clean out the garage"
+const NEW = "Clean out the attic"
+
+export const editPersist: TaskDef = {
+  id: "edit-persist",
+  app: "tasks",
+  covers: "edit and persist, then relaunch and check",
+  statement: `Rename the task "${OLD}" to "${NEW}", restart the app and confirm the new title is still there.`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    await agent.click("button", `Edit ${OLD}`)
+    await agent.fill("textbox", "Task title", NEW)
+    await agent.click("button", "Save")
+    await agent.waitText(`Saved changes to "${NEW}"`)
+    await agent.must("electron_close")
+    await launchTasks(agent, env)
+    const found = await agent.findAll("checkbox", `Done: ${NEW}`)
+    if (found.length !== 1) throw new GiveUp("the new title is not there after the restart")
+    return found[0]?.name
+  },
+  check: async (env) => {
+    const titles = savedBoard(env.userData)?.tasks.map((t) => t.title) ?? []
+    const saved = titles.includes(NEW) && !titles.includes(OLD)
+    if (!saved) return fail("tasks.json does not have the new title")
+    const shown = await titlesAfterRelaunch(env.userData)
+    return shown.some((t) => t.startsWith(NEW)) && !shown.some((t) => t.startsWith(OLD)) ? pass("saved, and shown after a fresh launch") : fail("not shown after a fresh launch")
+  }
+}
+
+const DOOMED = "Research standing desks"
+
+export const confirmDelete: TaskDef = {
+  id: "confirm-delete",
+  app: "tasks",
+  covers: "a confirm() web dialog",
+  statement: `Delete the task "${DOOMED}" (the app asks for confirmation: confirm it).`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    if (!agent.has("electron_web_dialog") && agent.has("electron_eval_renderer")) {
+      await agent.evalFallback("electron_web_dialog", "renderer", "() => { window.confirm = () => true; return 'confirm answers yes' }")
+    }
+    const out = await agent.click("button", `Delete ${DOOMED}`)
+    if (/dialog opened/i.test(out)) await agent.must(agent.pick("electron_web_dialog"), { action: "accept" })
+    await agent.waitText(`Deleted "${DOOMED}"`)
+    return statusText(agent)
+  },
+  check: async (env) => {
+    const board = savedBoard(env.userData)
+    if (board === undefined) return fail("nothing saved")
+    return !board.tasks.some((t) => t.title === DOOMED) && board.tasks.length === seedTasks().length - 1 ? pass("deleted and saved") : fail("the task is still saved")
+  }
+}
+
+const BOARD = "Sprint 42"
+
+export const promptRename: TaskDef = {
+  id: "prompt-rename",
+  app: "tasks",
+  covers: "a prompt() web dialog",
+  statement: `Rename the board to "${BOARD}" (the app asks with a prompt).`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    if (!agent.has("electron_web_dialog") && agent.has("electron_eval_renderer")) {
+      await agent.evalFallback("electron_web_dialog", "renderer", `(name) => { window.prompt = () => name; return 'prompt answers ' + name }`, BOARD)
+    }
+    const out = await agent.click("button", "Rename board")
+    if (/dialog opened/i.test(out)) await agent.must(agent.pick("electron_web_dialog"), { action: "accept", promptText: BOARD })
+    await agent.waitText(`Board renamed to "${BOARD}"`)
+    return statusText(agent)
+  },
+  check: async (env) => {
+    const name = savedBoard(env.userData)?.board.name
+    return name === BOARD ? pass("board renamed and saved") : fail(`board name ${JSON.stringify(name)}`)
+  }
+}
+
+const TYPED = "Call the plumber"
+
+export const keyboardOnly: TaskDef = {
+  id: "keyboard-only",
+  app: "tasks",
+  covers: "keyboard-only operation",
+  statement: `Using only the keyboard, add the task "${TYPED}": type it into Title and press Enter.`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    const title = ["textbox", "Title"] as const
+    await agent.act(agent.pick("electron_type"), [title], ([target]) => ({ target, text: TYPED }))
+    await agent.act(agent.pick("electron_press_key"), [title], ([target]) => ({ key: "Enter", target }))
+    await agent.waitText(`Added "${TYPED}"`)
+    return statusText(agent)
+  },
+  check: async (env) => (savedBoard(env.userData)?.tasks[0]?.title === TYPED ? pass("added at the top and saved") : fail("not saved"))
+}
+
+export const lateSection: TaskDef = {
+  id: "late-section",
+  app: "tasks",
+  covers: "a late-loading section",
+  statement: "Wait for the Recommendations section and report its first recommendation.",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    await agent.waitText("Recommendations")
+    const first = (await agent.snapshotOf("region", "Recommendations")).find((n) => n.role === "listitem")
+    return first?.text
+  },
+  check: async (_env, answer) => (answer === "Review overdue tasks first" ? pass("read") : fail(`answer ${JSON.stringify(answer)}`))
+}
+
+export const FORM_TASKS: ReadonlyArray<TaskDef> = [formSubmit, validationMessage, searchRead, editPersist, confirmDelete, promptRename, keyboardOnly, lateSection]
+
+export type { Agent }

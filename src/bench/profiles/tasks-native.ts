@@ -1,0 +1,286 @@
+/** Tasks beyond one page: the menu, native dialogs, a second window, files, console, IPC, errors, export. */
+import { join } from "node:path"
+import { Agent, GiveUp } from "./agent.js"
+import { all, fail, filesIn, pass, pngSize, runExportedTest, savedBoard, savedSettings, seedTasks } from "./checks.js"
+import { chooseOption, launchApp, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
+
+/** Triggers a menu item by label path: menu_click, else eval in main (Menu.getApplicationMenu), else give up. */
+const clickMenu = async (agent: Agent, path: ReadonlyArray<string>, options: { readonly retry?: boolean } = {}): Promise<void> => {
+  if (agent.has("electron_menu_click")) {
+    await agent.must("electron_menu_click", { path }, options)
+    return
+  }
+  await agent.evalFallback(
+    "electron_menu_click",
+    "main",
+    `({ Menu }, path) => { let items = Menu.getApplicationMenu().items; let item; for (const label of path) { item = items.find((i) => i.label === label); if (!item) throw new Error('no menu item ' + label); items = item.submenu ? item.submenu.items : []; } item.click(); return path.join(' > ') }`,
+    path
+  )
+}
+
+/** The definition that follows a term ("Dialog", "Ping", ...) in the results list of a region. */
+const resultAfter = async (agent: Agent, region: string, term: string): Promise<string | undefined> => {
+  const nodes = await agent.snapshotOf("region", region)
+  const i = nodes.findIndex((n) => n.role === "term" && n.text === term)
+  return i < 0 ? undefined : nodes.slice(i + 1).find((n) => n.role === "definition")?.text
+}
+
+const ANSWER_BUTTON = "Copy version"
+
+export const nativeMessageBox: TaskDef = {
+  id: "native-message-box",
+  app: "tasks",
+  covers: "a native message box from a menu item",
+  statement: `Open Help > About Tasks from the menu, answer its message box with "${ANSWER_BUTTON}" and report the Dialog result.`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    let answered = false
+    if (agent.has("electron_dialog_stub")) {
+      // The buttons are not known in advance: answer the box once to record it, read its buttons, then answer by index.
+      await agent.must("electron_dialog_stub", { action: "set", rules: [{ kind: "message", answer: { response: 0 }, times: 1 }] })
+      await clickMenu(agent, ["Help", "About Tasks"])
+      const listed = await agent.must("electron_dialog_stub", { action: "list" })
+      const buttons = /buttons?[^\n]*?\[([^\]]*)\]/i.exec(listed)?.[1]
+      const labels = buttons === undefined ? [] : [...buttons.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1])
+      const index = labels.indexOf(ANSWER_BUTTON)
+      if (index >= 0) {
+        await agent.must("electron_dialog_stub", { action: "set", rules: [{ kind: "message", answer: { response: index } }] })
+        await clickMenu(agent, ["Help", "About Tasks"], { retry: true })
+        answered = true
+      } else if (!agent.has("electron_eval_main")) {
+        throw new GiveUp(`electron_dialog_stub's list does not show the message box's buttons, so the index of "${ANSWER_BUTTON}" is unknown`)
+      }
+    }
+    if (!answered) {
+      await agent.evalFallback(
+        "electron_dialog_stub",
+        "main",
+        `({ dialog }, label) => { dialog.showMessageBox = async (...args) => { const o = args.find((a) => a && Array.isArray(a.buttons)); return { response: o.buttons.indexOf(label), checkboxChecked: false } }; return 'stubbed' }`,
+        ANSWER_BUTTON
+      )
+      await clickMenu(agent, ["Help", "About Tasks"], { retry: agent.has("electron_dialog_stub") })
+    }
+    await agent.waitText(`About: ${ANSWER_BUTTON}`)
+    return resultAfter(agent, "Diagnostics", "Dialog")
+  },
+  // main.js's About box has the buttons OK, Copy version, Cancel: "Copy version" is response 1.
+  check: async (_env, answer) => (answer === `About: ${ANSWER_BUTTON} (response 1)` ? pass("answered with the right button") : fail(`answer ${JSON.stringify(answer)}`))
+}
+
+export const menuToggleTheme: TaskDef = {
+  id: "menu-toggle-theme",
+  app: "tasks",
+  covers: "the application menu",
+  statement: "Use View > Toggle Theme in the application menu (it must be saved as the theme setting).",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    if (agent.has("electron_menu")) {
+      const tree = await agent.must("electron_menu")
+      if (!/Toggle Theme/.test(tree)) throw new GiveUp("no Toggle Theme in the menu")
+    }
+    await clickMenu(agent, ["View", "Toggle Theme"])
+    await agent.waitText("Theme set to")
+    return statusText(agent)
+  },
+  check: async (env, answer) => {
+    const theme = savedSettings(env.userData)?.theme
+    return theme === "dark" && answer === "Theme set to dark" ? pass("theme dark, saved") : fail(`settings theme ${JSON.stringify(theme)}, answer ${JSON.stringify(answer)}`)
+  }
+}
+
+const openSettings = async (agent: Agent): Promise<void> => {
+  await agent.click("button", "Settings")
+  await agent.switchTo("Settings")
+  await agent.waitText("Settings loaded")
+}
+
+const backToMain = async (agent: Agent): Promise<string> => {
+  const main = (await agent.windows()).find((w) => w.title.startsWith("Tasks"))
+  if (main === undefined) throw new GiveUp("the main window is gone")
+  await agent.must("electron_select_window", { window: main.id })
+  return main.title
+}
+
+export const secondWindow: TaskDef = {
+  id: "second-window",
+  app: "tasks",
+  covers: "a second window (open, act in it, return)",
+  statement: "Open Settings, choose the Dark theme there, close Settings with its Close button, return to the main window and report its title.",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    await openSettings(agent)
+    await chooseOption(agent, ["combobox", "Theme"], "Dark", "Theme")
+    await agent.waitText("Saved: theme dark")
+    await agent.click("button", "Close")
+    return backToMain(agent)
+  },
+  check: async (env, answer) =>
+    all(
+      savedSettings(env.userData)?.theme === "dark" ? pass("theme dark saved") : fail(`settings ${JSON.stringify(savedSettings(env.userData))}`),
+      answer === "Tasks — My board" ? pass("back in the main window") : fail(`answer ${JSON.stringify(answer)}`)
+    )
+}
+
+export const broadcast: TaskDef = {
+  id: "broadcast",
+  app: "tasks",
+  covers: "state broadcast from one window to another",
+  statement: "In Settings, turn off Show completed tasks; then report the task count line of the main window.",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    await openSettings(agent)
+    const box = (await agent.findAll("checkbox", "Show completed tasks"))[0]
+    if (box === undefined) throw new GiveUp("no Show completed tasks box")
+    await setChecked(agent, ["checkbox", "Show completed tasks"], false, box.attrs.includes("checked"))
+    await agent.waitText("completed tasks hidden")
+    await backToMain(agent)
+    const line = (await agent.snapshotOf("region", "Tasks")).find((n) => n.role === "paragraph" && n.text.startsWith("Showing"))
+    return line?.text
+  },
+  check: async (env, answer) => {
+    const seed = seedTasks()
+    const open = seed.filter((t) => !t.done).length
+    return all(
+      savedSettings(env.userData)?.showCompleted === false ? pass("setting saved") : fail("setting not saved"),
+      answer?.startsWith(`Showing ${open} of ${seed.length} tasks`) === true ? pass("main window re-filtered") : fail(`answer ${JSON.stringify(answer)}`)
+    )
+  }
+}
+
+export const screenshotFile: TaskDef = {
+  id: "screenshot-file",
+  app: "tasks",
+  covers: "a screenshot written to a file",
+  statement: "Save a screenshot of the main window as board.png.",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    if (agent.has("electron_screenshot")) {
+      await agent.must("electron_screenshot", { name: "board.png" })
+    } else {
+      await agent.evalFallback(
+        "electron_screenshot",
+        "main",
+        `async ({ BrowserWindow }, file) => { const img = await BrowserWindow.getAllWindows()[0].webContents.capturePage(); process.mainModule.require('fs').writeFileSync(file, img.toPNG()); return file }`,
+        join(env.screenshotDir, "board.png")
+      )
+    }
+    return "board.png"
+  },
+  check: async (env) => {
+    const size = pngSize(join(env.screenshotDir, "board.png"))
+    return size !== undefined && size.width >= 200 && size.height >= 200 ? pass(`PNG ${size.width}x${size.height}`) : fail(`no PNG (folder: ${filesIn(env.screenshotDir).join(", ") || "empty"})`)
+  }
+}
+
+export const consoleAfterAction: TaskDef = {
+  id: "console-after-action",
+  app: "tasks",
+  covers: "reading the console after an action",
+  statement: "Click Call broken API, then report the error the app logged to the console.",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    if (!agent.has("electron_console")) {
+      await agent.evalFallback("electron_console", "renderer", "() => { window.__errors = []; const o = console.error; console.error = (...a) => { window.__errors.push(a.map(String).join(' ')); o(...a) }; return 'hooked' }")
+    }
+    await agent.click("button", "Call broken API")
+    await agent.waitText("Quote failed")
+    if (agent.has("electron_console")) {
+      const lines = (await agent.must("electron_console", { level: "error" })).split("\n").filter((l) => / error: /.test(l))
+      return lines[lines.length - 1]?.replace(/^.* error: /, "")
+    }
+    return JSON.parse(await agent.evalFallback("electron_console", "renderer", "() => window.__errors[window.__errors.length - 1]")) as string
+  },
+  check: async (_env, answer) =>
+    answer !== undefined && answer.includes("HTTP 500") && answer.includes("Intentional failure from /api/broken") ? pass("error read") : fail(`answer ${JSON.stringify(answer)}`)
+}
+
+const PING = "bench-42"
+
+export const ipcRoundTrip: TaskDef = {
+  id: "ipc-roundtrip",
+  app: "hardened",
+  covers: "an IPC round trip",
+  statement: `In the hardened app, send "${PING}" with Ping and report the reply shown.`,
+  run: async (agent, env) => {
+    await launchApp(agent, "hardened", env)
+    await agent.fill("textbox", "Message", PING)
+    await agent.click("button", "Ping")
+    await agent.waitText("pong")
+    return resultAfter(agent, "Basics", "Ping")
+  },
+  check: async (_env, answer) => (answer === `pong:${PING}` ? pass("round trip") : fail(`answer ${JSON.stringify(answer)}`))
+}
+
+const AFTER = "After the crash"
+
+export const crashRecovery: TaskDef = {
+  id: "crash-recovery",
+  app: "tasks",
+  covers: "a crashed renderer and recovery",
+  statement: `Click Crash handler, report the uncaught error, reload the window and add the task "${AFTER}".`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    if (!agent.has("electron_errors")) {
+      await agent.evalFallback("electron_errors", "renderer", "() => { window.__pageErrors = []; window.addEventListener('error', (e) => window.__pageErrors.push(e.message)); return 'listening' }")
+    }
+    await agent.click("button", "Crash handler")
+    let error: string | undefined
+    if (agent.has("electron_errors")) {
+      error = (await agent.must("electron_errors")).split("\n").find((l) => /pageerror/.test(l))?.replace(/^.*pageerror \w+: /, "")
+    } else {
+      error = JSON.parse(await agent.evalFallback("electron_errors", "renderer", "() => window.__pageErrors[0]")) as string | undefined
+    }
+    if (agent.has("electron_reload")) await agent.must("electron_reload")
+    else await agent.evalFallback("electron_reload", "renderer", "() => { setTimeout(() => location.reload(), 0); return 'reloading' }")
+    await agent.waitText("Loaded")
+    await agent.fill("textbox", "Title", AFTER)
+    await agent.click("button", "Add task")
+    await agent.waitText(`Added "${AFTER}"`)
+    return error
+  },
+  check: async (env, answer) =>
+    all(
+      answer?.includes("simulated uncaught error") === true ? pass("error reported") : fail(`answer ${JSON.stringify(answer)}`),
+      savedBoard(env.userData)?.tasks.some((t) => t.title === AFTER) === true ? pass("works after the reload") : fail("nothing added after the reload")
+    )
+}
+
+const DONE = "Book dentist appointment"
+
+export const exportTest: TaskDef = {
+  id: "export-test",
+  app: "tasks",
+  covers: "exporting the session as a Playwright test that then passes",
+  statement: `Mark "${DONE}" done, assert the app says so, and export the session as a Playwright test.`,
+  run: async (agent, env) => {
+    // Without an export tool the task cannot be done: a careful agent checks before it starts.
+    agent.pick("electron_export_test")
+    await launchTasks(agent, env)
+    const box = (await agent.findAll("checkbox", `Done: ${DONE}`))[0]
+    if (box === undefined) throw new GiveUp("no such task")
+    await setChecked(agent, ["checkbox", `Done: ${DONE}`], true, box.attrs.includes("checked"))
+    await agent.act(agent.pick("electron_expect_text"), [["status", /.*/]], ([target]) => ({ target, text: `Completed "${DONE}"` }))
+    const out = await agent.must(agent.pick("electron_export_test"), { name: "bench-session.spec.ts" })
+    const path = /Wrote (\S+\.spec\.ts)/.exec(out)?.[1]
+    if (path === undefined) throw new GiveUp("the export did not say where it wrote")
+    return path
+  },
+  check: async (env, answer) => {
+    if (answer === undefined) return fail("no exported file")
+    const done = savedBoard(env.userData)?.tasks.find((t) => t.title === DONE)?.done === true
+    if (!done) return fail("the task is not saved as done")
+    return runExportedTest(answer, env.outputDir, env.userData, env.repoRoot)
+  }
+}
+
+export const NATIVE_TASKS: ReadonlyArray<TaskDef> = [
+  nativeMessageBox,
+  menuToggleTheme,
+  secondWindow,
+  broadcast,
+  screenshotFile,
+  consoleAfterAction,
+  ipcRoundTrip,
+  crashRecovery,
+  exportTest
+]

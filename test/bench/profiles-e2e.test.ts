@@ -1,0 +1,39 @@
+/**
+ * The profile benchmark end to end, kept small: two tasks on two variants through the real in-memory
+ * MCP pair, a real app per task, the independent checks, and the report files.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { parseRunArgs, runBench } from "../../src/bench/profiles/cli.js"
+
+describe("profile benchmark end to end", () => {
+  it.live(
+    "runs form-submit and screenshot-file on essential and full: essential misses electron_screenshot, the control fails both",
+    () =>
+      Effect.gen(function* () {
+        const dir = mkdtempSync(join(tmpdir(), "profiles-e2e-"))
+        const out = join(dir, "report.json")
+        const args = yield* parseRunArgs(["--tasks", "form-submit,screenshot-file", "--variants", "essential,full", "--out", out, "--task-timeout", "90000"])
+        const report = yield* runBench(args)
+        const get = (task: string, variant: string) => report.results.find((r) => r.task === task && r.variant === variant)
+        expect(report.results).toHaveLength(4)
+        expect(get("form-submit", "essential")?.success).toBe(true)
+        expect(get("form-submit", "full")?.success).toBe(true)
+        expect(get("screenshot-file", "full")?.success).toBe(true)
+        expect(get("screenshot-file", "essential")).toMatchObject({ success: false, missingTool: "electron_screenshot" })
+        // The manifest is counted once per task and essential lists fewer tools than full.
+        expect(get("form-submit", "essential")!.manifestBpe).toBeLessThan(get("form-submit", "full")!.manifestBpe)
+        for (const r of report.results) expect(r.totalBpe).toBe(r.manifestBpe + r.responseBpe + r.requestBpe)
+        expect(report.control).toHaveLength(2)
+        expect(report.controlSuccesses).toBe(0)
+        expect(JSON.parse(readFileSync(out, "utf8")).results).toHaveLength(4)
+        expect(readFileSync(join(dir, "report.md"), "utf8")).toContain("| screenshot-file |")
+        expect(existsSync(join(dir, "report.svg"))).toBe(true)
+        rmSync(dir, { recursive: true, force: true })
+      }),
+    240_000
+  )
+})
