@@ -18,8 +18,8 @@ import { join } from "node:path"
 import { packageRoot, sampleAppPath } from "../../src/layers/driver/electron-runtime.js"
 
 export const SENTINEL = "dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX"
-/** Every fuse on, as in a stock Electron binary of 8 fuses (version byte 1, length byte 8). */
-const STOCK_WIRE = `${SENTINEL}\x01\x08${"1".repeat(8)}`
+/** A stock Electron wire of 8 fuses (version byte 1, length byte 8), at Electron's defaults: RunAsNode, NodeOptions, --inspect and file: privileges on; cookie encryption, asar integrity, asar-only and the browser snapshot off. */
+const STOCK_WIRE = `${SENTINEL}\x01\x0810110001`
 
 export type FuseSettings = Partial<Record<FuseV1Options, boolean>>
 
@@ -41,7 +41,9 @@ const launcher = (boot: string) => `#!/usr/bin/env node
 const fs = require('fs')
 const path = require('path')
 const self = fs.readFileSync(__filename, 'latin1')
-const wire = self.slice(self.indexOf('${SENTINEL}') + ${SENTINEL.length})
+// The sentinel is spelt in two halves here: it must occur once in the file, in the wire above.
+const sentinel = ['${SENTINEL.slice(0, 16)}', '${SENTINEL.slice(16)}'].join('')
+const wire = self.slice(self.indexOf(sentinel) + sentinel.length)
 const inspectAllowed = wire.charAt(2 + ${FuseV1Options.EnableNodeCliInspectArguments}) !== '0'
 let args = process.argv.slice(2)
 if (!inspectAllowed) args = args.filter((arg) => !/^--inspect/.test(arg))

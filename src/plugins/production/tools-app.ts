@@ -38,13 +38,15 @@ export const report = defineTool({
     "Security report of the running app and/or a packaged build: findings with severity (high/medium/low/info), each tied to its item of Electron's security checklist, and the checks that could not run and why.",
   type: "read",
   openWorld: true,
-  errors: ["PATH_NOT_ALLOWED", "OPERATION_FAILED"],
+  errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED", "OPERATION_FAILED"],
   input: Schema.Struct({
     build: Schema.optional(BuildPath).annotations({ description: "project folder or build to check too (fuses, asar); omit for the running app only" })
   }),
   handler: (input) =>
     Effect.gen(function* () {
       const driver = yield* ElectronDriver
+      // Without a build there is nothing to report on but the running app.
+      if (input.build === undefined) yield* driver.session
       const found = input.build === undefined ? undefined : yield* newestBuild(input.build, "build")
       const { facts, report } = yield* gather(driver, { build: found?.build, app: true })
       const heading = found ? `Security report (build ${describeBuild(found.build, found.root)})` : "Security report (running app)"
