@@ -1,8 +1,12 @@
 /**
  * The production report's pure logic (src/plugins/production/checklist.ts): facts in, findings tied to
- * checklist items out, and the checks that could not run.
+ * checklist items out, and the checks that could not run; and the build layouts build.ts recognizes.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join, relative } from "node:path"
+import { buildAt, findBuilds } from "../../src/plugins/production/build.js"
 import { contentKind, cspWeaknesses, evaluate, formatReport, type AppFacts, type WebPrefsFacts, type WindowFacts } from "../../src/plugins/production/checklist.js"
 import { effectivePrefs } from "../../src/plugins/production/inapp.js"
 
@@ -108,5 +112,41 @@ describe("production checklist", () => {
 
   it("classifies content by URL", () => {
     expect(["https://a/", "http://a/", "file:///x", "app://main/", "about:blank", ""].map(contentKind)).toEqual(["remote-secure", "remote-insecure", "local", "local", "blank", "blank"])
+  })
+})
+
+describe("production build layouts", () => {
+  const touch = (path: string, mode = 0o644, ageMs = 0) => {
+    mkdirSync(dirname(path), { recursive: true })
+    writeFileSync(path, "x")
+    chmodSync(path, mode)
+    const when = new Date(Date.now() - ageMs)
+    utimesSync(path, when, when)
+  }
+
+  it("finds electron-builder, Forge and nested release layouts for Windows, Linux and macOS, newest first", () => {
+    const root = mkdtempSync(join(tmpdir(), "stagewright-layouts-"))
+    try {
+      touch(join(root, "release", "1.2.0", "win-unpacked", "Foo App.exe"))
+      touch(join(root, "release", "1.2.0", "win-unpacked", "Uninstall Foo App.exe"))
+      touch(join(root, "release", "1.2.0", "win-unpacked", "resources", "app.asar"), 0o644, 1_000)
+      touch(join(root, "out", "foo-linux-x64", "foo"), 0o755)
+      touch(join(root, "out", "foo-linux-x64", "chrome-sandbox"), 0o755)
+      touch(join(root, "out", "foo-linux-x64", "libffmpeg.so"), 0o755)
+      touch(join(root, "out", "foo-linux-x64", "resources", "app.asar"), 0o644, 60_000)
+      touch(join(root, "out", "foo-darwin-arm64", "Foo.app", "Contents", "MacOS", "Foo"), 0o755)
+      touch(join(root, "out", "foo-darwin-arm64", "Foo.app", "Contents", "Resources", "app.asar"), 0o644, 120_000)
+      touch(join(root, "dist", "assets", "index.js"))
+      const builds = findBuilds(root).map((b) => [relative(root, b.path), b.platform, b.layout, b.executable && relative(root, b.executable)])
+      expect(builds).toEqual([
+        ["release/1.2.0/win-unpacked", "windows", "electron-builder", "release/1.2.0/win-unpacked/Foo App.exe"],
+        ["out/foo-linux-x64", "linux", "forge", "out/foo-linux-x64/foo"],
+        ["out/foo-darwin-arm64/Foo.app", "macos", "forge", "out/foo-darwin-arm64/Foo.app/Contents/MacOS/Foo"]
+      ])
+      expect(findBuilds(join(root, "out", "foo-linux-x64")).map((b) => b.layout)).toEqual(["forge"])
+      expect(buildAt(join(root, "dist"))).toBeUndefined()
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 })

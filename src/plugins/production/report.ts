@@ -26,11 +26,17 @@ export const appFactsOrReason = (driver: ElectronDriverShape): Effect.Effect<App
   )
 
 /** Facts of the build (when given) and of the running app (when `app`), then the report. */
-export const gather = (driver: ElectronDriverShape, options: { readonly build?: BuildInfo | undefined; readonly app: boolean; readonly appMissing?: string | undefined }) =>
+export const gather = (
+  driver: ElectronDriverShape,
+  options: { readonly build?: BuildInfo | undefined; readonly app: boolean; readonly appMissing?: string | undefined; readonly buildMissing?: string | undefined }
+) =>
   Effect.gen(function* () {
     const missing: Array<NotRun> = []
     const build = options.build === undefined ? undefined : yield* promise("check the build", () => buildFacts(options.build!))
-    if (build === undefined) missing.push({ check: "build checks (fuses, asar)", item: 19, reason: "no packaged build was given: pass build (a project folder with out/, dist/ or release/, or the build itself)" })
+    if (build === undefined) {
+      const reason = options.buildMissing ?? "no packaged build was given: pass build (a project folder with out/, dist/ or release/, or the build itself)"
+      missing.push({ check: "build checks (fuses, asar)", item: 19, reason })
+    }
     let app: AppFacts | undefined
     if (options.app) {
       const read = yield* appFactsOrReason(driver)
