@@ -169,6 +169,25 @@ describe("production plugin, in the running app", () => {
     await mcp.call("electron_close")
   })
 
+  it("paths the agent gives are confined to --app-root", async () => {
+    const confined = await inMemoryClient({ plugins: ["production"], appRoot: empty })
+    try {
+      for (const [tool, args] of [
+        ["electron_production_find_build", { folder: hardened }],
+        ["electron_production_fuses", { build: hardened }],
+        ["electron_production_asar", { build: hardened }],
+        ["electron_production_launch", { build: hardened }],
+        ["electron_production_report", { build: hardened }]
+      ] as const) {
+        const result = await confined.call(tool, args)
+        expect(result.code, `${tool}: ${result.text}`).toBe("PATH_NOT_ALLOWED")
+        expect(result.text).toMatch(/is outside the app root/)
+      }
+    } finally {
+      await confined.close()
+    }
+  })
+
   it("an unloaded plugin's tool answers PLUGIN_NOT_LOADED with the flag to restart with", async () => {
     const bare = await inMemoryClient({})
     try {
