@@ -97,6 +97,22 @@ describe("production plugin, outside the app", () => {
     expect((await mcp.call("electron_production_audit")).code).toBe("APP_NOT_RUNNING")
     expect((await mcp.call("electron_production_report")).code).toBe("APP_NOT_RUNNING")
   })
+
+  it("every tool answers INVALID_ARGUMENT naming a bad field", async () => {
+    const bad: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]> = [
+      ["electron_production_find_build", {}, /folder/],
+      ["electron_production_fuses", { build: 3 }, /build/],
+      ["electron_production_asar", { build: hardened, files: 2.5 }, /files/],
+      ["electron_production_audit", { window: "w1" }, /window/],
+      ["electron_production_launch", { build: hardened, timeoutMs: -1 }, /timeoutMs/],
+      ["electron_production_report", { build: "" }, /build/]
+    ]
+    for (const [tool, args, field] of bad) {
+      const result = await mcp.call(tool, args)
+      expect(result.code, `${tool}: ${result.text}`).toBe("INVALID_ARGUMENT")
+      expect(result.text).toMatch(field)
+    }
+  })
 })
 
 describe("production plugin, in the running app", () => {

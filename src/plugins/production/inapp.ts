@@ -4,7 +4,7 @@
  * that turn a running app into AppFacts for the checklist.
  */
 import { Effect } from "effect"
-import type { ElectronDriverShape, WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import type { BrowserWindowHandle, ElectronDriverShape, ElectronModule, WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import type { AppFacts, WebPrefsFacts, WindowFacts } from "./checklist.js"
 
 /**
@@ -14,8 +14,8 @@ import type { AppFacts, WebPrefsFacts, WindowFacts } from "./checklist.js"
  * (the CSP header of main-frame responses, as the app's own listener passes it on; never a listener of its
  * own, which would replace the app's). `early` says whether it ran before the app was ready.
  */
-// `any`: the app's electron module and its objects have no types here.
-export const productionRecorder = (electron: any): void => { // eslint-disable-line @typescript-eslint/no-explicit-any
+// `any` below: the app's electron module and its objects (sessions, webContents, webRequest details) have no types here.
+export const productionRecorder = (electron: ElectronModule): void => {
   const g = globalThis as any // eslint-disable-line @typescript-eslint/no-explicit-any
   if (g.__stagewright_production) return
   const state = {
@@ -105,7 +105,7 @@ interface MainWindowRead {
 }
 
 /** Runs in the main process for one BrowserWindow (serialized: self-contained). */
-const readWindow = (win: any): MainWindowRead => { // eslint-disable-line @typescript-eslint/no-explicit-any
+const readWindow = (win: BrowserWindowHandle): MainWindowRead => {
   const wc = win.webContents
   const state = (globalThis as any).__stagewright_production // eslint-disable-line @typescript-eslint/no-explicit-any
   const prefs = typeof wc.getLastWebPreferences === "function" ? wc.getLastWebPreferences() : undefined
