@@ -6,6 +6,8 @@
 import { FuseV1Options } from "@electron/fuses"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { sampleAppPath } from "../../src/index.js"
 import { runCli } from "../support/cli.js"
@@ -26,7 +28,7 @@ beforeAll(async () => {
   mac = await macBuild(hardened, "hardened", RELEASE_FUSES)
   await linuxBuild(insecure, "insecure", {})
   await linuxBuild(locked, "hardened", { ...RELEASE_FUSES, [FuseV1Options.EnableNodeCliInspectArguments]: false })
-  mcp = await inMemoryClient({ plugins: ["production"] })
+  mcp = await inMemoryClient({ plugins: ["production"], allowEval: ["main"] })
 }, 120_000)
 
 afterAll(async () => {
@@ -182,7 +184,28 @@ describe("production plugin, in the running app", () => {
     expect(onlyHardened).toEqual(["csp@w1"])
     expect(report.text).toMatch(/^HIGH {3}\[15\. Do not use shell\.openExternal with untrusted content\] main: shell\.openExternal called with a file: URL \(file:\/\/\/etc\/passwd\)/m)
     expect(report.structured.counts.high).toBeGreaterThanOrEqual(4)
-    await mcp.call("electron_close")
+  })
+
+  it("remote content over http and open DevTools show in the audit and raise the report's severities", async () => {
+    const server = createServer((_request, response) => response.end("<!doctype html><title>Remote</title><p>remote page</p>"))
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+      const devtools = await mcp.call("electron_eval_main", { function: "({ BrowserWindow }) => { BrowserWindow.getAllWindows()[0].webContents.openDevTools(); return true }" })
+      expect(devtools.isError, devtools.text).toBe(false)
+      expect((await mcp.call("electron_navigate", { url })).isError).toBe(false)
+      const audit = await mcp.call("electron_production_audit")
+      expect(audit.text).toContain(`w1 ${url}`)
+      expect(audit.text).toMatch(/CSP: none \(headers not visible\).*DevTools open/)
+      const report = await mcp.call("electron_production_report")
+      expect(report.text).toMatch(new RegExp(`^HIGH {3}\\[1\\. Only load secure content\\] w1: loads ${url.replace(/[./]/g, "\\$&")} over an insecure protocol$`, "m"))
+      expect(report.text).toMatch(/^HIGH {3}\[13\. Disable or limit navigation\] w1: no will-navigate listener/m)
+      expect(report.text).toMatch(/^HIGH {3}\[4\. Enable process sandboxing\] w1: sandbox is off/m)
+      expect(report.text).toMatch(/^INFO {3}\[release hygiene\] w1: DevTools are open in this window$/m)
+    } finally {
+      server.close()
+      await mcp.call("electron_close")
+    }
   })
 
   it("paths the agent gives are confined to --app-root", async () => {
