@@ -265,7 +265,7 @@ const windowFindings = (app: AppFacts, w: WindowFacts, findings: Array<Finding>,
     notRun.push({
       check: `permission request handler of ${w.id}'s session`,
       item: 5,
-      reason: "Electron has no getter for it and the app set its handlers before Stagewright's hook was installed (stagewright production validate on the app folder installs the hook first)"
+      reason: "Electron has no getter for it, and Stagewright's hook came after the app started, so a handler set before that is invisible (stagewright production validate on the app folder installs the hook first)"
     })
   } else if (!w.permissionHandler) {
     push(remote ? "high" : "low", 5, "no-permission-handler", "the session has no setPermissionRequestHandler: every permission request is granted")
