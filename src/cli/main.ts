@@ -7,6 +7,7 @@ import { defaultServerConfig } from "../layers/config/ServerConfig.js"
 import { PROFILE_NAMES, DEFAULT_PROFILE } from "../profile/profiles.js"
 import { VERSION } from "../version.js"
 import type { ServeFlags, TransportFlags } from "./flags.js"
+import { productionCommand } from "./production.js"
 
 const toolProfile = Options.choice("tool-profile", PROFILE_NAMES).pipe(
   Options.withDescription(`Named tool list to expose (default ${DEFAULT_PROFILE}): essential 19, testing 47, debug 32, full 52 tools`),
@@ -92,7 +93,7 @@ const doctorCommand = Command.make("doctor", { json, ...serveOptions }, (flags) 
 
 export const rootCommand = Command.make("stagewright", { ...serveOptions, ...transportOptions }, serve).pipe(
   Command.withDescription("MCP server that lets an AI agent launch or attach to an Electron app and drive, test and debug it"),
-  Command.withSubcommands([serveCommand, toolsCommand, doctorCommand])
+  Command.withSubcommands([serveCommand, toolsCommand, doctorCommand, productionCommand])
 )
 
 export const cli = Command.run(rootCommand, { name: "stagewright", version: VERSION })

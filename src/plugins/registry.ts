@@ -4,4 +4,6 @@
  */
 import type { Plugin } from "./Plugin.js"
 
-export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> = {}
+export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> = {
+  production: () => import("./production/index.js").then((m) => m.default)
+}

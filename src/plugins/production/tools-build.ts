@@ -1,0 +1,133 @@
+/**
+ * The outside tier's tools: find a build, read its fuses, check its asar, launch it.
+ */
+import { Effect, Schema } from "effect"
+import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { LaunchFailed, OperationFailed } from "../../tools/errors.js"
+import { TimeoutMs } from "../../tools/shapes.js"
+import { defineTool } from "../../tools/Tool.js"
+import { checkAsar, describeBuild, readFuses, type BuildInfo } from "./build.js"
+import { BuildPath, buildsAt, newestBuild, promise } from "./locate.js"
+
+export const findBuild = defineTool({
+  name: "electron_production_find_build",
+  description:
+    "Find packaged Electron builds under a project folder (out/, dist/, release/; electron-builder and Forge layouts, Linux/macOS/Windows), newest first, with executable and app.asar. Next: electron_production_fuses, _asar, _launch.",
+  type: "read",
+  openWorld: true,
+  errors: ["PATH_NOT_ALLOWED", "OPERATION_FAILED"],
+  input: Schema.Struct({ folder: BuildPath }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const { root, builds } = yield* buildsAt(input.folder, "folder")
+      const shown = builds.slice(0, 10)
+      const text = [`${builds.length} build(s) in ${root}, newest first:`, ...shown.map((b, i) => `${i === 0 ? "*" : " "} ${describeBuild(b, root)}`)].join("\n")
+      return { text, structured: { root, builds: shown.map((b) => ({ ...b, modified: b.modified.toISOString() })) } }
+    })
+})
+
+const INSPECT_OFF =
+  "EnableNodeCliInspectArguments is off: Electron ignores --inspect, which Playwright's launch needs to reach the main process, so this build cannot be launched by Stagewright and main-process tools (audit, menus, dialogs, app info) cannot run on it"
+
+const fuseWire = (build: BuildInfo) => promise("read the fuses", () => readFuses(build))
+
+export const fuses = defineTool({
+  name: "electron_production_fuses",
+  description:
+    "Read the fuses of the newest build (or the build given) with @electron/fuses: RunAsNode, EnableNodeCliInspectArguments, OnlyLoadAppFromAsar, asar integrity... Warns when a fuse blocks driving the app.",
+  type: "read",
+  openWorld: true,
+  errors: ["PATH_NOT_ALLOWED", "OPERATION_FAILED"],
+  input: Schema.Struct({ build: BuildPath }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const { root, build } = yield* newestBuild(input.build, "build")
+      const result = yield* fuseWire(build)
+      if ("error" in result) return yield* new OperationFailed({ message: result.error, hint: "Pass the build folder itself (its executable, or the .app bundle on macOS); fuses exist since Electron 12." })
+      const lines = Object.entries(result.wire).map(([name, state]) => `${name}: ${state}`)
+      const warnings = result.wire.EnableNodeCliInspectArguments === "disabled" ? [`Warning: ${INSPECT_OFF}.`] : []
+      return {
+        text: [`Fuses of ${describeBuild(build, root)}`, ...lines, ...warnings].join("\n"),
+        structured: { build: build.path, fuses: result.wire, warnings }
+      }
+    })
+})
+
+export const asar = defineTool({
+  name: "electron_production_asar",
+  description:
+    "List app.asar of the newest build (or the build given) and verify it: every file against the integrity in the asar header, and the header hash against the build's record (ElectronAsarIntegrity, macOS).",
+  type: "read",
+  openWorld: true,
+  errors: ["PATH_NOT_ALLOWED", "OPERATION_FAILED"],
+  input: Schema.Struct({
+    build: BuildPath,
+    files: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 500))).annotations({ description: "files to list, default 40" })
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const { root, build } = yield* newestBuild(input.build, "build")
+      const path = build.asar
+      if (path === undefined) {
+        return yield* new OperationFailed({ message: `${build.path} has no resources/app.asar (the app ships as loose files in resources/app)`, hint: "Package with asar enabled (the default of electron-builder and Forge)." })
+      }
+      const check = yield* promise(`read ${path}`, () => checkAsar(build, path))
+      const limit = input.files ?? 40
+      const header = check.headerIntegrity
+      const headerLine =
+        header.status === "unchecked"
+          ? `header hash ${check.headerHash}: not checked (${header.reason})`
+          : header.status === "missing"
+            ? `header hash ${check.headerHash}: the build records none (ElectronAsarIntegrity missing)`
+            : `header hash ${check.headerHash}: ${header.status === "match" ? "matches" : "DOES NOT match"} the build's ElectronAsarIntegrity`
+      const text = [
+        `${describeBuild(build, root)}`,
+        `${check.files.length} files; ${check.corrupt.length === 0 ? "every file matches its recorded integrity" : `${check.corrupt.length} CORRUPT: ${check.corrupt.join(", ")}`}${check.withoutIntegrity > 0 ? `; ${check.withoutIntegrity} without integrity (old asar)` : ""}`,
+        headerLine,
+        ...check.files.slice(0, limit).map((f) => `  ${f.path} ${f.size} B${f.unpacked ? " (unpacked)" : ""}`),
+        ...(check.files.length > limit ? [`  … ${check.files.length - limit} more (files: N lists more)`] : [])
+      ].join("\n")
+      return { text, structured: { ...check, files: check.files.slice(0, limit), fileCount: check.files.length } }
+    })
+})
+
+export const launchBuild = defineTool({
+  name: "electron_production_launch",
+  description:
+    "Launch the newest packaged build (or the build given) through its own executable, as users run it, and make its first window active. Refuses builds whose EnableNodeCliInspectArguments fuse is off (explains the way round).",
+  type: "lifecycle",
+  openWorld: true,
+  errors: ["PATH_NOT_ALLOWED", "OPERATION_FAILED", "LAUNCH_FAILED"],
+  input: Schema.Struct({
+    build: BuildPath,
+    args: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "arguments for the app" }),
+    env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })).annotations({ description: "extra environment variables" }),
+    timeoutMs: TimeoutMs(30_000)
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const { root, build } = yield* newestBuild(input.build, "build")
+      const executable = build.executable
+      if (executable === undefined) return yield* new LaunchFailed({ message: `${build.path} has no executable to launch`, hint: "Pass the build folder that holds the app's executable (or the .app bundle)." })
+      const wire = yield* fuseWire(build)
+      if ("wire" in wire && wire.wire.EnableNodeCliInspectArguments === "disabled") {
+        return yield* new LaunchFailed({
+          message: `${INSPECT_OFF}.`,
+          hint: "Test a build with the fuse on, or start this one yourself with --remote-debugging-port=9222 and use electron_attach (windows only: main-process tools answer NEEDS_MAIN_PROCESS)."
+        })
+      }
+      const driver = yield* ElectronDriver
+      const session = yield* driver.launch({
+        executablePath: executable,
+        args: input.args ?? [],
+        ...(input.env !== undefined ? { env: input.env } : {}),
+        timeoutMs: input.timeoutMs ?? 30_000
+      })
+      const windows = session.windows.filter((w) => !w.page.isClosed()).map((w) => `${w.id === session.activeId ? "*" : " "} ${w.id} ${w.page.url()}`)
+      const warnings = "error" in wire ? [`Warning: fuses not read (${wire.error}).`] : []
+      return {
+        text: [`Launched ${describeBuild(build, root)} (pid ${session.pid}).`, ...windows, ...warnings, "Next: electron_production_audit or electron_production_report."].join("\n"),
+        structured: { pid: session.pid, build: build.path, executable, warnings }
+      }
+    })
+})
