@@ -74,7 +74,7 @@ const count = (n: number) => (n < 0 ? "?" : String(n))
 export const resetTool = defineTool({
   name: "electron_storage_reset",
   description:
-    "DESTRUCTIVE: clear the app's web storage (session.clearStorageData on every session: cookies, localStorage, IndexedDB, caches, service workers...; all origins unless origin) and delete the userData files you name, so the next launch starts fresh. Says what it cleared, counted before and after. The app keeps its in-memory state: relaunch after.",
+    "DESTRUCTIVE: clear the app's web storage (clearStorageData on every session: cookies, localStorage, IndexedDB, caches...; every origin unless origin) and delete the userData files named, so the next launch starts fresh. Reports counts before/after. Relaunch after: the app keeps its in-memory state.",
   type: "lifecycle",
   destructive: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "PATH_NOT_ALLOWED", "OPERATION_FAILED"],
@@ -83,7 +83,7 @@ export const resetTool = defineTool({
     origin: Schema.optional(Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9+.-]*:\/\/[^\s/]*$/, { message: () => "an origin like https://host:port" }))).annotations({
       description: "only this origin (scheme://host[:port])"
     }),
-    files: Schema.optional(Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1_000))).pipe(Schema.maxItems(50))).annotations({
+    files: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(50))).annotations({
       description: "userData files to delete (relative paths)"
     })
   }),

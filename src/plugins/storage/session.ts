@@ -33,7 +33,7 @@ const cookiesOf = async (win: ElectronModule, op: CookieOp): Promise<ReadonlyArr
   return await cookies.get(op.action === "list" ? op.filter : { url: op.filter.url })
 }
 
-const Url = Schema.String.pipe(Schema.pattern(/^https?:\/\/[^\s]+$/, { message: () => "an http(s) URL" }), Schema.maxLength(2_000))
+const Url = Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/, { message: () => "an http(s) URL" }))
 
 const describeCookie = (c: Cookie) => {
   const value = c.value.length > 100 ? `${JSON.stringify(c.value.slice(0, 100))}… (${c.value.length} chars)` : JSON.stringify(c.value)
@@ -51,21 +51,20 @@ const describeCookie = (c: Cookie) => {
 export const cookiesTool = defineTool({
   name: "electron_storage_cookies",
   description:
-    "Cookies of a window's session (session.cookies): list (filter by url, name, domain), set one, or remove one by url and name.",
+    "Cookies of a window's session: list (filter by url, name, domain), set one, or remove one (url and name).",
   type: "interact",
   destructive: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
   input: Schema.Struct({
     action: Schema.optional(Schema.Literal("list", "set", "remove")).annotations({ description: "default list" }),
     url: Schema.optional(Url).annotations({ description: "list: cookies sent to it; set/remove: required" }),
-    name: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))),
-    value: Schema.optional(Schema.String.pipe(Schema.maxLength(4_096))),
-    domain: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))),
-    path: Schema.optional(Schema.String.pipe(Schema.startsWith("/"), Schema.maxLength(1_000))),
+    name: Schema.optional(Schema.String),
+    value: Schema.optional(Schema.String).annotations({ description: "set: the value" }),
+    domain: Schema.optional(Schema.String),
+    path: Schema.optional(Schema.String).annotations({ description: "set: default /" }),
     secure: Schema.optional(Schema.Boolean),
     httpOnly: Schema.optional(Schema.Boolean),
-    expirationDate: Schema.optional(Schema.Number.pipe(Schema.positive())).annotations({ description: "seconds since the epoch; none: a session cookie" }),
-    sameSite: Schema.optional(Schema.Literal("unspecified", "no_restriction", "lax", "strict")),
+    expires: Schema.optional(Schema.Number).annotations({ description: "set: epoch seconds; none: session cookie" }),
     window: OptionalWindow
   }),
   handler: (input) =>
@@ -91,8 +90,7 @@ export const cookiesTool = defineTool({
               ...(input.path !== undefined ? { path: input.path } : {}),
               ...(input.secure !== undefined ? { secure: input.secure } : {}),
               ...(input.httpOnly !== undefined ? { httpOnly: input.httpOnly } : {}),
-              ...(input.expirationDate !== undefined ? { expirationDate: input.expirationDate } : {}),
-              ...(input.sameSite !== undefined ? { sameSite: input.sameSite } : {})
+              ...(input.expires !== undefined ? { expirationDate: input.expires } : {})
             }
           : undefined
       const op: CookieOp = { action, filter, ...(details ? { details } : {}) }

@@ -66,7 +66,7 @@ export const userDataTool = defineTool({
   type: "read",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "PATH_NOT_ALLOWED", "OPERATION_FAILED"],
   input: Schema.Struct({
-    path: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1_000))).annotations({ description: "file or folder relative to userData, default the folder itself" }),
+    path: Schema.optional(Schema.String).annotations({ description: "file or folder relative to userData, default the folder" }),
     depth: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 5))).annotations({ description: "folder levels to list, default 2" }),
     maxBytes: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 65_536))).annotations({ description: "bytes of a file to show, default 4000" })
   }),

@@ -51,15 +51,15 @@ const storageInPage = (op: StorageOp): { readonly areas: ReadonlyArray<AreaConte
 export const localTool = defineTool({
   name: "electron_storage_local",
   description:
-    "localStorage and sessionStorage of an origin, from a window showing it: read (both areas by default), set a key, remove a key, or clear an area. Values are strings; long ones are cut in the listing.",
+    "localStorage/sessionStorage of an origin, from a window showing it: read (both areas by default), set or remove a key, or clear an area. Long values are cut in the listing.",
   type: "interact",
   destructive: true,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
   input: Schema.Struct({
     action: Schema.optional(Schema.Literal("read", "set", "remove", "clear")).annotations({ description: "default read" }),
     area: Schema.optional(Schema.Literal("local", "session")).annotations({ description: "default local (read: both)" }),
-    key: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1_000))),
-    value: Schema.optional(Schema.String.pipe(Schema.maxLength(100_000))).annotations({ description: "for set" }),
+    key: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({ description: "set/remove: the key" }),
+    value: Schema.optional(Schema.String).annotations({ description: "set: the value" }),
     origin: Origin,
     window: OptionalWindow
   }),
@@ -140,7 +140,7 @@ export const indexedDbTool = defineTool({
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
   input: Schema.Struct({
-    database: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))).annotations({ description: "only this database" }),
+    database: Schema.optional(Schema.String).annotations({ description: "only this database" }),
     origin: Origin,
     window: OptionalWindow
   }),

@@ -6,9 +6,7 @@ import { ElectronDriver, type WindowEntry } from "../../layers/driver/ElectronDr
 import { InvalidArgument } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
 
-export const Origin = Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))).annotations({
-  description: "origin (https://host:port, file://), default the window's"
-})
+export const Origin = Schema.optional(Schema.String).annotations({ description: "origin (https://host:port, file://), default the window's" })
 export const OptionalWindow = Schema.optional(WindowId).annotations({ description: "window id (w1), default the active window" })
 
 /** A page URL's storage origin: `file://` for files (URL gives "null"), else scheme://host:port. */
