@@ -4,8 +4,10 @@
  * path), clear the mocks, send to a window; bad input on each; and the hint of a plugin that is not loaded.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { sampleAppPath } from "../../src/index.js"
-import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
+import { spawn, type ChildProcess } from "node:child_process"
+import { createInterface } from "node:readline"
+import { resolveElectronRuntime, sampleAppPath } from "../../src/index.js"
+import { freshUserData, inMemoryClient, waitForExit, type TestClient } from "../support/mcp.js"
 
 let mcp: TestClient
 
@@ -138,6 +140,63 @@ describe("ipc plugin not loaded", () => {
       expect(result.text).toContain("restart with --plugin ipc")
     } finally {
       await bare.close()
+    }
+  })
+})
+
+/** Starts tasks outside Stagewright with debugging ports, the way a developer would for attach. */
+const startForAttach = async (): Promise<{ child: ChildProcess; cdp: string; inspector: string }> => {
+  const runtime = resolveElectronRuntime()
+  const child = spawn(runtime.executablePath, ["--inspect=0", "--remote-debugging-port=0", sampleAppPath("tasks")], {
+    stdio: ["pipe", "ignore", "pipe"],
+    env: { ...process.env, SAMPLE_APP_USER_DATA: freshUserData() },
+    detached: true
+  })
+  const lines = createInterface({ input: child.stderr! })
+  let cdp: string | undefined
+  let inspector: string | undefined
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the app did not print its debugging endpoints")), 30_000)
+    lines.on("line", (line) => {
+      inspector ??= /^Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1]
+      cdp ??= /^DevTools listening on (ws:\/\/\S+)/.exec(line)?.[1]
+      if (cdp && inspector) {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+  })
+  return { child, cdp: cdp!, inspector: inspector! }
+}
+
+describe("ipc plugin on an attached app", () => {
+  it("answers NEEDS_MAIN_PROCESS without the inspector, and records traffic once attached with it (the hook installs at attach)", async () => {
+    const app = await startForAttach()
+    const client = await inMemoryClient({ plugins: ["ipc"] })
+    try {
+      const windowsOnly = await client.call("electron_attach", { cdpUrl: app.cdp })
+      expect(windowsOnly.isError, windowsOnly.text).toBe(false)
+      for (const [tool, args] of [["electron_ipc_handlers", {}], ["electron_ipc_log", {}], ["electron_ipc_invoke", { channel: "app:ping" }], ["electron_ipc_mock", { channel: "app:ping", result: 1 }], ["electron_ipc_send", { channel: "x" }], ["electron_ipc_clear_mocks", {}]] as const) {
+        const result = await client.call(tool, args)
+        expect(result.code, `${tool}: ${result.text}`).toBe("NEEDS_MAIN_PROCESS")
+        expect(result.text).toContain("inspectorUrl")
+      }
+      const full = await client.call("electron_attach", { cdpUrl: app.cdp, inspectorUrl: app.inspector })
+      expect(full.structured.mainProcess, full.text).toBe(true)
+      expect((await client.call("electron_wait_for", { target: 'css=body[data-ready="true"]' })).isError).toBe(false)
+      expect((await client.call("electron_click", { target: "testid=ping-button" })).isError).toBe(false)
+      expect((await client.call("electron_expect_text", { target: "testid=ping-result", text: "pong:hello" })).isError).toBe(false)
+      const log = await client.call("electron_ipc_log", { channel: "app:ping" })
+      expect(log.text).toMatch(/w1 → main invoke app:ping \["hello"\] \(9 B\) ⇒ "pong:hello"/)
+      expect((await client.call("electron_close")).isError).toBe(false)
+    } finally {
+      await client.close()
+      try {
+        process.kill(-app.child.pid!, "SIGKILL")
+      } catch {
+        // already gone
+      }
+      await waitForExit(app.child.pid!)
     }
   })
 })
