@@ -60,14 +60,33 @@ describe("the ipc recorder hook", () => {
     const original = () => "real"
     electron.ipcMain._invokeHandlers.set("ping", original)
     installIpcRecorder(electron)
-    state().mocks.set("ping", { result: "fake", calls: 0 })
-    state().mocks.set("ghost", { error: "nope", calls: 0 })
+    expect(state().setMock("ping", { result: "fake" })).toEqual({ handled: true, replaced: false })
+    expect(state().setMock("ghost", { error: "nope" })).toEqual({ handled: false, replaced: false })
+    expect(state().handled()).toEqual(["ping"])
     expect(await invoke(electron.ipcMain, electron.first, "ping")).toBe("fake")
     await expect(invoke(electron.ipcMain, electron.first, "ghost")).rejects.toThrow("nope")
     expect(state().entries.map((e) => [e.channel, e.mocked, e.error])).toEqual([["ping", true, undefined], ["ghost", true, "Error: nope"]])
     expect(Map.prototype.get.call(electron.ipcMain._invokeHandlers, "ping")).toBe(original)
-    state().mocks.clear()
+    expect(state().clearMocks(null)).toEqual([{ channel: "ping", calls: 1 }, { channel: "ghost", calls: 1 }])
     expect(await invoke(electron.ipcMain, electron.first, "ping")).toBe("real")
     await expect(invoke(electron.ipcMain, electron.first, "ghost")).rejects.toThrow("No handler registered for 'ghost'")
+  })
+
+  it("lets the app register a handler for a channel mocked without one (the mock answers until cleared)", async () => {
+    const electron = fakeElectron()
+    // Electron's ipcMain.handle refuses a second handler by asking the table.
+    const ipcMain = Object.assign(electron.ipcMain, {
+      handle(this: typeof electron.ipcMain, channel: string, fn: (...a: Array<unknown>) => unknown) {
+        if (this._invokeHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`)
+        this._invokeHandlers.set(channel, fn)
+      }
+    })
+    installIpcRecorder(electron)
+    state().setMock("late", { result: "mocked" })
+    ipcMain.handle("late", () => "app")
+    expect(() => ipcMain.handle("late", () => "again")).toThrow("second handler")
+    expect(await invoke(ipcMain, electron.first, "late")).toBe("mocked")
+    state().clearMocks("late")
+    expect(await invoke(ipcMain, electron.first, "late")).toBe("app")
   })
 })

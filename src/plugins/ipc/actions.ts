@@ -6,6 +6,7 @@ import { Effect, Schema } from "effect"
 import { ElectronDriver, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
+import type { IpcState } from "./recorder.js"
 import { Args, Channel, OptionalWindow, preview, requireRecorder, webContentsIdOf } from "./shared.js"
 
 type InvokeOutcome =
@@ -19,13 +20,13 @@ type InvokeOutcome =
  */
 const invokeInMain = async ({ ipcMain, webContents }: ElectronModule, input: { wc: number; channel: string; args: Array<unknown> }): Promise<InvokeOutcome> => {
   const wc = webContents.fromId(input.wc)
-  const state = (globalThis as { __stagewright_ipc?: { mocks: Map<string, unknown> } }).__stagewright_ipc
+  const state = (globalThis as { __stagewright_ipc?: IpcState }).__stagewright_ipc
   const mocked = state?.mocks.has(input.channel) === true
   const target = [wc?.ipc, ipcMain].find((candidate) => candidate?._invokeHandlers?.has(input.channel))
   if (!target) {
     const table = ipcMain._invokeHandlers
-    const channels = table instanceof Map ? (Array.from(Map.prototype.keys.call(table) as Iterable<string>) as Array<string>).sort() : []
-    return { kind: "no-handler", channels }
+    const channels = state ? [...state.handled()] : table instanceof Map ? (Array.from(Map.prototype.keys.call(table) as Iterable<string>) as Array<string>) : []
+    return { kind: "no-handler", channels: channels.sort() }
   }
   const frame = wc.mainFrame
   const event = {
@@ -88,13 +89,9 @@ export const invokeTool = defineTool({
     })
 })
 
-/** Runs in the main process: sets a mock, says whether a handler exists. */
-const setMock = ({ ipcMain }: ElectronModule, input: { channel: string; result?: unknown; error?: string }) => {
-  const state = (globalThis as { __stagewright_ipc?: { mocks: Map<string, unknown> } }).__stagewright_ipc!
-  const replaced = state.mocks.has(input.channel)
-  state.mocks.set(input.channel, { ...(input.error !== undefined ? { error: input.error } : { result: input.result }), calls: 0 })
-  return { handled: Map.prototype.has.call(ipcMain._invokeHandlers, input.channel) as boolean, replaced }
-}
+/** Runs in the main process: sets a mock through the recorder, which says whether the app has a handler. */
+const setMock = (_electron: ElectronModule, input: { channel: string; result?: unknown; error?: string }) =>
+  (globalThis as { __stagewright_ipc?: IpcState }).__stagewright_ipc!.setMock(input.channel, input.error !== undefined ? { error: input.error } : { result: input.result })
 
 export const mockTool = defineTool({
   name: "electron_ipc_mock",
@@ -124,13 +121,10 @@ export const mockTool = defineTool({
     })
 })
 
-/** Runs in the main process: removes mocks (one or all), with how often each answered. */
+/** Runs in the main process: removes mocks (one or all), with how often each answered, and the ones left. */
 const clearMocks = (_electron: ElectronModule, channel: string | null) => {
-  const state = (globalThis as { __stagewright_ipc?: { mocks: Map<string, { calls: number }> } }).__stagewright_ipc!
-  const cleared = Array.from(state.mocks.entries())
-    .filter(([name]) => channel === null || name === channel)
-    .map(([name, mock]) => ({ channel: name, calls: mock.calls }))
-  for (const { channel: name } of cleared) state.mocks.delete(name)
+  const state = (globalThis as { __stagewright_ipc?: IpcState }).__stagewright_ipc!
+  const cleared = state.clearMocks(channel)
   return { cleared, left: Array.from(state.mocks.keys()) }
 }
 

@@ -4,7 +4,7 @@
 import { Effect, Schema } from "effect"
 import { ElectronDriver, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
-import type { IpcEntry } from "./recorder.js"
+import type { IpcEntry, IpcState } from "./recorder.js"
 import { label, requireRecorder, time, windowIdsByWebContents } from "./shared.js"
 
 interface ChannelInfo {
@@ -17,9 +17,9 @@ interface ChannelInfo {
 /** Runs in the main process: ipcMain's handlers (invoke) and listeners (send), and the mocks. */
 const readChannels = ({ ipcMain }: ElectronModule): ReadonlyArray<ChannelInfo> => {
   const table = ipcMain._invokeHandlers
-  const state = (globalThis as { __stagewright_ipc?: { mocks: Map<string, unknown> } }).__stagewright_ipc
-  // Map.prototype.keys: the hook answers has/get on this map, never its iteration.
-  const handled: Array<string> = table instanceof Map ? Array.from(Map.prototype.keys.call(table) as Iterable<string>) : []
+  const state = (globalThis as { __stagewright_ipc?: IpcState }).__stagewright_ipc
+  // The recorder leaves out the placeholders of mocked channels the app has no handler for.
+  const handled: Array<string> = state ? [...state.handled()] : table instanceof Map ? Array.from(Map.prototype.keys.call(table) as Iterable<string>) : []
   const mocked: Array<string> = state ? Array.from(state.mocks.keys()) : []
   // "error" carries Electron's own no-op listener (so an "error" channel never throws).
   const listened = (ipcMain.eventNames() as Array<string | symbol>).filter((name): name is string => typeof name === "string" && name !== "error")

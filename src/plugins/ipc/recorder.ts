@@ -4,10 +4,12 @@
  * module as its only input, so it is self-contained (no imports, no outer helpers).
  *
  * - renderer -> main `invoke`: Electron's dispatch asks `ipcMain._invokeHandlers.has(channel)` and then
- *   `.get(channel)` (lib/browser/api/web-contents.ts). The hook answers both: `get` returns a wrapper around
- *   the registered handler (so handlers the app registered before the hook ran are covered too) that logs the
- *   call and its reply, or the mock's fixed answer while a mock is set. The registered handlers themselves
- *   are never replaced, so clearing a mock restores the original at once.
+ *   `.get(channel)` (lib/browser/api/web-contents.ts). The hook answers `get` with a wrapper around the
+ *   registered handler (so handlers the app registered before the hook ran are covered too) that logs the
+ *   call and its reply, or gives the mock's fixed answer while a mock is set. The registered handlers are
+ *   never replaced, so clearing a mock restores the original at once. A mock of a channel without a handler
+ *   holds a placeholder entry (so `has` answers true), which `ipcMain.handle` drops when the app registers
+ *   its own handler for that channel.
  * - renderer -> main `send`: `ipcMain.emit(channel, event, ...args)` with an IPC event (it has `sender`).
  * - main -> renderer: `webContents.send` of every webContents, existing and created later.
  */
@@ -42,6 +44,12 @@ export interface IpcMock {
 }
 
 export interface IpcState {
+  /** Sets (or replaces) a mock; says whether the app has a handler for the channel and whether a mock was replaced. */
+  readonly setMock: (channel: string, answer: { readonly result?: unknown; readonly error?: string }) => { readonly handled: boolean; readonly replaced: boolean }
+  /** Removes the mock of one channel (or all), with how many calls each answered. */
+  readonly clearMocks: (channel: string | null) => ReadonlyArray<{ readonly channel: string; readonly calls: number }>
+  /** The channels the app registered ipcMain.handle handlers for (placeholders of mocks left out). */
+  readonly handled: () => ReadonlyArray<string>
   seq: number
   dropped: number
   readonly capacity: number
@@ -56,13 +64,40 @@ export const installIpcRecorder = (electron: ElectronModule): void => {
   const { ipcMain, app, webContents } = electron
   const handlers = ipcMain._invokeHandlers
   const hooked = handlers instanceof Map
+  const table = {
+    has: (channel: string): boolean => hooked && Map.prototype.has.call(handlers, channel),
+    get: (channel: string): ((...args: Array<unknown>) => unknown) | undefined => (hooked ? Map.prototype.get.call(handlers, channel) : undefined),
+    set: (channel: string, fn: unknown) => hooked && Map.prototype.set.call(handlers, channel, fn),
+    delete: (channel: string) => hooked && Map.prototype.delete.call(handlers, channel)
+  }
+  // Stands in the handler table for a mocked channel the app has no handler for.
+  const placeholder = () => undefined
+  const mocks = new Map<string, { result?: unknown; error?: string; calls: number }>()
   const state = {
     seq: 0,
     dropped: 0,
     capacity: 500, // entries kept; older ones are dropped (counted)
     entries: [] as Array<Record<string, unknown>>,
-    mocks: new Map<string, { result?: unknown; error?: string; calls: number }>(),
-    handlersHooked: hooked
+    mocks,
+    handlersHooked: hooked,
+    setMock: (channel: string, answer: { result?: unknown; error?: string }) => {
+      const replaced = mocks.has(channel)
+      const handled = table.has(channel) && table.get(channel) !== placeholder
+      mocks.set(channel, { ...answer, calls: 0 })
+      if (!table.has(channel)) table.set(channel, placeholder)
+      return { handled, replaced }
+    },
+    clearMocks: (channel: string | null) => {
+      const cleared = Array.from(mocks.entries())
+        .filter(([name]) => channel === null || name === channel)
+        .map(([name, mock]) => ({ channel: name, calls: mock.calls }))
+      for (const { channel: name } of cleared) {
+        mocks.delete(name)
+        if (table.get(name) === placeholder) table.delete(name)
+      }
+      return cleared
+    },
+    handled: () => (hooked ? (Array.from(Map.prototype.keys.call(handlers) as Iterable<string>) as Array<string>).filter((name) => table.get(name) !== placeholder) : [])
   }
   ;(globalThis as Record<string, unknown>).__stagewright_ipc = state
   const measure = (value: unknown) => {
@@ -82,12 +117,10 @@ export const installIpcRecorder = (electron: ElectronModule): void => {
     }
   }
   if (hooked) {
-    const has = handlers.has.bind(handlers)
-    const get = handlers.get.bind(handlers)
-    handlers.has = (channel: string) => state.mocks.has(channel) || has(channel)
     handlers.get = (channel: string) => {
-      const original = get(channel)
-      const mock = state.mocks.get(channel)
+      const registered = table.get(channel)
+      const original = registered === placeholder ? undefined : registered
+      const mock = mocks.get(channel)
       if (original === undefined && mock === undefined) return undefined
       return async (event: { sender?: { id?: number }; __stagewright?: boolean }, ...args: Array<unknown>) => {
         const started = Date.now()
@@ -107,7 +140,7 @@ export const installIpcRecorder = (electron: ElectronModule): void => {
             if (mock.error !== undefined) throw new Error(mock.error)
             value = mock.result
           } else {
-            value = await original(event, ...args)
+            value = await original!(event, ...args)
           }
           push({ ...base, result: measure(value), ms: Date.now() - started })
           return value
@@ -116,6 +149,14 @@ export const installIpcRecorder = (electron: ElectronModule): void => {
           throw error
         }
       }
+    }
+  }
+  if (hooked && typeof ipcMain.handle === "function") {
+    // The app registering a handler for a channel mocked without one replaces the placeholder (the mock stays).
+    const handle = ipcMain.handle
+    ipcMain.handle = function (this: unknown, channel: string, fn: unknown) {
+      if (table.get(channel) === placeholder) table.delete(channel)
+      return handle.call(this, channel, fn)
     }
   }
   const emit = ipcMain.emit
