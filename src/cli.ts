@@ -5,11 +5,14 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Effect } from "effect"
+import { Cause, Effect } from "effect"
 import { cli, stderrLogger } from "./cli/main.js"
 
 cli(process.argv).pipe(
   Effect.provide(NodeContext.layer),
+  // A failure that ends the program (a bad flag, a plugin refused at start-up) is logged here, with the
+  // stderr logger: runMain's own error report would use the default logger, which writes to stdout.
+  Effect.tapErrorCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError(cause))),
   Effect.provide(stderrLogger),
-  NodeRuntime.runMain({ disablePrettyLogger: true })
+  NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
 )

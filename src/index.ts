@@ -39,7 +39,7 @@ export {
   type LoadedPluginsShape,
   type PluginLoadError
 } from "./plugins/PluginLoader.js"
-export { definePlugin, pluginSettings, type MainHook, type Plugin } from "./plugins/Plugin.js"
+export { definePlugin, pluginSettings, PluginValue, type MainHook, type Plugin } from "./plugins/Plugin.js"
 export { EvalPolicy, type EvalTarget } from "./eval-policy/EvalPolicy.js"
 export { ProfileSelector, ConflictingToolSelection, UnknownToolInSelection, ToolExcludedByProfile } from "./profile/ProfileSelector.js"
 export { PROFILES, PROFILE_NAMES, CORE_TOOL_NAMES, CORE_GROUPS, type ProfileName } from "./profile/profiles.js"

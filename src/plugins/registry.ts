@@ -5,5 +5,7 @@
 import type { Plugin } from "./Plugin.js"
 
 export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> = {
+  ipc: () => import("./ipc/index.js").then((m) => m.default),
+  storage: () => import("./storage/index.js").then((m) => m.default),
   production: () => import("./production/index.js").then((m) => m.default)
 }

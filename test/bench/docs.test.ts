@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { CORE_GROUPS } from "../../src/profile/profiles.js"
 import type { ManifestEntry } from "../../src/tools/manifest.js"
-import { groupTools, loadReferenceInput, parameterRows, renderToolsReference, typeOf } from "../../src/bench/docs/tools-reference.js"
+import { groupTools, loadReferenceInput, parameterRows, pluginApiRows, renderToolsReference, typeOf } from "../../src/bench/docs/tools-reference.js"
 
 const TOOLS_MD = fileURLToPath(new URL("../../docs/TOOLS.md", import.meta.url))
 
@@ -117,5 +117,24 @@ describe("tool reference renderer", () => {
     expect(parameterRows({ type: "object", properties: { n: { type: "integer", minimum: 0, default: 5 } } })).toEqual([
       { name: "n", type: "integer", required: false, description: "(range at least 0) Default: `5`." }
     ])
+  })
+})
+
+describe("the Plugin API section", () => {
+  it("lists every field of the PluginValue Schema, nested, with requiredness and constraints", () => {
+    const rows = pluginApiRows()
+    expect(rows.map((r) => r.name)).toEqual([
+      "name", "purpose", "stagewright", "config", "mainHooks", "mainHooks[].name", "mainHooks[].install",
+      "tools", "tools[].name", "tools[].description", "tools[].input", "tools[].type", "tools[].evalTarget",
+      "tools[].errors", "tools[].destructive", "tools[].openWorld", "tools[].readOnly", "tools[].handler"
+    ])
+    expect(rows.find((r) => r.name === "stagewright")).toMatchObject({ required: true, type: "string" })
+    expect(rows.find((r) => r.name === "stagewright")!.description).toContain("semver range")
+    expect(rows.find((r) => r.name === "config")).toMatchObject({ required: false, type: "EffectSchema" })
+    expect(rows.find((r) => r.name === "tools[].evalTarget")).toMatchObject({ required: false, type: '"renderer" | "main"' })
+    expect(rows.find((r) => r.name === "tools[].errors")!.type).toMatch(/^\("APP_NOT_RUNNING" \| .*\)\[\]$/)
+    const text = renderToolsReference({ tools: [], plugins: [] })
+    expect(text).toContain("\n## Plugin API\n")
+    expect(text).toContain("| `mainHooks[].install` | `Function` | yes | a self-contained function (electron) =&gt; void |")
   })
 })

@@ -6,8 +6,8 @@
  *
  *   npm run docs:tools            regenerate docs/TOOLS.md (entry point: ./main.ts)
  */
-import { Effect } from "effect"
-import { CORE_GROUPS, CORE_TOOL_NAMES, coreTools, documentationManifest, type ManifestEntry, PluginLoader, PROFILE_NAMES, PROFILES } from "../../index.js"
+import { Effect, SchemaAST } from "effect"
+import { CORE_GROUPS, CORE_TOOL_NAMES, coreTools, documentationManifest, type ManifestEntry, PluginLoader, PluginValue, PROFILE_NAMES, PROFILES } from "../../index.js"
 
 export interface PluginInfo {
   readonly name: string
@@ -138,6 +138,88 @@ export const parameterRows = (schema: unknown, prefix = ""): ReadonlyArray<Param
 }
 
 // ---------------------------------------------------------------------------------------------
+// The plugin contract, from the PluginValue Schema the loader checks plugins with
+
+/** One AST node as a compact type and its constraints (refinements' JSON Schema fragments, declarations' descriptions). */
+const describeAst = (ast: SchemaAST.AST): { readonly type: string; readonly notes: ReadonlyArray<string> } => {
+  switch (ast._tag) {
+    case "Refinement": {
+      const inner = describeAst(ast.from)
+      const fragment = SchemaAST.getJSONSchemaAnnotation(ast)
+      const notes = fragment._tag === "Some" ? constraintsOf(fragment.value as JsonSchema) : []
+      // A description written for the field (not a refinement's generated "a string at most …").
+      const description = SchemaAST.getDescriptionAnnotation(ast)
+      const own = description._tag === "Some" && !/^an? (string|array|number)\b/.test(description.value) ? [description.value] : []
+      return { type: inner.type, notes: [...own, ...inner.notes, ...notes.map((n) => `(${n})`)] }
+    }
+    case "Declaration": {
+      const identifier = SchemaAST.getIdentifierAnnotation(ast)
+      const description = SchemaAST.getDescriptionAnnotation(ast)
+      return { type: identifier._tag === "Some" ? identifier.value : "unknown", notes: description._tag === "Some" ? [description.value] : [] }
+    }
+    case "Union": {
+      const members = ast.types.filter((t) => t._tag !== "UndefinedKeyword").map(describeAst)
+      return { type: members.map((m) => m.type).join(" | "), notes: members.flatMap((m) => m.notes) }
+    }
+    case "Literal":
+      return { type: json(ast.literal), notes: [] }
+    case "TupleType": {
+      const items = ast.rest[0] ? describeAst(ast.rest[0].type) : { type: "unknown", notes: [] }
+      return { type: items.type.includes(" | ") ? `(${items.type})[]` : `${items.type}[]`, notes: items.notes }
+    }
+    case "TypeLiteral":
+      return { type: "object", notes: [] }
+    case "StringKeyword":
+      return { type: "string", notes: [] }
+    case "BooleanKeyword":
+      return { type: "boolean", notes: [] }
+    case "NumberKeyword":
+      return { type: "number", notes: [] }
+    default:
+      return { type: "unknown", notes: [] }
+  }
+}
+
+/** The struct a property holds, directly or as array items, after refinements. */
+const structOf = (ast: SchemaAST.AST): { readonly ast: SchemaAST.TypeLiteral; readonly suffix: string } | undefined => {
+  if (ast._tag === "Refinement") return structOf(ast.from)
+  if (ast._tag === "Union") {
+    const members = ast.types.filter((t) => t._tag !== "UndefinedKeyword")
+    return members.length === 1 ? structOf(members[0]!) : undefined
+  }
+  if (ast._tag === "TypeLiteral") return { ast, suffix: "." }
+  if (ast._tag === "TupleType" && ast.rest[0]) {
+    const inner = structOf(ast.rest[0].type)
+    return inner ? { ast: inner.ast, suffix: `[]${inner.suffix}` } : undefined
+  }
+  return undefined
+}
+
+/** The fields of a plugin value (what `definePlugin` takes and the loader checks), nested as `tools[].name`. */
+export const pluginApiRows = (ast: SchemaAST.AST = PluginValue.ast, prefix = ""): ReadonlyArray<ParameterRow> => {
+  const literal = ast._tag === "TypeLiteral" ? ast : undefined
+  if (literal === undefined) return []
+  return literal.propertySignatures.flatMap((property) => {
+    const name = `${prefix}${String(property.name)}`
+    const described = describeAst(property.type)
+    const row: ParameterRow = { name, type: described.type, required: !property.isOptional, description: described.notes.join(" ") }
+    const nested = structOf(property.type)
+    return [row, ...(nested ? pluginApiRows(nested.ast, `${name}${nested.suffix}`) : [])]
+  })
+}
+
+const renderPluginApi = (): ReadonlyArray<string> => [
+  "## Plugin API",
+  "",
+  "A plugin is a value checked with the `PluginValue` Schema when it is loaded (`--plugin NAME` for a first-party plugin, `--plugin ./path.js` or `--plugin package` for a third-party one); these are its fields. Write it with `definePlugin` and its tools with `defineTool`; a handler may use `ElectronDriver`, `ServerConfig` and `EvalPolicy`, and reads its configuration with `pluginSettings(NAME, Schema)`. How to write, configure, load and test one: [PLUGINS.md](PLUGINS.md).",
+  "",
+  "| Field | Type | Required | Description |",
+  "|---|---|---|---|",
+  ...pluginApiRows().map((row) => `| ${cell(code(row.name))} | ${cell(code(row.type))} | ${row.required ? "yes" : "no"} | ${cell(row.description)} |`),
+  ""
+]
+
+// ---------------------------------------------------------------------------------------------
 // Groups
 
 export interface ToolGroup {
@@ -240,11 +322,12 @@ export const renderToolsReference = (input: ReferenceInput): string => {
   for (const group of groups) {
     out.push(`- [${group.title}](#${group.id}) (${group.tools.length}): ${group.tools.map((t) => `[${code(t.name)}](#${t.name})`).join(", ")}`)
   }
-  out.push("")
+  out.push("- [Plugin API](#plugin-api): the fields of a plugin value", "")
   for (const group of groups) {
     out.push(`## ${group.title}`, "")
     if (group.intro !== undefined) out.push(escapeText(group.intro), "")
     for (const tool of group.tools) out.push(renderTool(tool))
   }
+  out.push(...renderPluginApi())
   return `${out.join("\n").trimEnd()}\n`
 }
