@@ -4,4 +4,8 @@
  */
 import type { Plugin } from "./Plugin.js"
 
-export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> = {}
+export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> = {
+  a11y: () => import("./a11y/index.js").then((m) => m.default),
+  visual: () => import("./visual/index.js").then((m) => m.default),
+  perf: () => import("./perf/index.js").then((m) => m.default)
+}
