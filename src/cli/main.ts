@@ -38,6 +38,7 @@ const screenshotDir = Options.text("screenshot-dir").pipe(
   Options.withDescription("Also save screenshots in this folder (names cannot leave it)"),
   Options.optional
 )
+const visualDir = Options.text("visual-dir").pipe(Options.withDescription("Baseline folder of the visual plugin (default <output-dir>/visual-baselines)"), Options.optional)
 const outputDir = Options.text("output-dir").pipe(
   Options.withDescription("Folder for traces, exported tests and oversized results"),
   Options.withDefault(defaultServerConfig.outputDir)
@@ -76,7 +77,7 @@ const allowedOrigin = Options.text("allowed-origin").pipe(
   Options.repeated
 )
 
-const serveOptions = { toolProfile, allowEval, plugin, pluginConfig, screenshotDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
+const serveOptions = { toolProfile, allowEval, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
 const transportOptions = { port, host, authTokenEnv, allowedHost, allowedOrigin }
 
 interface TransportFlags {
@@ -93,6 +94,7 @@ interface ServeFlags {
   readonly plugin: ReadonlyArray<string>
   readonly pluginConfig: Option.Option<HashMap.HashMap<string, string>>
   readonly screenshotDir: Option.Option<string>
+  readonly visualDir: Option.Option<string>
   readonly outputDir: string
   readonly operationTimeoutMs: number
   readonly appRoot: Option.Option<string>
@@ -132,6 +134,7 @@ const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigShape>, 
     pluginConfig,
     outputDir: resolve(flags.outputDir),
     ...(Option.isSome(flags.screenshotDir) ? { screenshotDir: resolve(flags.screenshotDir.value) } : {}),
+    ...(Option.isSome(flags.visualDir) ? { visualDir: resolve(flags.visualDir.value) } : {}),
     operationTimeoutMs: flags.operationTimeoutMs,
     maxResponseChars: flags.maxResponseChars,
     ...(Option.isSome(flags.appRoot) ? { appRoot: resolve(flags.appRoot.value) } : {})
