@@ -41,9 +41,9 @@ describe("perf plugin", () => {
     const startup = await mcp.call("electron_perf_startup")
     expect(startup.isError, startup.text).toBe(false)
     const whats = startup.structured.events.map((e: any) => e.what)
-    expect(whats[0]).toMatch(/^(process start|launch requested)/)
+    expect(whats[0]).toMatch(/^process start/)
     expect(whats.some((w: string) => w.startsWith("process start (main process"))).toBe(true)
-    for (const label of ["launch requested", "w1 window first seen", "w1 page navigation start", "w1 page first contentful paint", "w1 page DOMContentLoaded", "w1 page load"]) {
+    for (const label of ["Stagewright connected", "w1 window first seen", "w1 page navigation start", "w1 page first contentful paint", "w1 page DOMContentLoaded", "w1 page load"]) {
       expect(whats.some((w: string) => w.startsWith(label)), label).toBe(true)
     }
     const ms = startup.structured.events.map((e: any) => e.ms)

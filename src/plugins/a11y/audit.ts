@@ -2,6 +2,7 @@
  * electron_a11y_audit: axe-core run in the active window (or inside one target). The axe source is
  * evaluated through the DevTools protocol, which a page's CSP does not govern, so strict-CSP apps work.
  */
+import type { AxeResults, Result } from "axe-core"
 import { Effect, Schema } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -11,7 +12,7 @@ import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
-import { describeMarked, label, MARK } from "./refs.js"
+import { describeMarked, label, MARK, pageFunction } from "./refs.js"
 
 const IMPACTS = ["minor", "moderate", "serious", "critical"] as const
 type Impact = (typeof IMPACTS)[number]
@@ -67,8 +68,8 @@ export const auditTool = defineTool({
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "ELEMENT_NOT_FOUND", "REF_STALE"],
   input: Schema.Struct({
     target: Schema.optional(Target),
-    rules: Schema.optional(Schema.Array(Schema.String.pipe(Schema.pattern(/^[a-z0-9-]{2,60}$/))).pipe(Schema.maxItems(100))).annotations({ description: "axe rule ids to run only" }),
-    tags: Schema.optional(Schema.Array(Schema.String.pipe(Schema.pattern(/^[a-z0-9.-]{2,40}$/))).pipe(Schema.maxItems(20))).annotations({ description: "e.g. wcag2a, wcag2aa, best-practice" }),
+    rules: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(100))).annotations({ description: "only these axe rule ids" }),
+    tags: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(20))).annotations({ description: "only rules with these tags: wcag2a, wcag2aa, best-practice…" }),
     impact: Schema.optional(Schema.Literal(...IMPACTS)).annotations({ description: "minimum impact, default minor" }),
     raw: Schema.optional(Schema.Boolean).annotations({ description: "also write axe's JSON to a file" })
   }),
@@ -91,8 +92,8 @@ export const auditTool = defineTool({
       type Out = { violations: Array<AxeViolation>; passes: number; version: string; raw?: unknown; error?: string }
       // Runs axe, keeps violations at or above the threshold, marks each failing element for ref lookup.
       const inPage = async (root: Element, a: Args): Promise<Out> => {
-        const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<any> } }).axe // axe's result type is not available in the page
-        let result: any // axe-core's AxeResults, untyped inside the page function
+        const axe = (window as unknown as { axe: { run: (context: Element, options: unknown) => Promise<AxeResults> } }).axe
+        let result: AxeResults
         try {
           result = await axe.run(root, a.options)
         } catch (error) {
@@ -100,19 +101,19 @@ export const auditTool = defineTool({
         }
         let mark = 0
         const violations = result.violations
-          .filter((v: any) => a.impacts.indexOf(v.impact ?? "minor") >= a.minRank)
-          .map((v: any) => ({
+          .filter((v) => a.impacts.indexOf(v.impact ?? "minor") >= a.minRank)
+          .map((v) => ({
             id: v.id,
-            impact: v.impact,
+            impact: (v.impact ?? null) as Impact | null,
             help: v.help,
             helpUrl: v.helpUrl,
-            nodes: v.nodes.map((n: any) => {
+            nodes: v.nodes.map((n) => {
               if (n.element instanceof Element) n.element.setAttribute(a.attr, String(mark))
-              const checks = [...(n.any ?? []), ...(n.all ?? []), ...(n.none ?? [])]
-              return { target: n.target, summary: String(checks[0]?.message ?? ""), mark: mark++ }
+              const checks = [...n.any, ...n.all, ...n.none]
+              return { target: n.target as ReadonlyArray<unknown>, summary: String(checks[0]?.message ?? ""), mark: mark++ }
             })
           }))
-        const strip = (list: Array<any>) => list.map((v) => ({ ...v, nodes: v.nodes.map(({ element: _e, ...n }: any) => n) }))
+        const strip = (list: Array<Result>) => list.map((v) => ({ ...v, nodes: v.nodes.map(({ element: _e, ...n }) => n) }))
         return {
           violations,
           passes: result.passes.length,
@@ -121,7 +122,7 @@ export const auditTool = defineTool({
         }
       }
       const root = scope ?? entry.page.locator("html")
-      const out = yield* driver.run("run axe-core", () => root.evaluate(inPage, args))
+      const out = yield* driver.run("run axe-core", () => root.evaluate(pageFunction(inPage), args))
       if (out.error !== undefined) return yield* new OperationFailed({ message: `axe-core failed: ${out.error}`, hint: "Check the rule ids and tags (axe-core rule ids like label, color-contrast)." })
       return yield* render(driver, entry, out, config.outputDir)
     })

@@ -7,7 +7,7 @@ import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
-import { describeMarked, label, MARK } from "./refs.js"
+import { describeMarked, label, MARK, pageFunction } from "./refs.js"
 
 interface Measured {
   readonly text: string
@@ -103,7 +103,7 @@ export const contrastTool = defineTool({
       const root = self ? yield* driver.locate(entry, input.target!) : entry.page.locator("body")
       const args = { self, attr: MARK, minRatio: input.level === "AAA" ? 7 : 4.5, limit: input.limit ?? 20 }
       yield* driver.run("clear marks", () => entry.page.evaluate((attr) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK))
-      const out = yield* driver.run(`measure contrast${self ? ` of ${input.target}` : ""}`, () => root.evaluate(measure, args, { timeout: 5_000 }))
+      const out = yield* driver.run(`measure contrast${self ? ` of ${input.target}` : ""}`, () => root.evaluate(pageFunction(measure), args, { timeout: 5_000 }))
       const described = yield* describeMarked(driver, entry, out.items.length)
       const items = out.items.map((m: Measured, i) => ({ ...m, ...described[i], level: m.ratio === null ? "unknown (background image)" : levels(m.ratio, m.large) }))
       const line = (m: (typeof items)[number]) =>

@@ -44,3 +44,11 @@ export const send = <R>(driver: ElectronDriverShape, cdp: CDPSession, method: st
 export const LOAD_BUILTIN = `const load = (n) => (process.getBuiltinModule ? process.getBuiltinModule(n) : process.mainModule.require(n));`
 
 export const kb = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString("en-US")} KB`
+
+/**
+ * A page function that survives dev transpilers (tsx, esbuild keepNames) which wrap named inner
+ * functions in `__name(...)`, a helper that does not exist in the page: the wrapper defines it locally.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any function shape passes through unchanged
+export const pageFunction = <F extends (...args: Array<any>) => unknown>(fn: F): F =>
+  new Function(`return (...args) => { const __name = (f) => f; return (${fn.toString()})(...args) }`)() as F

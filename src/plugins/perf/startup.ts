@@ -4,6 +4,7 @@
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
+import { pageFunction } from "./shared.js"
 
 interface PageTiming {
   readonly timeOrigin: number
@@ -36,12 +37,12 @@ export const startupTool = defineTool({
         const start = main.creation ?? main.now - main.uptime * 1000
         events.push({ at: start, what: `process start (main process ${main.creation !== null ? "process.getCreationTime()" : "Date.now() - process.uptime()"})` })
       }
-      events.push({ at: session.startedAt.getTime(), what: `${session.kind === "launched" ? "launch requested" : "attached"} (Stagewright)` })
+      events.push({ at: session.startedAt.getTime(), what: `Stagewright connected (${session.kind === "launched" ? "launch returned" : "attached"})` })
       for (const entry of session.windows) {
         events.push({ at: entry.openedAt, what: `${entry.id} window first seen by the driver` })
         const timing = yield* driver
           .run(`read ${entry.id} timings`, () =>
-            entry.page.evaluate((): PageTiming => {
+            entry.page.evaluate(pageFunction((): PageTiming => {
               const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined
               const paint = (name: string) => performance.getEntriesByName(name, "paint")[0]?.startTime ?? null
               return {
@@ -52,7 +53,7 @@ export const startupTool = defineTool({
                 firstContentfulPaint: paint("first-contentful-paint"),
                 url: location.href
               }
-            })
+            }))
           )
           .pipe(Effect.timeout(5_000), Effect.option)
         if (timing._tag === "None") continue

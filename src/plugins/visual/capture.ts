@@ -9,9 +9,7 @@ import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import type { ElectronDriverShape, WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 
-export const BaselineName = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/)).annotations({
-  description: "baseline name (letters, digits, _ . -)"
-})
+export const BaselineName = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/)).annotations({ description: "baseline name" })
 
 /** What a capture was taken at: stored beside each baseline as <name>.json. */
 export interface CaptureInfo {

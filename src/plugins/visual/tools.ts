@@ -30,12 +30,7 @@ const infoOf = (shot: { png: Buffer; view: { width: number; height: number; devi
   takenAt: new Date().toISOString()
 })
 
-const Region = Schema.Struct({
-  x: Schema.Number,
-  y: Schema.Number,
-  width: Schema.Number.pipe(Schema.positive()),
-  height: Schema.Number.pipe(Schema.positive())
-})
+const Region = Schema.Struct({ x: Schema.Number, y: Schema.Number, width: Schema.Number, height: Schema.Number })
 
 /** Paints a region (CSS px, relative to the capture) black in an RGBA image. */
 const blank = (image: PNG, region: { x: number; y: number; width: number; height: number }, scale: number) => {
@@ -49,16 +44,16 @@ const blank = (image: PNG, region: { x: number; y: number; width: number; height
 export const compareTool = defineTool({
   name: "electron_visual_compare",
   description:
-    "Compares the active window (or a target) with a named baseline: mismatch ratio, a diff image file, and both captures' window size and scale. Create baselines with electron_visual_update_baseline.",
+    "Compares the active window (or a target) with a named baseline: mismatch ratio, diff image file, both captures' window size and scale. Baselines come from electron_visual_update_baseline.",
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "ELEMENT_NOT_FOUND", "REF_STALE", "PATH_NOT_ALLOWED", "OPERATION_FAILED"],
   input: Schema.Struct({
     name: BaselineName,
     target: Schema.optional(Target),
-    threshold: Schema.optional(Schema.Number.pipe(Schema.between(0, 1))).annotations({ description: "per-pixel colour tolerance 0-1, default 0.1" }),
-    includeAA: Schema.optional(Schema.Boolean).annotations({ description: "count anti-aliased pixels as different, default false" }),
-    mask: Schema.optional(Schema.Array(Schema.Union(Region, Target)).pipe(Schema.maxItems(50))).annotations({
-      description: "ignored areas: {x,y,width,height} in CSS px of the capture, or targets"
+    threshold: Schema.optional(Schema.Number.pipe(Schema.between(0, 1))).annotations({ description: "colour tolerance, default 0.1" }),
+    includeAA: Schema.optional(Schema.Boolean).annotations({ description: "count anti-aliased pixels, default false" }),
+    mask: Schema.optional(Schema.Array(Schema.Union(Region, Schema.String)).pipe(Schema.maxItems(50))).annotations({
+      description: "areas to ignore: {x,y,width,height} in CSS px of the capture, or targets"
     })
   }),
   handler: (input) =>
