@@ -68,8 +68,12 @@ describe("a11y plugin", () => {
     expect(order.text).toContain("2 of 7 tabbable elements never reached")
     const fromAfter = await mcp.call("electron_a11y_tab_order", { from: "css=#after-trap" })
     expect(fromAfter.isError, fromAfter.text).toBe(false)
-    expect(fromAfter.structured.trap).toBeNull()
-    expect(fromAfter.structured.stops[0].name).toBe("After trap")
+    // From below the trap, Tab passes the page's end, starts over at the top and still ends in the trap.
+    expect(fromAfter.structured.stops.map((s: any) => s.name ?? s.role)).toEqual(["After trap", "Run slow task", "textbox", "Email", "Before trap", "Trap first", "Trap last"])
+    expect(fromAfter.structured.trap).toEqual({ kind: "cycle", stops: [6, 7] })
+    const capped = await mcp.call("electron_a11y_tab_order", { maxStops: 2 })
+    expect(capped.structured.stops).toHaveLength(2)
+    expect(capped.text).toContain("Stopped after maxStops=2")
     const bad = await mcp.call("electron_a11y_tab_order", { maxStops: 0 })
     expect(bad.code).toBe("INVALID_ARGUMENT")
   })
@@ -109,6 +113,13 @@ describe("a11y plugin", () => {
     const audit = await mcp.call("electron_a11y_audit", { tags: ["wcag2a"] })
     expect(audit.isError, audit.text).toBe(false)
     expect(audit.text).toMatch(/axe-core \d+\.\d+/)
+    // A page without a trap: Tab comes back to the first stop.
+    const order = await mcp.call("electron_a11y_tab_order")
+    expect(order.isError, order.text).toBe(false)
+    expect(order.structured.trap).toBeNull()
+    expect(order.structured.wrapped).toBe(true)
+    expect(order.structured.stops.length).toBeGreaterThan(5)
+    expect(order.text).toContain("No trap: Tab wrapped to the start")
   })
 })
 

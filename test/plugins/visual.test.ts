@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PNG } from "pngjs"
 import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
-import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
+import { freshUserData, inMemoryClient, stdioClient, type TestClient } from "../support/mcp.js"
 
 const app = join(packageRoot(), "test", "fixtures", "apps", "a11y")
 const outputDir = mkdtempSync(join(tmpdir(), "stagewright-visual-"))
@@ -89,5 +89,20 @@ describe("visual plugin", () => {
     expect(size.text).toContain("differ in size")
     const threshold = await mcp.call("electron_visual_compare", { name: "home", threshold: 2 })
     expect(threshold.code).toBe("INVALID_ARGUMENT")
+  })
+})
+
+describe("--visual-dir", () => {
+  it("puts the baseline folder where the flag says", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stagewright-baselines-"))
+    const server = await stdioClient(["--plugin", "visual", "--visual-dir", dir])
+    try {
+      const list = await server.call("electron_visual_baselines")
+      expect(list.isError, list.text).toBe(false)
+      expect(list.structured.dir).toBe(dir)
+      expect(list.text).toContain(`No baselines in ${dir}`)
+    } finally {
+      await server.close()
+    }
   })
 })

@@ -84,7 +84,8 @@ export const tabOrderTool = defineTool({
         }
         const earlier = stops.findIndex((s) => s.key === seen.key)
         if (earlier >= 0) {
-          if (earlier === 0 || pageEnds > 0) wrapped = true
+          // Back at the first stop: a full cycle. Back at a later one: focus cannot leave that subset.
+          if (earlier === 0) wrapped = true
           else trap = { kind: "cycle", from: earlier }
           break
         }
@@ -99,7 +100,8 @@ export const tabOrderTool = defineTool({
       if (trap?.kind === "stuck") verdict = `TRAP: focus does not move from stop ${trap.from + 1} (${label(named[trap.from]!, stops[trap.from]!.tag)}).`
       else if (trap?.kind === "cycle") {
         const inTrap = named.slice(trap.from)
-        verdict = `TRAP: Tab cycles within stops ${trap.from + 1}-${stops.length} (${inTrap.map((s) => label(s, s.element)).join(", ")}); ${Math.max(0, tabbable - stops.length)} of ${tabbable} tabbable elements never reached.`
+        const unreached = Math.max(0, tabbable - stops.length)
+        verdict = `TRAP: Tab cycles within stops ${trap.from + 1}-${stops.length} (${inTrap.map((s) => label(s, s.element)).join(", ")})${unreached > 0 ? `; ${unreached} of ${tabbable} tabbable elements never reached` : ""}.`
       } else if (wrapped) verdict = `No trap: Tab wrapped to the start after ${stops.length} stops (${tabbable} tabbable elements on the page).`
       else verdict = stops.length >= maxStops ? `Stopped after maxStops=${maxStops} (${tabbable} tabbable elements on the page).` : `${stops.length} stops; focus left the page after the last one.`
       return {
