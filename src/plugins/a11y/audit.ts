@@ -107,10 +107,12 @@ export const auditTool = defineTool({
             impact: (v.impact ?? null) as Impact | null,
             help: v.help,
             helpUrl: v.helpUrl,
-            nodes: v.nodes.map((n) => {
-              if (n.element instanceof Element) n.element.setAttribute(a.attr, String(mark))
+            nodes: v.nodes.map((n, i) => {
+              // Only the nodes the answer shows (10 per rule) are looked up; the others keep their selector.
+              const shown = i < 10 && n.element instanceof Element
+              if (shown) n.element!.setAttribute(a.attr, String(mark))
               const checks = [...n.any, ...n.all, ...n.none]
-              return { target: n.target as ReadonlyArray<unknown>, summary: String(checks[0]?.message ?? ""), mark: mark++ }
+              return { target: n.target as ReadonlyArray<unknown>, summary: String(checks[0]?.message ?? ""), mark: shown ? mark++ : -1 }
             })
           }))
         const strip = (list: Array<Result>) => list.map((v) => ({ ...v, nodes: v.nodes.map(({ element: _e, ...n }) => n) }))
@@ -131,7 +133,7 @@ export const auditTool = defineTool({
 const render = (driver: ElectronDriverShape, entry: WindowEntry, out: { violations: Array<AxeViolation>; passes: number; version: string; raw?: unknown }, outputDir: string) =>
   Effect.gen(function* () {
     const count = out.violations.reduce((n, v) => n + v.nodes.length, 0)
-    const described = yield* describeMarked(driver, entry, count)
+    const described = yield* describeMarked(driver, entry, out.violations.reduce((n, v) => n + v.nodes.filter((node) => node.mark >= 0).length, 0))
     let rawFile: string | undefined
     if (out.raw !== undefined) {
       const path = outputPath(outputDir, timestampedName(`a11y-audit-${entry.id}`, ".json"), ".json")
@@ -146,7 +148,7 @@ const render = (driver: ElectronDriverShape, entry: WindowEntry, out: { violatio
       help: v.help,
       fix: FIX[v.id] ?? v.nodes[0]?.summary ?? v.help,
       helpUrl: v.helpUrl,
-      nodes: v.nodes.map((n) => ({ ...described[n.mark], selector: n.target.map(String).join(" >> ") }))
+      nodes: v.nodes.map((n) => ({ ...(n.mark >= 0 ? described[n.mark] : {}), selector: n.target.map(String).join(" >> ") }))
     }))
     violations.sort((a, b) => IMPACTS.indexOf(b.impact as Impact) - IMPACTS.indexOf(a.impact as Impact))
     const lines = violations.map((v) => {
