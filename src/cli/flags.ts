@@ -23,6 +23,7 @@ export interface ServeFlags {
   readonly plugin: ReadonlyArray<string>
   readonly pluginConfig: Option.Option<HashMap.HashMap<string, string>>
   readonly screenshotDir: Option.Option<string>
+  readonly visualDir: Option.Option<string>
   readonly outputDir: string
   readonly operationTimeoutMs: number
   readonly appRoot: Option.Option<string>
@@ -61,6 +62,7 @@ export const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigS
       pluginConfig,
       outputDir: resolve(flags.outputDir),
       ...(Option.isSome(flags.screenshotDir) ? { screenshotDir: resolve(flags.screenshotDir.value) } : {}),
+      ...(Option.isSome(flags.visualDir) ? { visualDir: resolve(flags.visualDir.value) } : {}),
       operationTimeoutMs: flags.operationTimeoutMs,
       maxResponseChars: flags.maxResponseChars,
       ...(Option.isSome(flags.appRoot) ? { appRoot: resolve(flags.appRoot.value) } : {})

@@ -29,6 +29,7 @@ const screenshotDir = Options.text("screenshot-dir").pipe(
   Options.withDescription("Also save screenshots in this folder (names cannot leave it)"),
   Options.optional
 )
+const visualDir = Options.text("visual-dir").pipe(Options.withDescription("Baseline folder of the visual plugin (default <output-dir>/visual-baselines)"), Options.optional)
 const outputDir = Options.text("output-dir").pipe(
   Options.withDescription("Folder for traces, exported tests and oversized results"),
   Options.withDefault(defaultServerConfig.outputDir)
@@ -67,7 +68,7 @@ const allowedOrigin = Options.text("allowed-origin").pipe(
   Options.repeated
 )
 
-const serveOptions = { toolProfile, allowEval, plugin, pluginConfig, screenshotDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
+const serveOptions = { toolProfile, allowEval, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
 const transportOptions = { port, host, authTokenEnv, allowedHost, allowedOrigin }
 
 /** Logs go to stderr: stdout of the stdio server carries JSON-RPC only. */

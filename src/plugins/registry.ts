@@ -7,5 +7,8 @@ import type { Plugin } from "./Plugin.js"
 export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> = {
   ipc: () => import("./ipc/index.js").then((m) => m.default),
   storage: () => import("./storage/index.js").then((m) => m.default),
-  production: () => import("./production/index.js").then((m) => m.default)
+  production: () => import("./production/index.js").then((m) => m.default),
+  a11y: () => import("./a11y/index.js").then((m) => m.default),
+  visual: () => import("./visual/index.js").then((m) => m.default),
+  perf: () => import("./perf/index.js").then((m) => m.default)
 }

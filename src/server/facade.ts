@@ -23,6 +23,10 @@ export interface CreateServerOptions {
   readonly plugins?: ReadonlyArray<string>
   readonly outputDir?: string
   readonly screenshotDir?: string
+  /** Baseline folder of the visual plugin (default <outputDir>/visual-baselines). */
+  readonly visualDir?: string
+  /** Each loaded plugin's configuration, as `--plugin-config NAME=<json>` gives it. */
+  readonly pluginConfig?: Readonly<Record<string, unknown>>
   readonly operationTimeoutMs?: number
   readonly appRoot?: string
   readonly maxResponseChars?: number
@@ -57,6 +61,8 @@ export const createServer = async (options: CreateServerOptions = {}): Promise<S
     ...(options.plugins !== undefined ? { plugins: options.plugins } : {}),
     ...(options.outputDir !== undefined ? { outputDir: options.outputDir } : {}),
     ...(options.screenshotDir !== undefined ? { screenshotDir: options.screenshotDir } : {}),
+    ...(options.visualDir !== undefined ? { visualDir: options.visualDir } : {}),
+    ...(options.pluginConfig !== undefined ? { pluginConfig: options.pluginConfig } : {}),
     ...(options.operationTimeoutMs !== undefined ? { operationTimeoutMs: options.operationTimeoutMs } : {}),
     ...(options.appRoot !== undefined ? { appRoot: options.appRoot } : {}),
     ...(options.maxResponseChars !== undefined ? { maxResponseChars: options.maxResponseChars } : {})

@@ -20,6 +20,8 @@ export interface ServerConfigShape {
   readonly outputDir: string
   /** When set, screenshots are also saved here (names never escape it). */
   readonly screenshotDir?: string | undefined
+  /** The visual plugin's baseline folder (--visual-dir); default <outputDir>/visual-baselines. */
+  readonly visualDir?: string | undefined
   /** Bound on one tool call, in milliseconds. */
   readonly operationTimeoutMs: number
   /** When set, launch paths, cwd, uploaded files and dialog-stub file answers must lie inside it (symlinks resolved). */

@@ -1,0 +1,54 @@
+/**
+ * What the perf tools share: the process to measure ("main" or a window id), a DevTools protocol
+ * session on a window's page (detached however the call ends), and Node built-ins in the main process.
+ */
+import { Effect, Schema } from "effect"
+import type { CDPSession } from "playwright-core"
+import { ElectronDriver, type ElectronDriverShape, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+
+export const ProcessTarget = Schema.String.pipe(Schema.pattern(/^(main|w\d+)$/)).annotations({
+  description: "main (the main process) or a window id (w1); default the active window"
+})
+
+export type Measured = { readonly kind: "main" } | { readonly kind: "window"; readonly entry: WindowEntry }
+
+/** Resolves "main", a window id or the active window. */
+export const resolveTarget = (target: string | undefined) =>
+  Effect.gen(function* () {
+    const driver = yield* ElectronDriver
+    if (target === "main") {
+      yield* driver.session
+      return { kind: "main" } as Measured
+    }
+    return { kind: "window", entry: yield* driver.window(target) } as Measured
+  })
+
+export const targetName = (m: Measured) => (m.kind === "main" ? "main" : m.entry.id)
+
+/** A DevTools protocol session on the window's page for the scope of the effect. */
+export const cdpSession = (driver: ElectronDriverShape, entry: WindowEntry) =>
+  Effect.acquireRelease(
+    Effect.flatMap(driver.session, (s) => driver.run("open a DevTools session", () => s.context.newCDPSession(entry.page))),
+    (cdp: CDPSession) => Effect.promise(() => cdp.detach().catch(() => undefined))
+  )
+
+/** Sends a DevTools protocol command, typed by the caller. */
+export const send = <R>(driver: ElectronDriverShape, cdp: CDPSession, method: string, params?: Record<string, unknown>) =>
+  // playwright-core types `send` by the protocol's method names; ours are chosen at run time.
+  driver.run(method, () => cdp.send(method as "Runtime.evaluate", params as never) as unknown as Promise<R>)
+
+/**
+ * Source prelude for main-process functions: `load(name)` returns a Node built-in whether the app's main
+ * is CommonJS or an ES module (process.getBuiltinModule, Node >= 20.16, else the main module's require).
+ */
+export const LOAD_BUILTIN = `const load = (n) => (process.getBuiltinModule ? process.getBuiltinModule(n) : process.mainModule.require(n));`
+
+export const kb = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString("en-US")} KB`
+
+/**
+ * A page function that survives dev transpilers (tsx, esbuild keepNames) which wrap named inner
+ * functions in `__name(...)`, a helper that does not exist in the page: the wrapper defines it locally.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any function shape passes through unchanged
+export const pageFunction = <F extends (...args: Array<any>) => unknown>(fn: F): F =>
+  new Function(`return (...args) => { const __name = (f) => f; return (${fn.toString()})(...args) }`)() as F
