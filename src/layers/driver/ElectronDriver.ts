@@ -17,13 +17,14 @@ import {
   RefStale,
   Timeout,
   WindowNotFound,
-  type LaunchFailed,
   type PlaywrightError
 } from "./errors.js"
 import { attachSession, launchSession, prepareLaunch } from "./launch.js"
 import { fromPlaywright } from "./playwright-errors.js"
 import { gracefulClose } from "./process.js"
 import { expandSelector, REF_PATTERN, toFunction } from "./selectors.js"
+import { hookSource } from "./main-hooks.js"
+import type { BrowserWindowHandle, Check, ElectronDriverShape, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
 import {
   titleOf,
   type AppSession,
@@ -36,111 +37,6 @@ import {
   type WindowInfo,
   type WindowSelector
 } from "./session.js"
-
-/** The app's `electron` module, as main-process code receives it (no types for it exist here). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the app's electron module is untyped here
-export type ElectronModule = any
-/** A BrowserWindow of the app, as main-process code receives it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an Electron object, untyped here
-export type BrowserWindowHandle = any
-
-/**
- * Code a plugin installs in the app's main process at every launch or attach (recorders for IPC, shell
- * calls, notifications...). `install` must be self-contained: it is serialized and run there with the
- * `electron` module as its argument, once per app (by name).
- */
-export interface MainHook {
-  readonly name: string
-  readonly install: (electron: ElectronModule) => void
-}
-
-/** Wraps a hook so it runs once per app process, whatever the number of launches or attaches that see it. */
-const hookSource = (hook: MainHook) => {
-  const name = JSON.stringify(hook.name)
-  return `(electron) => {
-    const done = (globalThis.__stagewrightHooks = globalThis.__stagewrightHooks || {})
-    if (done[${name}]) return false
-    done[${name}] = true
-    ;(${hook.install.toString()})(electron)
-    return true
-  }`
-}
-
-/** One read of a condition: whether it holds, and what was seen. */
-export interface Check<A> {
-  readonly ok: boolean
-  readonly actual: A
-}
-
-type SessionError = AppNotRunning | AppCrashed
-type MainError = PlaywrightError | SessionError | NeedsMainProcess
-
-export interface ElectronDriverShape {
-  readonly launch: (options: LaunchOptions) => Effect.Effect<AppSession, LaunchFailed | InvalidArgument>
-  readonly attach: (options: AttachOptions) => Effect.Effect<AppSession, LaunchFailed>
-  readonly close: (timeoutMs?: number) => Effect.Effect<{ readonly graceful: boolean; readonly pid?: number | undefined }, AppNotRunning>
-  /** The current session, whether running or ended. */
-  readonly current: Effect.Effect<AppSession | undefined>
-  /** The running session; fails when none is running or it crashed. */
-  readonly session: Effect.Effect<AppSession, SessionError>
-  /** A window by id, or the active one. */
-  readonly window: (id?: string) => Effect.Effect<WindowEntry, SessionError | WindowNotFound>
-  readonly findWindow: (selector: WindowSelector) => Effect.Effect<WindowEntry, SessionError | WindowNotFound>
-  /** Makes the window the selector finds the active one. */
-  readonly selectWindow: (selector: WindowSelector) => Effect.Effect<WindowEntry, SessionError | WindowNotFound>
-  /**
-   * Waits for a window whose title / URL contain the given text (one already open counts), or without
-   * filters for the next new window; makes it active unless `select` is false.
-   */
-  readonly waitForWindow: (
-    filter: { readonly title?: string | undefined; readonly url?: string | undefined },
-    options: { readonly timeoutMs: number; readonly select: boolean }
-  ) => Effect.Effect<WindowEntry, SessionError | Timeout>
-  readonly windowInfo: (entry: WindowEntry) => Effect.Effect<WindowInfo, SessionError>
-  /** A window's title, "(not responding)" after `ms`. */
-  readonly title: (entry: WindowEntry, ms?: number) => Effect.Effect<string>
-  /** Resolves a target (ref or selector) in a window to a Locator; refs are checked against its latest snapshot. */
-  readonly locate: (entry: WindowEntry, target: string) => Effect.Effect<Locator, RefStale | InvalidArgument>
-  /** Runs a playwright-core call, mapping its rejection onto the error vocabulary. */
-  readonly run: <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
-  /**
-   * Reads `check` until it holds or `timeoutMs` passes (backing off 100 ms → 1 s); succeeds with the last
-   * reading. A failed reading fails the poll at once. Interrupted, it makes no further reading.
-   */
-  readonly poll: <A, E>(check: Effect.Effect<Check<A>, E>, timeoutMs: number) => Effect.Effect<Check<A>, E>
-  /**
-   * Waits with playwright-core in slices of at most a second (`attempt` gets the slice's bound), until an
-   * attempt succeeds or `timeoutMs` passes. A cancelled or timed-out call therefore stops driving the page
-   * within a slice, instead of leaving a long Playwright wait running.
-   */
-  readonly waitSliced: (what: string, attempt: (sliceMs: number) => Promise<unknown>, timeoutMs: number) => Effect.Effect<void, PlaywrightError>
-  /** An AI-mode aria snapshot of a window (or of a target in it); records its refs. */
-  readonly snapshot: (entry: WindowEntry, options?: { readonly target?: string; readonly depth?: number }) => Effect.Effect<string, PlaywrightError>
-  /** Records a full snapshot the agent was given as the window's latest (its refs become the valid ones). */
-  readonly recordSnapshot: (entry: WindowEntry, text: string) => Effect.Effect<void>
-  /** Forgets a window's snapshot and refs (after a navigation: the page they described is gone). */
-  readonly forgetSnapshot: (entry: WindowEntry) => Effect.Effect<void>
-  /** Runs `fn(electron, arg)` in the main process (needs a launched app or an attached inspector). */
-  readonly evaluateMain: <R, A>(what: string, fn: string | ((electron: ElectronModule, arg: A) => R | Promise<R>), arg: A) => Effect.Effect<R, MainError>
-  /** Runs `fn(browserWindow, arg)` in the main process for a window. */
-  readonly evaluateWindow: <R, A>(entry: WindowEntry, what: string, fn: (win: BrowserWindowHandle, arg: A) => R | Promise<R>, arg: A) => Effect.Effect<R, MainError>
-  readonly recordStep: (step: RecordedStep) => Effect.Effect<void>
-  /** Moves main-process errors (uncaught exceptions, crashed or unresponsive renderers) into the session's buffer. */
-  readonly pullMainErrors: Effect.Effect<void, SessionError>
-  /** Sets (or clears) the standing answer to web dialogs. */
-  readonly setDialogPolicy: (policy: DialogPolicy | undefined) => Effect.Effect<void, SessionError>
-  /** Completes with the next web dialog that opens (and waits for one: race it with the action that may open it). */
-  readonly nextDialog: Effect.Effect<PendingDialog, SessionError>
-  /** Takes the oldest pending web dialog off the queue. */
-  readonly takeDialog: Effect.Effect<PendingDialog | undefined, SessionError>
-  /**
-   * Registers main-process hooks: installed in the running app now (when it has a main process) and at
-   * every later launch or attach. Only loaded plugins call it, so an unloaded plugin's hooks never run.
-   */
-  readonly installMainHooks: (hooks: ReadonlyArray<MainHook>) => Effect.Effect<void>
-  /** Records whether Playwright tracing runs. */
-  readonly setTracing: (on: boolean) => Effect.Effect<void, SessionError>
-}
 
 /** A condition that does not hold yet (internal to the waits: retried, never returned). */
 class NotYet extends Data.TaggedError("NotYet") {}
@@ -506,3 +402,4 @@ export class ElectronDriver extends Context.Tag("stagewright/ElectronDriver")<El
 
 export { titleOf, type AppSession, type AttachOptions, type LaunchOptions, type PendingDialog, type RecordedStep, type WindowEntry, type WindowInfo, type WindowSelector } from "./session.js"
 export { toFunction, expandSelector, REF_PATTERN } from "./selectors.js"
+export type { BrowserWindowHandle, Check, ElectronDriverShape, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"

@@ -2,6 +2,8 @@
  * Code that runs inside the Electron main process (serialized by playwright-core's evaluate or sent
  * through the inspector): it sees the `electron` module as its argument and nothing of this process.
  */
+import type { MainHook } from "./shape.js"
+
 // The argument is the app's `electron` module, which has no type here.
 /**
  * Runs once in the main process: records uncaught exceptions (as a monitor, so the app's own handling is
@@ -22,4 +24,16 @@ export const installMainHooks = (electron: any): void => { // eslint-disable-lin
   }
   for (const wc of electron.webContents.getAllWebContents()) watch(wc)
   electron.app.on("web-contents-created", (_event: unknown, wc: any) => watch(wc))
+}
+
+/** Wraps a hook so it runs once per app process, whatever the number of launches or attaches that see it. */
+export const hookSource = (hook: MainHook) => {
+  const name = JSON.stringify(hook.name)
+  return `(electron) => {
+    const done = (globalThis.__stagewrightHooks = globalThis.__stagewrightHooks || {})
+    if (done[${name}]) return false
+    done[${name}] = true
+    ;(${hook.install.toString()})(electron)
+    return true
+  }`
 }
