@@ -4,4 +4,6 @@
  */
 import type { Plugin } from "./Plugin.js"
 
-export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> = {}
+export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> = {
+  network: () => import("./network/index.js").then((m) => m.default),
+}
