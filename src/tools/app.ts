@@ -36,14 +36,16 @@ export const launch = defineTool({
     args: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "extra command-line arguments" }),
     env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })).annotations({ description: "extra environment variables" }),
     cwd: Schema.optional(Schema.String),
+    locale: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/))).annotations({ description: "UI locale (--lang), e.g. fr" }),
     timeoutMs: TimeoutMs(30_000)
   }),
-  handler: (input) =>
+  handler: ({ locale, ...input }) =>
     Effect.gen(function* () {
       yield* confine([[input.cwd, "cwd"]])
       yield* confine([[input.app, "app"], [input.executablePath, "executablePath"]], input.cwd)
       const driver = yield* ElectronDriver
-      const session = yield* driver.launch(input)
+      const args = locale === undefined ? input.args : [...(input.args ?? []).filter((a) => !a.startsWith("--lang=")), `--lang=${locale}`]
+      const session = yield* driver.launch({ ...input, args })
       const identity = yield* appIdentity(driver)
       const windows = yield* describeWindows(session)
       const runtime = session.launch?.runtime ?? "electron"
