@@ -7,4 +7,5 @@ import type { Plugin } from "./Plugin.js"
 export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> = {
   network: () => import("./network/index.js").then((m) => m.default),
   emulation: () => import("./emulation/index.js").then((m) => m.default),
+  native: () => import("./native/index.js").then((m) => m.default),
 }
