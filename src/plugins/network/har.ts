@@ -73,7 +73,7 @@ const toEntry = async (request: Request) => {
 
 export const harRecord = defineTool({
   name: "electron_network_har_record",
-  description: "start recording every window's HTTP traffic (optionally only URLs matching url); stop writes it as a HAR file under the output folder and returns its path, for electron_network_har_replay.",
+  description: "start recording every window's HTTP traffic (only URLs matching url, if given); stop writes a HAR under the output folder and returns its path.",
   type: "debug",
   readOnly: false,
   errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED"],
@@ -153,7 +153,7 @@ const globToRegExp = (glob: string): RegExp => {
 export const harReplay = defineTool({
   name: "electron_network_har_replay",
   description:
-    "Answer every window's requests from a HAR file (from electron_network_har_record), so the app runs without its backend; unmatched requests abort, or go to the network with notFound fallback. stop ends the replay (mocked routes stay).",
+    "Answer every window's requests from a HAR (from electron_network_har_record) so the app runs without its backend; unmatched ones abort, or reach the network with notFound fallback. stop ends it.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({

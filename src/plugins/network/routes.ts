@@ -11,10 +11,7 @@ import { InvalidArgument } from "../../tools/errors.js"
 import { compileSafePattern } from "../../tools/patterns.js"
 import { defineTool } from "../../tools/Tool.js"
 
-export const ABORT_REASONS = [
-  "failed", "aborted", "timedout", "accessdenied", "connectionclosed", "connectionreset", "connectionrefused",
-  "connectionaborted", "connectionfailed", "namenotresolved", "internetdisconnected", "addressunreachable", "blockedbyclient", "blockedbyresponse"
-] as const
+export const ABORT_REASONS = ["failed", "aborted", "timedout", "accessdenied", "connectionrefused", "connectionreset", "namenotresolved", "internetdisconnected", "blockedbyclient"] as const
 
 export interface MockedRoute {
   readonly pattern: string
@@ -65,7 +62,7 @@ export const removeRoutes = (context: BrowserContext, list: Array<MockedRoute>, 
 export const route = defineTool({
   name: "electron_network_route",
   description:
-    "Mock requests of every window whose URL matches: answer with status/headers/body (or a file), or fail them (abort). Without url, lists the routes and their hits. CORS allow-origin * is added when missing.",
+    "Mock every window's requests whose URL matches: answer with status/headers/body or file, or abort. No url: list routes and hits. Adds CORS allow-origin * if missing.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({
@@ -124,7 +121,7 @@ export const route = defineTool({
 
 export const unroute = defineTool({
   name: "electron_network_unroute",
-  description: "Remove the mocked route(s) added for url by electron_network_route (without url: all of them); requests reach the network again. Lists what remains.",
+  description: "Remove the mocked route(s) added for url (no url: all); requests reach the network again. Lists what remains.",
   type: "interact",
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({ url: Schema.optional(Pattern) }),
