@@ -20,6 +20,17 @@ afterAll(async () => {
 const status = (testid: string, expected: string) => textUntil(mcp, testid, (t) => t === expected)
 
 describe("native plugin", () => {
+  it("its recorders are installed only while the plugin is loaded", async () => {
+    const bare = await inMemoryClient({ toolProfile: "full", allowEval: ["main"] })
+    try {
+      await launchApp(bare)
+      const seen = await bare.call("electron_eval_main", { function: "() => [typeof globalThis.__stagewright_native, typeof globalThis.__stagewright]" })
+      expect(seen.structured.value).toEqual(["undefined", "object"])
+    } finally {
+      await bare.close()
+    }
+  })
+
   it("electron_native_updater drives the app's update UI; the tray menu follows and its items click", async () => {
     const checking = await mcp.call("electron_native_updater", { event: "checking-for-update" })
     expect(checking.isError, checking.text).toBe(false)

@@ -58,6 +58,10 @@ describe("network plugin", () => {
 
     const aborted = await mcp.call("electron_network_route", { url: "**/api/health", abort: "connectionrefused" })
     expect(aborted.isError, aborted.text).toBe(false)
+    const health = await mcp.call("electron_eval_renderer", {
+      function: "async () => { const port = await window.api.getServerPort(); try { await fetch(`http://127.0.0.1:${port}/api/health`); return 'ok' } catch (e) { return String(e.message) } }"
+    })
+    expect(health.structured.value).toBe("Failed to fetch")
 
     const removed = await mcp.call("electron_network_unroute", { url: "/\\/api\\/quote/" })
     expect(removed.isError, removed.text).toBe(false)
@@ -66,6 +70,18 @@ describe("network plugin", () => {
     expect(all.structured.removed).toHaveLength(2)
     expect(all.text).toContain("No mocked routes.")
     expect(await loadQuote((t) => t.startsWith("“"))).not.toContain("Mocked")
+  })
+
+  it("electron_network_route answers from a file, once with times (then the route is gone)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "stagewright-mock-")), "quote.json")
+    writeFileSync(file, JSON.stringify({ id: 1, text: "From a file", author: "Fixture" }))
+    const routed = await mcp.call("electron_network_route", { url: "**/api/quote*", file, times: 1 })
+    expect(routed.isError, routed.text).toBe(false)
+    expect(await loadQuote((t) => t.includes("From a file"))).toBe("“From a file” — Fixture")
+    expect(await loadQuote((t) => t.startsWith("“") && !t.includes("From a file"))).toMatch(/^“.+” — .+/)
+    expect((await mcp.call("electron_network_route")).structured.routes).toEqual([])
+    const missing = await mcp.call("electron_network_route", { url: "**/x", file: "/no/such/file.json" })
+    expect(missing.code).toBe("INVALID_ARGUMENT")
   })
 
   it("route and unroute refuse bad input with INVALID_ARGUMENT naming the field", async () => {

@@ -4,6 +4,7 @@
  * list shown to the agent (pattern, response, hits) is a module-level registry keyed by the session.
  */
 import { Effect, Schema } from "effect"
+import { existsSync } from "node:fs"
 import type { BrowserContext, Route } from "playwright-core"
 import { ElectronDriver, type AppSession } from "../../layers/driver/ElectronDriver.js"
 import { confine } from "../../tools/confine.js"
@@ -88,6 +89,7 @@ export const route = defineTool({
       }
       if (input.body !== undefined && input.file !== undefined) return yield* new InvalidArgument({ message: "give body or file, not both", hint: "file reads the body from a file." })
       yield* confine([[input.file, "file"]])
+      if (input.file !== undefined && !existsSync(input.file)) return yield* new InvalidArgument({ message: `file: ${input.file} does not exist`, hint: "Give the path of an existing file, or the response text as body." })
       const matcher = yield* toMatcher(input.url, "url")
       const status = input.status ?? 200
       const headers = Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
