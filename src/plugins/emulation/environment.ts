@@ -79,17 +79,20 @@ export const timezone = defineTool({
     })
 })
 
-const LocaleTag = Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/, { message: () => "a BCP 47 locale like fr or pt-BR" }))
+const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/
 
 export const locale = defineTool({
   name: "electron_emulation_locale",
   description:
-    "Read the locale the app runs with (app.getLocale, the page's navigator.language). Chromium takes a locale only at start-up: give locale to get the launch that applies it, or relaunch: true to restart the app with it now (same app, args and env).",
+    "Read the app's locale (app.getLocale, navigator.language). A locale applies only at start-up: relaunch: true restarts the app with it (same app, args, env); else use electron_launch locale.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "LAUNCH_FAILED"],
-  input: Schema.Struct({ locale: Schema.optional(LocaleTag), relaunch: Schema.optional(Schema.Boolean) }),
+  input: Schema.Struct({ locale: Schema.optional(Schema.String.pipe(Schema.maxLength(40))).annotations({ description: "e.g. fr, pt-BR" }), relaunch: Schema.optional(Schema.Boolean) }),
   handler: (input) =>
     Effect.gen(function* () {
+      if (input.locale !== undefined && !LOCALE.test(input.locale)) {
+        return yield* new InvalidArgument({ message: `locale: ${JSON.stringify(input.locale)} is not a locale`, hint: "Give a BCP 47 tag like fr, de-CH or pt-BR." })
+      }
       const driver = yield* ElectronDriver
       let session = yield* driver.session
       if (input.relaunch === true) {
