@@ -32,6 +32,12 @@ describe("native plugin", () => {
   })
 
   it("electron_native_updater drives the app's update UI; the tray menu follows and its items click", async () => {
+    // The tray was built at ready, before the plugin's hook: found among the live objects, its menu inferred.
+    const early = await mcp.call("electron_native_tray")
+    expect(early.isError, early.text).toBe(false)
+    expect(early.structured.trays).toHaveLength(1)
+    expect(early.structured.trays[0]).toMatchObject({ inferred: true })
+    expect(early.text).toContain("Check for Updates… [id=check-updates]")
     const checking = await mcp.call("electron_native_updater", { event: "checking-for-update" })
     expect(checking.isError, checking.text).toBe(false)
     expect(checking.structured.listeners).toBe(1)
@@ -40,6 +46,7 @@ describe("native plugin", () => {
     const trays = await mcp.call("electron_native_tray")
     expect(trays.isError, trays.text).toBe(false)
     expect(trays.text).toContain("Check for Updates… [id=check-updates, disabled]")
+    expect(trays.structured.trays[0].inferred).toBeUndefined()
     expect(trays.structured.trays[0].menu.map((i: any) => i.id).filter(Boolean)).toContain("stop-server")
     const disabled = await mcp.call("electron_native_tray", { id: "check-updates" })
     expect(disabled.code).toBe("NOT_INTERACTABLE")

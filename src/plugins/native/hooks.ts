@@ -4,7 +4,8 @@
  * records on `globalThis.__stagewright_native`:
  * - notifications the app shows (Notification.prototype.show is wrapped; the real one still runs);
  * - shell.openExternal / openPath / showItemInFolder / trashItem, replaced by recorders (nothing leaves the app);
- * - trays whose context menu the app sets (Tray.prototype.setContextMenu is wrapped: Electron has no getter);
+ * - trays whose context menu the app sets (Tray.prototype.setContextMenu is wrapped: Electron has no getter;
+ *   trays made before the hook are found by ./discover.ts);
  * - autoUpdater.checkForUpdates / quitAndInstall, replaced by recorders (the update UI is driven by emitted events).
  */
 import type { MainHook } from "../Plugin.js"
@@ -44,7 +45,9 @@ export const nativeRecorders: MainHook = {
       }
       const setContextMenu = Tray.prototype.setContextMenu
       Tray.prototype.setContextMenu = function (this: any, menu: any) {
-        entryOf(this).menu = menu
+        const entry = entryOf(this)
+        entry.menu = menu
+        entry.inferred = false
         return setContextMenu.call(this, menu)
       }
       const setToolTip = Tray.prototype.setToolTip

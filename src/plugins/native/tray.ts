@@ -6,6 +6,7 @@ import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
+import { discoverTrays } from "./discover.js"
 
 interface TrayItem {
   readonly label: string
@@ -21,7 +22,8 @@ interface TrayView {
   readonly toolTip: string
   readonly destroyed: boolean
   readonly menu: ReadonlyArray<TrayItem> | null
-  readonly clicked?: string
+  /** The menu was set before the hook ran: found among the live menus, not recorded. */
+  readonly inferred?: boolean
 }
 
 /** Runs in the main process: the recorded trays' menus; with `click`, clicks the item with that id or label path. */
@@ -67,7 +69,13 @@ const trayCommand = ({ BrowserWindow, webContents }: any, command: { click: { id
       break
     }
   }
-  const trays = state.trays.map((t: any) => ({ tray: t.id, toolTip: t.toolTip, destroyed: t.instance.isDestroyed?.() === true, menu: t.menu ? plain(t.menu) : null }))
+  const trays = state.trays.map((t: any) => ({
+    tray: t.id,
+    toolTip: t.toolTip,
+    destroyed: t.instance.isDestroyed?.() === true,
+    menu: t.menu ? plain(t.menu) : null,
+    ...(t.inferred ? { inferred: true } : {})
+  }))
   return { installed: true, trays, clicked }
 }
 
@@ -78,12 +86,13 @@ const render = (items: ReadonlyArray<TrayItem>, depth = 0): Array<string> =>
     return [`${"  ".repeat(depth)}${item.label || "(no label)"}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`, ...render(item.submenu ?? [], depth + 1)]
   })
 
-const NOT_SEEN =
-  "No tray menu recorded. Electron cannot read a tray's menu, so Stagewright records it when the app calls tray.setContextMenu after the launch (the native plugin's hook); a tray built earlier shows up once the app sets its menu again."
+const NOT_SEEN = "The app has no tray."
+const UNREADABLE =
+  "(menu not readable: it was set before Stagewright attached and Electron cannot read a tray's menu; it is recorded the next time the app calls tray.setContextMenu)"
 
 export const tray = defineTool({
   name: "electron_native_tray",
-  description: "The app's tray menus (labels, ids, enabled, checked); click an item by id or label path as a user would. Menus set after launch are seen.",
+  description: "The app's tray menus (labels, ids, enabled, checked); click an item by id or label path as a user would.",
   type: "native",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE"],
   input: Schema.Struct({
@@ -95,9 +104,12 @@ export const tray = defineTool({
       if (input.id !== undefined && input.path !== undefined) return yield* new InvalidArgument({ message: "give id or path, not both", hint: "Example: { \"id\": \"check-updates\" }" })
       const driver = yield* ElectronDriver
       const click = input.id !== undefined ? { id: input.id } : input.path !== undefined ? { path: input.path } : null
+      yield* driver.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
       const result = yield* driver.evaluateMain(click ? "click the tray item" : "read the tray menus", trayCommand, { click })
       const live = result.trays.filter((t) => !t.destroyed)
-      const menus = live.map((t) => [`tray ${t.tray}${t.toolTip ? ` "${t.toolTip}"` : ""}:`, ...(t.menu ? render(t.menu, 1) : ["  (no menu)"])].join("\n"))
+      const menus = live.map((t) =>
+        [`tray ${t.tray}${t.toolTip ? ` "${t.toolTip}"` : ""}${t.inferred ? " (menu set before attach, inferred)" : ""}:`, ...(t.menu ? render(t.menu, 1) : [`  ${UNREADABLE}`])].join("\n")
+      )
       if (click) {
         const asked = input.id !== undefined ? `id "${input.id}"` : `path ${JSON.stringify(input.path)}`
         if (result.clicked === null) {
