@@ -62,6 +62,17 @@ describe("emulation plugin on tasks", () => {
     const tokyo = await mcp.call("electron_emulation_timezone", { timezone: "Asia/Tokyo" })
     expect(tokyo.isError, tokyo.text).toBe(false)
     expect(tokyo.structured.windows[0]).toEqual({ window: "w1", timeZone: "Asia/Tokyo", utcOffsetMinutes: 540 })
+    // A window opened afterwards gets the override too (and the same media overrides).
+    expect((await mcp.call("electron_click", { target: "testid=open-settings" })).isError).toBe(false)
+    const settings = await mcp.call("electron_wait_for_window", { title: "Settings", select: false })
+    expect(settings.isError, settings.text).toBe(false)
+    let both = await mcp.call("electron_emulation_timezone")
+    for (let i = 0; i < 30 && both.structured.windows.some((w: any) => w.timeZone !== "Asia/Tokyo"); i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      both = await mcp.call("electron_emulation_timezone")
+    }
+    expect(both.structured.windows.map((w: any) => [w.window, w.timeZone])).toEqual([["w1", "Asia/Tokyo"], [settings.structured.window.id, "Asia/Tokyo"]])
+    expect((await mcp.call("electron_window_close", { window: settings.structured.window.id })).isError).toBe(false)
     const reset = await mcp.call("electron_emulation_timezone", { timezone: "system" })
     expect(reset.structured.windows[0].timeZone).not.toBe("Asia/Tokyo")
     const bad = await mcp.call("electron_emulation_timezone", { timezone: "Mars/Olympus" })

@@ -167,6 +167,10 @@ describe("network plugin", () => {
     const replay = await mcp.call("electron_network_har_replay", { file: "quotes.har" })
     expect(replay.isError, replay.text).toBe(false)
     expect(await loadQuote((t) => t.startsWith("“"))).toBe(recorded)
+    // Only /api/quote was recorded: with notFound fallback other requests still reach the (stopped) network.
+    const fallback = await mcp.call("electron_network_har_replay", { file: path, url: "**/api/**", notFound: "fallback" })
+    expect(fallback.isError, fallback.text).toBe(false)
+    expect(await loadQuote((t) => t.startsWith("“"))).toBe(recorded)
     const end = await mcp.call("electron_network_har_replay", { stop: true })
     expect(end.isError, end.text).toBe(false)
     expect(await loadQuote((t) => t.startsWith("Quote failed"))).toBe("Quote failed: Failed to fetch")
