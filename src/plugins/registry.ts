@@ -10,5 +10,8 @@ export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> 
   production: () => import("./production/index.js").then((m) => m.default),
   a11y: () => import("./a11y/index.js").then((m) => m.default),
   visual: () => import("./visual/index.js").then((m) => m.default),
-  perf: () => import("./perf/index.js").then((m) => m.default)
+  perf: () => import("./perf/index.js").then((m) => m.default),
+  network: () => import("./network/index.js").then((m) => m.default),
+  emulation: () => import("./emulation/index.js").then((m) => m.default),
+  native: () => import("./native/index.js").then((m) => m.default)
 }

@@ -3,6 +3,7 @@
  */
 import { Effect, Schema } from "effect"
 import { ElectronDriver, titleOf, type AppSession } from "../layers/driver/ElectronDriver.js"
+import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { confine } from "./confine.js"
 import { TimeoutMs } from "./shapes.js"
@@ -36,14 +37,19 @@ export const launch = defineTool({
     args: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "extra command-line arguments" }),
     env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })).annotations({ description: "extra environment variables" }),
     cwd: Schema.optional(Schema.String),
+    locale: Schema.optional(Schema.String).annotations({ description: "--lang, e.g. fr" }),
     timeoutMs: TimeoutMs(30_000)
   }),
-  handler: (input) =>
+  handler: ({ locale, ...input }) =>
     Effect.gen(function* () {
+      if (locale !== undefined && !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/.test(locale)) {
+        return yield* new InvalidArgument({ message: `locale: ${JSON.stringify(locale)} is not a locale`, hint: "Give a BCP 47 tag like fr, de-CH or pt-BR." })
+      }
       yield* confine([[input.cwd, "cwd"]])
       yield* confine([[input.app, "app"], [input.executablePath, "executablePath"]], input.cwd)
       const driver = yield* ElectronDriver
-      const session = yield* driver.launch(input)
+      const args = locale === undefined ? input.args : [...(input.args ?? []).filter((a) => !a.startsWith("--lang=")), `--lang=${locale}`]
+      const session = yield* driver.launch({ ...input, args })
       const identity = yield* appIdentity(driver)
       const windows = yield* describeWindows(session)
       const runtime = session.launch?.runtime ?? "electron"

@@ -1,0 +1,162 @@
+/**
+ * Trays and notifications, from the records of the plugin's main-process hook: a tray's context menu
+ * (read, and click an item as a user would), the notifications the app showed (click one).
+ */
+import { Effect, Schema } from "effect"
+import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { ElementNotFound, InvalidArgument, NotInteractable } from "../../tools/errors.js"
+import { defineTool } from "../../tools/Tool.js"
+import { discoverTrays } from "./discover.js"
+
+interface TrayItem {
+  readonly label: string
+  readonly id?: string
+  readonly type: string
+  readonly enabled: boolean
+  readonly checked?: boolean
+  readonly submenu?: ReadonlyArray<TrayItem>
+}
+
+interface TrayView {
+  readonly tray: number
+  readonly toolTip: string
+  readonly destroyed: boolean
+  readonly menu: ReadonlyArray<TrayItem> | null
+  /** The menu was set before the hook ran: found among the live menus, not recorded. */
+  readonly inferred?: boolean
+}
+
+/** Runs in the main process: the recorded trays' menus; with `click`, clicks the item with that id or label path. */
+// `any` in the main-process functions: Electron's objects are untyped in this process.
+type TrayResult = { installed: boolean; trays: Array<TrayView>; clicked: null | { label: string; error?: string } }
+const trayCommand = ({ BrowserWindow, webContents }: any, command: { click: { id?: string; path?: ReadonlyArray<string> } | null }): TrayResult => {
+  const state = (globalThis as any).__stagewright_native
+  if (!state) return { installed: false, trays: [], clicked: null }
+  const plain = (menu: any): Array<any> =>
+    menu.items.map((item: any) => ({
+      label: item.label ?? "",
+      ...(item.id ? { id: item.id } : {}),
+      type: item.type,
+      enabled: item.enabled !== false,
+      ...(item.type === "checkbox" || item.type === "radio" ? { checked: item.checked === true } : {}),
+      ...(item.submenu ? { submenu: plain(item.submenu) } : {})
+    }))
+  let clicked: null | { label: string; error?: string } = null
+  if (command.click) {
+    const wanted = command.click
+    const norm = (s: string) => s.replace(/&/g, "").trim().toLowerCase()
+    const find = (items: Array<any>, trail: Array<string>): any => {
+      for (const item of items) {
+        const path = [...trail, item.label ?? ""]
+        const hit = wanted.id !== undefined ? item.id === wanted.id : path.length === wanted.path!.length && path.every((l, i) => norm(l) === norm(wanted.path![i]!))
+        if (hit) return item
+        const inner = item.submenu ? find(item.submenu.items, path) : undefined
+        if (inner) return inner
+      }
+      return undefined
+    }
+    for (const entry of state.trays) {
+      if (!entry.menu || entry.instance.isDestroyed?.()) continue
+      const item = find(entry.menu.items, [])
+      if (!item) continue
+      if (item.enabled === false) clicked = { label: item.label, error: "disabled" }
+      else if (item.submenu) clicked = { label: item.label, error: "submenu" }
+      else {
+        const focused = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+        item.click(undefined, focused, webContents.getFocusedWebContents?.() ?? focused?.webContents)
+        clicked = { label: item.label }
+      }
+      break
+    }
+  }
+  const trays = state.trays.map((t: any) => ({
+    tray: t.id,
+    toolTip: t.toolTip,
+    destroyed: t.instance.isDestroyed?.() === true,
+    menu: t.menu ? plain(t.menu) : null,
+    ...(t.inferred ? { inferred: true } : {})
+  }))
+  return { installed: true, trays, clicked }
+}
+
+const render = (items: ReadonlyArray<TrayItem>, depth = 0): Array<string> =>
+  items.flatMap((item) => {
+    if (item.type === "separator") return [`${"  ".repeat(depth)}---`]
+    const flags = [item.id ? `id=${item.id}` : undefined, item.enabled ? undefined : "disabled", item.checked === undefined ? undefined : item.checked ? "checked" : "unchecked"].filter(Boolean)
+    return [`${"  ".repeat(depth)}${item.label || "(no label)"}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`, ...render(item.submenu ?? [], depth + 1)]
+  })
+
+const NOT_SEEN = "The app has no tray."
+const UNREADABLE =
+  "(menu not readable: it was set before Stagewright attached and Electron cannot read a tray's menu; it is recorded the next time the app calls tray.setContextMenu)"
+
+export const tray = defineTool({
+  name: "electron_native_tray",
+  description: "The app's tray menus (labels, ids, enabled, checked); click an item by id or label path as a user would.",
+  type: "native",
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE"],
+  input: Schema.Struct({
+    id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({ description: "click the item with this id" }),
+    path: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(200))).pipe(Schema.minItems(1), Schema.maxItems(10))).annotations({ description: "click by labels" })
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      if (input.id !== undefined && input.path !== undefined) return yield* new InvalidArgument({ message: "give id or path, not both", hint: "Example: { \"id\": \"check-updates\" }" })
+      const driver = yield* ElectronDriver
+      const click = input.id !== undefined ? { id: input.id } : input.path !== undefined ? { path: input.path } : null
+      yield* driver.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
+      const result = yield* driver.evaluateMain(click ? "click the tray item" : "read the tray menus", trayCommand, { click })
+      const live = result.trays.filter((t) => !t.destroyed)
+      const menus = live.map((t) =>
+        [`tray ${t.tray}${t.toolTip ? ` "${t.toolTip}"` : ""}${t.inferred ? " (menu set before attach, inferred)" : ""}:`, ...(t.menu ? render(t.menu, 1) : [`  ${UNREADABLE}`])].join("\n")
+      )
+      if (click) {
+        const asked = input.id !== undefined ? `id "${input.id}"` : `path ${JSON.stringify(input.path)}`
+        if (result.clicked === null) {
+          return yield* new ElementNotFound({ message: `No tray menu item with ${asked}`, hint: live.length > 0 ? `Tray menus:\n${menus.join("\n")}` : NOT_SEEN })
+        }
+        if (result.clicked.error === "disabled") return yield* new NotInteractable({ message: `Tray item ${result.clicked.label} is disabled`, hint: "It may become enabled after another action; read the tray again." })
+        if (result.clicked.error === "submenu") return yield* new InvalidArgument({ message: `${result.clicked.label} opens a submenu`, hint: "Give the path of one of its items." })
+        return { text: `Clicked tray item ${result.clicked.label}.`, structured: { clicked: result.clicked.label, trays: live } }
+      }
+      if (live.length === 0) return { text: NOT_SEEN, structured: { trays: [] } }
+      return { text: menus.join("\n"), structured: { trays: live } }
+    })
+})
+
+/** Runs in the main process: the recorded notifications; with `click`, emits click on that one. */
+type Shown = { id: number; at: number; title: string; body: string; subtitle: string }
+const notificationCommand = (_electron: unknown, command: { click: number | null }): { installed: boolean; notifications: Array<Shown>; clicked: boolean } => {
+  const state = (globalThis as any).__stagewright_native
+  if (!state) return { installed: false, notifications: [], clicked: false }
+  let clicked = false
+  if (command.click !== null) {
+    const entry = state.notifications.find((n: any) => n.id === command.click)
+    if (entry) {
+      const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true } }
+      entry.instance.emit("click", event)
+      clicked = true
+    }
+  }
+  const notifications = state.notifications.map((n: any) => ({ id: n.id, at: n.at, title: String(n.instance.title ?? ""), body: String(n.instance.body ?? ""), subtitle: String(n.instance.subtitle ?? "") }))
+  return { installed: true, notifications, clicked }
+}
+
+export const notifications = defineTool({
+  name: "electron_native_notifications",
+  description: "Notifications the app showed since launch (id, title, body, time); click one by id as a user would (its click handler runs).",
+  type: "native",
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND"],
+  input: Schema.Struct({ click: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.positive())).annotations({ description: "notification id" }) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const result = yield* driver.evaluateMain("read the notifications", notificationCommand, { click: input.click ?? null })
+      const lines = result.notifications.map((n) => `#${n.id} ${new Date(n.at).toISOString()} "${n.title}"${n.subtitle ? ` (${n.subtitle})` : ""}${n.body ? `: ${n.body}` : ""}`)
+      if (input.click !== undefined && !result.clicked) {
+        return yield* new ElementNotFound({ message: `No notification #${input.click}`, hint: lines.length > 0 ? `Shown:\n${lines.join("\n")}` : "The app has shown no notification since launch." })
+      }
+      const head = input.click !== undefined ? `Clicked notification #${input.click}.\n` : ""
+      return { text: `${head}${lines.length > 0 ? lines.join("\n") : "No notifications shown since launch."}`, structured: { notifications: result.notifications, ...(input.click !== undefined ? { clicked: input.click } : {}) } }
+    })
+})

@@ -1,0 +1,145 @@
+/**
+ * Mocked routes: requests of every window whose URL matches a pattern get a canned response (or fail),
+ * through playwright-core's BrowserContext.route. The route table lives in the Playwright context; the
+ * list shown to the agent (pattern, response, hits) is a module-level registry keyed by the session.
+ */
+import { Effect, Schema } from "effect"
+import { existsSync } from "node:fs"
+import type { BrowserContext, Route } from "playwright-core"
+import { ElectronDriver, type AppSession } from "../../layers/driver/ElectronDriver.js"
+import { confine } from "../../tools/confine.js"
+import { InvalidArgument } from "../../tools/errors.js"
+import { compileSafePattern } from "../../tools/patterns.js"
+import { defineTool } from "../../tools/Tool.js"
+
+export const ABORT_REASONS = ["failed", "aborted", "timedout", "accessdenied", "connectionrefused", "connectionreset", "namenotresolved", "internetdisconnected", "blockedbyclient"] as const
+
+export interface MockedRoute {
+  readonly pattern: string
+  readonly matcher: string | RegExp
+  readonly handler: (route: Route) => Promise<void>
+  readonly summary: string
+  hits: number
+}
+
+const routesBySession = new WeakMap<AppSession, Array<MockedRoute>>()
+const drop = <A>(list: Array<A>, item: A) => {
+  const i = list.indexOf(item)
+  if (i >= 0) list.splice(i, 1)
+}
+
+export const routesOf = (session: AppSession): Array<MockedRoute> => {
+  let list = routesBySession.get(session)
+  if (!list) routesBySession.set(session, (list = []))
+  return list
+}
+
+/** "/re/flags" is a regular expression (checked like the core tools' patterns); anything else a Playwright glob. */
+export const toMatcher = (pattern: string, field: string): Effect.Effect<string | RegExp, InvalidArgument> => {
+  const re = /^\/(.+)\/([dgimsuy]*)$/s.exec(pattern)
+  if (!re) return Effect.succeed(pattern)
+  const compiled = compileSafePattern(re[1]!, re[2]!.replace(/[gy]/g, ""))
+  return compiled instanceof RegExp ? Effect.succeed(compiled) : Effect.fail(new InvalidArgument({ message: `${field}: ${compiled.message}`, hint: compiled.hint }))
+}
+
+export const describeRoutes = (list: ReadonlyArray<MockedRoute>) =>
+  list.length === 0 ? "No mocked routes." : `Routes (first match wins, newest first):\n${[...list].reverse().map((r) => `${r.pattern} -> ${r.summary} (${r.hits} hit${r.hits === 1 ? "" : "s"})`).join("\n")}`
+
+const routeList = (list: ReadonlyArray<MockedRoute>) => list.map((r) => ({ pattern: r.pattern, response: r.summary, hits: r.hits }))
+
+export const Pattern = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1_000)).annotations({
+  description: "URL glob (**/api/quote*) or /regex/flags"
+})
+
+/** Removes routes from the context and the registry. */
+export const removeRoutes = (context: BrowserContext, list: Array<MockedRoute>, which: ReadonlyArray<MockedRoute>) =>
+  Promise.all(
+    which.map(async (r) => {
+      drop(list, r)
+      await context.unroute(r.matcher, r.handler)
+    })
+  )
+
+export const route = defineTool({
+  name: "electron_network_route",
+  description:
+    "Mock every window's requests whose URL matches: answer with status/headers/body or file, or abort. No url: list routes and hits. Adds CORS allow-origin * if missing.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED"],
+  input: Schema.Struct({
+    url: Schema.optional(Pattern),
+    status: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(100, 599))).annotations({ description: "default 200" }),
+    headers: Schema.optional(Schema.Record({ key: Schema.String.pipe(Schema.maxLength(200)), value: Schema.String.pipe(Schema.maxLength(4_000)) })),
+    body: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000_000))),
+    file: Schema.optional(Schema.String.pipe(Schema.maxLength(4_096))).annotations({ description: "body from this file" }),
+    abort: Schema.optional(Schema.Literal(...ABORT_REASONS)),
+    times: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 10_000))).annotations({ description: "then the route is removed" })
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.session
+      const list = routesOf(session)
+      if (input.url === undefined) {
+        if (Object.keys(input).length > 0) return yield* new InvalidArgument({ message: "url is required to add a route", hint: "Example: { \"url\": \"**/api/quote*\", \"body\": \"{...}\" }; without arguments the routes are listed." })
+        return { text: describeRoutes(list), structured: { routes: routeList(list) } }
+      }
+      if (input.abort !== undefined && (input.body !== undefined || input.file !== undefined || input.status !== undefined || input.headers !== undefined)) {
+        return yield* new InvalidArgument({ message: "abort cannot be combined with status, headers, body or file", hint: "Either fail the request ({ abort: \"failed\" }) or answer it." })
+      }
+      if (input.body !== undefined && input.file !== undefined) return yield* new InvalidArgument({ message: "give body or file, not both", hint: "file reads the body from a file." })
+      yield* confine([[input.file, "file"]])
+      if (input.file !== undefined && !existsSync(input.file)) return yield* new InvalidArgument({ message: `file: ${input.file} does not exist`, hint: "Give the path of an existing file, or the response text as body." })
+      const matcher = yield* toMatcher(input.url, "url")
+      const status = input.status ?? 200
+      const headers = Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
+      const summary =
+        input.abort !== undefined
+          ? `abort ${input.abort}`
+          : `${status}${input.file !== undefined ? ` file ${input.file}` : input.body !== undefined ? ` body ${input.body.length} chars` : ""}`
+      const entry: MockedRoute = {
+        pattern: input.url,
+        matcher,
+        summary: input.times !== undefined ? `${summary}, ${input.times} time(s)` : summary,
+        hits: 0,
+        handler: async (r: Route) => {
+          entry.hits++
+          if (input.times !== undefined && entry.hits >= input.times) drop(list, entry)
+          if (input.abort !== undefined) return r.abort(input.abort)
+          const origin = r.request().headers()["origin"]
+          const cors: Record<string, string> = origin !== undefined && headers["access-control-allow-origin"] === undefined ? { "access-control-allow-origin": "*" } : {}
+          return r.fulfill({
+            status,
+            headers: { ...cors, ...headers },
+            ...(input.file !== undefined ? { path: input.file } : { body: input.body ?? "" })
+          })
+        }
+      }
+      yield* driver.run("add the route", () => session.context.route(matcher, entry.handler, input.times !== undefined ? { times: input.times } : undefined))
+      list.push(entry)
+      return { text: `Routed ${input.url} -> ${entry.summary}.\n${describeRoutes(list)}`, structured: { routes: routeList(list) } }
+    })
+})
+
+export const unroute = defineTool({
+  name: "electron_network_unroute",
+  description: "Remove the mocked route(s) added for url (no url: all); requests reach the network again. Lists what remains.",
+  type: "interact",
+  errors: ["APP_NOT_RUNNING"],
+  input: Schema.Struct({ url: Schema.optional(Pattern) }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const driver = yield* ElectronDriver
+      const session = yield* driver.session
+      const list = routesOf(session)
+      const which = list.filter((r) => input.url === undefined || r.pattern === input.url)
+      if (input.url !== undefined && which.length === 0) {
+        return yield* new InvalidArgument({
+          message: `url: no route was added for ${input.url}`,
+          hint: list.length > 0 ? `Routes: ${list.map((r) => r.pattern).join(", ")}` : "There are no mocked routes."
+        })
+      }
+      yield* driver.run("remove the route", () => removeRoutes(session.context, list, which))
+      return { text: `Removed ${which.length} route(s).\n${describeRoutes(list)}`, structured: { removed: which.map((r) => r.pattern), routes: routeList(list) } }
+    })
+})
