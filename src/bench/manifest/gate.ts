@@ -10,6 +10,16 @@ import type { Measurement } from "./measure.js"
 /** A variant fails when its BPE grows more than this fraction over the baseline. */
 export const MAX_GROWTH = 0.03
 
+/**
+ * Absolute budgets (o200k BPE) of the variants hosts meet most: the whole core, the smallest profile,
+ * and everything at once (the full profile, every first-party plugin, eval allowed).
+ */
+export const BUDGETS: Readonly<Record<string, number>> = {
+  "profile:full:safe": 9_000,
+  "profile:essential:safe": 3_300,
+  "everything:eval": 16_000
+}
+
 const Count = Schema.Int.pipe(Schema.nonNegative())
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 const isSortedUnique = (names: ReadonlyArray<string>) => names.every((name, i) => i === 0 || byName(names[i - 1]!, name) < 0)
@@ -102,6 +112,7 @@ export type Finding = Data.TaggedEnum<{
     /** The variant's tools that are new or larger than in the baseline, largest increase first. */
     readonly grew: ReadonlyArray<ToolGrowth>
   }
+  OverBudget: { readonly variant: string; readonly bpe: number; readonly budget: number }
 }>
 export const Finding = Data.taggedEnum<Finding>()
 
@@ -133,6 +144,8 @@ export const compare = (baseline: Pick<Baseline, "variants" | "toolBpe">, curren
       failures.push(Finding.VariantRemoved({ variant, before }))
       continue
     }
+    const budget = BUDGETS[variant]
+    if (after !== undefined && budget !== undefined && after.bpe > budget) failures.push(Finding.OverBudget({ variant, bpe: after.bpe, budget }))
     if (before === undefined || after === undefined) continue
     const beforeNames = new Set(before.names)
     const afterNames = new Set(after.names)
@@ -163,7 +176,8 @@ export const describeFinding = (finding: Finding, maxGrowth = MAX_GROWTH): strin
     NamesChanged: ({ variant, added, removed }) => `${variant}: tool names changed: added ${list(added)}; removed ${list(removed)}`,
     BpeGrew: ({ variant, before, after, growth, grew }) =>
       `${variant}: BPE grew ${before} -> ${after} (${percent(growth)}, limit +${(maxGrowth * 100).toFixed(0)}%); ` +
-      `tools that grew: ${grew.length > 0 ? grew.map(toolGrowthText).join(", ") : "none (the growth is outside the tool entries)"}`
+      `tools that grew: ${grew.length > 0 ? grew.map(toolGrowthText).join(", ") : "none (the growth is outside the tool entries)"}`,
+    OverBudget: ({ variant, bpe, budget }) => `${variant}: ${bpe} BPE is over its budget of ${budget}`
   })
 
 export class MissingReason extends Data.TaggedError("MissingReason")<{}> {

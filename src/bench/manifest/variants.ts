@@ -53,6 +53,10 @@ export const variantsOf = (profiles: ReadonlyArray<ProfileName>, plugins: Readon
     for (const mode of EVAL_MODES) {
       out.push({ name: `plugins:all:${mode}`, mode, config: { tools: [], allowEval: allowEvalOf(mode), plugins: sortedPlugins } })
     }
+    // What a host sees with everything loaded: the full profile and every plugin.
+    for (const mode of EVAL_MODES) {
+      out.push({ name: `everything:${mode}`, mode, config: { toolProfile: "full", allowEval: allowEvalOf(mode), plugins: sortedPlugins } })
+    }
   }
   return out
 }

@@ -17,17 +17,18 @@
  * the child counts, per call, the CDP commands sent and the playwright-core API calls made, for the
  * direct and the in-memory runner. Writes bench/overhead-<save-as>.json and .md.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+
+
+
 import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { _electron, type ElectronApplication, type Page } from "playwright-core"
-import { createServer, packageRoot, resolveElectronRuntime, sampleAppPath } from "../../index.js"
-import { CALL_TYPES, ROUNDS, type CallType } from "./sequence.js"
+import { _electron } from "playwright-core"
+import { packageRoot, resolveElectronRuntime } from "../../index.js"
+import { CALL_TYPES, ROUNDS } from "./sequence.js"
+import { type Runner, PROBES, directRunner, inMemoryRunner, stdioRunner, timeRunner, median, round2 } from "./runners.js"
 
 const argValue = (name: string): string | undefined => {
   const index = process.argv.indexOf(`--${name}`)
@@ -38,161 +39,6 @@ const root = packageRoot()
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
 
 /** One way of making the calls: set up (launch), call one step, tear down. */
-interface Runner {
-  readonly name: string
-  readonly setup: () => Promise<void>
-  readonly call: (type: CallType, i: number) => Promise<void>
-  readonly teardown: () => Promise<void>
-  /** Direct only: the cost of the playwright-core calls Stagewright adds, measured alone. */
-  readonly probe?: (rounds: number) => Promise<Record<string, number>>
-  readonly page?: () => Page
-}
-
-/**
- * The playwright-core calls the tools add around the call an author would make (see the round-trip
- * table), each timed alone on the same page: what a tool would save by dropping or deferring it.
- */
-const PROBES: ReadonlyArray<{ readonly name: string; readonly run: (page: Page) => Promise<unknown> }> = [
-  { name: "locator.normalize() (locatorCode: the step's code)", run: (page) => page.locator("[data-testid=toggle-theme-button]").normalize() },
-  { name: "locator.count() (ambiguity check)", run: (page) => page.locator("[data-testid=notice]").count() },
-  { name: "page.ariaSnapshot({ mode: \"ai\" }) (change summary)", run: (page) => page.ariaSnapshot({ mode: "ai" }) },
-  { name: "page.title() (window header)", run: (page) => page.title() }
-]
-
-const directRunner = (): Runner => {
-  let app: ElectronApplication | undefined
-  let page: Page | undefined
-  return {
-    name: "direct",
-    setup: async () => {
-      app = await _electron.launch({
-        executablePath: resolveElectronRuntime().executablePath,
-        args: [sampleAppPath("tasks")],
-        env: { ...(process.env as Record<string, string>), SAMPLE_APP_USER_DATA: temp("stagewright-overhead-ud-") }
-      })
-      page = await app.firstWindow()
-      await page.locator("[data-testid=board-name]").waitFor({ timeout: 30_000 })
-    },
-    call: async (type, i) => {
-      await type.direct(page!, i)
-    },
-    teardown: async () => {
-      await app?.close()
-    },
-    page: () => page!,
-    probe: async (rounds) => {
-      const result: Record<string, number> = {}
-      for (const probe of PROBES) {
-        await probe.run(page!)
-        const times: Array<number> = []
-        for (let i = 0; i < rounds; i++) {
-          const t0 = performance.now()
-          await probe.run(page!)
-          times.push(performance.now() - t0)
-        }
-        result[probe.name] = round2(median(times))
-      }
-      return result
-    }
-  }
-}
-
-const toolCaller = (client: Client) => async (name: string, args: Record<string, unknown>) => {
-  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { isError?: boolean; content?: Array<{ text?: string }> }
-  if (result.isError === true) throw new Error(`${name} ${JSON.stringify(args)} failed: ${result.content?.map((c) => c.text).join(" ")}`)
-}
-
-const launchThroughTools = async (call: ReturnType<typeof toolCaller>, snapshot: boolean) => {
-  await call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: temp("stagewright-overhead-ud-") } })
-  await call("electron_wait_for", { target: "[data-testid=board-name]" })
-  if (snapshot) await call("electron_snapshot", {})
-}
-
-const inMemoryRunner = (snapshot: boolean): Runner => {
-  let client: Client | undefined
-  let close: (() => Promise<void>) | undefined
-  return {
-    name: snapshot ? "in-memory" : "in-memory, no snapshot",
-    setup: async () => {
-      const server = await createServer({ outputDir: temp("stagewright-overhead-out-") })
-      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
-      await server.connect(serverTransport)
-      client = new Client({ name: "overhead-bench", version: "1" })
-      await client.connect(clientTransport)
-      close = async () => {
-        await client!.close()
-        await server.close()
-      }
-      await launchThroughTools(toolCaller(client), snapshot)
-    },
-    call: async (type, i) => {
-      const { name, arguments: args } = type.tool(i)
-      await toolCaller(client!)(name, args)
-    },
-    teardown: async () => {
-      await toolCaller(client!)("electron_close", {}).catch(() => undefined)
-      await close?.()
-    }
-  }
-}
-
-const stdioRunner = (): Runner => {
-  let client: Client | undefined
-  return {
-    name: "stdio",
-    setup: async () => {
-      const cli = join(root, "dist", "cli.js")
-      if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`)
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [cli, "serve", "--output-dir", temp("stagewright-overhead-out-")],
-        env: getDefaultEnvironment(),
-        stderr: "ignore"
-      })
-      client = new Client({ name: "overhead-bench", version: "1" })
-      await client.connect(transport)
-      await launchThroughTools(toolCaller(client), true)
-    },
-    call: async (type, i) => {
-      const { name, arguments: args } = type.tool(i)
-      await toolCaller(client!)(name, args)
-    },
-    teardown: async () => {
-      await toolCaller(client!)("electron_close", {}).catch(() => undefined)
-      await client?.close()
-    }
-  }
-}
-
-/** Runs the warm-up round and `rounds` timed rounds; returns the latencies per call type. */
-const timeRunner = async (runner: Runner, rounds: number, log: (line: string) => void, probes: Record<string, number>) => {
-  await runner.setup()
-  const times = new Map<string, Array<number>>(CALL_TYPES.map((t) => [t.name, []]))
-  try {
-    for (const type of CALL_TYPES) await runner.call(type, 0)
-    for (let round = 1; round <= rounds; round++) {
-      for (const type of CALL_TYPES) {
-        const t0 = performance.now()
-        await runner.call(type, round)
-        times.get(type.name)!.push(performance.now() - t0)
-      }
-    }
-    if (runner.probe) Object.assign(probes, await runner.probe(rounds))
-  } finally {
-    await runner.teardown()
-  }
-  const total = [...times.values()].flat().reduce((a, b) => a + b, 0)
-  log(`  ${runner.name}: ${rounds * CALL_TYPES.length} calls in ${(total / 1000).toFixed(1)} s`)
-  return times
-}
-
-const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-const round2 = (n: number) => Math.round(n * 100) / 100
-
 // ---------------------------------------------------------------------------------------------
 // Round-trip counting (child process, DEBUG=pw:protocol,pw:api)
 

@@ -7,7 +7,7 @@
  * app, replacing it, or shutting the server down (however it ends) closes the Electron process.
  * Waiting is Effect (Schedule, timeout): a cancelled or timed-out call makes no further Playwright call.
  */
-import { Clock, Context, Data, Effect, ExecutionStrategy, Exit, Layer, Ref, Schedule, Scope } from "effect"
+import { Context, Effect, ExecutionStrategy, Exit, Layer, Ref, Schedule, Scope } from "effect"
 import type { Locator, Page } from "playwright-core"
 import {
   AppCrashed,
@@ -24,7 +24,9 @@ import { fromPlaywright } from "./playwright-errors.js"
 import { gracefulClose } from "./process.js"
 import { expandSelector, REF_PATTERN, toFunction } from "./selectors.js"
 import { hookSource } from "./main-hooks.js"
-import type { BrowserWindowHandle, Check, ElectronDriverShape, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
+import * as waits from "./waits.js"
+import { NotYet } from "./waits.js"
+import type { BrowserWindowHandle, ElectronDriverShape, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
 import {
   titleOf,
   type AppSession,
@@ -37,14 +39,6 @@ import {
   type WindowInfo,
   type WindowSelector
 } from "./session.js"
-
-/** A condition that does not hold yet (internal to the waits: retried, never returned). */
-class NotYet extends Data.TaggedError("NotYet") {}
-
-/** The longest single Playwright wait: a cancelled call stops driving the page within this. */
-const WAIT_SLICE_MS = 1_000
-
-const POLL_SCHEDULE = Schedule.union(Schedule.exponential("100 millis", 1.6), Schedule.spaced("1 second"))
 
 const describeWindowSelector = (selector: WindowSelector) =>
   Object.entries(selector)
@@ -72,32 +66,8 @@ const makeDriver = Effect.gen(function* () {
   const run = <A>(what: string, f: () => Promise<A>): Effect.Effect<A, PlaywrightError> =>
     Effect.flatMap(current, (s) => Effect.tryPromise({ try: f, catch: (error) => fromPlaywright(error, what, s) }))
 
-  const poll = <A, E>(check: Effect.Effect<Check<A>, E>, timeoutMs: number): Effect.Effect<Check<A>, E> =>
-    Effect.gen(function* () {
-      const last = yield* Ref.make<Check<A> | undefined>(undefined)
-      const held = yield* Effect.tap(check, (outcome) => Ref.set(last, outcome)).pipe(
-        Effect.filterOrFail((outcome) => outcome.ok, () => new NotYet()),
-        Effect.retry({ schedule: POLL_SCHEDULE, while: (error) => error instanceof NotYet }),
-        Effect.timeout(timeoutMs),
-        Effect.catchTag("TimeoutException", () => Effect.succeed(undefined)),
-        Effect.catchTag("NotYet", () => Effect.succeed(undefined))
-      )
-      if (held !== undefined) return held
-      // The bound passed: the last complete reading decides (one cut short by the bound does not count).
-      const seen = yield* Ref.get(last)
-      return seen ?? (yield* check)
-    }).pipe(Effect.withSpan("ElectronDriver.poll"))
-
-  const waitSliced = (what: string, attempt: (sliceMs: number) => Promise<unknown>, timeoutMs: number): Effect.Effect<void, PlaywrightError> =>
-    Effect.gen(function* () {
-      const deadline = (yield* Clock.currentTimeMillis) + timeoutMs
-      const once = Effect.flatMap(Clock.currentTimeMillis, (now) => run(what, () => attempt(Math.max(1, Math.min(WAIT_SLICE_MS, deadline - now)))))
-      yield* once.pipe(
-        Effect.retry({
-          while: (error) => (error._tag === "Timeout" || error._tag === "ElementNotFound") && Date.now() < deadline - 5
-        })
-      )
-    }).pipe(Effect.withSpan("ElectronDriver.waitSliced", { attributes: { what } }))
+  const waitSliced = (what: string, attempt: (sliceMs: number) => Promise<unknown>, timeoutMs: number) =>
+    waits.waitSliced((slice) => run(what, () => attempt(slice)), timeoutMs).pipe(Effect.withSpan("ElectronDriver.waitSliced", { attributes: { what } }))
 
   const closeCurrent = (timeoutMs: number) =>
     Effect.gen(function* () {
@@ -379,7 +349,7 @@ const makeDriver = Effect.gen(function* () {
     title,
     locate,
     run,
-    poll,
+    poll: waits.poll,
     waitSliced,
     snapshot,
     recordSnapshot,
