@@ -5,13 +5,13 @@
  * with the session or the server.
  */
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
-import { Context, Effect, ExecutionStrategy, Exit, Layer, Redacted, Runtime, Scope } from "effect"
+import { Context, Data, Effect, ExecutionStrategy, Exit, Layer, Redacted, Runtime, Scope } from "effect"
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { McpServer } from "./McpServer.js"
 import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
-import { serverLayer } from "./Stagewright.js"
+import { coreLayer, serverLayer } from "./Stagewright.js"
 
 export interface HttpOptions {
   readonly host: string
@@ -55,6 +55,13 @@ export interface HttpServerShape {
   readonly sessions: () => number
 }
 
+/** The HTTP server could not listen (the port is taken, the address is not this machine's...). */
+export class HttpListenFailed extends Data.TaggedError("HttpListenFailed")<{ readonly host: string; readonly port: number; readonly cause: unknown }> {
+  override get message() {
+    return `Could not listen on ${this.host}:${this.port}: ${this.cause instanceof Error ? this.cause.message : String(this.cause)}`
+  }
+}
+
 export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer, HttpServerShape>() {
   /** Serves MCP over Streamable HTTP with `config` for every session, until the layer's scope closes. */
   static readonly layer = (options: HttpOptions, config: Partial<ServerConfigShape>) =>
@@ -67,6 +74,11 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
         const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly scope: Scope.CloseableScope }>()
         const path = options.path ?? "/mcp"
         let lists: ReturnType<typeof allowLists> | undefined
+        // Every session is built from the same configuration: check it once, before listening, so a bad
+        // --plugin or --plugin-config stops the server at start-up instead of failing each session.
+        yield* Effect.scoped(Layer.build(coreLayer(config))).pipe(
+          Effect.tapError((error) => Effect.logError(`the server configuration is refused: ${error.message}`))
+        )
 
         const openSession = Effect.gen(function* () {
           const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
@@ -103,7 +115,10 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
           if (typeof id === "string") return reject(res, 404, "Unknown or closed session: initialize a new one")
           if (req.method !== "POST") return reject(res, 400, "Start a session with an initialize POST")
           const opened = await Runtime.runPromiseExit(runtime)(openSession)
-          if (Exit.isFailure(opened)) return reject(res, 500, "Could not start a session")
+          if (Exit.isFailure(opened)) {
+            Runtime.runFork(runtime)(Effect.logError("could not start an HTTP session", opened.cause))
+            return reject(res, 500, "Could not start a session")
+          }
           await opened.value.transport.handleRequest(req, res)
           if (opened.value.transport.sessionId === undefined) {
             // Not an initialize request: nothing will ever use this session.
@@ -112,13 +127,13 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
         }
 
         const server: Server = yield* Effect.acquireRelease(
-          Effect.async<Server, Error>((resume) => {
+          Effect.async<Server, HttpListenFailed>((resume) => {
             const http = createServer((req, res) => {
               handle(req, res).catch((error) => {
                 if (!res.headersSent) reject(res, 500, `Internal error: ${(error as Error).message}`)
               })
             })
-            http.once("error", (error) => resume(Effect.fail(error)))
+            http.once("error", (cause) => resume(Effect.fail(new HttpListenFailed({ host: options.host, port: options.port, cause }))))
             http.listen(options.port, options.host, () => resume(Effect.succeed(http)))
           }),
           (http) =>

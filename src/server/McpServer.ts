@@ -8,7 +8,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Context, Deferred, Effect, Exit, Layer, Runtime } from "effect"
+import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Logger, Runtime, type Scope } from "effect"
 import { Timeout } from "../tools/errors.js"
 import { Dispatcher } from "./Dispatcher.js"
 import { InternalError } from "./errors.js"
@@ -18,10 +18,20 @@ import { VERSION } from "../version.js"
 export interface McpServerShape {
   readonly server: Server
   /** Connects a transport; the connection is closed with the enclosing scope. Resolves once connected. */
-  readonly connect: (transport: Transport) => Effect.Effect<void, Error, import("effect").Scope.Scope>
+  readonly connect: (transport: Transport) => Effect.Effect<void, McpConnectFailed, Scope.Scope>
   /** Completes when the connected transport closes (the client went away). */
   readonly closed: Effect.Effect<void>
 }
+
+/** The SDK could not connect the transport (already started, closed, or failed to open). */
+export class McpConnectFailed extends Data.TaggedError("McpConnectFailed")<{ readonly cause: unknown }> {
+  override get message() {
+    return `Could not connect the MCP transport: ${this.cause instanceof Error ? this.cause.message : String(this.cause)}`
+  }
+}
+
+/** Logs go to stderr: stdout of a stdio server carries JSON-RPC only. */
+export const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))
 
 export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, McpServerShape>() {
   static readonly layer = Layer.scoped(
@@ -48,14 +58,17 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
       }
       const connect = (transport: Transport) =>
         Effect.acquireRelease(
-          Effect.tryPromise({ try: () => server.connect(transport), catch: (cause) => (cause instanceof Error ? cause : new Error(String(cause))) }),
+          Effect.tryPromise({ try: () => server.connect(transport), catch: (cause) => new McpConnectFailed({ cause }) }),
           () => Effect.promise(() => server.close().catch(() => undefined))
         )
       return McpServer.of({ server, connect, closed: Deferred.await(closed) })
     })
   )
 
-  /** Serves over stdin/stdout until the client closes stdin; nothing else may write to stdout. */
+  /**
+   * Serves over stdin/stdout until the client closes stdin. Nothing else may write to stdout, so it
+   * installs the stderr logger itself (an integrator's default logger would print defects on stdout).
+   */
   static readonly serveStdio = Effect.gen(function* () {
     const mcp = yield* McpServer
     const transport = new StdioServerTransport()
@@ -70,5 +83,5 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
       })
     })
     yield* Effect.raceFirst(mcp.closed, stdinEnded)
-  }).pipe(Effect.scoped)
+  }).pipe(Effect.scoped, Effect.provide(stderrLogger))
 }

@@ -17,18 +17,24 @@ const TOKEN = "s3cret-token-for-tests"
 let server: ChildProcess
 let url: URL
 
+/** Starts the HTTP server; resolves once it listens, with the stderr lines it printed so far. */
 const startServer = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}) =>
-  new Promise<{ child: ChildProcess; url: URL }>((resolve, reject) => {
+  new Promise<{ child: ChildProcess; url: URL; stderr: Array<string> }>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, "serve", ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } })
+    const stderr: Array<string> = []
     const timer = setTimeout(() => reject(new Error("server did not start")), 30_000)
     createInterface({ input: child.stderr! }).on("line", (line) => {
+      stderr.push(line)
       const found = /stagewright listening on (\S+)/.exec(line)?.[1]
       if (found) {
         clearTimeout(timer)
-        resolve({ child, url: new URL(found) })
+        resolve({ child, url: new URL(found), stderr })
       }
     })
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)))
+    child.once("exit", (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code}: ${stderr.join("\n")}`))
+    })
   })
 
 const connect = async (headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) => {
@@ -115,5 +121,16 @@ describe("HTTP flags", () => {
     const open = await startServer(["--port", "0", "--host", "0.0.0.0"])
     open.child.kill("SIGKILL")
     expect(open.url.hostname).toBe("0.0.0.0")
+    expect(open.stderr.join("\n")).toContain("--host 0.0.0.0 is not a loopback address: other machines can reach this server and no --auth-token-env is set")
+  })
+
+  it("refuses a plugin that cannot load before listening, as stdio does", async () => {
+    const refused = await startServer(["--port", "0", "--plugin", "nosuch"]).then(
+      () => "started",
+      (error: Error) => error.message
+    )
+    expect(refused).toMatch(/^server exited with [1-9]/)
+    expect(refused).toMatch(/Plugin \\?"nosuch\\?" not found/)
+    expect(refused).not.toContain("stagewright listening on")
   })
 })
