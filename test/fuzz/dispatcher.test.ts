@@ -37,8 +37,8 @@ const runAgainst = (dispatcher: Dispatcher["Type"], calls: Parameters<typeof run
     // Defects are counted by the oracle; the Dispatcher's own defect log would only repeat them.
     const invoke = (call: (typeof calls)[number]) => Effect.runPromise(dispatcher.call(call.tool, call.args).pipe(Logger.withMinimumLogLevel(LogLevel.None)))
     yield* Effect.promise(() => runCalls(calls, invoke, tally))
-    // Let late rejections of anything the calls started surface before judging.
-    yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+    // Rejections that have already happened are reported by the next turn of the event loop.
+    yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
     printTable(tally, `${title}, ${Date.now() - started} ms`, seed)
     return tally
   })
