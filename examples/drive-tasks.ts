@@ -9,7 +9,7 @@ import { Effect, Layer } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Dispatcher, ElectronDriver, coreLayer, sampleAppPath } from "../src/index.js"
+import { Dispatcher, ElectronDriver, coreLayer, sampleAppPath, type StartError } from "../src/index.js"
 
 export interface Outcome {
   readonly added: string
@@ -43,8 +43,8 @@ export const program = Effect.gen(function* () {
   return { added: title, firstTitles: firstTitles.slice(0, 3), recovered } satisfies Outcome
 })
 
-/** The layer the program needs: Stagewright's core services, built once. */
-export const ExampleLive: Layer.Layer<ElectronDriver | Dispatcher, unknown> = coreLayer({ toolProfile: "essential" })
+/** The layer the program needs: Stagewright's core services, built once; it can fail only with a start-up error. */
+export const ExampleLive: Layer.Layer<ElectronDriver | Dispatcher, StartError> = coreLayer({ toolProfile: "essential" })
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   Effect.runPromise(program.pipe(Effect.provide(ExampleLive), Effect.scoped)).then(
