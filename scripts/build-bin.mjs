@@ -55,7 +55,9 @@ const result = await build({
   sourcemap: "linked",
   legalComments: "none",
   // Loaded at the first launch/attach only, never bundled; a third-party plugin is a runtime import.
-  external: ["playwright-core", "playwright-core/*", "electron"],
+  // Plugin dependencies stay packages of their own: @electron/asar reaches for Electron's original-fs, axe-core is read
+  // from its file and injected into pages.
+  external: ["playwright-core", "playwright-core/*", "electron", "original-fs", "@electron/asar", "@electron/fuses", "axe-core", "pixelmatch", "pngjs"],
   // CommonJS dependencies inside an ESM bundle (ajv, ws) need a require.
   banner: { js: `import { createRequire as __stagewrightCreateRequire } from "node:module";\nconst require = __stagewrightCreateRequire(import.meta.url);` },
   metafile: true,
