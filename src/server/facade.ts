@@ -4,9 +4,9 @@
  * places that bridge Effect and Promises (they change in Effect 4).
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { Effect, ManagedRuntime, Scope, Exit } from "effect"
+import { Effect, Layer, ManagedRuntime, Scope, Exit } from "effect"
 import { Dispatcher, type CallResult, type ListedTool } from "./Dispatcher.js"
-import { McpServer } from "./McpServer.js"
+import { McpServer, stderrLogger } from "./McpServer.js"
 import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
 import { serverLayer } from "./Stagewright.js"
 import { ConflictingToolSelection, type UnknownToolInSelection } from "../profile/ProfileSelector.js"
@@ -67,7 +67,8 @@ export const createServer = async (options: CreateServerOptions = {}): Promise<S
     ...(options.appRoot !== undefined ? { appRoot: options.appRoot } : {}),
     ...(options.maxResponseChars !== undefined ? { maxResponseChars: options.maxResponseChars } : {})
   }
-  const runtime = ManagedRuntime.make(serverLayer(config))
+  // Logs go to stderr: a host may run this server over stdio, where stdout carries JSON-RPC only.
+  const runtime = ManagedRuntime.make(Layer.merge(serverLayer(config), stderrLogger))
   await runtime.runPromise(Effect.void).catch(async (error) => {
     await runtime.dispose()
     throw error

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { fileURLToPath } from "node:url"
 import { Dispatcher } from "../../src/server/Dispatcher.js"
 import { nearMisses } from "../../src/server/resolve.js"
@@ -10,8 +10,9 @@ import { coreTools } from "../../src/server/tools.js"
 
 const samplePlugin = fileURLToPath(new URL("../fixtures/plugins/sample-plugin.mjs", import.meta.url))
 
+/** Runs `f` with the Dispatcher of a server built from `config` (built for the call, then released). */
 const withDispatcher = <A>(config: Partial<ServerConfigShape>, f: (d: Dispatcher["Type"]) => Effect.Effect<A>) =>
-  Effect.runPromise(Effect.scoped(Effect.flatMap(Layer.build(coreLayer(config)), (ctx) => f(ctx.unsafeMap.get(Dispatcher.key) as Dispatcher["Type"]))))
+  Effect.runPromise(Effect.flatMap(Dispatcher, f).pipe(Effect.provide(coreLayer(config)), Effect.scoped))
 
 const text = (result: { content: ReadonlyArray<{ type: string; text?: string }> }) => result.content.map((c) => c.text ?? "").join("\n")
 const code = (result: { structuredContent?: Record<string, unknown> }) => (result.structuredContent?.error as { code?: string } | undefined)?.code
