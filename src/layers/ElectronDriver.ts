@@ -17,6 +17,7 @@ import {
   AmbiguousLocator,
   AppCrashed,
   AppNotRunning,
+  DialogOpen,
   ElementNotFound,
   InvalidArgument,
   LaunchFailed,
@@ -338,8 +339,8 @@ export interface ElectronDriverShape {
   readonly current: Effect.Effect<AppSession | undefined>
   /** The running session; fails when none is running or it crashed. */
   readonly session: Effect.Effect<AppSession, AppNotRunning | AppCrashed>
-  /** A window by id, or the active one. */
-  readonly window: (id?: string) => Effect.Effect<WindowEntry, AppNotRunning | AppCrashed | WindowNotFound>
+  /** A window by id, or the active one; fails at once with DialogOpen while a web dialog blocks its page. */
+  readonly window: (id?: string) => Effect.Effect<WindowEntry, AppNotRunning | AppCrashed | WindowNotFound | DialogOpen>
   readonly findWindow: (selector: WindowSelector) => Effect.Effect<WindowEntry, AppNotRunning | AppCrashed | WindowNotFound>
   readonly selectWindow: (selector: WindowSelector) => Effect.Effect<WindowEntry, AppNotRunning | AppCrashed | WindowNotFound>
   readonly windowInfo: (entry: WindowEntry) => Effect.Effect<WindowInfo, ToolError>
@@ -579,10 +580,10 @@ const makeDriver = Effect.gen(function* () {
     )
 
   const window: ElectronDriverShape["window"] = (id) =>
-    Effect.flatMap(session, (s) => {
+    Effect.flatMap(session, (s): Effect.Effect<WindowEntry, WindowNotFound | DialogOpen> => {
       const wanted = id ?? s.activeId
       const entry = s.windows.find((w) => w.id === wanted && !w.page.isClosed())
-      if (entry) return Effect.succeed(entry)
+      if (entry) return dialogGate(s, entry)
       const open = s.windows.map((w) => w.id).join(", ") || "none"
       return Effect.fail(
         new WindowNotFound({
@@ -595,7 +596,12 @@ const makeDriver = Effect.gen(function* () {
     Effect.gen(function* () {
       const s = yield* session
       const open = s.windows.filter((w) => !w.page.isClosed())
-      if (selector.id !== undefined) return yield* window(selector.id)
+      if (selector.id !== undefined) {
+        // Selecting is not touching the page: a window with an open dialog can be selected.
+        const byId = open.find((w) => w.id === selector.id)
+        if (byId) return byId
+        return yield* new WindowNotFound({ message: `No window ${selector.id} (open windows: ${open.map((w) => w.id).join(", ") || "none"})` })
+      }
       if (selector.index !== undefined) {
         const entry = open[selector.index]
         if (entry) return entry
@@ -895,4 +901,22 @@ const killProcessGroup = async (child: ChildProcess): Promise<void> => {
 
 export class ElectronDriver extends Context.Tag("stagewright/ElectronDriver")<ElectronDriver, ElectronDriverShape>() {
   static readonly layer = Layer.scoped(ElectronDriver, makeDriver)
+}
+
+/**
+ * The one gate every page-touching call passes (through `window()`): a page with an unanswered web
+ * dialog runs no script, so any call on it would hang until its timeout. Fail at once instead.
+ */
+export const dialogGate = (session: AppSession, entry: WindowEntry): Effect.Effect<WindowEntry, DialogOpen> => {
+  const pending = session.pendingDialogs.find((d) => d.window === entry.id)
+  if (pending === undefined) return Effect.succeed(entry)
+  const message = pending.message.length > 200 ? `${pending.message.slice(0, 199)}…` : pending.message
+  return Effect.fail(
+    new DialogOpen({
+      message: `${/^[aeiou]/.test(pending.type) ? "An" : "A"} ${pending.type} dialog is open in ${entry.id}: "${message}"; its page is blocked until it is answered`,
+      window: entry.id,
+      dialog: pending.type,
+      dialogMessage: message
+    })
+  )
 }

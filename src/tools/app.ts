@@ -3,18 +3,19 @@
  */
 import { Effect, Schema } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
-import { ElectronDriver, titleOf, type AppSession } from "../layers/ElectronDriver.js"
+import { ElectronDriver, type AppSession } from "../layers/ElectronDriver.js"
 import { LoadedPlugins } from "../layers/PluginLoader.js"
 import { ServerConfig } from "../layers/ServerConfig.js"
 import { ServerState } from "../layers/ServerState.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { defineTool } from "./Tool.js"
 import { confine } from "./confine.js"
+import { answerAdvice, describeDialog, dialogFields, openDialogs, titleOrDialog } from "./dialogs.js"
 import { TimeoutMs } from "./shapes.js"
 
 const describeWindows = (session: AppSession) =>
   Effect.forEach(session.windows, (w) =>
-    Effect.promise(() => titleOf(w.page)).pipe(
+    Effect.promise(() => titleOrDialog(session, w)).pipe(
       Effect.map((title) => ({ id: w.id, active: session.activeId === w.id, title, url: w.page.url() }))
     ),
     { concurrency: "unbounded" }
@@ -104,7 +105,7 @@ export const close = defineTool({
 export const status = defineTool({
   name: "electron_status",
   description:
-    "Server and app state: start time, last error, tool profile, eval policy, loaded plugins, whether an app runs and its windows. Cheap; call it when something fails unexpectedly.",
+    "Server and app state: start time, last error, tool profile, eval policy, loaded plugins, whether an app runs, its windows and open web dialogs. Cheap; call it when something fails unexpectedly.",
   type: "read",
   errors: [],
   input: Schema.Struct({}),
@@ -120,6 +121,8 @@ export const status = defineTool({
       const session = yield* driver.current
       const appState = session === undefined ? "none" : session.exit ? (session.exit.expected ? "closed" : "crashed") : "running"
       const windows = session && !session.exit ? yield* describeWindows(session) : []
+      const dialogs = session && !session.exit ? openDialogs(session) : []
+      const advice = dialogs.length > 0 ? yield* answerAdvice : ""
       const structured = {
         server: { startedAt: state.startedAt.toISOString(), calls: calls.total, failed: calls.failed, lastError: lastError ?? null },
         profile: profile.active,
@@ -129,7 +132,8 @@ export const status = defineTool({
           state: appState,
           ...(session ? { kind: session.kind, pid: session.pid ?? null, mainProcess: session.hasMainProcess } : {}),
           ...(session?.exit ? { exit: session.exit } : {}),
-          windows
+          windows,
+          ...(dialogs.length > 0 ? { dialogs: dialogs.map(dialogFields) } : {})
         }
       }
       const lines = [
@@ -137,7 +141,9 @@ export const status = defineTool({
         `last_error: ${lastError ? `${lastError.at} ${lastError.tool} ${lastError.code}: ${lastError.message}` : "none"}`,
         `profile: ${profile.active}; eval: ${policy.allowed.length > 0 ? policy.allowed.join(", ") : "off"}; plugins: ${structured.plugins.join(", ") || "none"}`,
         `app: ${appState}${session?.pid ? ` (pid ${session.pid})` : ""}${session?.exit ? ` — ${session.exit.detail}` : ""}`,
-        ...(windows.length > 0 ? [windowLines(windows)] : [])
+        ...(windows.length > 0 ? [windowLines(windows)] : []),
+        ...dialogs.map((d) => `dialog open: ${describeDialog(d)}`),
+        ...(dialogs.length > 0 ? [advice] : [])
       ]
       return { text: lines.join("\n"), structured }
     })

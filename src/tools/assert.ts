@@ -5,7 +5,8 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { ElectronDriver, titleOf, type WindowEntry } from "../layers/ElectronDriver.js"
+import { ElectronDriver, type WindowEntry } from "../layers/ElectronDriver.js"
+import { titleOrDialog } from "./dialogs.js"
 import { AssertionFailed, InvalidArgument, type ToolError } from "./errors.js"
 import { locatorCode } from "./interact.js"
 import { compileSafePattern } from "./patterns.js"
@@ -289,7 +290,7 @@ export const expectWindow = defineTool({
       const outcome = yield* driver.run("check the windows", () =>
         poll(async () => {
           const open = session.windows.filter((w) => !w.page.isClosed())
-          const windows = await Promise.all(open.map(async (w) => ({ id: w.id, title: await titleOf(w.page), url: w.page.url() })))
+          const windows = await Promise.all(open.map(async (w) => ({ id: w.id, title: await titleOrDialog(session, w), url: w.page.url() })))
           const match = windows.find((w) => (input.title === undefined || w.title.includes(input.title)) && (input.url === undefined || w.url.includes(input.url)))
           const filterOk = (input.title === undefined && input.url === undefined) || match !== undefined
           const countOk = input.count === undefined || windows.length === input.count

@@ -118,6 +118,16 @@ export class OperationFailed extends Schema.TaggedError<OperationFailed>()(
   fields("Read the message; electron_status shows the app state.")
 ) {}
 
+export class DialogOpen extends Schema.TaggedError<DialogOpen>()(
+  "DialogOpen",
+  {
+    ...fields("Answer it with electron_web_dialog (accept or dismiss); the page is blocked until then."),
+    window: Schema.String,
+    dialog: Schema.String,
+    dialogMessage: Schema.String
+  }
+) {}
+
 export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",
   fields("This is a Stagewright bug; the server keeps serving. Retry, or report it with the message.")
@@ -143,6 +153,7 @@ export type ToolError =
   | PathNotAllowed
   | NeedsMainProcess
   | OperationFailed
+  | DialogOpen
   | InternalError
 
 /** The stable codes agents and saved prompts see, by error tag. */
@@ -165,6 +176,7 @@ export const ErrorCodes = {
   PathNotAllowed: "PATH_NOT_ALLOWED",
   NeedsMainProcess: "NEEDS_MAIN_PROCESS",
   OperationFailed: "OPERATION_FAILED",
+  DialogOpen: "DIALOG_OPEN",
   InternalError: "INTERNAL_ERROR"
 } as const satisfies Record<ToolError["_tag"], string>
 

@@ -6,6 +6,7 @@ import { assertTools } from "./assert.js"
 import { authorTools } from "./author.js"
 import { debugTools } from "./debug.js"
 import { evalTools } from "./eval.js"
+import { guardTool } from "./guard.js"
 import { interactTools } from "./interact.js"
 import { nativeTools } from "./native.js"
 import { navigationTools } from "./navigation.js"
@@ -13,7 +14,8 @@ import { observeTools } from "./observe.js"
 import type { Tool } from "./Tool.js"
 import { windowTools } from "./windows.js"
 
-export const coreTools: ReadonlyArray<Tool> = [
+/** Each behind the one guard (open web dialogs, targets that match nothing): see guard.ts. */
+export const coreTools: ReadonlyArray<Tool> = ([
   ...appTools,
   ...windowTools,
   ...navigationTools,
@@ -24,4 +26,4 @@ export const coreTools: ReadonlyArray<Tool> = [
   ...nativeTools,
   ...debugTools,
   ...evalTools
-]
+] as ReadonlyArray<Tool>).map(guardTool)

@@ -11,6 +11,8 @@ import type { Locator } from "playwright-core"
 import { ElectronDriver, type AppSession, type PendingDialog, type WindowEntry } from "../layers/ElectronDriver.js"
 import { InvalidArgument, OperationFailed, type ToolError } from "./errors.js"
 import { confine } from "./confine.js"
+import { answerAdvice, describeDialog, dialogFields, openDialogs } from "./dialogs.js"
+import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { diffSnapshots } from "./snapshot-diff.js"
 import { defineTool, type ToolResult } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
@@ -25,8 +27,12 @@ export const locatorCode = (locator: Locator, fallbackSelector: string): Promise
     .then((normalized) => normalized.toString())
     .catch(() => `locator(${JSON.stringify(fallbackSelector)})`)
 
-const describeDialog = (dialog: PendingDialog) =>
-  `A ${dialog.type} dialog opened in ${dialog.window}: "${dialog.message}"${dialog.type === "prompt" ? ` (default "${dialog.defaultValue}")` : ""}. Answer it with electron_web_dialog (accept or dismiss).`
+/** The result of an action that opened a web dialog: the dialog, and how to answer it in this server. */
+const dialogResult = (dialog: PendingDialog): Effect.Effect<ToolResult, never, ProfileSelector> =>
+  Effect.map(answerAdvice, (advice) => ({
+    text: `The action opened a ${describeDialog(dialog)}. ${advice}`,
+    structured: { dialog: dialogFields(dialog) }
+  }))
 
 /** After an action: the change in the window's snapshot when the agent has one and the change is small. */
 const changeSummary = (driver: typeof ElectronDriver.Service, entry: WindowEntry) =>
@@ -50,7 +56,7 @@ interface ActOptions {
 }
 
 /** Resolves the target, performs the action (returning early if a web dialog opens), records the step. */
-const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, ElectronDriver> =>
+const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, ElectronDriver | ProfileSelector> =>
   Effect.gen(function* () {
     const driver = yield* ElectronDriver
     const session = yield* driver.session
@@ -59,7 +65,7 @@ const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, Electron
     const code = yield* Effect.promise(() => locatorCode(locator, options.target))
     const outcome = yield* driver.run(options.describe, () => raceDialog(session, options.perform(locator, entry)))
     yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
-    if (outcome !== undefined) return { text: describeDialog(outcome), structured: { dialog: { type: outcome.type, message: outcome.message, window: outcome.window } } }
+    if (outcome !== undefined) return yield* dialogResult(outcome)
     const change = yield* changeSummary(driver, entry)
     return { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`, structured: { window: entry.id, locator: code } }
   })
@@ -282,7 +288,7 @@ export const pressKey = defineTool({
         )
       )
       yield* driver.recordStep({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${JSON.stringify(input.key)})` })
-      if (dialog) return { text: describeDialog(dialog), structured: { dialog: { type: dialog.type, message: dialog.message } } }
+      if (dialog) return yield* dialogResult(dialog)
       const change = yield* changeSummary(driver, entry)
       return { text: `Pressed ${input.key}.${change}`, structured: { window: entry.id } }
     })
@@ -430,6 +436,9 @@ export const webDialog = defineTool({
           code: input.always ? `window.on("dialog", (dialog) => ${answer})` : `window.removeAllListeners("dialog")`
         })
       }
+      // Dialogs of windows that closed meanwhile need no answer.
+      const stale = session.pendingDialogs.filter((d) => !openDialogs(session).includes(d))
+      for (const d of stale) session.pendingDialogs.splice(session.pendingDialogs.indexOf(d), 1)
       const pending = session.pendingDialogs.shift()
       if (pending === undefined) {
         if (input.always !== undefined) {
