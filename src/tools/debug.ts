@@ -4,6 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../layers/ElectronDriver.js"
+import { existsSync, statSync } from "node:fs"
 import { outputPath, timestampedName } from "../layers/paths.js"
 import { ServerConfig } from "../layers/ServerConfig.js"
 import type { RingBuffer } from "../layers/buffers.js"
@@ -247,7 +248,8 @@ export const traceStop = defineTool({
       if (typeof path !== "string") return yield* path
       yield* driver.run("stop tracing", () => session.context.tracing.stop({ path }))
       session.tracing = false
-      return { text: `Trace written to ${path}`, structured: { path } }
+      const bytes = yield* Effect.sync(() => (existsSync(path) ? statSync(path).size : 0))
+      return { text: `Trace written to ${path} (${bytes} bytes)`, structured: { path, bytes } }
     })
 })
 

@@ -13,7 +13,7 @@ import { InvalidArgument, OperationFailed, type ToolError } from "./errors.js"
 import { confine } from "./confine.js"
 import { answerAdvice, describeDialog, dialogFields, openDialogs } from "./dialogs.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
-import { diffSnapshots } from "./snapshot-diff.js"
+import { diffCounts, diffSnapshots } from "./snapshot-diff.js"
 import { defineTool, type ToolResult } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 
@@ -42,9 +42,9 @@ const changeSummary = (driver: typeof ElectronDriver.Service, entry: WindowEntry
     const next = yield* driver.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined))
     if (next === undefined) return ""
     const diff = diffSnapshots(previous, next)
-    if (diff.added === 0 && diff.removed === 0) return "\nNo change in the page's accessibility tree."
-    if (diff.text.length <= SMALL_DIFF_CHARS) return `\nChanges (+${diff.added} -${diff.removed}):\n${diff.text}`
-    return `\nThe page changed (+${diff.added} -${diff.removed} lines); electron_snapshot since="last" shows it.`
+    if (diff.added === 0 && diff.removed === 0 && diff.changed === 0) return "\nNo change in the page's accessibility tree."
+    if (diff.text.length <= SMALL_DIFF_CHARS) return `\nChanges (${diffCounts(diff)}):\n${diff.text}`
+    return `\nThe page changed (${diffCounts(diff)} lines); electron_snapshot since="last" shows it.`
   })
 
 interface ActOptions {

@@ -1,44 +1,148 @@
 /**
- * Incremental snapshots: what changed between two AI-mode aria snapshots of a window, as the added or
- * changed lines with their ancestors for context, and the removed lines.
+ * Incremental snapshots: what changed between two AI-mode aria snapshots of a window.
+ *
+ * - added lines (`+`) with their ancestors for context;
+ * - changed lines (`~`): an element (same ref) whose line changed, shown once with its new value;
+ * - removed lines summed up by subtree and landmark: `- form "Edit task" [ref=e81] (+11 inside)`, or
+ *   `- 40 removed from list "Task list" [ref=e30]: listitem ×40 (160 lines)` when many went at once.
+ *
+ * And the marks of a depth-limited snapshot: a node whose children the depth cut says how many lines it holds.
  */
 
 const indentOf = (line: string) => line.length - line.trimStart().length
+const refOf = (line: string) => /\[ref=([a-z0-9]+)\]/.exec(line)?.[1]
+const roleOf = (line: string) => /^\s*- ([a-z]+)/.exec(line)?.[1] ?? "text"
+const bare = (line: string, max = 120) => {
+  const text = line.trim().replace(/^- /, "").replace(/:$/, "")
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
 
 export interface SnapshotDiff {
   readonly text: string
+  /** Lines that are new (not counting changed ones). */
   readonly added: number
+  /** Lines that are gone (not counting changed ones). */
   readonly removed: number
+  /** Elements (same ref) whose line changed. */
+  readonly changed: number
 }
 
-export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 12): SnapshotDiff => {
-  const before = new Map<string, number>()
-  for (const line of previous.split("\n")) before.set(line, (before.get(line) ?? 0) + 1)
-  const lines = next.split("\n")
-  const remaining = new Map(before)
-  const changed = new Set<number>()
+export const diffCounts = (diff: SnapshotDiff): string => `+${diff.added} -${diff.removed}${diff.changed > 0 ? ` ~${diff.changed}` : ""}`
+
+/** Indices of `lines` that `other` does not hold (as a multiset: a line twice in `lines` and once in `other` leaves one). */
+const unmatched = (lines: ReadonlyArray<string>, other: ReadonlyArray<string>): Set<number> => {
+  const remaining = new Map<string, number>()
+  for (const line of other) remaining.set(line, (remaining.get(line) ?? 0) + 1)
+  const out = new Set<number>()
   lines.forEach((line, index) => {
     const count = remaining.get(line) ?? 0
     if (count > 0) remaining.set(line, count - 1)
-    else changed.add(index)
+    else out.add(index)
   })
-  // Include each changed line's ancestors so the agent sees where it sits.
-  const shown = new Set<number>(changed)
-  for (const index of changed) {
-    let indent = indentOf(lines[index]!)
-    for (let j = index - 1; j >= 0 && indent > 0; j--) {
-      const own = indentOf(lines[j]!)
-      if (own < indent) {
-        shown.add(j)
-        indent = own
-      }
+  return out
+}
+
+/** The index of each line's parent (the nearest line above with a smaller indent), -1 at the top. */
+const parentsOf = (lines: ReadonlyArray<string>): ReadonlyArray<number> => {
+  const stack: Array<number> = []
+  return lines.map((line, index) => {
+    const indent = indentOf(line)
+    while (stack.length > 0 && indentOf(lines[stack[stack.length - 1]!]!) >= indent) stack.pop()
+    const parent = stack.length > 0 ? stack[stack.length - 1]! : -1
+    stack.push(index)
+    return parent
+  })
+}
+
+export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 12): SnapshotDiff => {
+  const before = previous.split("\n")
+  const after = next.split("\n")
+  const addedIdx = unmatched(after, before)
+  const removedIdx = unmatched(before, after)
+
+  // The same element (ref) on both sides with a different line: one change, shown once with its new line.
+  const removedByRef = new Map<string, number>()
+  for (const index of removedIdx) {
+    const ref = refOf(before[index]!)
+    if (ref !== undefined) removedByRef.set(ref, index)
+  }
+  const changedIdx = new Set<number>()
+  for (const index of addedIdx) {
+    const ref = refOf(after[index]!)
+    const old = ref !== undefined ? removedByRef.get(ref) : undefined
+    if (old !== undefined) {
+      changedIdx.add(index)
+      removedIdx.delete(old)
+      removedByRef.delete(ref!)
     }
   }
+  for (const index of changedIdx) addedIdx.delete(index)
+
+  // Added and changed lines with their ancestors for context.
+  const afterParents = parentsOf(after)
+  const shown = new Set<number>([...addedIdx, ...changedIdx])
+  for (const index of [...shown]) {
+    for (let p = afterParents[index]!; p >= 0 && !shown.has(p); p = afterParents[p]!) shown.add(p)
+  }
   const out: Array<string> = []
-  for (const index of [...shown].sort((a, b) => a - b)) out.push(`${changed.has(index) ? "+" : " "} ${lines[index]}`)
-  const removed: Array<string> = []
-  for (const [line, count] of remaining) for (let i = 0; i < count; i++) removed.push(line)
-  for (const line of removed.slice(0, maxRemovedShown)) out.push(`- ${line.trimStart()}`)
-  if (removed.length > maxRemovedShown) out.push(`- … ${removed.length - maxRemovedShown} more removed lines`)
-  return { text: out.join("\n"), added: changed.size, removed: removed.length }
+  for (const index of [...shown].sort((a, b) => a - b)) out.push(`${addedIdx.has(index) ? "+" : changedIdx.has(index) ? "~" : " "} ${after[index]}`)
+
+  // Removed subtrees, by the landmark (the surviving parent) they were removed from.
+  const beforeParents = parentsOf(before)
+  const roots = [...removedIdx].filter((index) => !removedIdx.has(beforeParents[index]!)).sort((a, b) => a - b)
+  const inside = (root: number) => {
+    let count = 0
+    for (let j = root + 1; j < before.length && indentOf(before[j]!) > indentOf(before[root]!); j++) if (removedIdx.has(j)) count++
+    return count
+  }
+  const groups = new Map<number, Array<number>>()
+  for (const root of roots) {
+    const parent = beforeParents[root]!
+    groups.set(parent, [...(groups.get(parent) ?? []), root])
+  }
+  const removedLines: Array<string> = []
+  for (const [parent, members] of groups) {
+    const landmark = parent >= 0 ? bare(before[parent]!) : "the page"
+    if (members.length <= 3) {
+      for (const root of members) {
+        const n = inside(root)
+        removedLines.push(`- ${bare(before[root]!)}${n > 0 ? ` (+${n} inside)` : ""}`)
+      }
+    } else {
+      const tally = new Map<string, number>()
+      for (const root of members) tally.set(roleOf(before[root]!), (tally.get(roleOf(before[root]!)) ?? 0) + 1)
+      const lines = members.reduce((n, root) => n + 1 + inside(root), 0)
+      removedLines.push(`- ${members.length} removed from ${landmark}: ${[...tally].map(([role, n]) => `${role} ×${n}`).join(", ")} (${lines} lines)`)
+    }
+  }
+  out.push(...removedLines.slice(0, maxRemovedShown))
+  if (removedLines.length > maxRemovedShown) out.push(`- … ${removedLines.length - maxRemovedShown} more removals`)
+  return { text: out.join("\n"), added: addedIdx.size, removed: removedIdx.size, changed: changedIdx.size }
+}
+
+/**
+ * A depth-limited snapshot (`limited`) with each node whose children the depth cut marked with the
+ * number of lines under it in the whole snapshot (`full`, which holds the same refs).
+ */
+export const markCutSubtrees = (limited: string, full: string): string => {
+  const fullLines = full.split("\n")
+  const sizeByRef = new Map<string, number>()
+  fullLines.forEach((line, index) => {
+    const ref = refOf(line)
+    if (ref === undefined) return
+    let n = 0
+    for (let j = index + 1; j < fullLines.length && indentOf(fullLines[j]!) > indentOf(line); j++) n++
+    if (n > 0) sizeByRef.set(ref, n)
+  })
+  const lines = limited.split("\n")
+  return lines
+    .map((line, index) => {
+      const ref = refOf(line)
+      const size = ref !== undefined ? sizeByRef.get(ref) : undefined
+      if (size === undefined) return line
+      const next = lines[index + 1]
+      const hasChildren = next !== undefined && indentOf(next) > indentOf(line)
+      return hasChildren ? line : `${line.replace(/:$/, "")} (${size} lines cut by depth)`
+    })
+    .join("\n")
 }
