@@ -18,7 +18,7 @@ import { defineTool, type ToolResult } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 
 /** Changes up to this many characters are returned with the action's result. */
-const SMALL_DIFF_CHARS = 800
+const SMALL_DIFF_CHARS = 1_000
 
 /** Playwright code for a locator, preferring role, label and test id (what `normalize()` picks). */
 export const locatorCode = (locator: Locator, fallbackSelector: string): Promise<string> =>

@@ -45,10 +45,10 @@ interface Node {
 
 const nodesOf = (snapshot: string): ReadonlyArray<Node> =>
   snapshot.split("\n").flatMap((raw) => {
-    const m = /^\s*- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/.exec(raw)
+    const m = /^\s*- '?([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*?)'?$/.exec(raw)
     if (!m || !/\[ref=/.test(raw)) return []
     const text = m[3]!.replace(/\[[^\]]*\]/g, "").replace(/^:\s*/, "").trim()
-    return [{ role: m[1]!, name: m[2] ?? (text.startsWith("- ") ? "" : text), line: raw.trim().replace(/^- /, "").replace(/:$/, "") }]
+    return [{ role: m[1]!, name: m[2] ?? (text.startsWith("- ") ? "" : text), line: raw.trim().replace(/^- '?/, "").replace(/'?:?$/, "") }]
   })
 
 const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1)

@@ -11,7 +11,7 @@
 
 const indentOf = (line: string) => line.length - line.trimStart().length
 const refOf = (line: string) => /\[ref=([a-z0-9]+)\]/.exec(line)?.[1]
-const roleOf = (line: string) => /^\s*- ([a-z]+)/.exec(line)?.[1] ?? "text"
+const roleOf = (line: string) => /^\s*- '?([a-z]+)/.exec(line)?.[1] ?? "text"
 const bare = (line: string, max = 120) => {
   const text = line.trim().replace(/^- /, "").replace(/:$/, "")
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
@@ -54,29 +54,44 @@ const parentsOf = (lines: ReadonlyArray<string>): ReadonlyArray<number> => {
   })
 }
 
+const UNNAMED_WRAPPER = /^\s*- generic(?: \[[^\]]*\])*:?$/
+
+/** A line without its ref and focus mark: a page that re-renders the same content under new refs, or moves the focus, has not changed. */
+const withoutRef = (line: string) => line.replace(/ \[(?:ref=[a-z0-9]+|active)\]/g, "")
+/** What makes a line the same element when its value changed: indent, role and name. */
+const identityOf = (line: string) => /^(\s*- '?[a-z]+(?: "(?:[^"\\]|\\.)*")?)/.exec(line)?.[1]
+
 export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 12): SnapshotDiff => {
   const before = previous.split("\n")
   const after = next.split("\n")
-  const addedIdx = unmatched(after, before)
-  const removedIdx = unmatched(before, after)
+  const addedIdx = unmatched(after.map(withoutRef), before.map(withoutRef))
+  const removedIdx = unmatched(before.map(withoutRef), after.map(withoutRef))
 
-  // The same element (ref) on both sides with a different line: one change, shown once with its new line.
-  const removedByRef = new Map<string, number>()
+  // The same element on both sides (same ref, else same role and name at the same depth) with a
+  // different line: one change, shown once with its new line.
+  const removedBy = new Map<string, number>()
   for (const index of removedIdx) {
     const ref = refOf(before[index]!)
-    if (ref !== undefined) removedByRef.set(ref, index)
+    if (ref !== undefined) removedBy.set(`ref ${ref}`, index)
+    const identity = identityOf(before[index]!)
+    if (identity !== undefined && !removedBy.has(identity)) removedBy.set(identity, index)
   }
   const changedIdx = new Set<number>()
   for (const index of addedIdx) {
     const ref = refOf(after[index]!)
-    const old = ref !== undefined ? removedByRef.get(ref) : undefined
-    if (old !== undefined) {
+    const identity = identityOf(after[index]!)
+    const key = ref !== undefined && removedBy.has(`ref ${ref}`) ? `ref ${ref}` : identity !== undefined && removedBy.has(identity) ? identity : undefined
+    const old = key !== undefined ? removedBy.get(key) : undefined
+    if (old !== undefined && removedIdx.has(old)) {
       changedIdx.add(index)
       removedIdx.delete(old)
-      removedByRef.delete(ref!)
+      removedBy.delete(key!)
     }
   }
   for (const index of changedIdx) addedIdx.delete(index)
+  // Unchanged elements the page re-rendered under new refs: their old refs no longer resolve.
+  const refsAfter = new Set(after.map(refOf).filter((r) => r !== undefined))
+  const renewed = before.filter((line, index) => !removedIdx.has(index) && refOf(line) !== undefined && !refsAfter.has(refOf(line)!)).length
 
   // Added and changed lines with their ancestors for context.
   const afterParents = parentsOf(after)
@@ -85,19 +100,34 @@ export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 
     for (let p = afterParents[index]!; p >= 0 && !shown.has(p); p = afterParents[p]!) shown.add(p)
   }
   const out: Array<string> = []
-  for (const index of [...shown].sort((a, b) => a - b)) out.push(`${addedIdx.has(index) ? "+" : changedIdx.has(index) ? "~" : " "} ${after[index]}`)
+  for (const index of [...shown].sort((a, b) => a - b)) {
+    const mark = addedIdx.has(index) ? "+" : changedIdx.has(index) ? "~" : " "
+    // Unnamed wrappers say nothing as context: the named ancestors place the change.
+    if (mark === " " && UNNAMED_WRAPPER.test(after[index]!)) continue
+    out.push(`${mark} ${after[index]}`)
+  }
 
   // Removed subtrees, by the landmark (the surviving parent) they were removed from.
   const beforeParents = parentsOf(before)
-  const roots = [...removedIdx].filter((index) => !removedIdx.has(beforeParents[index]!)).sort((a, b) => a - b)
+  const underRemoved = (index: number) => {
+    for (let p = beforeParents[index]!; p >= 0; p = beforeParents[p]!) if (removedIdx.has(p)) return true
+    return false
+  }
+  const roots = [...removedIdx].filter((index) => !underRemoved(index)).sort((a, b) => a - b)
   const inside = (root: number) => {
     let count = 0
     for (let j = root + 1; j < before.length && indentOf(before[j]!) > indentOf(before[root]!); j++) if (removedIdx.has(j)) count++
     return count
   }
+  // A removed line's landmark: its nearest surviving ancestor that is not an unnamed wrapper.
+  const landmarkOf = (index: number) => {
+    let p = beforeParents[index]!
+    while (p >= 0 && UNNAMED_WRAPPER.test(before[p]!)) p = beforeParents[p]!
+    return p
+  }
   const groups = new Map<number, Array<number>>()
   for (const root of roots) {
-    const parent = beforeParents[root]!
+    const parent = landmarkOf(root)
     groups.set(parent, [...(groups.get(parent) ?? []), root])
   }
   const removedLines: Array<string> = []
@@ -117,6 +147,7 @@ export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 
   }
   out.push(...removedLines.slice(0, maxRemovedShown))
   if (removedLines.length > maxRemovedShown) out.push(`- … ${removedLines.length - maxRemovedShown} more removals`)
+  if (renewed > 0) out.push(`(${renewed} unchanged elements were re-rendered with new refs)`)
   return { text: out.join("\n"), added: addedIdx.size, removed: removedIdx.size, changed: changedIdx.size }
 }
 
