@@ -13,7 +13,7 @@ import { explainNoMatch } from "./nearby.js"
 import type { Tool } from "./Tool.js"
 
 /** Tools that never touch a page (or answer the dialog): a dialog opening while they run is not theirs to report. */
-const DIALOG_EXEMPT: ReadonlySet<string> = new Set([
+export const DIALOG_EXEMPT: ReadonlySet<string> = new Set([
   "electron_launch",
   "electron_attach",
   "electron_close",
