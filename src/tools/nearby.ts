@@ -48,13 +48,13 @@ const nodesOf = (snapshot: string): ReadonlyArray<Node> =>
     const m = /^\s*- '?([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*?)'?$/.exec(raw)
     if (!m || !/\[ref=/.test(raw)) return []
     const text = m[3]!.replace(/\[[^\]]*\]/g, "").replace(/^:\s*/, "").trim()
-    return [{ role: m[1]!, name: m[2] ?? (text.startsWith("- ") ? "" : text), line: raw.trim().replace(/^- '?/, "").replace(/'?:?$/, "") }]
+    return [{ role: m[1]!, name: m[2] ?? (text.startsWith("- ") ? "" : text), line: raw.trim().replace(/^- '?/, "").replace(/'?:?$/, "").replace(/ \[cursor=pointer\]/g, "") }]
   })
 
 const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1)
 
 /** Up to `max` lines of the snapshot near what `target` asked for. */
-export const nearLines = (snapshot: string, target: string, max = 5): ReadonlyArray<string> => {
+export const nearLines = (snapshot: string, target: string, max = 3): ReadonlyArray<string> => {
   const wanted = parseWanted(target)
   if (wanted === undefined) return []
   const nodes = nodesOf(snapshot)
@@ -85,7 +85,7 @@ export const partialMatchAdvice = (target: string): string | undefined => {
   const wanted = parseWanted(target)
   if (wanted?.kind === "role" && wanted.name !== undefined) {
     const name = JSON.stringify(wanted.name)
-    return `role names match whole and case-sensitive: role=${wanted.role}[name*=${name}] matches part of a name, role=${wanted.role}[name=${name} i] ignores case, role=${wanted.role}[name=/…/i] takes a pattern`
+    return `[name=${name}] must equal the whole name (case-sensitive); role=${wanted.role}[name*=${name}] matches part of it, [name=/…/i] a pattern in any case`
   }
   if (wanted?.kind === "text" && /^(["']).*\1/.test(target.split(/\s+>>\s+/).pop()!.replace(/^[a-z:]+=/, ""))) {
     return "quoted text= matches the whole text; unquoted text=… matches part of it in any case"
@@ -121,9 +121,6 @@ export const explainNoMatch = (error: ElementNotFound, input: unknown): Effect.E
     const near = yield* nearbyFor(target)
     const lines = noMatchLines(near, target)
     if (lines.length === 0) return yield* error
-    return yield* new ElementNotFound({
-      message: error.message,
-      hint: `${lines.join(" ")} ${error.hint}`,
-      details: { ...(error.details ?? {}), near }
-    })
+    // What is near goes in the hint only: the error's structuredContent repeats the hint already.
+    return yield* new ElementNotFound({ message: error.message, hint: `${lines.join(" ")} ${error.hint}`, ...(error.details ? { details: error.details } : {}) })
   })

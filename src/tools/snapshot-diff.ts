@@ -13,7 +13,7 @@ const indentOf = (line: string) => line.length - line.trimStart().length
 const refOf = (line: string) => /\[ref=([a-z0-9]+)\]/.exec(line)?.[1]
 const roleOf = (line: string) => /^\s*- '?([a-z]+)/.exec(line)?.[1] ?? "text"
 const bare = (line: string, max = 120) => {
-  const text = line.trim().replace(/^- /, "").replace(/:$/, "")
+  const text = line.trim().replace(/^- /, "").replace(/:$/, "").replace(/ \[cursor=pointer\]/g, "")
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
@@ -54,6 +54,9 @@ const parentsOf = (lines: ReadonlyArray<string>): ReadonlyArray<number> => {
   })
 }
 
+/** Playwright's pointer-cursor mark repeats on every button: a diff does without it. */
+const quiet = (line: string) => line.replace(/ \[cursor=pointer\]/g, "")
+
 const UNNAMED_WRAPPER = /^\s*- generic(?: \[[^\]]*\])*:?$/
 
 /** A line without its ref and focus mark: a page that re-renders the same content under new refs, or moves the focus, has not changed. */
@@ -61,11 +64,51 @@ const withoutRef = (line: string) => line.replace(/ \[(?:ref=[a-z0-9]+|active)\]
 /** What makes a line the same element when its value changed: indent, role and name. */
 const identityOf = (line: string) => /^(\s*- '?[a-z]+(?: "(?:[^"\\]|\\.)*")?)/.exec(line)?.[1]
 
+/** Above this many cells the line alignment falls back to multiset matching (positions ignored). */
+const MAX_ALIGN_CELLS = 4_000_000
+
+/**
+ * The lines of `a` and of `b` outside their longest common subsequence: what was removed and what was
+ * added, in place (a line that moved elsewhere counts as both). Common head and tail are skipped first.
+ */
+const align = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): { readonly removed: Set<number>; readonly added: Set<number> } => {
+  let head = 0
+  while (head < a.length && head < b.length && a[head] === b[head]) head++
+  let tail = 0
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++
+  const n = a.length - head - tail
+  const m = b.length - head - tail
+  if (n * m > MAX_ALIGN_CELLS) return { removed: unmatched(a, b), added: unmatched(b, a) }
+  // lengths[i][j]: LCS of a[head+i..] and b[head+j..], in one flat array.
+  const width = m + 1
+  const lengths = new Uint32Array((n + 1) * width)
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lengths[i * width + j] = a[head + i] === b[head + j] ? lengths[(i + 1) * width + j + 1]! + 1 : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!)
+    }
+  }
+  const removed = new Set<number>()
+  const added = new Set<number>()
+  let i = 0
+  let j = 0
+  while (i < n && j < m) {
+    if (a[head + i] === b[head + j]) {
+      i++
+      j++
+    } else if (lengths[(i + 1) * width + j]! >= lengths[i * width + j + 1]!) removed.add(head + i++)
+    else added.add(head + j++)
+  }
+  while (i < n) removed.add(head + i++)
+  while (j < m) added.add(head + j++)
+  return { removed, added }
+}
+
 export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 12): SnapshotDiff => {
   const before = previous.split("\n")
   const after = next.split("\n")
-  const addedIdx = unmatched(after.map(withoutRef), before.map(withoutRef))
-  const removedIdx = unmatched(before.map(withoutRef), after.map(withoutRef))
+  const aligned = align(before.map(withoutRef), after.map(withoutRef))
+  const addedIdx = aligned.added
+  const removedIdx = aligned.removed
 
   // The same element on both sides (same ref, else same role and name at the same depth) with a
   // different line: one change, shown once with its new line.
@@ -104,7 +147,7 @@ export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 
     const mark = addedIdx.has(index) ? "+" : changedIdx.has(index) ? "~" : " "
     // Unnamed wrappers say nothing as context: the named ancestors place the change.
     if (mark === " " && UNNAMED_WRAPPER.test(after[index]!)) continue
-    out.push(`${mark} ${after[index]}`)
+    out.push(`${mark} ${quiet(after[index]!)}`)
   }
 
   // Removed subtrees, by the landmark (the surviving parent) they were removed from.
