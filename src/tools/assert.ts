@@ -3,7 +3,7 @@
  * way Playwright's expect does, and fail with ASSERTION_FAILED carrying expected and actual.
  * Each passing assertion is recorded for test export as the matching `expect(...)` line.
  */
-import { Effect, Schema } from "effect"
+import { Duration, Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
 import { ElectronDriver, type WindowEntry } from "../layers/ElectronDriver.js"
 import { titleOrDialog } from "./dialogs.js"
@@ -20,17 +20,20 @@ interface Check<A> {
   readonly actual: A
 }
 
-/** Retries `check` until it passes or `timeoutMs` runs out; returns the last outcome. */
-export const poll = async <A>(check: () => Promise<Check<A>>, timeoutMs: number): Promise<Check<A>> => {
-  const deadline = Date.now() + timeoutMs
-  let attempt = 0
-  for (;;) {
-    const outcome = await check()
-    if (outcome.ok || Date.now() >= deadline) return outcome
-    const wait = POLL_INTERVALS[Math.min(++attempt, POLL_INTERVALS.length - 1)]!
-    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(wait, deadline - Date.now()))))
-  }
-}
+/**
+ * Retries `check` until it passes or `timeoutMs` runs out; returns the last outcome. An Effect, so an
+ * interrupted call (the operation timeout, a web dialog that blocks the page) stops polling the app.
+ */
+export const poll = <A>(check: Effect.Effect<Check<A>, ToolError>, timeoutMs: number): Effect.Effect<Check<A>, ToolError> =>
+  Effect.gen(function* () {
+    const deadline = Date.now() + timeoutMs
+    for (let attempt = 1; ; attempt++) {
+      const outcome = yield* check
+      if (outcome.ok || Date.now() >= deadline) return outcome
+      const wait = POLL_INTERVALS[Math.min(attempt, POLL_INTERVALS.length - 1)]!
+      yield* Effect.sleep(Duration.millis(Math.max(0, Math.min(wait, deadline - Date.now()))))
+    }
+  })
 
 const Timeout = TimeoutMs(DEFAULT_EXPECT_TIMEOUT)
 
@@ -51,7 +54,7 @@ const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolE
     const entry = yield* driver.window()
     const locator = yield* driver.locate(entry, options.target)
     const timeout = options.timeoutMs ?? DEFAULT_EXPECT_TIMEOUT
-    const outcome = yield* driver.run(options.describe, () => poll(() => options.read(locator, entry), timeout))
+    const outcome = yield* poll(driver.run(options.describe, () => options.read(locator, entry)), timeout)
     const actual = boundActual(outcome.actual)
     if (!outcome.ok) {
       return yield* new AssertionFailed({
@@ -302,15 +305,16 @@ export const expectWindow = defineTool({
       const session = yield* driver.session
       const timeout = input.timeoutMs ?? DEFAULT_EXPECT_TIMEOUT
       const expected = { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.url !== undefined ? { url: input.url } : {}), ...(input.count !== undefined ? { count: input.count } : {}) }
-      const outcome = yield* driver.run("check the windows", () =>
-        poll(async () => {
+      const outcome = yield* poll(
+        driver.run("check the windows", async () => {
           const open = session.windows.filter((w) => !w.page.isClosed())
           const windows = await Promise.all(open.map(async (w) => ({ id: w.id, title: await titleOrDialog(session, w), url: w.page.url() })))
           const match = windows.find((w) => (input.title === undefined || w.title.includes(input.title)) && (input.url === undefined || w.url.includes(input.url)))
           const filterOk = (input.title === undefined && input.url === undefined) || match !== undefined
           const countOk = input.count === undefined || windows.length === input.count
           return { ok: filterOk && countOk, actual: { count: windows.length, windows: windows.map((w) => `${w.id} "${w.title}" ${w.url}`) } }
-        }, timeout)
+        }),
+        timeout
       )
       if (!outcome.ok) return yield* new AssertionFailed({ message: `window expectation failed after ${timeout} ms`, expected, actual: outcome.actual })
       yield* driver.recordStep({
