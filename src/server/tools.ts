@@ -9,6 +9,7 @@ import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { LoadedPlugins } from "../plugins/PluginLoader.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { describeWindows, windowLines } from "../tools/app.js"
+import { answerAdvice, describeDialog, dialogFields, openDialogs } from "../tools/dialogs.js"
 import { groupTools } from "../tools/index.js"
 import { defineTool, type Tool, type ToolServices } from "../tools/Tool.js"
 import { ServerState } from "./ServerState.js"
@@ -19,7 +20,7 @@ export type ServerServices = ToolServices | ServerState | ProfileSelector | Load
 export const status = defineTool({
   name: "electron_status",
   description:
-    "Server and app state: start time, last error, tool profile, eval policy, loaded plugins, whether an app runs and its windows. Cheap; call it when something fails unexpectedly.",
+    "Server and app state: start time, last error, tool profile, eval policy, loaded plugins, whether an app runs, its windows and open web dialogs. Cheap; call it when something fails unexpectedly.",
   type: "read",
   errors: [],
   input: Schema.Struct({}),
@@ -35,6 +36,8 @@ export const status = defineTool({
       const session = yield* driver.current
       const appState = session === undefined ? "none" : session.exit ? (session.exit.expected ? "closed" : "crashed") : "running"
       const windows = session && !session.exit ? yield* describeWindows(session) : []
+      const dialogs = session && !session.exit ? openDialogs(session) : []
+      const advice = dialogs.length > 0 ? yield* answerAdvice : ""
       const structured = {
         server: { startedAt: state.startedAt.toISOString(), calls: calls.total, failed: calls.failed, lastError: lastError ?? null },
         profile: profile.active,
@@ -44,7 +47,8 @@ export const status = defineTool({
           state: appState,
           ...(session ? { kind: session.kind, pid: session.pid ?? null, mainProcess: session.hasMainProcess } : {}),
           ...(session?.exit ? { exit: session.exit } : {}),
-          windows
+          windows,
+          ...(dialogs.length > 0 ? { dialogs: dialogs.map(dialogFields) } : {})
         }
       }
       const lines = [
@@ -52,7 +56,9 @@ export const status = defineTool({
         `last_error: ${lastError ? `${lastError.at} ${lastError.tool} ${lastError.code}: ${lastError.message}` : "none"}`,
         `profile: ${profile.active}; eval: ${policy.allowed.length > 0 ? policy.allowed.join(", ") : "off"}; plugins: ${structured.plugins.join(", ") || "none"}`,
         `app: ${appState}${session?.pid ? ` (pid ${session.pid})` : ""}${session?.exit ? ` — ${session.exit.detail}` : ""}`,
-        ...(windows.length > 0 ? [windowLines(windows)] : [])
+        ...(windows.length > 0 ? [windowLines(windows)] : []),
+        ...dialogs.map((d) => `dialog open: ${describeDialog(d)}`),
+        ...(dialogs.length > 0 ? [advice] : [])
       ]
       return { text: lines.join("\n"), structured }
     })

@@ -2,15 +2,16 @@
  * App tools: start, attach to, close and describe the Electron app (the server describes itself: src/server/tools.ts).
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, titleOf, type AppSession } from "../layers/driver/ElectronDriver.js"
+import { ElectronDriver, type AppSession } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { confine } from "./confine.js"
+import { titleOrDialog } from "./dialogs.js"
 import { TimeoutMs } from "./shapes.js"
 
 export const describeWindows = (session: AppSession) =>
   Effect.forEach(session.windows, (w) =>
-    titleOf(w.page).pipe(
+    titleOrDialog(session, w).pipe(
       Effect.map((title) => ({ id: w.id, active: session.activeId === w.id, title, url: w.page.url() }))
     ),
     { concurrency: "unbounded" }

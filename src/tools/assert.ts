@@ -6,8 +6,9 @@
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
 import { ElectronDriver, type Check, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { titleOrDialog } from "./dialogs.js"
 import { AssertionFailed, InvalidArgument, type ToolError } from "./errors.js"
-import { locatorCode } from "./interact.js"
+import { locatorCode } from "./act.js"
 import { compileSafePattern } from "./patterns.js"
 import { defineTool, type ToolResult } from "./Tool.js"
 import { DEFAULT_EXPECT_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
@@ -32,17 +33,32 @@ const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolE
     const locator = yield* driver.locate(entry, options.target)
     const timeout = options.timeoutMs ?? DEFAULT_EXPECT_TIMEOUT
     const outcome = yield* driver.poll(driver.run(options.describe, () => options.read(locator, entry)), timeout)
+    const actual = boundActual(outcome.actual)
     if (!outcome.ok) {
       return yield* new AssertionFailed({
         message: `${options.describe} failed after ${timeout} ms`,
         expected: options.expected,
-        actual: outcome.actual
+        actual
       })
     }
     const code = yield* Effect.promise(() => locatorCode(locator, options.target))
     yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
-    return { text: `Passed: ${options.describe}.`, structured: { passed: true, expected: options.expected, actual: outcome.actual } }
+    return { text: `Passed: ${options.describe}; actual ${showActual(actual)}.`, structured: { passed: true, expected: options.expected, actual } }
   })
+
+const MAX_ACTUAL_CHARS = 300
+
+/** Page text in an answer is bounded: long strings are cut with a note of their length. */
+const boundActual = (value: unknown): unknown =>
+  typeof value === "string" && value.length > MAX_ACTUAL_CHARS ? `${value.slice(0, MAX_ACTUAL_CHARS - 1)}… (${value.length} chars)` : value
+
+/** The actual value as the text of an answer shows it. */
+const showActual = (value: unknown): string => {
+  if (value === null || value === undefined) return "no element"
+  if (typeof value === "string") return JSON.stringify(value)
+  if (typeof value === "object") return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`).join(", ")
+  return String(value)
+}
 
 /** Reads an element's state in one evaluation, so composite predicates are checked atomically. */
 const readState = (locator: Locator) =>
@@ -270,7 +286,7 @@ export const expectWindow = defineTool({
       const outcome = yield* driver.poll(
         Effect.gen(function* () {
           const open = session.windows.filter((w) => !w.page.isClosed())
-          const windows = yield* Effect.forEach(open, (w) => Effect.map(driver.title(w), (title) => ({ id: w.id, title, url: w.page.url() })), { concurrency: "unbounded" })
+          const windows = yield* Effect.forEach(open, (w) => Effect.map(titleOrDialog(session, w), (title) => ({ id: w.id, title, url: w.page.url() })), { concurrency: "unbounded" })
           const match = windows.find((w) => (input.title === undefined || w.title.includes(input.title)) && (input.url === undefined || w.url.includes(input.url)))
           const filterOk = (input.title === undefined && input.url === undefined) || match !== undefined
           const countOk = input.count === undefined || windows.length === input.count

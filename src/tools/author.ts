@@ -8,7 +8,7 @@ import { ElectronDriver, type AppSession, type RecordedStep } from "../layers/dr
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { ElementNotFound, InvalidArgument } from "./errors.js"
-import { locatorCode } from "./interact.js"
+import { locatorCode } from "./act.js"
 import { defineTool } from "./Tool.js"
 import { Target } from "./shapes.js"
 
@@ -101,11 +101,12 @@ ${body.map((line) => indent(line, 4)).join("\n")}
 export const exportTest = defineTool({
   name: "electron_export_test",
   description:
-    "Write the session's successful actions and passed assertions as a runnable @playwright/test file that launches the same app with _electron (same executable, app, args, env). Returns the path and the code.",
+    "Write the session's successful actions and passed assertions as a runnable @playwright/test file that launches the same app with _electron (same executable, app, args, env). Returns the path; inline=true adds the code.",
   type: "author",
   errors: ["APP_NOT_RUNNING", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({
-    name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "file name, default session-<time>.spec.ts" })
+    name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "file name, default session-<time>.spec.ts" }),
+    inline: Schema.optional(Schema.Boolean)
   }),
   handler: (input) =>
     Effect.gen(function* () {
@@ -128,9 +129,10 @@ export const exportTest = defineTool({
         try: () => writeFileSync(path, code),
         catch: (cause) => new InvalidArgument({ message: `Could not write ${path}: ${String(cause)}`, hint: "Check that the output folder is writable." })
       })
+      const bytes = Buffer.byteLength(code)
       return {
-        text: `Wrote ${path} (${session.steps.length} steps).\n\n${code}`,
-        structured: { path, steps: session.steps.length }
+        text: `Wrote ${path} (${session.steps.length} steps, ${bytes} bytes).${input.inline === true ? `\n\n${code}` : ""}`,
+        structured: { path, steps: session.steps.length, bytes }
       }
     })
 })

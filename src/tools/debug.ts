@@ -7,6 +7,7 @@ import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { RingBuffer } from "../layers/driver/buffers.js"
+import { existsSync, statSync } from "node:fs"
 import { InvalidArgument, OperationFailed } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
@@ -247,7 +248,8 @@ export const traceStop = defineTool({
       if (typeof path !== "string") return yield* path
       yield* driver.run("stop tracing", () => session.context.tracing.stop({ path }))
       yield* driver.setTracing(false)
-      return { text: `Trace written to ${path}`, structured: { path } }
+      const bytes = yield* Effect.sync(() => (existsSync(path) ? statSync(path).size : 0))
+      return { text: `Trace written to ${path} (${bytes} bytes)`, structured: { path, bytes } }
     })
 })
 

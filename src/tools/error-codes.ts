@@ -21,6 +21,7 @@ export const ErrorCodes = {
   PathNotAllowed: "PATH_NOT_ALLOWED",
   NeedsMainProcess: "NEEDS_MAIN_PROCESS",
   OperationFailed: "OPERATION_FAILED",
+  DialogOpen: "DIALOG_OPEN",
   InternalError: "INTERNAL_ERROR"
 } as const
 

@@ -13,6 +13,7 @@ export {
   AmbiguousLocator,
   AppCrashed,
   AppNotRunning,
+  DialogOpen,
   ElementNotFound,
   InvalidArgument,
   LaunchFailed,

@@ -7,14 +7,17 @@ import { assertTools } from "./assert.js"
 import { authorTools } from "./author.js"
 import { debugTools } from "./debug.js"
 import { evalTools } from "./eval.js"
+import { guardTool } from "./guard.js"
 import { interactTools } from "./interact.js"
 import { nativeTools } from "./native.js"
 import { navigationTools } from "./navigation.js"
 import { observeTools } from "./observe.js"
-import type { Tool } from "./Tool.js"
+import type { ProfileSelector } from "../profile/ProfileSelector.js"
+import type { Tool, ToolServices } from "./Tool.js"
 import { windowTools } from "./windows.js"
 
-export const groupTools: ReadonlyArray<Tool> = [
+/** Each behind the one guard (open web dialogs, targets that match nothing): see guard.ts. */
+export const groupTools: ReadonlyArray<Tool<any, ToolServices | ProfileSelector>> = ([
   ...appTools,
   ...windowTools,
   ...navigationTools,
@@ -25,4 +28,4 @@ export const groupTools: ReadonlyArray<Tool> = [
   ...nativeTools,
   ...debugTools,
   ...evalTools
-]
+] as ReadonlyArray<Tool>).map(guardTool)

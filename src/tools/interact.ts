@@ -7,68 +7,16 @@
 import { Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
-import type { Locator } from "playwright-core"
-import { ElectronDriver, type PendingDialog, type WindowEntry } from "../layers/driver/ElectronDriver.js"
-import { InvalidArgument, OperationFailed, type AppCrashed, type AppNotRunning, type ToolError } from "./errors.js"
+
+import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { InvalidArgument, OperationFailed } from "./errors.js"
 import { confine } from "./confine.js"
-import { diffSnapshots } from "./snapshot-diff.js"
-import { defineTool, type ToolResult } from "./Tool.js"
+
+
+
+import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
-
-/** Changes up to this many characters are returned with the action's result. */
-const SMALL_DIFF_CHARS = 800
-
-/** Playwright code for a locator, preferring role, label and test id (what `normalize()` picks). */
-export const locatorCode = (locator: Locator, fallbackSelector: string): Promise<string> =>
-  locator
-    .normalize()
-    .then((normalized) => normalized.toString())
-    .catch(() => `locator(${JSON.stringify(fallbackSelector)})`)
-
-const describeDialog = (dialog: PendingDialog) =>
-  `A ${dialog.type} dialog opened in ${dialog.window}: "${dialog.message}"${dialog.type === "prompt" ? ` (default "${dialog.defaultValue}")` : ""}. Answer it with electron_web_dialog (accept or dismiss).`
-
-/** After an action: the change in the window's snapshot when the agent has one and the change is small. */
-const changeSummary = (driver: typeof ElectronDriver.Service, entry: WindowEntry) =>
-  Effect.gen(function* () {
-    const previous = entry.latestSnapshot
-    if (previous === undefined || entry.page.isClosed()) return ""
-    const next = yield* driver.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined))
-    if (next === undefined) return ""
-    const diff = diffSnapshots(previous, next)
-    if (diff.added === 0 && diff.removed === 0) return "\nNo change in the page's accessibility tree."
-    if (diff.text.length <= SMALL_DIFF_CHARS) return `\nChanges (+${diff.added} -${diff.removed}):\n${diff.text}`
-    return `\nThe page changed (+${diff.added} -${diff.removed} lines); electron_snapshot since="last" shows it.`
-  })
-
-interface ActOptions {
-  readonly tool: string
-  readonly target: string
-  readonly describe: string
-  readonly step: (code: string) => string
-  readonly perform: (locator: Locator, entry: WindowEntry) => Promise<unknown>
-}
-
-/** Resolves the target, performs the action (returning early if a web dialog opens), records the step. */
-const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, ElectronDriver> =>
-  Effect.gen(function* () {
-    const driver = yield* ElectronDriver
-    const entry = yield* driver.window()
-    const locator = yield* driver.locate(entry, options.target)
-    const code = yield* Effect.promise(() => locatorCode(locator, options.target))
-    const outcome = yield* untilDialog(driver, driver.run(options.describe, () => options.perform(locator, entry)))
-    yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
-    if (outcome !== undefined) return { text: describeDialog(outcome), structured: { dialog: { type: outcome.type, message: outcome.message, window: outcome.window } } }
-    const change = yield* changeSummary(driver, entry)
-    return { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`, structured: { window: entry.id, locator: code } }
-  })
-
-/**
- * Runs an action; a web dialog it opens blocks it until answered, so the dialog ends the wait instead
- * (succeeding with the dialog). The action's own outcome after that is not awaited.
- */
-const untilDialog = <E, R>(driver: typeof ElectronDriver.Service, action: Effect.Effect<unknown, E, R>): Effect.Effect<PendingDialog | undefined, E | AppNotRunning | AppCrashed, R> =>
-  Effect.raceFirst(Effect.as(action, undefined), driver.nextDialog)
+import { act, changeSummary, dialogResult, locatorCode, untilDialog } from "./act.js"
 
 const timeoutOf = (input: { readonly timeoutMs?: number | undefined }) => input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
 const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
@@ -262,7 +210,7 @@ export const pressKey = defineTool({
         )
       )
       yield* driver.recordStep({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${JSON.stringify(input.key)})` })
-      if (dialog) return { text: describeDialog(dialog), structured: { dialog: { type: dialog.type, message: dialog.message } } }
+      if (dialog) return yield* dialogResult(dialog)
       const change = yield* changeSummary(driver, entry)
       return { text: `Pressed ${input.key}.${change}`, structured: { window: entry.id } }
     })
@@ -409,6 +357,7 @@ export const webDialog = defineTool({
           code: input.always ? `window.on("dialog", (dialog) => ${answer})` : `window.removeAllListeners("dialog")`
         })
       }
+      // Dialogs of windows that closed meanwhile need no answer (the driver drops them).
       const pending = yield* driver.takeDialog
       if (pending === undefined) {
         if (input.always !== undefined) {

@@ -203,7 +203,26 @@ const applyStub = ({ dialog }: any, command: { action: string; rules: ReadonlyAr
         const kind = kindOf(name)
         const text = [options.title, options.message, options.detail, ...(options.buttons ?? [])].filter(Boolean).join(" \u0000 ")
         const rule = state.rules.find((r: any) => r.kind === kind && (r.remaining === undefined || r.remaining > 0) && (!r.match || text.includes(r.match)))
-        const call = { method: name, title: options.title ?? null, message: options.message ?? null, buttons: options.buttons ?? null, defaultPath: options.defaultPath ?? null, answered: rule ? "stub" : state.strict ? "refused" : "canceled", at: Date.now() }
+        // Every option the app gave, bounded (strings 300 characters, lists 20 entries).
+        const cut = (v: any, max = 300) => (typeof v === "string" ? (v.length > max ? `${v.slice(0, max - 1)}…` : v) : null)
+        const list = (v: any) => (Array.isArray(v) ? v.slice(0, 20).map((x: any) => cut(String(x), 100)) : null)
+        const filters = Array.isArray(options.filters)
+          ? options.filters.slice(0, 20).map((f: any) => ({ name: cut(f?.name, 100), extensions: list(f?.extensions) ?? [] }))
+          : null
+        const call: Record<string, unknown> = { method: name }
+        const given: Record<string, unknown> = {
+          title: cut(options.title),
+          message: cut(options.message),
+          detail: cut(options.detail),
+          type: cut(options.type, 20),
+          buttons: list(options.buttons),
+          checkboxLabel: cut(options.checkboxLabel),
+          defaultPath: cut(options.defaultPath, 1_000),
+          filters,
+          properties: list(options.properties)
+        }
+        for (const [key, value] of Object.entries(given)) if (value !== null) call[key] = value
+        Object.assign(call, { answered: rule ? "stub" : state.strict ? "refused" : "canceled", at: Date.now() })
         state.calls.push(call)
         if (state.calls.length > 200) state.calls.shift()
         if (!rule && state.strict) {
@@ -229,6 +248,34 @@ const applyStub = ({ dialog }: any, command: { action: string; rules: ReadonlyAr
     state.strict = command.strict
   }
   return { installed: true, calls: state.calls, rules: state.rules.length }
+}
+
+interface RecordedDialogCall {
+  readonly method: string
+  readonly title?: string
+  readonly message?: string
+  readonly detail?: string
+  readonly type?: string
+  readonly buttons?: ReadonlyArray<string>
+  readonly checkboxLabel?: string
+  readonly defaultPath?: string
+  readonly filters?: ReadonlyArray<{ readonly name: string | null; readonly extensions: ReadonlyArray<string> }>
+  readonly properties?: ReadonlyArray<string>
+  readonly answered: string
+}
+
+/** One line per call with every option the app gave the dialog. */
+const describeCall = (c: RecordedDialogCall) => {
+  const parts = [
+    c.type !== undefined ? `type ${c.type}` : undefined,
+    c.detail !== undefined ? `detail ${JSON.stringify(c.detail)}` : undefined,
+    c.buttons !== undefined ? `buttons [${c.buttons.join(", ")}]` : undefined,
+    c.checkboxLabel !== undefined ? `checkbox ${JSON.stringify(c.checkboxLabel)}` : undefined,
+    c.defaultPath !== undefined ? `defaultPath ${c.defaultPath}` : undefined,
+    c.filters !== undefined ? `filters ${c.filters.map((f) => `${f.name ?? ""} (${f.extensions.join(",")})`).join("; ")}` : undefined,
+    c.properties !== undefined ? `properties ${c.properties.join(",")}` : undefined
+  ].filter((p) => p !== undefined)
+  return `${c.method}${c.title ? ` "${c.title}"` : ""}${c.message ? ` — ${c.message}` : ""}${parts.length > 0 ? ` (${parts.join("; ")})` : ""}: ${c.answered}`
 }
 
 export const dialogStub = defineTool({
@@ -260,9 +307,7 @@ export const dialogStub = defineTool({
         const session = yield* driver.session
         yield* driver.recordStep({ tool: "electron_dialog_stub", window: session.activeId ?? "", code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})` })
       }
-      const calls = (result.calls as Array<{ method: string; title: string | null; message: string | null; answered: string }>).map(
-        (c) => `${c.method}${c.title ? ` "${c.title}"` : ""}${c.message ? ` — ${c.message}` : ""}: ${c.answered}`
-      )
+      const calls = (result.calls as ReadonlyArray<RecordedDialogCall>).map(describeCall)
       const head =
         input.action === "restore"
           ? "Real dialogs restored."

@@ -7,7 +7,8 @@ import { ElectronDriver, titleOf, type WindowEntry } from "../layers/driver/Elec
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { InvalidArgument, Timeout } from "./errors.js"
-import { diffSnapshots } from "./snapshot-diff.js"
+import { nearbyFor, noMatchLines } from "./nearby.js"
+import { diffCounts, diffSnapshots, markCutSubtrees } from "./snapshot-diff.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 
@@ -47,52 +48,67 @@ export const snapshot = defineTool({
     Effect.gen(function* () {
       const driver = yield* ElectronDriver
       const entry = yield* driver.window()
-      const previous = entry.latestSnapshot
+      const previous = entry.shownSnapshot
       const text = yield* driver.snapshot(entry, { ...(input.target !== undefined ? { target: input.target } : {}), ...(input.depth !== undefined ? { depth: input.depth } : {}) })
       const head = yield* header(entry)
       const shape = (s: string) => (input.compact === true ? compactSnapshot(s) : s)
-      if (input.since === "last" && previous !== undefined && input.target === undefined && input.depth === undefined) {
+      const whole = input.target === undefined && input.depth === undefined
+      // Only a whole-window answer is a baseline: it is what the agent now knows of the page.
+      if (whole) yield* driver.markShown(entry, text)
+      if (input.since === "last" && previous !== undefined && whole) {
         const diff = diffSnapshots(previous, text)
-        const body = diff.added === 0 && diff.removed === 0 ? "(no change)" : shape(diff.text)
-        return { text: `${head}\nchanges since last snapshot: +${diff.added} -${diff.removed}\n${body}`, structured: { window: entry.id, incremental: true, added: diff.added, removed: diff.removed } }
+        const body = diff.added === 0 && diff.removed === 0 && diff.changed === 0 ? "(no change)" : shape(diff.text)
+        return {
+          text: `${head}\nchanges since last snapshot: ${diffCounts(diff)}\n${body}`,
+          structured: { window: entry.id, incremental: true, added: diff.added, removed: diff.removed, changed: diff.changed }
+        }
       }
-      return { text: `${head}\n${shape(text)}`, structured: { window: entry.id, incremental: false, refs: entry.refs.size } }
+      const body = input.depth !== undefined && entry.latestSnapshot !== undefined ? markCutSubtrees(text, entry.latestSnapshot) : text
+      return { text: `${head}\n${shape(body)}`, structured: { window: entry.id, incremental: false, refs: entry.refs.size } }
     })
 })
+
+/** Width and height of a PNG, from its IHDR chunk. */
+export const pngSize = (png: Buffer): { width: number; height: number } | undefined =>
+  png.length >= 24 && png.subarray(12, 16).toString("latin1") === "IHDR" ? { width: png.readUInt32BE(16), height: png.readUInt32BE(20) } : undefined
 
 export const screenshot = defineTool({
   name: "electron_screenshot",
   description:
-    "PNG of the active window, of one element (target) or the full scrollable page. Returned as an image; also saved under the screenshot folder when the server has one (name stays inside it).",
+    "PNG of the active window, one element (target) or the full scrollable page, returned as an image. With name it is saved under the output folder instead and only its path, bytes and size come back (inline=true adds the image).",
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "ELEMENT_NOT_FOUND", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({
     target: Schema.optional(Target),
     fullPage: Schema.optional(Schema.Boolean),
-    name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "file name when saved" })
+    name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "file name to save to" }),
+    inline: Schema.optional(Schema.Boolean)
   }),
   handler: (input) =>
     Effect.gen(function* () {
       const driver = yield* ElectronDriver
       const config = yield* ServerConfig
       const entry = yield* driver.window()
+      // A name saves under the screenshot folder when the server has one, else the output folder; never outside.
+      const folder = config.screenshotDir ?? config.outputDir
       let path: string | undefined
-      if (config.screenshotDir !== undefined) {
-        const resolved = outputPath(config.screenshotDir, input.name ?? timestampedName(`${entry.id}`, ".png"), ".png")
+      if (input.name !== undefined || config.screenshotDir !== undefined) {
+        const resolved = outputPath(folder, input.name ?? timestampedName(`${entry.id}`, ".png"), ".png")
         if (typeof resolved !== "string") return yield* resolved
         path = resolved
-      } else if (input.name !== undefined) {
-        return yield* new InvalidArgument({ message: "name: this server saves no screenshots (no --screenshot-dir)", hint: "Omit name; the image is returned inline." })
       }
       const buffer = yield* input.target !== undefined
         ? Effect.flatMap(driver.locate(entry, input.target), (locator) =>
             driver.run("screenshot the element", () => locator.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) }))
           )
         : driver.run("screenshot the window", () => entry.page.screenshot({ fullPage: input.fullPage === true, ...(path ? { path } : {}) }))
+      const size = pngSize(buffer)
+      const dims = size ? `${size.width}x${size.height}, ` : ""
+      const withImage = input.name === undefined || input.inline === true
       return {
-        text: `Screenshot of ${input.target ?? entry.id} (${buffer.length} bytes${path ? `, saved to ${path}` : ""}).`,
-        structured: { window: entry.id, bytes: buffer.length, ...(path ? { path } : {}) },
-        images: [{ data: buffer.toString("base64"), mimeType: "image/png" }]
+        text: `Screenshot of ${input.target ?? entry.id} (${dims}${buffer.length} bytes)${path ? ` saved to ${path}` : ""}.`,
+        structured: { window: entry.id, bytes: buffer.length, ...(size ?? {}), ...(path ? { path } : {}) },
+        ...(withImage ? { images: [{ data: buffer.toString("base64"), mimeType: "image/png" }] } : {})
       }
     })
 })
@@ -140,9 +156,11 @@ export const find = defineTool({
       }
       const lines = items.map((item) => `- ${item.line}`)
       if (count > limit) lines.push(`… ${count - limit} more`)
+      const near = count === 0 ? yield* nearbyFor(input.target) : []
+      if (count === 0) lines.push(...noMatchLines(near, input.target))
       return {
         text: `${count} match${count === 1 ? "" : "es"} for ${input.target} in ${entry.id}${lines.length > 0 ? "\n" + lines.join("\n") : ""}`,
-        structured: { window: entry.id, count, items }
+        structured: { window: entry.id, count, items, ...(count === 0 ? { near } : {}) }
       }
     })
 })

@@ -2,7 +2,7 @@
  * Window tools: list, select, wait for, change the state of, size and close the app's windows.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type WindowInfo } from "../layers/driver/ElectronDriver.js"
+import { ElectronDriver, type AppSession, type WindowEntry, type WindowInfo } from "../layers/driver/ElectronDriver.js"
 import { defineTool } from "./Tool.js"
 import { TimeoutMs, WindowId } from "./shapes.js"
 
@@ -18,6 +18,14 @@ const formatWindow = (w: WindowInfo) => {
   return `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}${bounds}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`
 }
 
+/** A window's info; a window whose page a web dialog blocks is described without asking its page. */
+const infoOf = (session: AppSession, entry: WindowEntry) =>
+  Effect.flatMap(ElectronDriver, (driver) => {
+    const pending = session.pendingDialogs.find((d) => d.window === entry.id)
+    if (pending === undefined) return driver.windowInfo(entry)
+    return Effect.succeed<WindowInfo>({ id: entry.id, active: session.activeId === entry.id, title: `(${pending.type} dialog open)`, url: entry.page.url() })
+  })
+
 export const windows = defineTool({
   name: "electron_windows",
   description: "List the app's windows: id, title, URL, bounds, focused/visible state; * marks the active window that other tools act on.",
@@ -28,7 +36,7 @@ export const windows = defineTool({
     Effect.gen(function* () {
       const driver = yield* ElectronDriver
       const session = yield* driver.session
-      const infos = yield* Effect.forEach(session.windows, (w) => driver.windowInfo(w), { concurrency: "unbounded" })
+      const infos = yield* Effect.forEach(session.windows, (w) => infoOf(session, w), { concurrency: "unbounded" })
       return { text: infos.length > 0 ? infos.map(formatWindow).join("\n") : "No open windows.", structured: { windows: infos } }
     })
 })
@@ -49,7 +57,7 @@ export const selectWindow = defineTool({
     Effect.gen(function* () {
       const driver = yield* ElectronDriver
       const entry = yield* driver.selectWindow({ id: input.window, title: input.title, url: input.url, index: input.index })
-      const info = yield* driver.windowInfo(entry)
+      const info = yield* infoOf(yield* driver.session, entry)
       return { text: `Active window: ${formatWindow(info).trim()}`, structured: { window: info } }
     })
 })

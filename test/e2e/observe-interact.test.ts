@@ -42,12 +42,13 @@ describe("observe tools on the tasks app", () => {
     const diff = await mcp.call("electron_snapshot", { since: "last" })
     expect(diff.structured).toMatchObject({ incremental: true })
     expect(diff.structured.removed).toBeGreaterThan(10)
-    expect(diff.text).toMatch(/^\+ +- searchbox "Search tasks" \[ref=e\d+\]: passport$/m)
-    expect(diff.text).toMatch(/^\+ +- paragraph \[ref=e\d+\]: Showing 1 of 42 tasks/m)
+    expect(diff.text).toMatch(/^~ +- searchbox "Search tasks" \[ref=e\d+\]: passport$/m)
+    expect(diff.text).toMatch(/^~ +- paragraph \[ref=e\d+\]: Showing 1 of 42 tasks/m)
     expect(diff.text.length).toBeLessThan(full.text.length)
-    // An action reports what it changed itself, and counts as the latest snapshot.
+    // An action reports what it changed itself; the baseline of since="last" stays what the agent was shown.
     const cleared = await mcp.call("electron_fill", { target: "testid=search-input", value: "" })
-    expect(cleared.text).toMatch(/The page changed \(\+\d+ -\d+ lines\)|Changes \(/)
+    expect(cleared.text).toMatch(/The page changed \(\+\d+ -\d+( ~\d+)? lines\)|Changes \(/)
+    expect((await mcp.call("electron_snapshot", { since: "last" })).text).not.toContain("(no change)")
     expect((await mcp.call("electron_snapshot", { since: "last" })).text).toContain("(no change)")
     const compact = await mcp.call("electron_snapshot", { compact: true })
     expect(compact.text.length).toBeLessThan(full.text.length)
@@ -85,7 +86,7 @@ describe("observe tools on the tasks app", () => {
     expect(missingAttr.code).toBe("ELEMENT_NOT_FOUND")
   })
 
-  it("electron_screenshot returns a PNG image; a bad name is refused", async () => {
+  it("electron_screenshot returns a PNG image, or saves it by name; an escaping name is refused", async () => {
     const shot = await mcp.call("electron_screenshot")
     expect(shot.isError).toBe(false)
     expect(shot.images).toBe(1)
@@ -93,8 +94,11 @@ describe("observe tools on the tasks app", () => {
     expect(png.subarray(1, 4).toString()).toBe("PNG")
     const element = await mcp.call("electron_screenshot", { target: "testid=board-name" })
     expect(element.images).toBe(1)
-    const noDir = await mcp.call("electron_screenshot", { name: "x.png" })
-    expect(noDir.code).toBe("INVALID_ARGUMENT")
+    // Without --screenshot-dir a name saves under the output folder; a name never leaves it.
+    const saved = await mcp.call("electron_screenshot", { name: "x.png" })
+    expect(saved.images).toBe(0)
+    expect(saved.structured.path).toMatch(/x\.png$/)
+    expect((await mcp.call("electron_screenshot", { name: "../x.png" })).code).toBe("PATH_NOT_ALLOWED")
   })
 
   it("electron_wait_for waits for text and for URL, and times out with TIMEOUT", async () => {

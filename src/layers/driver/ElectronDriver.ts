@@ -23,6 +23,7 @@ import { attachSession, launchSession, prepareLaunch } from "./launch.js"
 import { fromPlaywright } from "./playwright-errors.js"
 import { gracefulClose } from "./process.js"
 import { expandSelector, REF_PATTERN, toFunction } from "./selectors.js"
+import { dialogGate } from "./dialog-gate.js"
 import { hookSource } from "./main-hooks.js"
 import * as waits from "./waits.js"
 import { NotYet } from "./waits.js"
@@ -112,7 +113,7 @@ const makeDriver = Effect.gen(function* () {
     const s = yield* session
     const wanted = id ?? s.activeId
     const entry = s.windows.find((w) => w.id === wanted && !w.page.isClosed())
-    if (entry) return entry
+    if (entry) return yield* dialogGate(s, entry)
     const open = s.windows.map((w) => w.id).join(", ") || "none"
     return yield* new WindowNotFound({
       message: id === undefined ? `No active window (open windows: ${open})` : `No window ${id} (open windows: ${open})`
@@ -124,7 +125,12 @@ const makeDriver = Effect.gen(function* () {
   const findWindow = Effect.fn("ElectronDriver.findWindow")(function* (selector: WindowSelector) {
     const s = yield* session
     const open = s.windows.filter((w) => !w.page.isClosed())
-    if (selector.id !== undefined) return yield* window(selector.id)
+    if (selector.id !== undefined) {
+      // Selecting is not touching the page: a window with an open dialog can be selected.
+      const byId = open.find((w) => w.id === selector.id)
+      if (byId) return byId
+      return yield* new WindowNotFound({ message: `No window ${selector.id} (open windows: ${open.map((w) => w.id).join(", ") || "none"})` })
+    }
     if (selector.index !== undefined) {
       const entry = open[selector.index]
       if (entry) return entry
@@ -298,7 +304,12 @@ const makeDriver = Effect.gen(function* () {
   })
 
   const recordSnapshot = (entry: WindowEntry, text: string) => Effect.sync(() => entry.recordSnapshot(text))
-  const forgetSnapshot = (entry: WindowEntry) => Effect.sync(() => entry.recordSnapshot(undefined))
+  const markShown = (entry: WindowEntry, text: string) => Effect.sync(() => entry.markShown(text))
+  const forgetSnapshot = (entry: WindowEntry) =>
+    Effect.sync(() => {
+      entry.recordSnapshot(undefined)
+      entry.markShown(undefined)
+    })
 
   const pullMainErrors: ElectronDriverShape["pullMainErrors"] = Effect.gen(function* () {
     const s = yield* session
@@ -353,6 +364,7 @@ const makeDriver = Effect.gen(function* () {
     waitSliced,
     snapshot,
     recordSnapshot,
+    markShown,
     forgetSnapshot,
     evaluateMain,
     evaluateWindow,

@@ -76,6 +76,14 @@ export class OperationFailed extends Schema.TaggedError<OperationFailed>()(
   errorFields("Read the message; electron_status shows the app state.")
 ) {}
 
+/** A web dialog blocks the window's page: every call on it would hang until the dialog is answered. */
+export class DialogOpen extends Schema.TaggedError<DialogOpen>()("DialogOpen", {
+  ...errorFields("Answer it with electron_web_dialog (accept or dismiss); the page is blocked until then."),
+  window: Schema.String,
+  dialog: Schema.String,
+  dialogMessage: Schema.String
+}) {}
+
 /** What a playwright-core call made through the driver can end in. */
 export type PlaywrightError =
   | AppCrashed
@@ -89,4 +97,4 @@ export type PlaywrightError =
   | OperationFailed
 
 /** Every error a driver operation can raise. */
-export type DriverError = PlaywrightError | AppNotRunning | LaunchFailed | NeedsMainProcess
+export type DriverError = PlaywrightError | AppNotRunning | LaunchFailed | NeedsMainProcess | DialogOpen

@@ -53,6 +53,7 @@ export type DialogPolicy = { readonly action: "accept" | "dismiss"; readonly pro
 export class WindowEntry {
   #latestSnapshot: string | undefined
   #refs: ReadonlySet<string> = new Set()
+  #shownSnapshot: string | undefined
   /** @internal the driver caches the CDP target id here */
   targetId: string | undefined
   constructor(
@@ -69,6 +70,19 @@ export class WindowEntry {
   /** The refs of that snapshot: the only refs a target may use. */
   get refs(): ReadonlySet<string> {
     return this.#refs
+  }
+
+  /**
+   * The last whole-window snapshot the agent was shown: the baseline of `electron_snapshot since:"last"`.
+   * The latest snapshot moves with every change summary and ref refresh, which the agent never saw in full.
+   */
+  get shownSnapshot(): string | undefined {
+    return this.#shownSnapshot
+  }
+
+  /** @internal driver only */
+  markShown(text: string | undefined): void {
+    this.#shownSnapshot = text
   }
 
   /** @internal driver only: records a full snapshot and its refs. */
@@ -178,9 +192,13 @@ export class AppSession {
     this.#dialogPolicy = policy
   }
 
-  /** @internal driver only: the oldest pending dialog, removed from the queue. */
+  /** @internal driver only: the oldest pending dialog of a window still open, removed from the queue (dialogs of closed windows need no answer and are dropped). */
   takeDialog(): PendingDialog | undefined {
-    return this.#pendingDialogs.shift()
+    for (let dialog = this.#pendingDialogs.shift(); dialog !== undefined; dialog = this.#pendingDialogs.shift()) {
+      const window = dialog.window
+      if (this.#windows.some((w) => w.id === window && !w.page.isClosed())) return dialog
+    }
+    return undefined
   }
 
   /** @internal driver only: calls `listener` with each dialog that opens from now on; returns the unsubscribe. */

@@ -4,7 +4,7 @@
  */
 import type { Effect } from "effect"
 import type { Locator } from "playwright-core"
-import type { AppCrashed, AppNotRunning, InvalidArgument, LaunchFailed, NeedsMainProcess, PlaywrightError, RefStale, Timeout, WindowNotFound } from "./errors.js"
+import type { AppCrashed, AppNotRunning, DialogOpen, InvalidArgument, LaunchFailed, NeedsMainProcess, PlaywrightError, RefStale, Timeout, WindowNotFound } from "./errors.js"
 import type { AppSession, AttachOptions, DialogPolicy, LaunchOptions, PendingDialog, RecordedStep, WindowEntry, WindowInfo, WindowSelector } from "./session.js"
 
 /** The app's `electron` module, as main-process code receives it (no types for it exist here). */
@@ -41,8 +41,8 @@ export interface ElectronDriverShape {
   readonly current: Effect.Effect<AppSession | undefined>
   /** The running session; fails when none is running or it crashed. */
   readonly session: Effect.Effect<AppSession, SessionError>
-  /** A window by id, or the active one. */
-  readonly window: (id?: string) => Effect.Effect<WindowEntry, SessionError | WindowNotFound>
+  /** A window by id, or the active one; fails at once with DialogOpen while a web dialog blocks its page. */
+  readonly window: (id?: string) => Effect.Effect<WindowEntry, SessionError | WindowNotFound | DialogOpen>
   readonly findWindow: (selector: WindowSelector) => Effect.Effect<WindowEntry, SessionError | WindowNotFound>
   /** Makes the window the selector finds the active one. */
   readonly selectWindow: (selector: WindowSelector) => Effect.Effect<WindowEntry, SessionError | WindowNotFound>
@@ -76,6 +76,8 @@ export interface ElectronDriverShape {
   readonly snapshot: (entry: WindowEntry, options?: { readonly target?: string; readonly depth?: number }) => Effect.Effect<string, PlaywrightError>
   /** Records a full snapshot the agent was given as the window's latest (its refs become the valid ones). */
   readonly recordSnapshot: (entry: WindowEntry, text: string) => Effect.Effect<void>
+  /** Records the whole-window snapshot the agent was shown (the baseline of since:"last"). */
+  readonly markShown: (entry: WindowEntry, text: string) => Effect.Effect<void>
   /** Forgets a window's snapshot and refs (after a navigation: the page they described is gone). */
   readonly forgetSnapshot: (entry: WindowEntry) => Effect.Effect<void>
   /** Runs `fn(electron, arg)` in the main process (needs a launched app or an attached inspector). */

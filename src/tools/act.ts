@@ -1,0 +1,75 @@
+/**
+ * How an action runs: resolve the target, perform it (a web dialog it opens ends the wait and is reported),
+ * record the step for test export, and summarise what changed in the page.
+ */
+import { Effect } from "effect"
+
+
+import type { Locator } from "playwright-core"
+import { ElectronDriver, type PendingDialog, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { type AppCrashed, type AppNotRunning, type ToolError } from "./errors.js"
+
+import { answerAdvice, describeDialog, dialogFields } from "./dialogs.js"
+import { ProfileSelector } from "../profile/ProfileSelector.js"
+import { diffCounts, diffSnapshots } from "./snapshot-diff.js"
+import { type ToolResult } from "./Tool.js"
+
+
+/** Changes up to this many characters are returned with the action's result. */
+export const SMALL_DIFF_CHARS = 1_000
+
+/** Playwright code for a locator, preferring role, label and test id (what `normalize()` picks). */
+export const locatorCode = (locator: Locator, fallbackSelector: string): Promise<string> =>
+  locator
+    .normalize()
+    .then((normalized) => normalized.toString())
+    .catch(() => `locator(${JSON.stringify(fallbackSelector)})`)
+
+/** The result of an action that opened a web dialog: the dialog, and how to answer it in this server. */
+export const dialogResult = (dialog: PendingDialog): Effect.Effect<ToolResult, never, ProfileSelector> =>
+  Effect.map(answerAdvice, (advice) => ({
+    text: `The action opened a ${describeDialog(dialog)}. ${advice}`,
+    structured: { dialog: dialogFields(dialog) }
+  }))
+
+/** After an action: the change in the window's snapshot when the agent has one and the change is small. */
+export const changeSummary = (driver: typeof ElectronDriver.Service, entry: WindowEntry) =>
+  Effect.gen(function* () {
+    const previous = entry.latestSnapshot
+    if (previous === undefined || entry.page.isClosed()) return ""
+    const next = yield* driver.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined))
+    if (next === undefined) return ""
+    const diff = diffSnapshots(previous, next)
+    if (diff.added === 0 && diff.removed === 0 && diff.changed === 0) return "\nNo change in the page's accessibility tree."
+    if (diff.text.length <= SMALL_DIFF_CHARS) return `\nChanges (${diffCounts(diff)}):\n${diff.text}`
+    return `\nThe page changed (${diffCounts(diff)} lines); electron_snapshot since="last" shows it.`
+  })
+
+export interface ActOptions {
+  readonly tool: string
+  readonly target: string
+  readonly describe: string
+  readonly step: (code: string) => string
+  readonly perform: (locator: Locator, entry: WindowEntry) => Promise<unknown>
+}
+
+/** Resolves the target, performs the action (returning early if a web dialog opens), records the step. */
+export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, ElectronDriver | ProfileSelector> =>
+  Effect.gen(function* () {
+    const driver = yield* ElectronDriver
+    const entry = yield* driver.window()
+    const locator = yield* driver.locate(entry, options.target)
+    const code = yield* Effect.promise(() => locatorCode(locator, options.target))
+    const outcome = yield* untilDialog(driver, driver.run(options.describe, () => options.perform(locator, entry)))
+    yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
+    if (outcome !== undefined) return yield* dialogResult(outcome)
+    const change = yield* changeSummary(driver, entry)
+    return { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`, structured: { window: entry.id, locator: code } }
+  })
+
+/**
+ * Runs an action; a web dialog it opens blocks it until answered, so the dialog ends the wait instead
+ * (succeeding with the dialog). The action's own outcome after that is not awaited.
+ */
+export const untilDialog = <E, R>(driver: typeof ElectronDriver.Service, action: Effect.Effect<unknown, E, R>): Effect.Effect<PendingDialog | undefined, E | AppNotRunning | AppCrashed, R> =>
+  Effect.raceFirst(Effect.as(action, undefined), driver.nextDialog)

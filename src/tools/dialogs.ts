@@ -1,0 +1,58 @@
+/**
+ * Web dialogs (alert, confirm, prompt, beforeunload) as every tool sees them. A page with an open
+ * dialog runs no script: the driver's `window()` refuses it at once with DIALOG_OPEN, and this module
+ * says how to answer (electron_web_dialog when the active profile holds it, else the restart flag),
+ * lists what is pending for electron_status, and fails a call that a dialog interrupts half way.
+ */
+import { Effect } from "effect"
+import type { AppSession, PendingDialog, WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { titleOf } from "../layers/driver/ElectronDriver.js"
+import { ProfileSelector } from "../profile/ProfileSelector.js"
+import { DialogOpen } from "./errors.js"
+
+export const article = (word: string) => (/^[aeiou]/i.test(word) ? "An" : "A")
+
+/** Dialog messages are page text: shown bounded. */
+export const boundDialogText = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+/** The dialogs still waiting for an answer, in windows that are still open. */
+export const openDialogs = (session: AppSession): ReadonlyArray<PendingDialog> =>
+  session.pendingDialogs.filter((d) => session.windows.some((w) => w.id === d.window && !w.page.isClosed()))
+
+/** How to answer a web dialog in this server: the tool when the profile holds it, else the restart flag. */
+export const answerAdvice: Effect.Effect<string, never, ProfileSelector> = Effect.flatMap(ProfileSelector, (profile) =>
+  profile.check("electron_web_dialog").pipe(
+    Effect.as("Answer it with electron_web_dialog (accept or dismiss); the page is blocked until then."),
+    Effect.catchAll((excluded) =>
+      Effect.succeed(
+        `electron_web_dialog answers it but is not in the ${excluded.activeProfile} profile: ${excluded.hint}. Until then this window's page is blocked; electron_close ends the app.`
+      )
+    )
+  )
+)
+
+export const describeDialog = (dialog: PendingDialog) =>
+  `${dialog.type} "${boundDialogText(dialog.message)}"${dialog.type === "prompt" ? ` (default "${boundDialogText(dialog.defaultValue, 100)}")` : ""} in ${dialog.window}`
+
+/** The structured form of a pending dialog. */
+export const dialogFields = (dialog: PendingDialog) => ({
+  window: dialog.window,
+  type: dialog.type,
+  message: boundDialogText(dialog.message),
+  ...(dialog.type === "prompt" ? { defaultValue: boundDialogText(dialog.defaultValue, 100) } : {})
+})
+
+export const dialogOpenError = (dialog: PendingDialog, hint: string) =>
+  new DialogOpen({
+    message: `${article(dialog.type)} ${dialog.type} dialog is open in ${dialog.window}: "${boundDialogText(dialog.message)}"${dialog.type === "prompt" ? ` (default "${boundDialogText(dialog.defaultValue, 100)}")` : ""}; its page is blocked until it is answered`,
+    hint,
+    window: dialog.window,
+    dialog: dialog.type,
+    dialogMessage: boundDialogText(dialog.message)
+  })
+
+/** A window's title, or a marker when a dialog blocks its page (reading the title would hang). */
+export const titleOrDialog = (session: AppSession, entry: WindowEntry): Effect.Effect<string> => {
+  const pending = session.pendingDialogs.find((d) => d.window === entry.id)
+  return pending ? Effect.succeed(`(${pending.type} dialog open)`) : titleOf(entry.page)
+}
