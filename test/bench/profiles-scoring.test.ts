@@ -9,7 +9,7 @@ import { jobsOf, parseRunArgs } from "../../src/bench/profiles/cli.js"
 import { buildReport, differences, mergeReports } from "../../src/bench/profiles/merge.js"
 import { toMarkdown, toSvg } from "../../src/bench/profiles/report.js"
 import { VARIANTS } from "../../src/bench/profiles/run.js"
-import { bpe, contentText, detectRetries, manifestBpe, requestBpe, responseBpe, summarize, verdictOf, type TaskResult } from "../../src/bench/profiles/scoring.js"
+import { bpe, contentText, detectRetries, manifestBpe, requestBpe, responseBpe, responseByTool, summarize, verdictOf, type TaskResult } from "../../src/bench/profiles/scoring.js"
 import { ALL_TASKS } from "../../src/bench/profiles/tasks.js"
 
 const result = (task: string, variant: string, over: Partial<TaskResult> = {}): TaskResult => ({
@@ -177,5 +177,17 @@ describe("command line", () => {
     expect(ALL_TASKS.length).toBeGreaterThanOrEqual(16)
     expect(new Set(ALL_TASKS.map((t) => t.id)).size).toBe(ALL_TASKS.length)
     expect(VARIANTS.map((v) => v.name)).toEqual(["essential", "essential+eval", "testing", "testing+eval", "debug", "debug+eval", "full", "full+eval"])
+  })
+})
+
+describe("response BPE by tool", () => {
+  it("sums calls and response BPE per tool", () => {
+    const calls = [
+      { tool: "electron_click", responseBpe: 30 },
+      { tool: "electron_find", responseBpe: 12 },
+      { tool: "electron_click", responseBpe: 5 }
+    ]
+    expect(responseByTool(calls)).toEqual({ electron_click: { calls: 2, bpe: 35 }, electron_find: { calls: 1, bpe: 12 } })
+    expect(responseByTool([])).toEqual({})
   })
 })

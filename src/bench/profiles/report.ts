@@ -44,6 +44,12 @@ export const toMarkdown = (report: ProfileReport, command: string): string => {
     lines.push(`| ${t.id} | ${row.join(" | ")} |`)
   }
   lines.push("")
+  if (report.results.some((r) => r.responseByTool !== undefined)) {
+    lines.push("## Response BPE by tool (summed over the tasks)")
+    lines.push("")
+    lines.push(toolTable(report))
+    lines.push("")
+  }
   lines.push("## Detailed results")
   lines.push("")
   lines.push("| task | variant | ok | calls | failed calls | retries | manifest | response | request | total | wall ms | missing tool | fallbacks | detail |")
@@ -73,6 +79,26 @@ export const toMarkdown = (report: ProfileReport, command: string): string => {
 }
 
 /** Two bar groups per variant: success rate (left axis) and total BPE (right axis). */
+/** Response BPE by tool and variant, summed over the tasks: what each tool's answers cost the agent. */
+export const toolTable = (report: ProfileReport): string => {
+  const variants = [...new Set(report.results.map((r) => r.variant))]
+  const byTool = new Map<string, Map<string, { calls: number; bpe: number }>>()
+  for (const r of report.results) {
+    for (const [tool, figures] of Object.entries(r.responseByTool ?? {})) {
+      const row = byTool.get(tool) ?? new Map<string, { calls: number; bpe: number }>()
+      const cell = row.get(r.variant) ?? { calls: 0, bpe: 0 }
+      row.set(r.variant, { calls: cell.calls + figures.calls, bpe: cell.bpe + figures.bpe })
+      byTool.set(tool, row)
+    }
+  }
+  const lines = [`| tool | ${variants.join(" | ")} |`, `|---|${variants.map(() => "---").join("|")}|`]
+  for (const tool of [...byTool.keys()].sort()) {
+    const row = byTool.get(tool)!
+    lines.push(`| ${tool} | ${variants.map((v) => (row.get(v) ? `${row.get(v)!.bpe} (${row.get(v)!.calls} calls)` : "")).join(" | ")} |`)
+  }
+  return lines.join("\n")
+}
+
 export const toSvg = (report: ProfileReport): string => {
   const s = report.summaries
   const width = 120 + s.length * 90

@@ -12,7 +12,7 @@ import { join } from "node:path"
 import { Data, Duration, Effect } from "effect"
 import { createServer, PROFILE_NAMES, type ProfileName, type StagewrightServer } from "../../index.js"
 import { Agent, GiveUp } from "./agent.js"
-import { detectRetries, manifestBpe, totalOf, type TaskResult } from "./scoring.js"
+import { detectRetries, manifestBpe, responseByTool, type TaskResult, totalOf } from "./scoring.js"
 import { launchApp, type TaskDef, type TaskEnv } from "./task-kit.js"
 
 export interface Variant {
@@ -172,7 +172,8 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
       totalBpe: totalOf({ manifestBpe: manifest, responseBpe, requestBpe }),
       wallMs,
       timedOut: outcome.timedOut,
-      toolsUsed: [...new Set(calls.map((c) => c.tool))].sort()
+      toolsUsed: [...new Set(calls.map((c) => c.tool))].sort(),
+      responseByTool: responseByTool(calls)
     }
     return result
   }).pipe(Effect.withSpan("profiles.runTask", { attributes: { task: task.id, variant: variant.name } }))

@@ -93,6 +93,19 @@ export interface TaskResult {
   readonly wallMs: number
   readonly timedOut: boolean
   readonly toolsUsed: ReadonlyArray<string>
+  /** Response BPE by tool: calls and the BPE of their results (what each tool costs the agent). */
+  readonly responseByTool?: Readonly<Record<string, { readonly calls: number; readonly bpe: number }>>
+}
+
+/** Sums the calls and response BPE of each tool. */
+export const responseByTool = (calls: ReadonlyArray<Pick<CallRecord, "tool" | "responseBpe">>): Record<string, { calls: number; bpe: number }> => {
+  const out: Record<string, { calls: number; bpe: number }> = {}
+  for (const call of calls) {
+    const entry = (out[call.tool] ??= { calls: 0, bpe: 0 })
+    entry.calls++
+    entry.bpe += call.responseBpe
+  }
+  return out
 }
 
 export const totalOf = (r: Pick<TaskResult, "manifestBpe" | "responseBpe" | "requestBpe">): number => r.manifestBpe + r.responseBpe + r.requestBpe
