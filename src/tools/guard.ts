@@ -41,7 +41,8 @@ export const guardTool = (tool: Tool): Tool<any, ToolServices | ProfileSelector>
           session === undefined || session.exit !== undefined
             ? Effect.never
             : driver.nextDialog.pipe(
-                Effect.delay(DIALOG_GRACE),
+                // Listen from the start of the call; after a dialog opens, give the call the grace period.
+                Effect.tap(() => Effect.sleep(DIALOG_GRACE)),
                 Effect.flatMap((dialog) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpenError(dialog, hint))))
               )
         return yield* tool.handler(input).pipe(
