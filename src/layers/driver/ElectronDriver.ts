@@ -7,7 +7,7 @@
  * app, replacing it, or shutting the server down (however it ends) closes the Electron process.
  * Waiting is Effect (Schedule, timeout): a cancelled or timed-out call makes no further Playwright call.
  */
-import { Context, Effect, ExecutionStrategy, Exit, Layer, Ref, Schedule, Scope } from "effect"
+import { Context, Effect, ExecutionStrategy, Exit, Layer, Ref, Scope } from "effect"
 import type { Locator, Page } from "playwright-core"
 import {
   AppCrashed,
@@ -15,7 +15,6 @@ import {
   InvalidArgument,
   NeedsMainProcess,
   RefStale,
-  Timeout,
   WindowNotFound,
   type PlaywrightError
 } from "./errors.js"
@@ -24,8 +23,8 @@ import { fromPlaywright } from "./playwright-errors.js"
 import { gracefulClose } from "./process.js"
 import { expandSelector, REF_PATTERN, toFunction } from "./selectors.js"
 import { hookSource } from "./main-hooks.js"
+import * as failedLoads from "./failed-loads.js"
 import * as waits from "./waits.js"
-import { NotYet } from "./waits.js"
 import type { BrowserWindowHandle, ElectronDriverShape, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
 import {
   titleOf,
@@ -164,19 +163,7 @@ const makeDriver = Effect.gen(function* () {
     options: { readonly timeoutMs: number; readonly select: boolean }
   ) {
     const s = yield* session
-    const filtered = filter.title !== undefined || filter.url !== undefined
-    const known = new Set(s.windows)
-    const matches = (entry: WindowEntry) =>
-      Effect.map(filter.title !== undefined ? title(entry) : Effect.succeed(""), (t) => (filter.title === undefined || t.includes(filter.title)) && (filter.url === undefined || entry.page.url().includes(filter.url)))
-    // Windows opened since the call started, or (with filters) any open window whose title / URL match now.
-    const look = Effect.suspend(() =>
-      Effect.filter(s.windows.filter((w) => !w.page.isClosed()), (w) => (filtered ? matches(w) : Effect.succeed(!known.has(w))), { concurrency: "unbounded" })
-    ).pipe(Effect.flatMap((found) => (found[0] ? Effect.succeed(found[0]) : Effect.fail(new NotYet()))))
-    const entry = yield* look.pipe(
-      Effect.retry({ schedule: Schedule.spaced("100 millis"), while: (error) => error instanceof NotYet }),
-      Effect.timeoutFail({ duration: options.timeoutMs, onTimeout: () => new Timeout({ message: `No ${filtered ? "matching " : "new "}window within ${options.timeoutMs} ms` }) }),
-      Effect.catchTag("NotYet", () => Effect.dieMessage("waitForWindow: retried without end"))
-    )
+    const entry = yield* failedLoads.waitForWindow(s, filter, options.timeoutMs, title)
     if (options.select) yield* serialized(activate(s, entry))
     return entry
   })
@@ -311,6 +298,7 @@ const makeDriver = Effect.gen(function* () {
       s.mainErrorCursor = Math.max(s.mainErrorCursor, e.seq)
       s.errors.push({ at: e.at, kind: e.kind, message: e.message })
     }
+    yield* failedLoads.resolveFailedLoadWindows(s)
   }).pipe(Effect.withSpan("ElectronDriver.pullMainErrors"))
 
   const recordStep = (step: RecordedStep) =>
