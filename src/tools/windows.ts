@@ -57,7 +57,7 @@ export const selectWindow = defineTool({
 export const waitForWindow = defineTool({
   name: "electron_wait_for_window",
   description:
-    "Wait for a window whose title or URL contains the given text (one already open counts), or without filters for the next new window; makes it active unless select is false.",
+    "Wait for a window whose title or URL contains the given text (one already open counts; a window whose load failed matches the URL it tried), or without filters for the next new window; makes it active unless select is false. A timeout lists the open windows.",
   type: "read",
   errors: ["APP_NOT_RUNNING", "TIMEOUT"],
   input: Schema.Struct({
