@@ -6,30 +6,16 @@
  * rejection in the main process. Runs on the stand-in, or on a real Electron through STAGEWRIGHT_ELECTRON.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Ref, Schedule } from "effect"
+import { Effect } from "effect"
 import { sampleAppPath } from "../../src/index.js"
-import { freshUserData, inMemoryClient, type TestClient, type ToolCallOutcome } from "../support/mcp.js"
+import { mainConsoleError } from "../../src/layers/driver/main-console.js"
+import { callUntil, freshUserData, inMemoryClient, type TestClient, type ToolCallOutcome } from "../support/mcp.js"
 
 let mcp: TestClient
 
 const call = (tool: string, args: Record<string, unknown> = {}) => Effect.promise(() => mcp.call(tool, args))
 
-/**
- * Calls `tool` until `done` holds for its result, 10 s at most, and returns the last result (the caller's
- * assertion then shows what was seen). For effects that land after an IPC round trip or a replayed key.
- */
-const until = (tool: string, args: Record<string, unknown>, done: (result: ToolCallOutcome) => boolean) =>
-  Effect.gen(function* () {
-    const last = yield* Ref.make<ToolCallOutcome | undefined>(undefined)
-    const held = yield* call(tool, args).pipe(
-      Effect.tap((result) => Ref.set(last, result)),
-      Effect.filterOrFail(done, () => "not yet" as const),
-      Effect.retry(Schedule.spaced("100 millis")),
-      Effect.timeout("10 seconds"),
-      Effect.orElseSucceed(() => undefined)
-    )
-    return held ?? (yield* Ref.get(last))!
-  })
+const until = (tool: string, args: Record<string, unknown>, done: (result: ToolCallOutcome) => boolean) => callUntil(mcp, tool, args, done)
 
 const row = (title: string) => `css=[data-testid="task-row"]:has-text(${JSON.stringify(title)})`
 
@@ -166,4 +152,27 @@ describe("failures the main process sees", () => {
       expect(status.structured.app).toMatchObject({ state: "running" })
     })
   )
+})
+
+describe("the main console's warnings (how real Electron prints them too)", () => {
+  it("a failed load and an unhandled rejection are recognised; Node's follow-up line and the app's own lines are not errors", () => {
+    const hint = "\n(Use `electron --trace-warnings ...` to show where the warning was created)"
+    expect(mainConsoleError(`(node:42) electron: Failed to load URL: https://nowhere.invalid/a?b=1 with error: ERR_NAME_NOT_RESOLVED${hint}`)).toEqual({
+      kind: "load-failed",
+      message: "Failed to load https://nowhere.invalid/a?b=1: ERR_NAME_NOT_RESOLVED (-105)",
+      url: "https://nowhere.invalid/a?b=1",
+      error: "ERR_NAME_NOT_RESOLVED",
+      code: -105
+    })
+    expect(mainConsoleError("(node:42) electron: Failed to load URL: file:///x.html with error: ERR_SOMETHING_NEW")).toEqual({ kind: "load-failed", message: "Failed to load file:///x.html: ERR_SOMETHING_NEW", url: "file:///x.html", error: "ERR_SOMETHING_NEW" })
+    expect(mainConsoleError(`(node:7) UnhandledPromiseRejectionWarning: Error: boom\n    at main.js:3:9${hint}`)).toEqual({
+      kind: "rejection",
+      message: "unhandled promise rejection in main: Error: boom",
+      stack: "Error: boom\n    at main.js:3:9"
+    })
+    expect(mainConsoleError("(node:7) UnhandledPromiseRejectionWarning: plain string")).toEqual({ kind: "rejection", message: "unhandled promise rejection in main: plain string" })
+    expect(mainConsoleError("(node:7) UnhandledPromiseRejectionWarning: Unhandled promise rejection. This error originated either by throwing … (rejection id: 1)")).toBeUndefined()
+    expect(mainConsoleError("[app] Failed to load URL: http://x/ with error: ERR_FAILED")).toBeUndefined()
+    expect(mainConsoleError("retrying after UnhandledPromiseRejectionWarning: x")).toBeUndefined()
+  })
 })
