@@ -15,7 +15,8 @@ const formatWindow = (w: WindowInfo) => {
     w.fullScreen ? "fullscreen" : undefined
   ].filter(Boolean)
   const bounds = w.bounds ? ` ${w.bounds.width}x${w.bounds.height}@${w.bounds.x},${w.bounds.y}` : ""
-  return `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}${bounds}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`
+  const failed = w.failedUrl !== undefined ? ` (failed to load ${w.failedUrl})` : ""
+  return `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}${failed}${bounds}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`
 }
 
 export const windows = defineTool({

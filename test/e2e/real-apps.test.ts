@@ -135,6 +135,16 @@ describe("failures the main process sees", () => {
       expect(none.text).toMatch(/open windows: .*w1 "Tasks[^"]*" file:\/\//)
       expect(none.text).toMatch(new RegExp(`${failedWindow} "[^"]*" chrome-error://chromewebdata/ \\(failed to load http://127\\.0\\.0\\.1:2/\\)`))
       expect(none.structured.error.windows).toContainEqual(expect.objectContaining({ id: failedWindow, failedUrl: "http://127.0.0.1:2/" }))
+
+      // electron_windows says which URL failed; electron_select_window finds the window by it too.
+      const listed = yield* call("electron_windows")
+      expect(listed.structured.windows).toContainEqual(expect.objectContaining({ id: failedWindow, failedUrl: "http://127.0.0.1:2/" }))
+      expect(listed.text).toContain(`${failedWindow} "`)
+      expect(listed.text).toContain("chrome-error://chromewebdata/ (failed to load http://127.0.0.1:2/)")
+      const selected = yield* call("electron_select_window", { url: "127.0.0.1:2" })
+      expect(selected.isError, selected.text).toBe(false)
+      expect(selected.structured.window.id).toBe(failedWindow)
+      expect((yield* call("electron_select_window", { window: "w1" })).isError).toBe(false)
     })
   )
 

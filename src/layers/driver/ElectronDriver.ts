@@ -132,11 +132,9 @@ const makeDriver = Effect.gen(function* () {
       // picked by title gets longer than a listing's 2 s, as a busy renderer can be slow to answer.
       const titles =
         selector.title !== undefined ? yield* Effect.forEach(open, (entry) => title(entry, 3_000), { concurrency: "unbounded" }) : open.map(() => "")
-      const found = open.find(
-        (entry, i) =>
-          (selector.title === undefined || titles[i]!.includes(selector.title)) &&
-          (selector.url === undefined || entry.page.url().includes(selector.url))
-      )
+      // A window whose load failed also matches the URL it tried.
+      const urls = selector.url !== undefined ? yield* Effect.forEach(open, (entry) => failedLoads.urlMatches(s, entry, selector.url!), { concurrency: "unbounded" }) : []
+      const found = open.find((entry, i) => (selector.title === undefined || titles[i]!.includes(selector.title)) && (selector.url === undefined || urls[i]))
       if (found) return found
     }
     return yield* new WindowNotFound({ message: `No window matches ${describeWindowSelector(selector)} (${open.length} open)` })
@@ -234,7 +232,8 @@ const makeDriver = Effect.gen(function* () {
   const windowInfo = Effect.fn("ElectronDriver.windowInfo")(function* (entry: WindowEntry) {
     const s = yield* session
     const t = yield* title(entry)
-    const base = { id: entry.id, active: s.activeId === entry.id, title: t, url: entry.page.url() }
+    const failed = yield* failedLoads.failedUrlOf(s, entry)
+    const base = { id: entry.id, active: s.activeId === entry.id, title: t, url: entry.page.url(), ...(failed !== undefined ? { failedUrl: failed } : {}) }
     if (!s.hasMainProcess) return base as WindowInfo
     const details = yield* evaluateWindow(entry, "read the window state", (win) => ({
       bounds: win.getBounds(),

@@ -28,6 +28,10 @@ export const failedUrlOf = (s: AppSession, entry: WindowEntry): Effect.Effect<st
         }
       }).pipe(Effect.timeout(2_000), Effect.orElseSucceed(() => undefined))
 
+/** Whether a window's URL, or for a failed load the URL it tried, contains `wanted`. */
+export const urlMatches = (s: AppSession, entry: WindowEntry, wanted: string): Effect.Effect<boolean> =>
+  entry.page.url().includes(wanted) ? Effect.succeed(true) : Effect.map(failedUrlOf(s, entry), (failed) => failed?.includes(wanted) === true)
+
 /** Gives the failed-load errors recorded without a window the window now showing the error for their URL. */
 export const resolveFailedLoadWindows = (s: AppSession): Effect.Effect<void> =>
   Effect.gen(function* () {
@@ -67,13 +71,11 @@ export const waitForWindow = (
 ): Effect.Effect<WindowEntry, Timeout> => {
   const filtered = filter.title !== undefined || filter.url !== undefined
   const known = new Set(s.windows)
-  const urlMatches = (entry: WindowEntry, wanted: string) =>
-    entry.page.url().includes(wanted) ? Effect.succeed(true) : Effect.map(failedUrlOf(s, entry), (failed) => failed?.includes(wanted) === true)
   const matches = (entry: WindowEntry) =>
     Effect.map(
       Effect.all([
         filter.title !== undefined ? Effect.map(title(entry), (t) => t.includes(filter.title!)) : Effect.succeed(true),
-        filter.url !== undefined ? urlMatches(entry, filter.url) : Effect.succeed(true)
+        filter.url !== undefined ? urlMatches(s, entry, filter.url) : Effect.succeed(true)
       ]),
       ([byTitle, byUrl]) => byTitle && byUrl
     )

@@ -291,6 +291,8 @@ export interface WindowInfo {
   readonly active: boolean
   readonly title: string
   readonly url: string
+  /** For a window showing Chromium's error document (chrome-error://…): the URL whose load failed. */
+  readonly failedUrl?: string
   readonly bounds?: { x: number; y: number; width: number; height: number }
   readonly focused?: boolean
   readonly visible?: boolean
