@@ -95,10 +95,13 @@ export const menuClick = defineTool({
       yield* driver.recordStep({
         tool: "electron_menu_click",
         window: session.activeId ?? "",
-        code:
-          match.source === "app"
-            ? `// menu ${match.path.join(" > ")}\n  await app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`
-            : `// context menu ${match.path.join(" > ")}: clicked through Stagewright's Menu.popup recorder, which a plain Playwright test does not have`
+        code: [
+          `// ${match.source === "context" ? "context menu" : "menu"} ${match.path.join(" > ")}`,
+          // The app pops its menu up after the right-click returned (an IPC round trip): wait for it.
+          ...(match.source === "context" ? ["await expect.poll(() => app.evaluate(() => (globalThis as any).__stagewright?.popup?.open === true)).toBe(true)"] : []),
+          `await app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`
+        ].join("\n"),
+        ...(match.source === "context" ? { mainHooks: true } : {})
       })
       const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""
       return {

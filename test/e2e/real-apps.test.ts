@@ -7,8 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { sampleAppPath } from "../../src/index.js"
+import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
 import { mainConsoleError } from "../../src/layers/driver/main-console.js"
+import { runNode } from "../support/cli.js"
 import { callUntil, freshUserData, inMemoryClient, type TestClient, type ToolCallOutcome } from "../support/mcp.js"
 
 let mcp: TestClient
@@ -108,6 +112,50 @@ describe("context menus popped up by the app", () => {
       expect(appMenu.structured.menu).toBe("app")
     })
   )
+})
+
+describe("a context-menu click in an exported test", () => {
+  it("electron_export_test replays right-click → Mark as done with Playwright Test", async () => {
+    const outputDir = join(packageRoot(), "stagewright-output", `e2e-real-${process.pid}`)
+    mkdirSync(outputDir, { recursive: true })
+    const data = freshUserData()
+    const session = await inMemoryClient({ outputDir })
+    try {
+      const steps: Array<[string, Record<string, unknown>]> = [
+        ["electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: data } }],
+        ["electron_wait_for", { target: 'css=body[data-ready="true"]' }],
+        ["electron_expect_state", { target: 'role=checkbox[name="Done: Renew passport"]', state: { checked: false } }],
+        ["electron_click", { target: row("Renew passport"), button: "right" }]
+      ]
+      for (const [tool, args] of steps) {
+        const result = await session.call(tool, args)
+        expect(result.isError, `${tool}: ${result.text}`).toBe(false)
+      }
+      await Effect.runPromise(callUntil(session, "electron_menu", {}, (r) => r.structured?.contextMenu != null))
+      expect((await session.call("electron_menu_click", { path: ["Mark as done"] })).isError).toBe(false)
+      expect((await session.call("electron_expect_state", { target: 'role=checkbox[name="Done: Renew passport"]', state: { checked: true } })).isError).toBe(false)
+      const exported = await session.call("electron_export_test", { name: "context-menu" })
+      expect(exported.isError, exported.text).toBe(false)
+      const code = readFileSync(exported.structured.path as string, "utf8")
+      expect(code).toContain("// context menu Mark as done")
+      expect(code).toContain("__stagewright?.popup?.open")
+      await session.call("electron_close")
+      // The replay starts from the seeded board, as the session did.
+      rmSync(data, { recursive: true, force: true })
+      mkdirSync(data)
+      const config = join(outputDir, "replay.config.mjs")
+      writeFileSync(config, "export default { timeout: 120_000, expect: { timeout: 15_000 } }\n")
+      const replay = await runNode(
+        [join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"), "test", "context-menu.spec.ts", `--config=${config}`, "--reporter=line", "--workers=1", `--output=${join(outputDir, "results")}`],
+        { cwd: outputDir, timeoutMs: 240_000, env: { ...process.env, CI: "1" } }
+      )
+      expect(replay.status, replay.stdout + replay.stderr).toBe(0)
+      expect(replay.stdout).toMatch(/1 passed/)
+    } finally {
+      await session.close()
+      rmSync(outputDir, { recursive: true, force: true })
+    }
+  }, 300_000)
 })
 
 describe("failures the main process sees", () => {
