@@ -5,6 +5,7 @@
 import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { ElectronDriver, type AppSession, type RecordedStep } from "../layers/driver/ElectronDriver.js"
+import { installMainHooks } from "../layers/driver/main-hooks.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { ElementNotFound, InvalidArgument } from "./errors.js"
@@ -64,6 +65,8 @@ export const renderTest = (session: AppSession, name: string): string => {
   const args = [...(launch.app !== undefined ? [launch.app] : []), ...launch.args]
   const env = Object.keys(launch.env).length > 0 ? `{ ...process.env, ...${JSON.stringify(launch.env)} } as Record<string, string>` : undefined
   const body = renderSteps(session.steps, "w1")
+  // What Stagewright records in the main process (the menus the app pops up), installed as during the session.
+  const hooks = session.steps.some((step) => step.mainHooks) ? `${indent(`await app.evaluate(${installMainHooks.toString()})`, 4)}\n` : ""
   return `// Exported by Stagewright from an MCP session (${session.steps.length} recorded steps).
 // Run: npx playwright test ${name}
 import { test, expect, _electron, type ElectronApplication, type Page } from "@playwright/test"
@@ -88,7 +91,7 @@ test(${JSON.stringify(name.replace(/\.spec\.[cm]?[jt]s$/, ""))}, async () => {
     args: ${JSON.stringify(args)},${launch.cwd !== undefined ? `\n    cwd: ${JSON.stringify(launch.cwd)},` : ""}${env !== undefined ? `\n    env: ${env},` : ""}
   })
   try {
-    let window = await app.firstWindow()
+${hooks}    let window = await app.firstWindow()
     await window.waitForLoadState("domcontentloaded")
 ${body.map((line) => indent(line, 4)).join("\n")}
   } finally {

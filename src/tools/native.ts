@@ -1,60 +1,27 @@
 /**
- * Electron-native tools: the application menu (read and click), native dialog stubs, the clipboard.
- * They run in the main process through Electron's own API.
+ * Electron-native tools: the application menu and the context menu an app pops up (read and click), native
+ * dialog stubs, the clipboard. They run in the main process through Electron's own API.
  */
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "./errors.js"
 import { confine } from "./confine.js"
+import { clickMenuItem, flatten, readMenus, renderMenu, similarity, type Menus } from "./menu-model.js"
 import { defineTool } from "./Tool.js"
 
-interface MenuNode {
-  readonly label: string
-  readonly id?: string
-  readonly role?: string
-  readonly type: string
-  readonly accelerator?: string
-  readonly enabled: boolean
-  readonly visible: boolean
-  readonly checked?: boolean
-  readonly submenu?: ReadonlyArray<MenuNode>
-}
-
-/** Runs in the main process: the application menu as plain data. */
-const readMenu = ({ Menu }: any): ReadonlyArray<MenuNode> | null => {
-  const walk = (menu: any): Array<MenuNode> =>
-    menu.items.map((item: any) => ({
-      label: item.label ?? "",
-      ...(item.id ? { id: item.id } : {}),
-      ...(item.role ? { role: item.role } : {}),
-      type: item.type,
-      ...(item.accelerator ? { accelerator: String(item.accelerator) } : {}),
-      enabled: item.enabled !== false,
-      visible: item.visible !== false,
-      ...(item.type === "checkbox" || item.type === "radio" ? { checked: item.checked === true } : {}),
-      ...(item.submenu ? { submenu: walk(item.submenu) } : {})
-    }))
-  const menu = Menu.getApplicationMenu()
-  return menu ? walk(menu) : null
-}
-
-const renderMenu = (nodes: ReadonlyArray<MenuNode>, depth = 0): Array<string> =>
-  nodes.flatMap((node) => {
-    if (node.type === "separator") return [`${"  ".repeat(depth)}---`]
-    const flags = [
-      node.id ? `id=${node.id}` : undefined,
-      node.role ? `role=${node.role}` : undefined,
-      node.accelerator,
-      node.enabled ? undefined : "disabled",
-      node.visible ? undefined : "hidden",
-      node.checked === undefined ? undefined : node.checked ? "checked" : "unchecked"
-    ].filter(Boolean)
-    return [`${"  ".repeat(depth)}${node.label || "(no label)"}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`, ...renderMenu(node.submenu ?? [], depth + 1)]
+/** The session window a popped-up menu's window shows (matched by URL), for the agent's window ids. */
+const windowIdOf = (menus: Menus) =>
+  Effect.gen(function* () {
+    const url = menus.context?.window?.url
+    if (url === undefined) return undefined
+    const session = yield* (yield* ElectronDriver).session
+    return session.windows.find((w) => !w.page.isClosed() && w.page.url() === url)?.id
   })
 
 export const menu = defineTool({
   name: "electron_menu",
-  description: "The application menu as a tree: labels, ids, roles, accelerators, enabled/hidden, checked. Trigger items with electron_menu_click.",
+  description:
+    "The application menu as a tree: labels, ids, roles, accelerators, enabled/hidden, checked; then the context menu the app popped up, while it is open (after electron_click with button right). Trigger items with electron_menu_click.",
   type: "native",
   readOnly: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS"],
@@ -62,44 +29,24 @@ export const menu = defineTool({
   handler: () =>
     Effect.gen(function* () {
       const driver = yield* ElectronDriver
-      const tree = yield* driver.evaluateMain("read the application menu", readMenu, undefined)
-      if (tree === null) return { text: "The app has no application menu.", structured: { menu: null } }
-      return { text: renderMenu(tree).join("\n"), structured: { menu: tree } }
+      const menus = yield* driver.evaluateMain("read the menus", readMenus, undefined)
+      const lines = menus.app === null ? ["The app has no application menu."] : renderMenu(menus.app)
+      const windowId = yield* windowIdOf(menus)
+      if (menus.context) {
+        const where = windowId ?? (menus.context.window ? `"${menus.context.window.title}"` : "no window")
+        lines.push("", `Context menu (open, in ${where}; electron_menu_click looks here first):`, ...renderMenu(menus.context.items, 1))
+      }
+      return {
+        text: lines.join("\n"),
+        structured: { menu: menus.app, contextMenu: menus.context ? { window: windowId ?? null, items: menus.context.items } : null }
+      }
     })
 })
-
-const flatten = (nodes: ReadonlyArray<MenuNode>, path: ReadonlyArray<string> = []): Array<{ path: ReadonlyArray<string>; node: MenuNode }> =>
-  nodes.flatMap((node) => {
-    const here = [...path, node.label]
-    return [{ path: here, node }, ...flatten(node.submenu ?? [], here)]
-  })
-
-const similarity = (a: string, b: string) => {
-  const x = a.toLowerCase()
-  const y = b.toLowerCase()
-  if (x === y) return 0
-  if (y.includes(x) || x.includes(y)) return 1
-  const words = new Set(x.split(/\W+/))
-  return y.split(/\W+/).some((w) => w && words.has(w)) ? 2 : 3
-}
-
-/** Runs in the main process: clicks the item at a position path, as a user click would (Electron's MenuItem.click). */
-const clickMenuItem = ({ Menu, BrowserWindow, webContents }: any, positions: ReadonlyArray<number>) => {
-  let items = Menu.getApplicationMenu().items
-  let item: any
-  for (const [depth, index] of positions.entries()) {
-    item = items[index]
-    if (depth < positions.length - 1) items = item.submenu.items
-  }
-  const focused = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
-  item.click(undefined, focused, webContents.getFocusedWebContents?.() ?? focused?.webContents)
-  return { checked: item.checked === true, type: item.type as string }
-}
 
 export const menuClick = defineTool({
   name: "electron_menu_click",
   description:
-    "Trigger an application menu item by id, or by label path like [\"File\", \"New Task\"], as a user click would (its click handler or role runs; checkboxes toggle). Fails on a disabled or missing item and lists the nearest matches.",
+    "Trigger a menu item by id, or by label path like [\"File\", \"New Task\"], as a user click would (its click handler or role runs; checkboxes toggle). An open context menu (see electron_menu) is searched before the application menu. Fails on a disabled or missing item and lists the nearest matches.",
   type: "native",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "INVALID_ARGUMENT"],
   input: Schema.Struct({
@@ -112,8 +59,9 @@ export const menuClick = defineTool({
         return yield* new InvalidArgument({ message: "give exactly one of id or path", hint: "Example: { \"path\": [\"File\", \"New Task\"] } or { \"id\": \"new-task\" }; electron_menu lists both." })
       }
       const driver = yield* ElectronDriver
-      const tree = yield* driver.evaluateMain("read the application menu", readMenu, undefined)
-      const items = flatten(tree ?? []).filter(({ node }) => node.type !== "separator")
+      const menus = yield* driver.evaluateMain("read the menus", readMenus, undefined)
+      // The open context menu first: it is what the user sees, as a click on screen would go to it.
+      const items = [...flatten("context", menus.context?.items ?? []), ...flatten("app", menus.app ?? [])].filter(({ node }) => node.type !== "separator")
       const wanted = input.path?.map((p) => p.replace(/&/g, "").trim().toLowerCase())
       const match = items.find(({ path, node }) =>
         input.id !== undefined ? node.id === input.id : path.length === wanted!.length && path.every((label, i) => label.replace(/&/g, "").trim().toLowerCase() === wanted![i])
@@ -126,40 +74,40 @@ export const menuClick = defineTool({
           .filter(({ score }) => score < 3)
           .sort((a, b) => a.score - b.score)
           .slice(0, 5)
-          .map(({ item }) => `${item.path.join(" > ")}${item.node.id ? ` (id ${item.node.id})` : ""}`)
+          .map(({ item }) => `${item.source === "context" ? "(context menu) " : ""}${item.path.join(" > ")}${item.node.id ? ` (id ${item.node.id})` : ""}`)
         return yield* new ElementNotFound({
-          message: `No menu item with ${asked}${tree === null ? ": the app has no application menu" : ""}`,
+          message: `No menu item with ${asked}${menus.app === null && menus.context === null ? ": the app has no application menu and no open context menu" : ""}`,
           hint: nearest.length > 0 ? `Nearest: ${nearest.join("; ")}` : "electron_menu lists the items.",
           details: { nearest }
         })
       }
+      const label = `${match.source === "context" ? "context menu item" : "menu item"} ${match.path.join(" > ")}`
       if (!match.node.enabled) {
-        return yield* new NotInteractable({ message: `Menu item ${match.path.join(" > ")} is disabled`, hint: "It may become enabled after another action; electron_menu shows the current state." })
+        return yield* new NotInteractable({ message: `The ${label} is disabled`, hint: "It may become enabled after another action; electron_menu shows the current state." })
       }
       if (match.node.submenu) {
         return yield* new InvalidArgument({ message: `${match.path.join(" > ")} opens a submenu`, hint: `Pick one of its items: ${match.node.submenu.map((n) => n.label).filter(Boolean).join(", ")}` })
       }
-      const indexPath = (() => {
-        // Address the item by position, so duplicates and items without ids are unambiguous.
-        const walk = (nodes: ReadonlyArray<MenuNode>, target: MenuNode, trail: Array<number>): Array<number> | undefined => {
-          for (const [i, node] of nodes.entries()) {
-            if (node === target) return [...trail, i]
-            const inner = node.submenu ? walk(node.submenu, target, [...trail, i]) : undefined
-            if (inner) return inner
-          }
-          return undefined
-        }
-        return walk(tree ?? [], match.node, [])!
-      })()
-      const after = yield* driver.evaluateMain("click the menu item", clickMenuItem, indexPath)
+      // Addressed by position, so duplicates and items without ids are unambiguous.
+      const target = { source: match.source, positions: match.positions }
+      const after = yield* driver.evaluateMain("click the menu item", clickMenuItem, target)
       const session = yield* driver.session
       yield* driver.recordStep({
         tool: "electron_menu_click",
         window: session.activeId ?? "",
-        code: `// menu ${match.path.join(" > ")}\n  await app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(indexPath)})`
+        code: [
+          `// ${match.source === "context" ? "context menu" : "menu"} ${match.path.join(" > ")}`,
+          // The app pops its menu up after the right-click returned (an IPC round trip): wait for it.
+          ...(match.source === "context" ? ["await expect.poll(() => app.evaluate(() => (globalThis as any).__stagewright?.popup?.open === true)).toBe(true)"] : []),
+          `await app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`
+        ].join("\n"),
+        ...(match.source === "context" ? { mainHooks: true } : {})
       })
       const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""
-      return { text: `Clicked menu item ${match.path.join(" > ")}${state}.`, structured: { path: match.path, id: match.node.id ?? null, ...after } }
+      return {
+        text: `Clicked ${label}${state}.`,
+        structured: { menu: match.source, path: match.path, id: match.node.id ?? null, ...after }
+      }
     })
 })
 

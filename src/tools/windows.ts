@@ -15,7 +15,8 @@ const formatWindow = (w: WindowInfo) => {
     w.fullScreen ? "fullscreen" : undefined
   ].filter(Boolean)
   const bounds = w.bounds ? ` ${w.bounds.width}x${w.bounds.height}@${w.bounds.x},${w.bounds.y}` : ""
-  return `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}${bounds}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`
+  const failed = w.failedUrl !== undefined ? ` (failed to load ${w.failedUrl})` : ""
+  return `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}${failed}${bounds}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`
 }
 
 /** A window's info; a window whose page a web dialog blocks is described without asking its page. */
@@ -65,7 +66,7 @@ export const selectWindow = defineTool({
 export const waitForWindow = defineTool({
   name: "electron_wait_for_window",
   description:
-    "Wait for a window whose title or URL contains the given text (one already open counts), or without filters for the next new window; makes it active unless select is false.",
+    "Wait for a window whose title or URL contains the given text (one already open counts; a window whose load failed matches the URL it tried), or without filters for the next new window; makes it active unless select is false. A timeout lists the open windows.",
   type: "read",
   errors: ["APP_NOT_RUNNING", "TIMEOUT"],
   input: Schema.Struct({

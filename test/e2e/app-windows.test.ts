@@ -2,10 +2,11 @@
  * App, window and navigation tools end to end over the in-memory MCP pair, on the `tasks` app.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { spawn, type ChildProcess } from "node:child_process"
 import { createInterface } from "node:readline"
 import { resolveElectronRuntime, sampleAppPath } from "../../src/index.js"
-import { freshUserData, inMemoryClient, waitForExit, type TestClient } from "../support/mcp.js"
+import { callUntil, freshUserData, inMemoryClient, waitForExit, type TestClient } from "../support/mcp.js"
 
 let mcp: TestClient
 
@@ -179,6 +180,21 @@ describe("electron_attach", () => {
       expect(full.structured.mainProcess).toBe(true)
       const info = await mcp.call("electron_app_info")
       expect(info.structured.name).toBe("Tasks")
+      // Over the inspector too, the main console's failed-load warning reaches electron_errors, and the core
+      // hook sees the context menu the app pops up.
+      expect((await mcp.call("electron_wait_for", { target: 'css=body[data-ready="true"]' })).isError).toBe(false)
+      expect((await mcp.call("electron_click", { target: "testid=open-offline-button" })).isError).toBe(false)
+      const failedWindow = await mcp.call("electron_wait_for_window", { url: "127.0.0.1:2", select: false })
+      expect(failedWindow.isError, failedWindow.text).toBe(false)
+      const errors = await Effect.runPromise(
+        callUntil(mcp, "electron_errors", {}, (r) => (r.structured?.errors ?? []).some((e: { kind: string }) => e.kind === "load-failed"))
+      )
+      expect(errors.structured.errors).toContainEqual(expect.objectContaining({ kind: "load-failed", url: "http://127.0.0.1:2/", window: failedWindow.structured.window.id }))
+      expect((await mcp.call("electron_click", { target: 'css=[data-testid="task-row"] >> nth=0', button: "right" })).isError).toBe(false)
+      const menus = await Effect.runPromise(callUntil(mcp, "electron_menu", {}, (r) => r.structured?.contextMenu != null))
+      expect(menus.structured.contextMenu?.items?.[1]?.label, menus.text).toBe("Move to top")
+      const moved = await mcp.call("electron_menu_click", { id: "ctx-move-top" })
+      expect(moved.structured, moved.text).toMatchObject({ menu: "context", id: "ctx-move-top" })
       const detached = await mcp.call("electron_close")
       expect(detached.isError).toBe(false)
       // Detaching leaves the app running.

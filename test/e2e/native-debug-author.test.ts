@@ -3,12 +3,13 @@
  * pair: one success and one failure each, and an exported session run with Playwright Test.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { sampleAppPath } from "../../src/index.js"
 import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
 import { runNode } from "../support/cli.js"
-import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
+import { callUntil, freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 
 const outputDir = join(packageRoot(), "stagewright-output", `e2e-${process.pid}`)
 let mcp: TestClient
@@ -27,14 +28,8 @@ const launchTasks = async (client: TestClient, data: string) => {
 type Called = Awaited<ReturnType<TestClient["call"]>>
 
 /** Calls `tool` until `done` holds for its result (effects that land after an IPC round trip), 10 s at most. */
-const until = async (client: TestClient, tool: string, args: Record<string, unknown>, done: (result: Called) => boolean) => {
-  let result = await client.call(tool, args)
-  for (let i = 0; i < 100 && !done(result); i++) {
-    await new Promise((r) => setTimeout(r, 100))
-    result = await client.call(tool, args)
-  }
-  return result
-}
+const until = (client: TestClient, tool: string, args: Record<string, unknown>, done: (result: Called) => boolean) =>
+  Effect.runPromise(callUntil(client, tool, args, done))
 
 beforeAll(async () => {
   mkdirSync(outputDir, { recursive: true })

@@ -5,6 +5,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { Effect, Ref, Schedule } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -53,6 +54,30 @@ export const inMemoryClient = async (options: CreateServerOptions = {}): Promise
     await server.close()
   })
 }
+
+/**
+ * Calls `tool` until `done` holds for its result (every 100 ms, `timeoutMs` at most) and returns the last
+ * result, so the caller's assertion shows what was seen. For effects that land after an IPC round trip, a
+ * replayed key or a popped-up menu. Waiting is Effect: no Promise loop.
+ */
+export const callUntil = (
+  client: TestClient,
+  tool: string,
+  args: Record<string, unknown>,
+  done: (result: ToolCallOutcome) => boolean,
+  timeoutMs = 10_000
+): Effect.Effect<ToolCallOutcome> =>
+  Effect.gen(function* () {
+    const last = yield* Ref.make<ToolCallOutcome | undefined>(undefined)
+    const held = yield* Effect.promise(() => client.call(tool, args)).pipe(
+      Effect.tap((result) => Ref.set(last, result)),
+      Effect.filterOrFail(done, () => "not yet" as const),
+      Effect.retry(Schedule.spaced("100 millis")),
+      Effect.timeout(timeoutMs),
+      Effect.orElseSucceed(() => undefined)
+    )
+    return held ?? (yield* Ref.get(last))!
+  })
 
 /** The built server over stdio (dist/cli.js serve ...args). */
 export const stdioClient = async (

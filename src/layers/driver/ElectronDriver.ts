@@ -7,7 +7,7 @@
  * app, replacing it, or shutting the server down (however it ends) closes the Electron process.
  * Waiting is Effect (Schedule, timeout): a cancelled or timed-out call makes no further Playwright call.
  */
-import { Context, Effect, ExecutionStrategy, Exit, Layer, Ref, Schedule, Scope } from "effect"
+import { Context, Effect, ExecutionStrategy, Exit, Layer, Ref, Scope } from "effect"
 import type { Locator, Page } from "playwright-core"
 import {
   AppCrashed,
@@ -15,7 +15,6 @@ import {
   InvalidArgument,
   NeedsMainProcess,
   RefStale,
-  Timeout,
   WindowNotFound,
   type PlaywrightError
 } from "./errors.js"
@@ -25,8 +24,8 @@ import { gracefulClose } from "./process.js"
 import { expandSelector, REF_PATTERN, toFunction } from "./selectors.js"
 import { dialogGate } from "./dialog-gate.js"
 import { hookSource } from "./main-hooks.js"
+import * as failedLoads from "./failed-loads.js"
 import * as waits from "./waits.js"
-import { NotYet } from "./waits.js"
 import type { BrowserWindowHandle, ElectronDriverShape, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
 import {
   titleOf,
@@ -139,11 +138,9 @@ const makeDriver = Effect.gen(function* () {
       // picked by title gets longer than a listing's 2 s, as a busy renderer can be slow to answer.
       const titles =
         selector.title !== undefined ? yield* Effect.forEach(open, (entry) => title(entry, 3_000), { concurrency: "unbounded" }) : open.map(() => "")
-      const found = open.find(
-        (entry, i) =>
-          (selector.title === undefined || titles[i]!.includes(selector.title)) &&
-          (selector.url === undefined || entry.page.url().includes(selector.url))
-      )
+      // A window whose load failed also matches the URL it tried.
+      const urls = selector.url !== undefined ? yield* Effect.forEach(open, (entry) => failedLoads.urlMatches(s, entry, selector.url!), { concurrency: "unbounded" }) : []
+      const found = open.find((entry, i) => (selector.title === undefined || titles[i]!.includes(selector.title)) && (selector.url === undefined || urls[i]))
       if (found) return found
     }
     return yield* new WindowNotFound({ message: `No window matches ${describeWindowSelector(selector)} (${open.length} open)` })
@@ -170,19 +167,7 @@ const makeDriver = Effect.gen(function* () {
     options: { readonly timeoutMs: number; readonly select: boolean }
   ) {
     const s = yield* session
-    const filtered = filter.title !== undefined || filter.url !== undefined
-    const known = new Set(s.windows)
-    const matches = (entry: WindowEntry) =>
-      Effect.map(filter.title !== undefined ? title(entry) : Effect.succeed(""), (t) => (filter.title === undefined || t.includes(filter.title)) && (filter.url === undefined || entry.page.url().includes(filter.url)))
-    // Windows opened since the call started, or (with filters) any open window whose title / URL match now.
-    const look = Effect.suspend(() =>
-      Effect.filter(s.windows.filter((w) => !w.page.isClosed()), (w) => (filtered ? matches(w) : Effect.succeed(!known.has(w))), { concurrency: "unbounded" })
-    ).pipe(Effect.flatMap((found) => (found[0] ? Effect.succeed(found[0]) : Effect.fail(new NotYet()))))
-    const entry = yield* look.pipe(
-      Effect.retry({ schedule: Schedule.spaced("100 millis"), while: (error) => error instanceof NotYet }),
-      Effect.timeoutFail({ duration: options.timeoutMs, onTimeout: () => new Timeout({ message: `No ${filtered ? "matching " : "new "}window within ${options.timeoutMs} ms` }) }),
-      Effect.catchTag("NotYet", () => Effect.dieMessage("waitForWindow: retried without end"))
-    )
+    const entry = yield* failedLoads.waitForWindow(s, filter, options.timeoutMs, title)
     if (options.select) yield* serialized(activate(s, entry))
     return entry
   })
@@ -253,7 +238,8 @@ const makeDriver = Effect.gen(function* () {
   const windowInfo = Effect.fn("ElectronDriver.windowInfo")(function* (entry: WindowEntry) {
     const s = yield* session
     const t = yield* title(entry)
-    const base = { id: entry.id, active: s.activeId === entry.id, title: t, url: entry.page.url() }
+    const failed = yield* failedLoads.failedUrlOf(s, entry)
+    const base = { id: entry.id, active: s.activeId === entry.id, title: t, url: entry.page.url(), ...(failed !== undefined ? { failedUrl: failed } : {}) }
     if (!s.hasMainProcess) return base as WindowInfo
     const details = yield* evaluateWindow(entry, "read the window state", (win) => ({
       bounds: win.getBounds(),
@@ -322,6 +308,7 @@ const makeDriver = Effect.gen(function* () {
       s.mainErrorCursor = Math.max(s.mainErrorCursor, e.seq)
       s.errors.push({ at: e.at, kind: e.kind, message: e.message })
     }
+    yield* failedLoads.resolveFailedLoadWindows(s)
   }).pipe(Effect.withSpan("ElectronDriver.pullMainErrors"))
 
   const recordStep = (step: RecordedStep) =>

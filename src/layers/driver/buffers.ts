@@ -54,10 +54,16 @@ export interface ConsoleEntry {
 
 export interface ErrorEntry {
   readonly at: number
-  readonly kind: "pageerror" | "crash" | "unresponsive" | "main"
-  readonly window?: string
+  /** "rejection": an unhandled promise rejection in the main process; "load-failed": a main-frame load that failed. */
+  readonly kind: "pageerror" | "crash" | "unresponsive" | "main" | "rejection" | "load-failed"
+  /** The window's id; a failed load's window is filled in once the driver has matched its URL to a window. */
+  window?: string
   readonly message: string
   readonly stack?: string
+  /** A failed load: the URL that failed and Chromium's error name (ERR_CONNECTION_REFUSED) and number (-102). */
+  readonly url?: string
+  readonly error?: string
+  readonly code?: number
 }
 
 export interface RequestEntry {

@@ -10,6 +10,7 @@ import { resolve } from "node:path"
 import { resolveElectronRuntime } from "./electron-runtime.js"
 import { InvalidArgument, LaunchFailed } from "./errors.js"
 import { InspectorClient } from "./inspector-client.js"
+import { recordMainConsole } from "./main-console.js"
 import { installMainHooks } from "./main-hooks.js"
 import { artifactFolders, describeExit, killProcessGroup, waitForRemoval } from "./process.js"
 import { AppSession, type AttachOptions, type LaunchOptions } from "./session.js"
@@ -105,9 +106,7 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
       child
     )
     wireSession(session)
-    electronApp.on("console", (message) => {
-      session.console.push({ at: Date.now(), source: "main", level: message.type(), text: message.text() })
-    })
+    electronApp.on("console", (message) => recordMainConsole(session, message.type(), message.text()))
     electronApp.on("close", () => {
       if (!session.exit) {
         session.exit = {
@@ -178,7 +177,7 @@ export const attachSession = (options: AttachOptions) => (scope: Scope.Scope) =>
     inspector?.onEvent((method, params) => {
       if (method === "Runtime.consoleAPICalled") {
         const text = (params.args ?? []).map((a: { value?: unknown; description?: string; type: string }) => (a.value !== undefined ? String(a.value) : (a.description ?? a.type))).join(" ")
-        session.console.push({ at: Date.now(), source: "main", level: params.type, text })
+        recordMainConsole(session, params.type, text)
       } else if (method === "Runtime.exceptionThrown") {
         session.errors.push({ at: Date.now(), kind: "main", message: params.exceptionDetails?.exception?.description ?? params.exceptionDetails?.text ?? "exception" })
       }

@@ -7,12 +7,17 @@ import type { MainHook } from "./shape.js"
 // The argument is the app's `electron` module, which has no type here.
 /**
  * Runs once in the main process: records uncaught exceptions (as a monitor, so the app's own handling is
- * unchanged) and renderers that crash or hang, for electron_errors.
+ * unchanged) and renderers that crash or hang, for electron_errors; and the menu the app last popped up
+ * with `Menu.popup()` (a context menu), for electron_menu / electron_menu_click. Nothing in Electron's API
+ * lists a popped-up menu, but `Menu.prototype.popup` is plain JavaScript on Electron as on the stand-in:
+ * it is wrapped to keep the live menu (`this`) and the window it popped up in (what popup returns, as
+ * `browserWindow`), then runs unchanged. `globalThis.__stagewright.popup` is `{ menu, window, at, open }`;
+ * `open` turns false on the menu's `menu-will-close`.
  */
 export const installMainHooks = (electron: any): void => { // eslint-disable-line @typescript-eslint/no-explicit-any
   const g = globalThis as any
   if (g.__stagewright) return
-  const state = (g.__stagewright = { errors: [] as Array<unknown>, seq: 0 })
+  const state = (g.__stagewright = { errors: [] as Array<unknown>, seq: 0, popup: null as unknown })
   const push = (kind: string, message: string) => {
     state.errors.push({ seq: ++state.seq, at: Date.now(), kind, message })
     if (state.errors.length > 200) state.errors.shift()
@@ -24,6 +29,18 @@ export const installMainHooks = (electron: any): void => { // eslint-disable-lin
   }
   for (const wc of electron.webContents.getAllWebContents()) watch(wc)
   electron.app.on("web-contents-created", (_event: unknown, wc: any) => watch(wc))
+  const proto = electron.Menu?.prototype
+  if (proto && typeof proto.popup === "function") {
+    const popup = proto.popup
+    proto.popup = function (this: any, ...args: Array<any>) {
+      const result = popup.apply(this, args)
+      const popped = { menu: this, window: result?.browserWindow ?? args[0]?.window ?? null, at: Date.now(), open: true }
+      state.popup = popped
+      // A listener is only an observer: the menu closes the same way with or without it.
+      if (typeof this.once === "function") this.once("menu-will-close", () => { popped.open = false })
+      return result
+    }
+  }
 }
 
 /** Wraps a hook so it runs once per app process, whatever the number of launches or attaches that see it. */

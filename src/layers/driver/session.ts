@@ -36,6 +36,8 @@ export interface RecordedStep {
   readonly code: string
   /** The window's URL when the step ran (the export finds the window by it). */
   readonly windowUrl?: string
+  /** The step uses what the core's main-process hooks record (a popped-up menu): the export installs them at launch. */
+  readonly mainHooks?: boolean
   /** Set on answered web dialogs: the export registers the answer before the action that opened it. */
   readonly dialog?: { readonly action: "accept" | "dismiss"; readonly promptText?: string | undefined }
 }
@@ -309,6 +311,8 @@ export interface WindowInfo {
   readonly active: boolean
   readonly title: string
   readonly url: string
+  /** For a window showing Chromium's error document (chrome-error://…): the URL whose load failed. */
+  readonly failedUrl?: string
   readonly bounds?: { x: number; y: number; width: number; height: number }
   readonly focused?: boolean
   readonly visible?: boolean

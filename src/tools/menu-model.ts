@@ -1,0 +1,113 @@
+/**
+ * Menus as the native tools see them: the application menu and, while it is open, the context menu the app
+ * last popped up with `Menu.popup()` (recorded by the core's main-process hook, see
+ * layers/driver/main-hooks.ts: `globalThis.__stagewright.popup`). The functions marked "runs in the main
+ * process" are serialized there and must stay self-contained.
+ */
+
+export interface MenuNode {
+  readonly label: string
+  readonly id?: string
+  readonly role?: string
+  readonly type: string
+  readonly accelerator?: string
+  readonly enabled: boolean
+  readonly visible: boolean
+  readonly checked?: boolean
+  readonly submenu?: ReadonlyArray<MenuNode>
+}
+
+export type MenuSource = "app" | "context"
+
+export interface Menus {
+  readonly app: ReadonlyArray<MenuNode> | null
+  /** The open popped-up menu, with the URL and title of the window it popped up in. */
+  readonly context: { readonly items: ReadonlyArray<MenuNode>; readonly window: { readonly url: string; readonly title: string } | null } | null
+}
+
+/** Runs in the main process: the application menu and the open context menu as plain data. */
+export const readMenus = ({ Menu }: any): Menus => {
+  const walk = (menu: any): Array<MenuNode> =>
+    menu.items.map((item: any) => ({
+      label: item.label ?? "",
+      ...(item.id ? { id: item.id } : {}),
+      ...(item.role ? { role: item.role } : {}),
+      type: item.type,
+      ...(item.accelerator ? { accelerator: String(item.accelerator) } : {}),
+      enabled: item.enabled !== false,
+      visible: item.visible !== false,
+      ...(item.type === "checkbox" || item.type === "radio" ? { checked: item.checked === true } : {}),
+      ...(item.submenu ? { submenu: walk(item.submenu) } : {})
+    }))
+  const app = Menu.getApplicationMenu()
+  const popped = (globalThis as any).__stagewright?.popup
+  const win = popped?.open && popped.window && !popped.window.isDestroyed?.() ? popped.window : null
+  return {
+    app: app ? walk(app) : null,
+    context: popped?.open
+      ? { items: walk(popped.menu), window: win ? { url: win.webContents?.getURL?.() ?? "", title: win.getTitle?.() ?? "" } : null }
+      : null
+  }
+}
+
+/**
+ * Runs in the main process: clicks the item at a position path as a user click would (Electron's
+ * MenuItem.click with the window and its webContents). A context menu is closed first, as Chromium's
+ * menu runner closes the popup before it runs the command.
+ */
+export const clickMenuItem = ({ Menu, BrowserWindow, webContents }: any, target: { readonly source: MenuSource; readonly positions: ReadonlyArray<number> }) => {
+  const popped = (globalThis as any).__stagewright?.popup
+  if (target.source === "context" && !popped?.open) throw new Error("The context menu closed before the click: right-click again, then electron_menu")
+  let items = target.source === "context" ? popped.menu.items : Menu.getApplicationMenu().items
+  let item: any
+  for (const [depth, index] of target.positions.entries()) {
+    item = items[index]
+    if (depth < target.positions.length - 1) items = item.submenu.items
+  }
+  if (target.source === "context") {
+    const win = popped.window
+    popped.menu.closePopup?.(win ?? undefined)
+    item.click({}, win ?? undefined, win?.webContents ?? webContents.getFocusedWebContents?.())
+  } else {
+    const focused = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+    item.click(undefined, focused, webContents.getFocusedWebContents?.() ?? focused?.webContents)
+  }
+  return { checked: item.checked === true, type: item.type as string }
+}
+
+export const renderMenu = (nodes: ReadonlyArray<MenuNode>, depth = 0): Array<string> =>
+  nodes.flatMap((node) => {
+    if (node.type === "separator") return [`${"  ".repeat(depth)}---`]
+    const flags = [
+      node.id ? `id=${node.id}` : undefined,
+      node.role ? `role=${node.role}` : undefined,
+      node.accelerator,
+      node.enabled ? undefined : "disabled",
+      node.visible ? undefined : "hidden",
+      node.checked === undefined ? undefined : node.checked ? "checked" : "unchecked"
+    ].filter(Boolean)
+    return [`${"  ".repeat(depth)}${node.label || "(no label)"}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`, ...renderMenu(node.submenu ?? [], depth + 1)]
+  })
+
+export interface MenuEntry {
+  readonly source: MenuSource
+  readonly path: ReadonlyArray<string>
+  readonly positions: ReadonlyArray<number>
+  readonly node: MenuNode
+}
+
+/** Every item of a menu with its label path and position path. */
+export const flatten = (source: MenuSource, nodes: ReadonlyArray<MenuNode>, path: ReadonlyArray<string> = [], positions: ReadonlyArray<number> = []): Array<MenuEntry> =>
+  nodes.flatMap((node, i) => {
+    const here = { source, path: [...path, node.label], positions: [...positions, i], node }
+    return [here, ...flatten(source, node.submenu ?? [], here.path, here.positions)]
+  })
+
+export const similarity = (a: string, b: string) => {
+  const x = a.toLowerCase()
+  const y = b.toLowerCase()
+  if (x === y) return 0
+  if (y.includes(x) || x.includes(y)) return 1
+  const words = new Set(x.split(/\W+/))
+  return y.split(/\W+/).some((w) => w && words.has(w)) ? 2 : 3
+}
