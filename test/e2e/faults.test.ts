@@ -80,5 +80,5 @@ describe("faults", () => {
     expect(windows.structured.windows.map((w: { id: string }) => w.id)).toEqual(["w1"])
     expect((await mcp.call("electron_select_window", { window: "w1" })).isError).toBe(false)
     expect((await mcp.call("electron_get_text", { target: "testid=board-name" })).text).toBe("My board")
-  })
+  }, 120_000)
 })

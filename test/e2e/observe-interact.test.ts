@@ -46,10 +46,15 @@ describe("observe tools on the tasks app", () => {
     expect(diff.text).toMatch(/^~ +- paragraph \[ref=e\d+\]: Showing 1 of 42 tasks/m)
     expect(diff.text.length).toBeLessThan(full.text.length)
     // An action reports what it changed itself; the baseline of since="last" stays what the agent was shown.
-    const cleared = await mcp.call("electron_fill", { target: "testid=search-input", value: "" })
-    expect(cleared.text).toMatch(/The page changed \(\+\d+ -\d+( ~\d+)? lines\)|Changes \(/)
+    // (A fill, not a key: keys reach the page after the call on the stand-in while main listens for before-input-event.)
+    const refined = await mcp.call("electron_fill", { target: "testid=search-input", value: "renew" })
+    expect(refined.text).toMatch(/The page changed \(\+\d+ -\d+( ~\d+)? lines\)|Changes \(/)
+    expect(refined.text).toContain("renew")
     expect((await mcp.call("electron_snapshot", { since: "last" })).text).not.toContain("(no change)")
     expect((await mcp.call("electron_snapshot", { since: "last" })).text).toContain("(no change)")
+    // Back to the whole list for the tests that follow (an empty fill is a Delete key press: wait for its effect).
+    expect((await mcp.call("electron_fill", { target: "testid=search-input", value: "" })).isError).toBe(false)
+    expect((await mcp.call("electron_expect_count", { target: "testid=task-row", count: 42 })).isError).toBe(false)
     const compact = await mcp.call("electron_snapshot", { compact: true })
     expect(compact.text.length).toBeLessThan(full.text.length)
     expect(compact.text).toContain("[ref=")
