@@ -21,7 +21,7 @@ import {
 import { attachSession, launchSession, prepareLaunch } from "./launch.js"
 import { fromPlaywright } from "./playwright-errors.js"
 import { gracefulClose } from "./process.js"
-import { expandSelector, REF_PATTERN, toFunction } from "./selectors.js"
+import { expandSelector, mainSource, REF_PATTERN, toFunction } from "./selectors.js"
 import { dialogGate } from "./dialog-gate.js"
 import { hookSource } from "./main-hooks.js"
 import * as failedLoads from "./failed-loads.js"
@@ -172,10 +172,11 @@ const makeDriver = Effect.gen(function* () {
     return entry
   })
 
-  const evaluateIn = <R, A>(s: AppSession, what: string, fn: string | ((electron: ElectronModule, arg: A) => R | Promise<R>), arg: A): Effect.Effect<R, MainError> => {
+  const evaluateIn = <R, A>(s: AppSession, what: string, code: string | ((electron: ElectronModule, arg: A) => R | Promise<R>), arg: A): Effect.Effect<R, MainError> => {
+    const fn = typeof code === "string" ? code : mainSource(code)
     if (s.electronApp) {
       const app = s.electronApp
-      const callable = typeof fn === "string" ? toFunction(fn) : fn
+      const callable = toFunction(fn)
       // playwright-core's evaluate types its function against ElectronModule; ours is untyped here.
       return run(what, () => app.evaluate(callable as Parameters<typeof app.evaluate>[0], arg as never) as Promise<R>)
     }
@@ -227,6 +228,7 @@ const makeDriver = Effect.gen(function* () {
       }
       const targetId = yield* targetIdOf(s, entry)
       const wrapper = `async (electron, input) => {
+        const __name = (target) => target
         const wc = electron.webContents.fromDevToolsTargetId(input.targetId)
         const win = wc ? electron.BrowserWindow.fromWebContents(wc) : null
         if (!win) throw new Error("This page has no BrowserWindow")

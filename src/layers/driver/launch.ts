@@ -12,6 +12,7 @@ import { InvalidArgument, LaunchFailed } from "./errors.js"
 import { InspectorClient } from "./inspector-client.js"
 import { recordMainConsole } from "./main-console.js"
 import { installMainHooks } from "./main-hooks.js"
+import { mainSource, toFunction } from "./selectors.js"
 import { artifactFolders, describeExit, killProcessGroup, waitForRemoval } from "./process.js"
 import { AppSession, type AttachOptions, type LaunchOptions } from "./session.js"
 
@@ -117,7 +118,8 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
         if (!session.closing) session.errors.push({ at: Date.now(), kind: "main", message: `The main process exited (${session.exit.detail})` })
       }
     })
-    yield* Effect.promise(() => electronApp.evaluate(installMainHooks).catch(() => undefined))
+    const hooks = toFunction(mainSource(installMainHooks)) as Parameters<typeof electronApp.evaluate>[0]
+    yield* Effect.promise(() => electronApp.evaluate(hooks).catch(() => undefined))
     yield* Effect.tryPromise({
       try: async () => {
         const page = await electronApp.firstWindow({ timeout })
@@ -195,7 +197,7 @@ export const attachSession = (options: AttachOptions) => (scope: Scope.Scope) =>
         first.page.waitForURL((url) => url.href !== "about:blank", { timeout: 3_000, waitUntil: "domcontentloaded" }).catch(() => undefined)
       )
     }
-    if (inspector) yield* Effect.promise(() => inspector.evaluate(installMainHooks.toString()).catch(() => undefined))
+    if (inspector) yield* Effect.promise(() => inspector.evaluate(mainSource(installMainHooks)).catch(() => undefined))
     yield* Effect.logInfo(`attached to ${endpoint}${inspector ? " with its main process" : ""}`)
     return session
   })

@@ -47,6 +47,7 @@ export const installMainHooks = (electron: any): void => { // eslint-disable-lin
 export const hookSource = (hook: MainHook) => {
   const name = JSON.stringify(hook.name)
   return `(electron) => {
+    const __name = (target) => target
     const done = (globalThis.__stagewrightHooks = globalThis.__stagewrightHooks || {})
     if (done[${name}]) return false
     done[${name}] = true

@@ -37,3 +37,11 @@ export const expandSelector = (target: string): string =>
 export const toFunction = (source: string): (...args: Array<any>) => unknown => {
   return new Function(`return (${source})`)() as (...args: Array<any>) => unknown
 }
+
+/**
+ * The source of a function to run in the main process. A transpiler that keeps function names (tsx,
+ * esbuild's keepNames) calls a `__name` helper inside the function, which the main process lacks: the
+ * source defines a harmless one around it.
+ */
+export const mainSource = (fn: (...args: Array<never>) => unknown): string =>
+  `(electron, arg) => { const __name = (target) => target; return (${fn.toString()})(electron, arg) }`
