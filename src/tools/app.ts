@@ -1,6 +1,7 @@
 /**
  * App tools: start, attach to, close and describe the Electron app (the server describes itself: src/server/tools.ts).
  */
+import type { ElectronModule } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
 import { ElectronDriver, type AppSession } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
@@ -22,7 +23,7 @@ export const windowLines = (windows: ReadonlyArray<{ id: string; active: boolean
 
 const appIdentity = (driver: typeof ElectronDriver.Service) =>
   driver
-    .evaluateMain("read the app name", ({ app }: any) => ({ name: app.getName(), version: app.getVersion() }), undefined)
+    .evaluateMain("read the app name", ({ app }: ElectronModule) => ({ name: app.getName(), version: app.getVersion() }), undefined)
     .pipe(Effect.orElseSucceed(() => undefined as { name: string; version: string } | undefined))
 
 export const launch = defineTool({
@@ -114,7 +115,7 @@ export const appInfo = defineTool({
       const driver = yield* ElectronDriver
       const info = yield* driver.evaluateMain(
         "read app info",
-        ({ app }: any) => {
+        ({ app }: ElectronModule) => {
           const names = ["home", "appData", "userData", "sessionData", "temp", "exe", "logs", "downloads"]
           const paths: Record<string, string> = {}
           for (const name of names) {

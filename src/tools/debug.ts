@@ -2,6 +2,7 @@
  * Debug tools: console output of renderers and the main process, errors, network requests, process
  * and page metrics, one element's HTML/box/styles, and Playwright tracing.
  */
+import type { ElectronModule, MainValue } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
@@ -133,8 +134,8 @@ export const metricsTool = defineTool({
       const driver = yield* ElectronDriver
       const entry = yield* driver.window()
       const processes = yield* driver
-        .evaluateMain("read app metrics", ({ app }: any) =>
-          app.getAppMetrics().map((m: any) => ({
+        .evaluateMain("read app metrics", ({ app }: ElectronModule) =>
+          app.getAppMetrics().map((m: MainValue) => ({
             pid: m.pid,
             type: m.type,
             cpuPercent: Math.round((m.cpu?.percentCPUUsage ?? 0) * 10) / 10,
@@ -144,7 +145,7 @@ export const metricsTool = defineTool({
       const pageMetrics = yield* driver.run("read page metrics", () =>
         entry.page.evaluate(() => {
           const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined
-          const memory = (performance as any).memory
+          const memory = (performance as Performance & { memory?: { usedJSHeapSize: number; totalJSHeapSize: number; jsHeapSizeLimit: number } }).memory
           return {
             domContentLoadedMs: nav ? Math.round(nav.domContentLoadedEventEnd) : null,
             loadMs: nav ? Math.round(nav.loadEventEnd) : null,

@@ -4,6 +4,7 @@
  * layers/driver/main-hooks.ts: `globalThis.__stagewright.popup`). The functions marked "runs in the main
  * process" are serialized there and must stay self-contained.
  */
+import type { ElectronModule, MainValue } from "../layers/driver/ElectronDriver.js"
 
 export interface MenuNode {
   readonly label: string
@@ -26,9 +27,9 @@ export interface Menus {
 }
 
 /** Runs in the main process: the application menu and the open context menu as plain data. */
-export const readMenus = ({ Menu }: any): Menus => {
-  const walk = (menu: any): Array<MenuNode> =>
-    menu.items.map((item: any) => ({
+export const readMenus = ({ Menu }: ElectronModule): Menus => {
+  const walk = (menu: MainValue): Array<MenuNode> =>
+    menu.items.map((item: MainValue) => ({
       label: item.label ?? "",
       ...(item.id ? { id: item.id } : {}),
       ...(item.role ? { role: item.role } : {}),
@@ -40,7 +41,7 @@ export const readMenus = ({ Menu }: any): Menus => {
       ...(item.submenu ? { submenu: walk(item.submenu) } : {})
     }))
   const app = Menu.getApplicationMenu()
-  const popped = (globalThis as any).__stagewright?.popup
+  const popped = (globalThis as MainValue).__stagewright?.popup
   const win = popped?.open && popped.window && !popped.window.isDestroyed?.() ? popped.window : null
   return {
     app: app ? walk(app) : null,
@@ -55,11 +56,11 @@ export const readMenus = ({ Menu }: any): Menus => {
  * MenuItem.click with the window and its webContents). A context menu is closed first, as Chromium's
  * menu runner closes the popup before it runs the command.
  */
-export const clickMenuItem = ({ Menu, BrowserWindow, webContents }: any, target: { readonly source: MenuSource; readonly positions: ReadonlyArray<number> }) => {
-  const popped = (globalThis as any).__stagewright?.popup
+export const clickMenuItem = ({ Menu, BrowserWindow, webContents }: ElectronModule, target: { readonly source: MenuSource; readonly positions: ReadonlyArray<number> }) => {
+  const popped = (globalThis as MainValue).__stagewright?.popup
   if (target.source === "context" && !popped?.open) throw new Error("The context menu closed before the click: right-click again, then electron_menu")
   let items = target.source === "context" ? popped.menu.items : Menu.getApplicationMenu().items
-  let item: any
+  let item: MainValue
   for (const [depth, index] of target.positions.entries()) {
     item = items[index]
     if (depth < target.positions.length - 1) items = item.submenu.items

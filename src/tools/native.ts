@@ -2,6 +2,7 @@
  * Electron-native tools: the application menu and the context menu an app pops up (read and click), native
  * dialog stubs, the clipboard. They run in the main process through Electron's own API.
  */
+import type { ElectronModule, MainValue } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "./errors.js"
@@ -98,7 +99,7 @@ export const menuClick = defineTool({
         code: [
           `// ${match.source === "context" ? "context menu" : "menu"} ${match.path.join(" > ")}`,
           // The app pops its menu up after the right-click returned (an IPC round trip): wait for it.
-          ...(match.source === "context" ? ["await expect.poll(() => app.evaluate(() => (globalThis as any).__stagewright?.popup?.open === true)).toBe(true)"] : []),
+          ...(match.source === "context" ? ["await expect.poll(() => app.evaluate(() => (globalThis as MainValue).__stagewright?.popup?.open === true)).toBe(true)"] : []),
           `await app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`
         ].join("\n"),
         ...(match.source === "context" ? { mainHooks: true } : {})
@@ -130,11 +131,11 @@ const Rule = Schema.Struct({
  * Runs in the main process: replaces the dialog functions with recorders that answer from the rules
  * (or "canceled"; or throw when strict), keeping the originals to restore.
  */
-const applyStub = ({ dialog }: any, command: { action: string; rules: ReadonlyArray<any>; strict: boolean }) => {
-  const g = globalThis as any
+const applyStub = ({ dialog }: ElectronModule, command: { action: string; rules: ReadonlyArray<MainValue>; strict: boolean }) => {
+  const g = globalThis as MainValue
   const names = ["showOpenDialog", "showOpenDialogSync", "showSaveDialog", "showSaveDialogSync", "showMessageBox", "showMessageBoxSync"]
   const kindOf = (name: string) => (name.includes("Open") ? "open" : name.includes("Save") ? "save" : "message")
-  const state = (g.__stagewrightDialogs ??= { originals: null as any, rules: [] as Array<any>, calls: [] as Array<any>, strict: false })
+  const state = (g.__stagewrightDialogs ??= { originals: null as MainValue, rules: [] as Array<any>, calls: [] as Array<any>, strict: false })
   if (command.action === "restore") {
     if (state.originals) for (const name of names) dialog[name] = state.originals[name]
     const calls = state.calls
@@ -150,12 +151,12 @@ const applyStub = ({ dialog }: any, command: { action: string; rules: ReadonlyAr
         const options = (args.length > 1 ? args[1] : args[0]) ?? {}
         const kind = kindOf(name)
         const text = [options.title, options.message, options.detail, ...(options.buttons ?? [])].filter(Boolean).join(" \u0000 ")
-        const rule = state.rules.find((r: any) => r.kind === kind && (r.remaining === undefined || r.remaining > 0) && (!r.match || text.includes(r.match)))
+        const rule = state.rules.find((r: MainValue) => r.kind === kind && (r.remaining === undefined || r.remaining > 0) && (!r.match || text.includes(r.match)))
         // Every option the app gave, bounded (strings 300 characters, lists 20 entries).
-        const cut = (v: any, max = 300) => (typeof v === "string" ? (v.length > max ? `${v.slice(0, max - 1)}…` : v) : null)
-        const list = (v: any) => (Array.isArray(v) ? v.slice(0, 20).map((x: any) => cut(String(x), 100)) : null)
+        const cut = (v: MainValue, max = 300) => (typeof v === "string" ? (v.length > max ? `${v.slice(0, max - 1)}…` : v) : null)
+        const list = (v: MainValue) => (Array.isArray(v) ? v.slice(0, 20).map((x: MainValue) => cut(String(x), 100)) : null)
         const filters = Array.isArray(options.filters)
-          ? options.filters.slice(0, 20).map((f: any) => ({ name: cut(f?.name, 100), extensions: list(f?.extensions) ?? [] }))
+          ? options.filters.slice(0, 20).map((f: MainValue) => ({ name: cut(f?.name, 100), extensions: list(f?.extensions) ?? [] }))
           : null
         const call: Record<string, unknown> = { method: name }
         const given: Record<string, unknown> = {
@@ -192,7 +193,7 @@ const applyStub = ({ dialog }: any, command: { action: string; rules: ReadonlyAr
     }
   }
   if (command.action === "set") {
-    state.rules = [...command.rules.map((r: any) => ({ ...r, remaining: r.times })), ...state.rules]
+    state.rules = [...command.rules.map((r: MainValue) => ({ ...r, remaining: r.times })), ...state.rules]
     state.strict = command.strict
   }
   return { installed: true, calls: state.calls, rules: state.rules.length }
@@ -280,7 +281,7 @@ export const clipboard = defineTool({
       const driver = yield* ElectronDriver
       const text = yield* driver.evaluateMain(
         `${input.action} the clipboard`,
-        ({ clipboard }: any, command: { action: string; text?: string }) => {
+        ({ clipboard }: ElectronModule, command: { action: string; text?: string }) => {
           if (command.action === "write") clipboard.writeText(command.text ?? "")
           return clipboard.readText() as string
         },

@@ -373,4 +373,4 @@ export class ElectronDriver extends Context.Tag("stagewright/ElectronDriver")<El
 
 export { titleOf, type AppSession, type AttachOptions, type LaunchOptions, type PendingDialog, type RecordedStep, type WindowEntry, type WindowInfo, type WindowSelector } from "./session.js"
 export { toFunction, expandSelector, REF_PATTERN } from "./selectors.js"
-export type { BrowserWindowHandle, Check, ElectronDriverShape, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
+export type { BrowserWindowHandle, Check, ElectronDriverShape, ElectronModule, MainError, MainHook, MainValue, SessionError } from "./shape.js"

@@ -5,8 +5,12 @@
  */
 import type WebSocket from "ws"
 
+/** A message of the DevTools protocol: JSON whose shape depends on the method (no protocol types here). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped protocol JSON
+type CdpValue = any
+
 interface Pending {
-  readonly resolve: (value: any) => void
+  readonly resolve: (value: CdpValue) => void
   readonly reject: (error: Error) => void
 }
 
@@ -14,7 +18,7 @@ export class InspectorClient {
   private nextId = 1
   private readonly pending = new Map<number, Pending>()
   private electronObjectId: string | undefined
-  private readonly listeners = new Set<(method: string, params: any) => void>()
+  private readonly listeners = new Set<(method: string, params: CdpValue) => void>()
   closed = false
 
   private constructor(private readonly socket: WebSocket) {
@@ -52,11 +56,11 @@ export class InspectorClient {
     return client
   }
 
-  onEvent(listener: (method: string, params: any) => void): void {
+  onEvent(listener: (method: string, params: CdpValue) => void): void {
     this.listeners.add(listener)
   }
 
-  send(method: string, params: Record<string, unknown> = {}): Promise<any> {
+  send(method: string, params: Record<string, unknown> = {}): Promise<CdpValue> {
     if (this.closed) return Promise.reject(new Error("The Node inspector connection closed"))
     const id = this.nextId++
     return new Promise((resolve, reject) => {
@@ -77,7 +81,7 @@ export class InspectorClient {
   }
 
   /** Runs `fn(electron, arg)` in the main process and returns its JSON value. */
-  async evaluate<R, A>(fn: string | ((electron: any, arg: A) => R | Promise<R>), arg?: A): Promise<R> {
+  async evaluate<R, A>(fn: string | ((electron: CdpValue, arg: A) => R | Promise<R>), arg?: A): Promise<R> {
     const objectId = await this.electron()
     const { result, exceptionDetails } = await this.send("Runtime.callFunctionOn", {
       objectId,

@@ -2,6 +2,7 @@
  * Code that runs inside the Electron main process (serialized by playwright-core's evaluate or sent
  * through the inspector): it sees the `electron` module as its argument and nothing of this process.
  */
+import type { MainValue } from "./shape.js"
 import type { MainHook } from "./shape.js"
 
 // The argument is the app's `electron` module, which has no type here.
@@ -14,25 +15,25 @@ import type { MainHook } from "./shape.js"
  * `browserWindow`), then runs unchanged. `globalThis.__stagewright.popup` is `{ menu, window, at, open }`;
  * `open` turns false on the menu's `menu-will-close`.
  */
-export const installMainHooks = (electron: any): void => { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const g = globalThis as any
+export const installMainHooks = (electron: MainValue): void => {
+  const g = globalThis as MainValue
   if (g.__stagewright) return
   const state = (g.__stagewright = { errors: [] as Array<unknown>, seq: 0, popup: null as unknown })
   const push = (kind: string, message: string) => {
     state.errors.push({ seq: ++state.seq, at: Date.now(), kind, message })
     if (state.errors.length > 200) state.errors.shift()
   }
-  process.on("uncaughtExceptionMonitor", (error: any) => push("main", `uncaught exception in main: ${error?.stack ?? error}`))
-  const watch = (wc: any) => {
-    wc.on("render-process-gone", (_event: unknown, details: any) => push("crash", `renderer of webContents ${wc.id} gone: ${details?.reason ?? "unknown"}`))
+  process.on("uncaughtExceptionMonitor", (error: MainValue) => push("main", `uncaught exception in main: ${error?.stack ?? error}`))
+  const watch = (wc: MainValue) => {
+    wc.on("render-process-gone", (_event: unknown, details: MainValue) => push("crash", `renderer of webContents ${wc.id} gone: ${details?.reason ?? "unknown"}`))
     wc.on("unresponsive", () => push("unresponsive", `webContents ${wc.id} (${wc.getURL()}) is unresponsive`))
   }
   for (const wc of electron.webContents.getAllWebContents()) watch(wc)
-  electron.app.on("web-contents-created", (_event: unknown, wc: any) => watch(wc))
+  electron.app.on("web-contents-created", (_event: unknown, wc: MainValue) => watch(wc))
   const proto = electron.Menu?.prototype
   if (proto && typeof proto.popup === "function") {
     const popup = proto.popup
-    proto.popup = function (this: any, ...args: Array<any>) {
+    proto.popup = function (this: MainValue, ...args: Array<any>) {
       const result = popup.apply(this, args)
       const popped = { menu: this, window: result?.browserWindow ?? args[0]?.window ?? null, at: Date.now(), open: true }
       state.popup = popped

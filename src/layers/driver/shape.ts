@@ -10,6 +10,12 @@ import type { AppSession, AttachOptions, DialogPolicy, LaunchOptions, PendingDia
 /** The app's `electron` module, as main-process code receives it (no types for it exist here). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the app's electron module is untyped here
 export type ElectronModule = any
+/**
+ * A value of the app's main process (an Electron object, an IPC payload): Electron's types are not
+ * available here (no electron package), so main-process code sees them untyped.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Electron's objects have no types here
+export type MainValue = any
 /** A BrowserWindow of the app, as main-process code receives it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an Electron object, untyped here
 export type BrowserWindowHandle = any
