@@ -12,18 +12,12 @@ import { type AppCrashed, type AppNotRunning, type ToolError } from "./errors.js
 import { answerAdvice, describeDialog, dialogFields } from "./dialogs.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { diffCounts, diffSnapshots } from "./snapshot-diff.js"
+import { stepCode } from "./step-code.js"
 import { type ToolResult } from "./Tool.js"
 
 
 /** Changes up to this many characters are returned with the action's result. */
 export const SMALL_DIFF_CHARS = 1_000
-
-/** Playwright code for a locator, preferring role, label and test id (what `normalize()` picks). */
-export const locatorCode = (locator: Locator, fallbackSelector: string): Promise<string> =>
-  locator
-    .normalize()
-    .then((normalized) => normalized.toString())
-    .catch(() => `locator(${JSON.stringify(fallbackSelector)})`)
 
 /** The result of an action that opened a web dialog: the dialog, and how to answer it in this server. */
 export const dialogResult = (dialog: PendingDialog): Effect.Effect<ToolResult, never, ProfileSelector> =>
@@ -59,7 +53,7 @@ export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, E
     const driver = yield* ElectronDriver
     const entry = yield* driver.window()
     const locator = yield* driver.locate(entry, options.target)
-    const code = yield* Effect.promise(() => locatorCode(locator, options.target))
+    const code = yield* Effect.promise(() => stepCode(entry, options.target, locator))
     const outcome = yield* untilDialog(driver, driver.run(options.describe, () => options.perform(locator, entry)))
     yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
     if (outcome !== undefined) return yield* dialogResult(outcome)

@@ -8,7 +8,7 @@ import type { Locator } from "playwright-core"
 import { ElectronDriver, type Check, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { titleOrDialog } from "./dialogs.js"
 import { AssertionFailed, InvalidArgument, type ToolError } from "./errors.js"
-import { locatorCode } from "./act.js"
+import { stepCode } from "./step-code.js"
 import { compileSafePattern } from "./patterns.js"
 import { defineTool, type ToolResult } from "./Tool.js"
 import { DEFAULT_EXPECT_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
@@ -41,7 +41,7 @@ const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolE
         actual
       })
     }
-    const code = yield* Effect.promise(() => locatorCode(locator, options.target))
+    const code = yield* Effect.promise(() => stepCode(entry, options.target, locator))
     yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
     return { text: `Passed: ${options.describe}; actual ${showActual(actual)}.`, structured: { passed: true, expected: options.expected, actual } }
   })

@@ -8,7 +8,7 @@ import { ElectronDriver, type AppSession, type RecordedStep } from "../layers/dr
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { ElementNotFound, InvalidArgument } from "./errors.js"
-import { locatorCode } from "./act.js"
+import { locatorCode } from "./step-code.js"
 import { defineTool } from "./Tool.js"
 import { Target } from "./shapes.js"
 
