@@ -41,7 +41,7 @@ const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolE
         actual
       })
     }
-    const code = yield* Effect.promise(() => stepCode(entry, options.target, locator))
+    const code = yield* stepCode(driver, entry, options.target, locator)
     yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
     return { text: `Passed: ${options.describe}; actual ${showActual(actual)}.`, structured: { passed: true, expected: options.expected, actual } }
   })

@@ -103,7 +103,7 @@ export const fillForm = defineTool({
       const done: Array<string> = []
       for (const [index, field] of input.fields.entries()) {
         const locator = yield* driver.locate(entry, field.target)
-        const code = yield* Effect.promise(() => stepCode(entry, field.target, locator))
+        const code = yield* stepCode(driver, entry, field.target, locator)
         const timeout = timeoutOf(input)
         const kind = yield* driver.run(`fields[${index}] ${field.target}`, () =>
           locator.evaluate((el) => {
@@ -263,7 +263,7 @@ export const drag = defineTool({
       const driver = yield* ElectronDriver
       const entry = yield* driver.window()
       const destination = yield* driver.locate(entry, input.target)
-      const destinationCode = yield* Effect.promise(() => stepCode(entry, input.target, destination))
+      const destinationCode = yield* stepCode(driver, entry, input.target, destination)
       return yield* act({
         tool: "electron_drag",
         target: input.source,
@@ -316,7 +316,7 @@ export const scroll = defineTool({
       if (input.target !== undefined) {
         const locator = yield* driver.locate(entry, input.target)
         yield* driver.run(`scroll ${input.target} into view`, () => locator.scrollIntoViewIfNeeded({ timeout: timeoutOf(input) }))
-        const code = yield* Effect.promise(() => stepCode(entry, input.target!, locator))
+        const code = yield* stepCode(driver, entry, input.target!, locator)
         yield* driver.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
       }
       if (input.dx !== undefined || input.dy !== undefined) {

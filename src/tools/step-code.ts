@@ -2,10 +2,11 @@
  * The Playwright code of a target for recorded steps and action results, without asking the page when
  * the code is already known: a selector is its own code (our shorthands as the getBy* call they stand
  * for), and a ref whose role and name are unique in the window's latest snapshot is `getByRole`. Only
- * the other refs (unnamed, repeated, in a frame) pay for `locator.normalize()`.
+ * the other refs (unnamed, repeated, in a frame) pay for `locator.normalize()`, once per snapshot.
  */
 import type { Locator } from "playwright-core"
-import { expandSelector, REF_PATTERN, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { Effect } from "effect"
+import { ElectronDriver, expandSelector, REF_PATTERN, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 
 /** Playwright code for a locator, preferring role, label and test id (what `normalize()` picks): 11–13 round trips. */
 export const locatorCode = (locator: Locator, fallbackSelector: string): Promise<string> =>
@@ -80,10 +81,13 @@ export const refCodeFromSnapshot = (snapshot: string, ref: string): string | und
   return `getByRole(${JSON.stringify(match[1])}, { name: ${JSON.stringify(name)}, exact: true })`
 }
 
-/** The code of a target for the recorded step: from the target or the snapshot when possible, else normalized. */
-export const stepCode = (entry: WindowEntry, target: string, locator: Locator): Promise<string> => {
+/**
+ * The code of a target for the recorded step: from the target or the snapshot when possible, else
+ * normalized once per ref and snapshot (the driver keeps it on the window).
+ */
+export const stepCode = (driver: typeof ElectronDriver.Service, entry: WindowEntry, target: string, locator: Locator): Effect.Effect<string> => {
   const trimmed = target.trim()
-  if (!REF_PATTERN.test(trimmed)) return Promise.resolve(selectorCode(trimmed))
+  if (!REF_PATTERN.test(trimmed)) return Effect.succeed(selectorCode(trimmed))
   const known = entry.latestSnapshot !== undefined ? refCodeFromSnapshot(entry.latestSnapshot, trimmed) : undefined
-  return known !== undefined ? Promise.resolve(known) : locatorCode(locator, trimmed)
+  return known !== undefined ? Effect.succeed(known) : driver.refCode(entry, trimmed, () => locatorCode(locator, trimmed))
 }
