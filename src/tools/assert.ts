@@ -138,6 +138,8 @@ export const expectVisible = defineTool({
       describe: `${input.target} is ${visible ? "visible" : "hidden"}`,
       timeoutMs: input.timeoutMs,
       read: async (locator) => {
+        // The common case in one round trip: exactly one element, visible (strict mode throws on several).
+        if (visible && (await locator.isVisible().catch(() => false))) return { ok: true, actual: "visible" }
         const { count, shown } = await readVisibility(locator)
         const actual = count === 0 ? "no element" : shown > 0 ? (count > 1 ? `${shown} of ${count} matches visible` : "visible") : "hidden"
         return { ok: visible ? count === 1 && shown === 1 : shown === 0, actual }
@@ -183,6 +185,10 @@ export const expectText = defineTool({
         describe: `text of ${input.target}`,
         timeoutMs: input.timeoutMs,
         read: async (locator) => {
+          // The common case in one round trip: exactly one element (strict mode throws on several, a short
+          // timeout on none); anything else is read again with the count.
+          const single = await locator.innerText({ timeout: 100 }).catch(() => undefined)
+          if (single !== undefined) return { ok: matches(normalize(single)), actual: normalize(single) }
           const texts = await locator.evaluateAll((els) => els.map((el) => ("innerText" in el ? (el as HTMLElement).innerText : el.textContent ?? "")))
           if (texts.length === 0) return { ok: false, actual: null }
           if (texts.length > 1) return { ok: false, actual: `${texts.length} elements match` }
