@@ -92,6 +92,17 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         [...known.values()].filter((t) => Object.keys((inputJsonSchema(t).properties as object | undefined) ?? {}).length === 0).map((t) => t.name)
       )
 
+      // Each tool's decoder is built once, not on every call.
+      const decoders = new Map<string, ReturnType<typeof Schema.decodeUnknown<any, unknown, never>>>()
+      const decoderOf = (tool: AnyTool) => {
+        let decoder = decoders.get(tool.name)
+        if (decoder === undefined) {
+          decoder = Schema.decodeUnknown(tool.input as Schema.Schema<any, unknown, never>, { onExcessProperty: "error", errors: "all" })
+          decoders.set(tool.name, decoder)
+        }
+        return decoder
+      }
+
       const decode = (tool: AnyTool, args: unknown) => {
         const problem = argumentsTooLarge(args)
         return problem !== undefined
@@ -114,7 +125,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
                 hint: "Call it with {}."
               })
             )
-          : Schema.decodeUnknown(tool.input, { onExcessProperty: "error", errors: "all" })(args ?? {}).pipe(
+          : decoderOf(tool)(args ?? {}).pipe(
           Effect.mapError(
             (error) =>
               new InvalidArgument({

@@ -2,7 +2,7 @@
  * How an action runs: resolve the target, perform it (a web dialog it opens ends the wait and is reported),
  * record the step for test export, and summarise what changed in the page.
  */
-import { Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 
 
 import type { Locator } from "playwright-core"
@@ -12,18 +12,12 @@ import { type AppCrashed, type AppNotRunning, type ToolError } from "./errors.js
 import { answerAdvice, describeDialog, dialogFields } from "./dialogs.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { diffCounts, diffSnapshots } from "./snapshot-diff.js"
+import { stepCode } from "./step-code.js"
 import { type ToolResult } from "./Tool.js"
 
 
 /** Changes up to this many characters are returned with the action's result. */
 export const SMALL_DIFF_CHARS = 1_000
-
-/** Playwright code for a locator, preferring role, label and test id (what `normalize()` picks). */
-export const locatorCode = (locator: Locator, fallbackSelector: string): Promise<string> =>
-  locator
-    .normalize()
-    .then((normalized) => normalized.toString())
-    .catch(() => `locator(${JSON.stringify(fallbackSelector)})`)
 
 /** The result of an action that opened a web dialog: the dialog, and how to answer it in this server. */
 export const dialogResult = (dialog: PendingDialog): Effect.Effect<ToolResult, never, ProfileSelector> =>
@@ -32,12 +26,21 @@ export const dialogResult = (dialog: PendingDialog): Effect.Effect<ToolResult, n
     structured: { dialog: dialogFields(dialog) }
   }))
 
+/**
+ * A change summary may take this long (a full aria snapshot of the window, ~40 ms on the tasks board; a
+ * loaded machine or a huge page can take many times that); past it the action answers
+ * without one, so a big page never makes every action slow. The refs stay those of the last snapshot.
+ */
+export const SUMMARY_TIME_BOX_MS = 1_000
+
 /** After an action: the change in the window's snapshot when the agent has one and the change is small. */
 export const changeSummary = (driver: typeof ElectronDriver.Service, entry: WindowEntry) =>
   Effect.gen(function* () {
     const previous = entry.latestSnapshot
     if (previous === undefined || entry.page.isClosed()) return ""
-    const next = yield* driver.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined))
+    const taken = yield* driver.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined), Effect.timeoutOption(Duration.millis(SUMMARY_TIME_BOX_MS)))
+    if (Option.isNone(taken)) return `\nNo change summary (the page took over ${SUMMARY_TIME_BOX_MS} ms to snapshot); electron_snapshot since="last" shows any change.`
+    const next = taken.value
     if (next === undefined) return ""
     const diff = diffSnapshots(previous, next)
     if (diff.added === 0 && diff.removed === 0 && diff.changed === 0) return "\nNo change in the page's accessibility tree."
@@ -59,7 +62,7 @@ export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, E
     const driver = yield* ElectronDriver
     const entry = yield* driver.window()
     const locator = yield* driver.locate(entry, options.target)
-    const code = yield* Effect.promise(() => locatorCode(locator, options.target))
+    const code = yield* stepCode(driver, entry, options.target, locator)
     const outcome = yield* untilDialog(driver, driver.run(options.describe, () => options.perform(locator, entry)))
     yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
     if (outcome !== undefined) return yield* dialogResult(outcome)

@@ -8,7 +8,7 @@ import type { Locator } from "playwright-core"
 import { ElectronDriver, type Check, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { titleOrDialog } from "./dialogs.js"
 import { AssertionFailed, InvalidArgument, type ToolError } from "./errors.js"
-import { locatorCode } from "./act.js"
+import { stepCode } from "./step-code.js"
 import { compileSafePattern } from "./patterns.js"
 import { defineTool, type ToolResult } from "./Tool.js"
 import { DEFAULT_EXPECT_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
@@ -41,7 +41,7 @@ const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolE
         actual
       })
     }
-    const code = yield* Effect.promise(() => locatorCode(locator, options.target))
+    const code = yield* stepCode(driver, entry, options.target, locator)
     yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
     return { text: `Passed: ${options.describe}; actual ${showActual(actual)}.`, structured: { passed: true, expected: options.expected, actual } }
   })
@@ -62,10 +62,10 @@ const showActual = (value: unknown): string => {
 
 /** Reads an element's state in one evaluation, so composite predicates are checked atomically. */
 const readState = (locator: Locator) =>
-  locator.count().then(async (count) => {
-    if (count === 0) return undefined
-    if (count > 1) return { ambiguous: count } as const
-    return locator.evaluate((el) => {
+  locator
+    .evaluateAll((els) => {
+      if (els.length !== 1) return els.length
+      const el = els[0]!
       const element = el as HTMLElement & { disabled?: boolean; readOnly?: boolean; checked?: boolean; indeterminate?: boolean }
       const disabled = element.disabled === true || element.closest("fieldset:disabled") !== null || element.getAttribute("aria-disabled") === "true"
       const ariaChecked = element.getAttribute("aria-checked")
@@ -83,6 +83,44 @@ const readState = (locator: Locator) =>
         empty: element.tagName === "INPUT" || element.tagName === "TEXTAREA" ? (element as HTMLInputElement).value === "" : (element.textContent ?? "").trim() === ""
       }
     })
+    .then((state) => (state === 0 ? undefined : typeof state === "number" ? ({ ambiguous: state } as const) : state))
+
+/**
+ * How many elements match and how many of the first 20 are visible, in one evaluation (what
+ * Playwright's isVisible checks: a visible style and a non-empty box; `display: contents` by its children).
+ */
+const readVisibility = (locator: Locator) =>
+  // No named inner functions: the source runs in the page, where a bundler's name helpers do not exist.
+  locator.evaluateAll((els) => {
+    let shown = 0
+    for (const el of els.slice(0, 20)) {
+      const stack: Array<Node> = [el]
+      let visible = false
+      while (stack.length > 0 && !visible) {
+        const node = stack.pop()!
+        if (node.nodeType === 3) {
+          if ((node.textContent ?? "").trim() === "") continue
+          const range = node.ownerDocument!.createRange()
+          range.selectNode(node)
+          const box = range.getBoundingClientRect()
+          visible = box.width > 0 && box.height > 0
+          continue
+        }
+        if (node.nodeType !== 1) continue
+        const element = node as Element
+        const style = element.ownerDocument.defaultView?.getComputedStyle(element)
+        if (style === undefined) {
+          visible = true
+        } else if (style.display === "contents") {
+          stack.push(...Array.from(element.childNodes))
+        } else if ((typeof element.checkVisibility !== "function" || element.checkVisibility()) && style.visibility === "visible") {
+          const box = element.getBoundingClientRect()
+          visible = box.width > 0 && box.height > 0
+        }
+      }
+      if (visible) shown++
+    }
+    return { count: els.length, shown }
   })
 
 export const expectVisible = defineTool({
@@ -100,9 +138,9 @@ export const expectVisible = defineTool({
       describe: `${input.target} is ${visible ? "visible" : "hidden"}`,
       timeoutMs: input.timeoutMs,
       read: async (locator) => {
-        const count = await locator.count()
-        const states = await Promise.all(Array.from({ length: Math.min(count, 20) }, (_, i) => locator.nth(i).isVisible()))
-        const shown = states.filter(Boolean).length
+        // The common case in one round trip: exactly one element, visible (strict mode throws on several).
+        if (visible && (await locator.isVisible().catch(() => false))) return { ok: true, actual: "visible" }
+        const { count, shown } = await readVisibility(locator)
         const actual = count === 0 ? "no element" : shown > 0 ? (count > 1 ? `${shown} of ${count} matches visible` : "visible") : "hidden"
         return { ok: visible ? count === 1 && shown === 1 : shown === 0, actual }
       },
@@ -147,10 +185,14 @@ export const expectText = defineTool({
         describe: `text of ${input.target}`,
         timeoutMs: input.timeoutMs,
         read: async (locator) => {
-          const count = await locator.count()
-          if (count === 0) return { ok: false, actual: null }
-          if (count > 1) return { ok: false, actual: `${count} elements match` }
-          const actual = normalize(await locator.innerText({ timeout: 1_000 }).catch(() => locator.textContent().then((t) => t ?? "")))
+          // The common case in one round trip: exactly one element (strict mode throws on several, a short
+          // timeout on none); anything else is read again with the count.
+          const single = await locator.innerText({ timeout: 100 }).catch(() => undefined)
+          if (single !== undefined) return { ok: matches(normalize(single)), actual: normalize(single) }
+          const texts = await locator.evaluateAll((els) => els.map((el) => ("innerText" in el ? (el as HTMLElement).innerText : el.textContent ?? "")))
+          if (texts.length === 0) return { ok: false, actual: null }
+          if (texts.length > 1) return { ok: false, actual: `${texts.length} elements match` }
+          const actual = normalize(texts[0]!)
           return { ok: matches(actual), actual }
         },
         step: (code) => `await expect(${code}).${matcher}(${argument}${input.ignoreCase && regex === undefined ? ", { ignoreCase: true }" : ""})`
@@ -172,10 +214,15 @@ export const expectValue = defineTool({
       describe: `value of ${input.target}`,
       timeoutMs: input.timeoutMs,
       read: async (locator) => {
-        const count = await locator.count()
-        if (count !== 1) return { ok: false, actual: count === 0 ? null : `${count} elements match` }
-        const actual = await locator.inputValue({ timeout: 1_000 }).catch((e: Error) => `not a form field (${e.message.split("\n")[0]})`)
-        return { ok: actual === input.value, actual }
+        const values = await locator.evaluateAll((els) =>
+          els.map((el) => {
+            const field = ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName) ? el : (el.closest("label") as HTMLLabelElement | null)?.control ?? el
+            return ["INPUT", "TEXTAREA", "SELECT"].includes(field.tagName) ? (field as HTMLInputElement).value : undefined
+          })
+        )
+        if (values.length !== 1) return { ok: false, actual: values.length === 0 ? null : `${values.length} elements match` }
+        const actual = values[0] ?? "not a form field (not an <input>, <textarea> or <select> element)"
+        return { ok: values[0] === input.value, actual }
       },
       step: (code) => `await expect(${code}).toHaveValue(${JSON.stringify(input.value)})`
     })

@@ -9,7 +9,7 @@ import { installMainHooks } from "../layers/driver/main-hooks.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { ElementNotFound, InvalidArgument } from "./errors.js"
-import { locatorCode } from "./act.js"
+import { locatorCode } from "./step-code.js"
 import { defineTool } from "./Tool.js"
 import { Target } from "./shapes.js"
 

@@ -16,7 +16,8 @@ import { confine } from "./confine.js"
 
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
-import { act, changeSummary, dialogResult, locatorCode, untilDialog } from "./act.js"
+import { act, changeSummary, dialogResult, untilDialog } from "./act.js"
+import { stepCode } from "./step-code.js"
 
 const timeoutOf = (input: { readonly timeoutMs?: number | undefined }) => input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
 const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
@@ -102,7 +103,7 @@ export const fillForm = defineTool({
       const done: Array<string> = []
       for (const [index, field] of input.fields.entries()) {
         const locator = yield* driver.locate(entry, field.target)
-        const code = yield* Effect.promise(() => locatorCode(locator, field.target))
+        const code = yield* stepCode(driver, entry, field.target, locator)
         const timeout = timeoutOf(input)
         const kind = yield* driver.run(`fields[${index}] ${field.target}`, () =>
           locator.evaluate((el) => {
@@ -262,7 +263,7 @@ export const drag = defineTool({
       const driver = yield* ElectronDriver
       const entry = yield* driver.window()
       const destination = yield* driver.locate(entry, input.target)
-      const destinationCode = yield* Effect.promise(() => locatorCode(destination, input.target))
+      const destinationCode = yield* stepCode(driver, entry, input.target, destination)
       return yield* act({
         tool: "electron_drag",
         target: input.source,
@@ -315,7 +316,7 @@ export const scroll = defineTool({
       if (input.target !== undefined) {
         const locator = yield* driver.locate(entry, input.target)
         yield* driver.run(`scroll ${input.target} into view`, () => locator.scrollIntoViewIfNeeded({ timeout: timeoutOf(input) }))
-        const code = yield* Effect.promise(() => locatorCode(locator, input.target!))
+        const code = yield* stepCode(driver, entry, input.target!, locator)
         yield* driver.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
       }
       if (input.dx !== undefined || input.dy !== undefined) {

@@ -292,6 +292,15 @@ const makeDriver = Effect.gen(function* () {
   })
 
   const recordSnapshot = (entry: WindowEntry, text: string) => Effect.sync(() => entry.recordSnapshot(text))
+  const refCode = (entry: WindowEntry, ref: string, code: () => Promise<string>) => {
+    const snapshot = entry.latestSnapshot
+    const cached = entry.refCodes.get(ref)
+    if (cached !== undefined) return Effect.succeed(cached)
+    return Effect.map(Effect.promise(code), (computed) => {
+      if (entry.latestSnapshot === snapshot) entry.refCodes.set(ref, computed)
+      return computed
+    })
+  }
   const markShown = (entry: WindowEntry, text: string) => Effect.sync(() => entry.markShown(text))
   const forgetSnapshot = (entry: WindowEntry) =>
     Effect.sync(() => {
@@ -353,6 +362,7 @@ const makeDriver = Effect.gen(function* () {
     waitSliced,
     snapshot,
     recordSnapshot,
+    refCode,
     markShown,
     forgetSnapshot,
     evaluateMain,

@@ -56,6 +56,8 @@ export class WindowEntry {
   #latestSnapshot: string | undefined
   #refs: ReadonlySet<string> = new Set()
   #shownSnapshot: string | undefined
+  /** @internal driver only: refs' normalized locator code, valid for the latest snapshot */
+  readonly refCodes = new Map<string, string>()
   /** @internal the driver caches the CDP target id here */
   targetId: string | undefined
   constructor(
@@ -90,6 +92,7 @@ export class WindowEntry {
   /** @internal driver only: records a full snapshot and its refs. */
   recordSnapshot(text: string | undefined): void {
     this.#latestSnapshot = text
+    this.refCodes.clear()
     this.#refs = text === undefined ? new Set() : new Set(Array.from(text.matchAll(/\[ref=([a-z0-9]+)\]/g), (m) => m[1]!))
   }
 }

@@ -84,6 +84,8 @@ export interface ElectronDriverShape {
   readonly recordSnapshot: (entry: WindowEntry, text: string) => Effect.Effect<void>
   /** Records the whole-window snapshot the agent was shown (the baseline of since:"last"). */
   readonly markShown: (entry: WindowEntry, text: string) => Effect.Effect<void>
+  /** A ref's locator code, computed once per snapshot of the window (`code` runs on a miss). */
+  readonly refCode: (entry: WindowEntry, ref: string, code: () => Promise<string>) => Effect.Effect<string>
   /** Forgets a window's snapshot and refs (after a navigation: the page they described is gone). */
   readonly forgetSnapshot: (entry: WindowEntry) => Effect.Effect<void>
   /** Runs `fn(electron, arg)` in the main process (needs a launched app or an attached inspector). */

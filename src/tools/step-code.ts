@@ -1,0 +1,93 @@
+/**
+ * The Playwright code of a target for recorded steps and action results, without asking the page when
+ * the code is already known: a selector is its own code (our shorthands as the getBy* call they stand
+ * for), and a ref whose role and name are unique in the window's latest snapshot is `getByRole`. Only
+ * the other refs (unnamed, repeated, in a frame) pay for `locator.normalize()`, once per snapshot.
+ */
+import type { Locator } from "playwright-core"
+import { Effect } from "effect"
+import { ElectronDriver, expandSelector, REF_PATTERN, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+
+/** Playwright code for a locator, preferring role, label and test id (what `normalize()` picks): 11–13 round trips. */
+export const locatorCode = (locator: Locator, fallbackSelector: string): Promise<string> =>
+  locator
+    .normalize()
+    .then((normalized) => normalized.toString())
+    .catch(() => `locator(${JSON.stringify(fallbackSelector)})`)
+
+const isQuoted = (value: string) => /^(["']).*\1$/.test(value)
+
+const GET_BY: ReadonlyArray<readonly [prefix: string, method: string, exactable: boolean]> = [
+  ["testid=", "getByTestId", false],
+  ["label=", "getByLabel", true],
+  ["placeholder=", "getByPlaceholder", true],
+  ["title=", "getByTitle", true],
+  ["alt=", "getByAltText", true]
+]
+
+/** The code of a selector target: a one-segment shorthand as its getBy* call, anything else as `locator(...)`. */
+export const selectorCode = (target: string): string => {
+  const trimmed = target.trim()
+  if (!/\s>>\s/.test(trimmed)) {
+    for (const [prefix, method, exactable] of GET_BY) {
+      if (!trimmed.startsWith(prefix)) continue
+      const raw = trimmed.slice(prefix.length)
+      const quoted = isQuoted(raw)
+      const value = quoted ? raw.slice(1, -1) : raw
+      return `${method}(${JSON.stringify(value)}${exactable && quoted ? ", { exact: true }" : ""})`
+    }
+  }
+  return `locator(${JSON.stringify(expandSelector(trimmed))})`
+}
+
+/** A snapshot line's key (`role "name" [attrs] [ref=…]`, maybe followed by `: text`), without the list dash and the YAML key quoting. */
+const lineKey = (line: string): string => {
+  const item = line.trim().replace(/^- /, "")
+  if (!item.startsWith("'")) return item
+  let key = ""
+  for (let i = 1; i < item.length; i++) {
+    if (item[i] !== "'") key += item[i]
+    else if (item[i + 1] === "'") (key += "'"), i++
+    else break
+  }
+  return key
+}
+
+const ROLE_AND_NAME = /^([a-z]+) ("(?:[^"\\]|\\.)*")(?=[ :]|$)/
+
+/**
+ * `getByRole(role, { name, exact: true })` for a ref whose role and accessible name appear once in the
+ * snapshot (so the code matches exactly that element); undefined when that cannot be told from the text.
+ */
+export const refCodeFromSnapshot = (snapshot: string, ref: string): string | undefined => {
+  if (!/^e\d+$/.test(ref)) return undefined // refs inside frames need the frame in their code
+  const lines = snapshot.split("\n")
+  const own = lines.find((line) => line.includes(`[ref=${ref}]`))
+  if (own === undefined) return undefined
+  const match = ROLE_AND_NAME.exec(lineKey(own))
+  if (match === null) return undefined
+  const prefix = `${match[1]} ${match[2]}`
+  const same = lines.filter((line) => {
+    const key = lineKey(line)
+    return key === prefix || key.startsWith(`${prefix} `) || key.startsWith(`${prefix}:`)
+  }).length
+  if (same !== 1) return undefined
+  let name: string
+  try {
+    name = JSON.parse(match[2]!) as string
+  } catch {
+    return undefined
+  }
+  return `getByRole(${JSON.stringify(match[1])}, { name: ${JSON.stringify(name)}, exact: true })`
+}
+
+/**
+ * The code of a target for the recorded step: from the target or the snapshot when possible, else
+ * normalized once per ref and snapshot (the driver keeps it on the window).
+ */
+export const stepCode = (driver: typeof ElectronDriver.Service, entry: WindowEntry, target: string, locator: Locator): Effect.Effect<string> => {
+  const trimmed = target.trim()
+  if (!REF_PATTERN.test(trimmed)) return Effect.succeed(selectorCode(trimmed))
+  const known = entry.latestSnapshot !== undefined ? refCodeFromSnapshot(entry.latestSnapshot, trimmed) : undefined
+  return known !== undefined ? Effect.succeed(known) : driver.refCode(entry, trimmed, () => locatorCode(locator, trimmed))
+}
