@@ -1,7 +1,11 @@
 /** Tasks on the tasks app's main window: forms, search, edit and relaunch, web dialogs, keyboard, late UI. */
+
 import { Agent, GiveUp } from "./agent.js"
 import { all, fail, pass, savedBoard, seedTasks, titlesAfterRelaunch } from "./checks.js"
 import { chooseOption, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
+
+/** An answer that says a web dialog is now open (the action reports it, or a blocked call does). */
+const DIALOG_SHOWN = /dialog opened|opened an? (?:alert|confirm|prompt|beforeunload)|dialog is open/i
 
 const NEW_TASK = { title: "Order printer toner", notes: "Two black cartridges", priority: "High" }
 
@@ -132,7 +136,7 @@ export const confirmDelete: TaskDef = {
       await agent.evalFallback("electron_web_dialog", "renderer", "() => { window.confirm = () => true; return 'confirm answers yes' }")
     }
     const out = await agent.click("button", `Delete ${DOOMED}`)
-    if (/dialog opened/i.test(out)) await agent.must(agent.pick("electron_web_dialog"), { action: "accept" })
+    if (DIALOG_SHOWN.test(out)) await agent.must(agent.pick("electron_web_dialog"), { action: "accept" })
     await agent.waitText(`Deleted "${DOOMED}"`)
     return statusText(agent)
   },
@@ -156,7 +160,7 @@ export const promptRename: TaskDef = {
       await agent.evalFallback("electron_web_dialog", "renderer", `(name) => { window.prompt = () => name; return 'prompt answers ' + name }`, BOARD)
     }
     const out = await agent.click("button", "Rename board")
-    if (/dialog opened/i.test(out)) await agent.must(agent.pick("electron_web_dialog"), { action: "accept", promptText: BOARD })
+    if (DIALOG_SHOWN.test(out)) await agent.must(agent.pick("electron_web_dialog"), { action: "accept", promptText: BOARD })
     await agent.waitText(`Board renamed to "${BOARD}"`)
     return statusText(agent)
   },

@@ -41,7 +41,9 @@ export const nativeMessageBox: TaskDef = {
       await clickMenu(agent, ["Help", "About Tasks"])
       const listed = await agent.must("electron_dialog_stub", { action: "list" })
       const buttons = /buttons?[^\n]*?\[([^\]]*)\]/i.exec(listed)?.[1]
-      const labels = buttons === undefined ? [] : [...buttons.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1])
+      const quoted = buttons === undefined ? [] : [...buttons.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1])
+      // The list shows the labels quoted or as a plain comma-separated list: read either.
+      const labels = quoted.length > 0 || buttons === undefined ? quoted : buttons.split(/,\s*/).map((label) => label.trim())
       const index = labels.indexOf(ANSWER_BUTTON)
       if (index >= 0) {
         await agent.must("electron_dialog_stub", { action: "set", rules: [{ kind: "message", answer: { response: index } }] })
