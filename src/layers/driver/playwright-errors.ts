@@ -31,6 +31,15 @@ export const fromPlaywright = (error: unknown, what: string, session?: Pick<AppS
     const count = /resolved to (\d+) elements/.exec(message)?.[1]
     return new AmbiguousLocator({ message: `${what}: the target matches ${count ?? "several"} elements`, details: { playwright: firstLine }, cause: message })
   }
+  // The action itself ran (Playwright logs "… action done"), then its target was replaced (the page re-rendered
+  // it) before Playwright could confirm the result: neither a success nor a plain timeout.
+  if (/Timeout/.test(message) && /\b(click|fill|check|select|press|type|hover|tap|drag and drop) action done\b/.test(message)) {
+    return new OperationFailed({
+      message: `${what}: the action was performed, then the element was replaced (the page re-rendered it) before its result could be confirmed`,
+      hint: "It may have taken effect: check with electron_snapshot or electron_expect_state before repeating it.",
+      cause: message
+    })
+  }
   if (/aria-ref=/.test(message) && /Timeout/.test(message)) {
     return new RefStale({ message: `${what}: the ref no longer points to an element on the page`, cause: message })
   }

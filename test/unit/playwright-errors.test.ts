@@ -1,0 +1,22 @@
+/** playwright-core rejections become the error an agent can act on, and never hide that an action ran. */
+import { describe, expect, it } from "@effect/vitest"
+import { fromPlaywright } from "../../src/layers/driver/playwright-errors.js"
+
+const timeout = (log: ReadonlyArray<string>) => Object.assign(new Error(["locator.check: Timeout 5000ms exceeded.", "Call log:", ...log].join("\n")), { name: "TimeoutError" })
+
+describe("fromPlaywright", () => {
+  it("says an action was performed when its element was replaced before Playwright could confirm it", () => {
+    const error = fromPlaywright(
+      timeout(["  - waiting for locator('aria-ref=e1')", "  - performing click action", "  - click action done", "  - navigations have finished"]),
+      "check e1"
+    )
+    expect(error._tag).toBe("OperationFailed")
+    expect(error.message).toBe("check e1: the action was performed, then the element was replaced (the page re-rendered it) before its result could be confirmed")
+    expect(error.hint).toContain("may have taken effect")
+  })
+
+  it("keeps REF_STALE for a ref that never resolved, and ELEMENT_NOT_FOUND for a selector that matched nothing", () => {
+    expect(fromPlaywright(timeout(["  - waiting for locator('aria-ref=e9')"]), "click e9")._tag).toBe("RefStale")
+    expect(fromPlaywright(timeout(["  - waiting for locator('#nothing')"]), "click #nothing")._tag).toBe("ElementNotFound")
+  })
+})
