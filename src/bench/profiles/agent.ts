@@ -147,6 +147,12 @@ export class Agent {
     const refs = await Promise.all(targets.map(([role, name]) => this.ref(role, name)))
     const out = await this.call(tool, args(refs))
     if (!out.isError) return out.text
+    // The action ran but its element was replaced before it could be confirmed: look before repeating it, as
+    // the hint says; the task's own check (independent of the server) decides whether it took effect.
+    if (/the action was performed/.test(out.text)) {
+      await this.snapshot()
+      return out.text
+    }
     if (!/REF_STALE/.test(out.text)) throw new GiveUp(`${tool} failed: ${out.text.split("\n")[0] ?? ""}`)
     const nodes = await this.snapshot()
     const fresh = targets.map(([role, name]) => nodes.find((n) => n.role === role && matches(n.name, name) && n.ref !== undefined)?.ref)
