@@ -63,8 +63,12 @@ export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, E
     const entry = yield* driver.window()
     const locator = yield* driver.locate(entry, options.target)
     const code = yield* stepCode(driver, entry, options.target, locator)
-    const outcome = yield* untilDialog(driver, driver.run(options.describe, () => options.perform(locator, entry)))
-    yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
+    const step = driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
+    // An action that ran but could not be confirmed still happened: the exported test must replay it.
+    const outcome = yield* untilDialog(driver, driver.run(options.describe, () => options.perform(locator, entry))).pipe(
+      Effect.tapError((error) => (error._tag === "OperationFailed" && error.details?.["performed"] === true ? step : Effect.void))
+    )
+    yield* step
     if (outcome !== undefined) return yield* dialogResult(outcome)
     const change = yield* changeSummary(driver, entry)
     return { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`, structured: { window: entry.id, locator: code } }

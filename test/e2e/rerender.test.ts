@@ -28,7 +28,12 @@ describe("an element re-rendered during an action", () => {
     const checked = await mcp.call("electron_check", { target: ref, checked: true, timeoutMs: 2_000 })
     expect(checked.code, checked.text).toBe("OPERATION_FAILED")
     expect(checked.text).toContain("the action was performed, then the element was replaced")
+    expect(checked.structured.error.performed).toBe(true)
     const state = await mcp.call("electron_expect_state", { target: 'role=checkbox[name="Done: Book dentist appointment"]', state: { checked: true } })
     expect(state.isError, state.text).toBe(false)
+    // It happened, so the exported test replays it.
+    const exported = await mcp.call("electron_export_test", { name: "rerender", inline: true })
+    expect(exported.isError, exported.text).toBe(false)
+    expect(exported.text).toContain(".setChecked(true)")
   })
 })

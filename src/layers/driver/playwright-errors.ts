@@ -37,6 +37,7 @@ export const fromPlaywright = (error: unknown, what: string, session?: Pick<AppS
     return new OperationFailed({
       message: `${what}: the action was performed, then the element was replaced (the page re-rendered it) before its result could be confirmed`,
       hint: "It may have taken effect: check with electron_snapshot or electron_expect_state before repeating it.",
+      details: { performed: true },
       cause: message
     })
   }
