@@ -16,6 +16,12 @@ export const describeExit = (child: ChildProcess): string => {
   return "the process ended"
 }
 
+/**
+ * Bounds a wait. Closing runs in finalizers, which are uninterruptible, and there `Effect.timeout` would
+ * wait for the effect it bounds: marking the wait interruptible lets the bound end it.
+ */
+const bounded = <A, E>(effect: Effect.Effect<A, E>, ms: number) => effect.pipe(Effect.interruptible, Effect.timeout(ms))
+
 const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
 
 /** Completes when the process has exited (at once when it already has). */
@@ -40,7 +46,7 @@ export const killProcessGroup = (child: ChildProcess): Effect.Effect<void> =>
         // already gone
       }
     }
-    return exitOf(child).pipe(Effect.timeout(3_000), Effect.ignore)
+    return bounded(exitOf(child), 3_000).pipe(Effect.ignore)
   })
 
 /** Asks the app to quit, and kills it when it has not exited within the bound. Succeeds with whether it quit by itself. */
@@ -49,17 +55,13 @@ export const gracefulClose = (session: AppSession, timeoutMs: number): Effect.Ef
     const { electronApp, child } = session
     if (electronApp && child) {
       if (hasExited(child)) return true
-      const closed = yield* Effect.tryPromise(() => electronApp.close()).pipe(
-        Effect.as(true),
-        Effect.timeout(timeoutMs),
-        Effect.orElseSucceed(() => false)
-      )
+      const closed = yield* bounded(Effect.as(Effect.tryPromise(() => electronApp.close()), true), timeoutMs).pipe(Effect.orElseSucceed(() => false))
       if (!closed) yield* killProcessGroup(child)
-      yield* exitOf(child).pipe(Effect.timeout(2_000), Effect.ignore)
+      yield* bounded(exitOf(child), 2_000).pipe(Effect.ignore)
       return closed
     }
     const browser = session.browser
-    if (browser) yield* Effect.tryPromise(() => browser.close()).pipe(Effect.ignore)
+    if (browser) yield* bounded(Effect.tryPromise(() => browser.close()), timeoutMs).pipe(Effect.ignore)
     session.inspector?.close()
     return true
   })
@@ -82,6 +84,6 @@ export const artifactFolders = (): ReadonlySet<string> => {
 export const waitForRemoval = (names: ReadonlyArray<string>, ms: number): Effect.Effect<void> =>
   Effect.sync(() => names.some((name) => existsSync(join(tmpdir(), name)))).pipe(
     Effect.repeat({ schedule: Schedule.spaced("25 millis"), while: (present) => present }),
-    Effect.timeout(ms),
+    (waiting) => bounded(waiting, ms),
     Effect.ignore
   )
