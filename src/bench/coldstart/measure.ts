@@ -81,11 +81,18 @@ const start = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, stdin: "pipe
 }
 
 /** One MCP cold start: initialize, tools/list, close. Rejects when the server does not answer within `timeoutMs`. */
+/** A JSON-RPC answer as the bench reads it (tools/list's tools, or an error). */
+interface RpcAnswer {
+  readonly id?: number
+  readonly result?: { readonly tools?: ReadonlyArray<unknown> }
+  readonly error?: unknown
+}
+
 export const measureStart = async (args: ReadonlyArray<string>, options: { readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number } = {}): Promise<StartSample> => {
   const { child, t0, exited, peak, sampleNow } = start(args, options.env ?? process.env, "pipe")
   let stderr = ""
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-  const answers = new Map<number, { at: number; message: any }>()
+  const answers = new Map<number, { at: number; message: RpcAnswer }>()
   const waiters = new Map<number, () => void>()
   let buffer = ""
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
@@ -96,7 +103,7 @@ export const measureStart = async (args: ReadonlyArray<string>, options: { reado
       const line = buffer.slice(0, newline).trim()
       buffer = buffer.slice(newline + 1)
       if (line === "") continue
-      const message = JSON.parse(line)
+      const message = JSON.parse(line) as RpcAnswer
       if (typeof message.id === "number") {
         answers.set(message.id, { at, message })
         waiters.get(message.id)?.()
@@ -105,7 +112,7 @@ export const measureStart = async (args: ReadonlyArray<string>, options: { reado
   })
   const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000)
   const answer = (id: number) =>
-    new Promise<{ at: number; message: any }>((resolve, reject) => {
+    new Promise<{ at: number; message: RpcAnswer }>((resolve, reject) => {
       const done = () => resolve(answers.get(id)!)
       if (answers.has(id)) return done()
       waiters.set(id, done)

@@ -54,14 +54,16 @@ const countInChild = async (rounds: number, out: string) => {
   const lines: Array<string> = []
   let capturing = false
   const write = process.stderr.write.bind(process.stderr)
-  ;(process.stderr as any).write = (chunk: unknown, ...rest: Array<unknown>) => {
+  // Playwright's DEBUG logger writes to stderr: its protocol lines are counted, not printed.
+  const passOn = write as (chunk: unknown, ...rest: Array<unknown>) => boolean
+  process.stderr.write = ((chunk: unknown, ...rest: Array<unknown>) => {
     const text = String(chunk)
     if (text.includes(" pw:")) {
       if (capturing) lines.push(...text.split("\n").filter((l) => l.includes(" pw:")))
       return true
     }
-    return (write as any)(chunk, ...rest)
-  }
+    return passOn(chunk, ...rest)
+  }) as typeof process.stderr.write
   const sendsDuring = async (f: () => Promise<unknown>) => {
     lines.length = 0
     capturing = true
@@ -194,7 +196,7 @@ const main = async () => {
     const theirs = picked.reduce((sum, t) => sum + t.direct.medianMs, 0)
     return round2(ours / theirs)
   }
-  const report = {
+  const report: OverheadReport = {
     date: new Date().toISOString(),
     label: saveAs,
     command: `npm run build && npm run bench:overhead -- ${process.argv.slice(2).join(" ")}`.trim(),
@@ -217,7 +219,34 @@ const main = async () => {
   process.stdout.write(markdown)
 }
 
-const toMarkdown = (report: any): string => {
+interface RoundTrips {
+  readonly cdpCommands: number
+  readonly extraApi: ReadonlyArray<string>
+}
+
+/** The report written to bench/overhead-<label>.json and rendered as Markdown. */
+interface OverheadReport {
+  readonly date: string
+  readonly label: string
+  readonly command: string
+  readonly runtime: string
+  readonly node: string
+  readonly cpus: number
+  readonly loadAverage: { readonly start: ReadonlyArray<number>; readonly end: ReadonlyArray<number> }
+  readonly calls: number
+  readonly goal: { readonly read: number; readonly action: number }
+  readonly summary: Readonly<Record<string, { readonly read: number; readonly action: number }>>
+  readonly types: ReadonlyArray<{
+    readonly name: string
+    readonly kind: string
+    readonly direct: { readonly medianMs: number }
+    readonly via: Readonly<Record<string, { readonly medianMs: number; readonly ratio: number }>>
+    readonly roundTrips: { readonly direct: { readonly cdpCommands: number }; readonly stagewright: RoundTrips; readonly stagewrightNoSnapshot: RoundTrips }
+  }>
+  readonly probes: Readonly<Record<string, { readonly medianMs: number; readonly cdpCommands: number | undefined }>>
+}
+
+const toMarkdown = (report: OverheadReport): string => {
   const lines: Array<string> = []
   const others = Object.keys(report.summary) as Array<string>
   lines.push(`# Overhead: Stagewright vs playwright-core directly (${report.label})`, "")
@@ -249,7 +278,7 @@ const toMarkdown = (report: any): string => {
   lines.push("")
   lines.push("## What the added calls cost alone", "", "Each timed directly through playwright-core on the same page (median of 25):", "")
   lines.push("| playwright-core call | median | CDP commands |", "|---|---:|---:|")
-  for (const [name, p] of Object.entries(report.probes as Record<string, { medianMs: number; cdpCommands: number }>)) lines.push(`| ${name} | ${p.medianMs} ms | ${p.cdpCommands} |`)
+  for (const [name, p] of Object.entries(report.probes)) lines.push(`| ${name} | ${p.medianMs} ms | ${p.cdpCommands} |`)
   lines.push("")
   return lines.join("\n") + "\n"
 }

@@ -9,7 +9,7 @@ import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
 import { defineTool } from "../../tools/Tool.js"
-import { applyInEveryWindow } from "./cdp.js"
+import { applyInEveryWindow } from "../shared/cdp.js"
 
 export const zoom = defineTool({
   name: "electron_emulation_zoom",

@@ -3,6 +3,7 @@
  * calls the plugin's hook recorded instead of running. Each answer says how many listeners the app has
  * for the event, so an unhandled event is visible rather than a silent success.
  */
+import type { MainValue } from "../../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
@@ -27,7 +28,7 @@ const emit = (electron: any, command: { module: string; name: string; args: Read
   const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true } }
   const args = command.error !== undefined ? [new Error(command.error)] : command.args
   target.emit(command.name, ...(command.withEvent ? [event, ...args] : args))
-  const calls = command.module === "autoUpdater" ? ((globalThis as any).__stagewright_native?.updater ?? []) : undefined
+  const calls = command.module === "autoUpdater" ? ((globalThis as MainValue).__stagewright_native?.updater ?? []) : undefined
   return { listeners, defaultPrevented: event.defaultPrevented, ...(calls ? { calls } : {}) }
 }
 
@@ -121,7 +122,7 @@ export const appEvent = defineTool({
 
 /** Runs in the main process: the recorded shell calls (optionally cleared after reading). */
 const shellCalls = (_electron: unknown, clear: boolean): { installed: boolean; calls: Array<{ seq: number; at: number; method: string; url?: string; path?: string }> } => {
-  const state = (globalThis as any).__stagewright_native
+  const state = (globalThis as MainValue).__stagewright_native
   if (!state) return { installed: false, calls: [] }
   const calls = [...state.shell]
   if (clear) state.shell.length = 0

@@ -2,6 +2,7 @@
  * Trays and notifications, from the records of the plugin's main-process hook: a tray's context menu
  * (read, and click an item as a user would), the notifications the app showed (click one).
  */
+import type { MainValue } from "../../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "../../tools/errors.js"
@@ -30,7 +31,7 @@ interface TrayView {
 // `any` in the main-process functions: Electron's objects are untyped in this process.
 type TrayResult = { installed: boolean; trays: Array<TrayView>; clicked: null | { label: string; error?: string } }
 const trayCommand = ({ BrowserWindow, webContents }: any, command: { click: { id?: string; path?: ReadonlyArray<string> } | null }): TrayResult => {
-  const state = (globalThis as any).__stagewright_native
+  const state = (globalThis as MainValue).__stagewright_native
   if (!state) return { installed: false, trays: [], clicked: null }
   const plain = (menu: any): Array<any> =>
     menu.items.map((item: any) => ({
@@ -127,7 +128,7 @@ export const tray = defineTool({
 /** Runs in the main process: the recorded notifications; with `click`, emits click on that one. */
 type Shown = { id: number; at: number; title: string; body: string; subtitle: string }
 const notificationCommand = (_electron: unknown, command: { click: number | null }): { installed: boolean; notifications: Array<Shown>; clicked: boolean } => {
-  const state = (globalThis as any).__stagewright_native
+  const state = (globalThis as MainValue).__stagewright_native
   if (!state) return { installed: false, notifications: [], clicked: false }
   let clicked = false
   if (command.click !== null) {

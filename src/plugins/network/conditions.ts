@@ -8,7 +8,7 @@ import { Effect, Schema } from "effect"
 import { ElectronDriver, type AppSession } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
-import { applyInEveryWindow } from "./cdp.js"
+import { applyInEveryWindow } from "../shared/cdp.js"
 
 interface Conditions {
   offline: boolean

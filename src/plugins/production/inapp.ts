@@ -3,6 +3,7 @@
  * handlers, shell.openExternal calls, CSP headers an app's webRequest listener passes on), and the reads
  * that turn a running app into AppFacts for the checklist.
  */
+import type { MainValue } from "../../layers/driver/ElectronDriver.js"
 import { Effect } from "effect"
 import type { BrowserWindowHandle, ElectronDriverShape, ElectronModule, WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import type { AppFacts, WebPrefsFacts, WindowFacts } from "./checklist.js"
@@ -16,7 +17,7 @@ import type { AppFacts, WebPrefsFacts, WindowFacts } from "./checklist.js"
  */
 // `any` below: the app's electron module and its objects (sessions, webContents, webRequest details) have no types here.
 export const productionRecorder = (electron: ElectronModule): void => {
-  const g = globalThis as any // eslint-disable-line @typescript-eslint/no-explicit-any
+  const g = globalThis as MainValue
   if (g.__stagewright_production) return
   const state = {
     early: !electron.app.isReady(),
@@ -107,7 +108,7 @@ interface MainWindowRead {
 /** Runs in the main process for one BrowserWindow (serialized: self-contained). */
 const readWindow = (win: BrowserWindowHandle): MainWindowRead => {
   const wc = win.webContents
-  const state = (globalThis as any).__stagewright_production // eslint-disable-line @typescript-eslint/no-explicit-any
+  const state = (globalThis as MainValue).__stagewright_production
   const prefs = typeof wc.getLastWebPreferences === "function" ? wc.getLastWebPreferences() : undefined
   // Electron keeps the handler in webContents._windowOpenHandler (lib/browser/api/web-contents.ts); read it
   // only when this Electron's setWindowOpenHandler is that JS function.

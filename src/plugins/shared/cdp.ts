@@ -1,8 +1,9 @@
 /**
- * Per-window DevTools settings that must hold in every window, new ones too: each window gets one CDP
- * session of this plugin, kept open for the window's life (closing it would drop what it set), and a new
- * window gets every setting applied so far. Module state keyed by the session object (a plugin has no
- * state service): it goes with the session.
+ * Per-window DevTools settings that must hold in every window, new ones too, for the plugins that set
+ * them (network conditions, emulated media and timezone; each under its own key): each window gets one CDP
+ * session, kept open for the window's life (closing it would drop what it set), and a new window gets every
+ * setting applied so far. Module state keyed by the session object (a plugin has no state service): it
+ * goes with the session.
  */
 import type { CDPSession, Page } from "playwright-core"
 import type { AppSession } from "../../layers/driver/ElectronDriver.js"
