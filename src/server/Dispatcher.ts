@@ -9,12 +9,13 @@
  *   timeout, records failures in ServerState and turns every outcome, defects included, into a
  *   tool result.
  */
-import { Cause, Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Cause, Context, Effect, Layer, Option, Schema } from "effect"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { LoadedPlugins, pluginOfToolName } from "../plugins/PluginLoader.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { isCoreToolName } from "../profile/profiles.js"
+import { bounded } from "../tools/call-bounds.js"
 import { errorCode, InvalidArgument, Timeout } from "../tools/errors.js"
 import { inputJsonSchema, toListedTool, type ListedTool } from "../tools/json-schema.js"
 import type { Tool, ToolServices } from "../tools/Tool.js"
@@ -140,15 +141,14 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           yield* state.recordCall
           const tool = yield* resolveTool(name)
           const input = yield* decode(tool, args)
-          return yield* tool.handler(input).pipe(
-            Effect.timeoutFail({
-              duration: Duration.millis(config.operationTimeoutMs),
-              onTimeout: () =>
-                new Timeout({
-                  message: `${name} did not finish within ${config.operationTimeoutMs} ms (--operation-timeout-ms)`,
-                  hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
-                })
-            })
+          return yield* bounded(
+            tool.handler(input),
+            config.operationTimeoutMs,
+            () =>
+              new Timeout({
+                message: `${name} did not finish within ${config.operationTimeoutMs} ms (--operation-timeout-ms)`,
+                hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
+              })
           )
         }).pipe(
           Effect.map((result) => successResult(capResult(name, result, config.maxResponseChars, config.outputDir))),

@@ -6,8 +6,8 @@ import { Duration, Effect, Option } from "effect"
 
 
 import type { Locator } from "playwright-core"
-import { ElectronDriver, type PendingDialog, type WindowEntry } from "../layers/driver/ElectronDriver.js"
-import { type AppCrashed, type AppNotRunning, type ToolError } from "./errors.js"
+import { ElectronDriver, type FieldChange, type PendingDialog, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { type ToolError } from "./errors.js"
 
 import { answerAdvice, describeDialog, dialogFields } from "./dialogs.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
@@ -33,11 +33,17 @@ export const dialogResult = (dialog: PendingDialog): Effect.Effect<ToolResult, n
  */
 export const SUMMARY_TIME_BOX_MS = 1_000
 
-/** After an action: the change in the window's snapshot when the agent has one and the change is small. */
+/**
+ * After an action: the change in the window's snapshot when the agent has one and the change is small.
+ * A page whose DOM and visibility did not change needs no new snapshot: the answer names the fields that
+ * changed (the action's own, usually) and where the focus went.
+ */
 export const changeSummary = (driver: typeof ElectronDriver.Service, entry: WindowEntry) =>
   Effect.gen(function* () {
     const previous = entry.latestSnapshot
     if (previous === undefined || entry.page.isClosed()) return ""
+    const changes = yield* driver.pageChanges(entry)
+    if (changes.quiet) return quietSummary(changes.fields, changes.focus)
     const taken = yield* driver.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined), Effect.timeoutOption(Duration.millis(SUMMARY_TIME_BOX_MS)))
     if (Option.isNone(taken)) return `\nNo change summary (the page took over ${SUMMARY_TIME_BOX_MS} ms to snapshot); electron_snapshot since="last" shows any change.`
     const next = taken.value
@@ -47,6 +53,14 @@ export const changeSummary = (driver: typeof ElectronDriver.Service, entry: Wind
     if (diff.text.length <= SMALL_DIFF_CHARS) return `\nChanges (${diffCounts(diff)}):\n${diff.text}`
     return `\nThe page changed (${diffCounts(diff)} lines); electron_snapshot since="last" shows it.`
   })
+
+const quietSummary = (fields: ReadonlyArray<FieldChange>, focus: string | undefined): string => {
+  if (fields.length === 0 && focus === undefined) return "\nNo change in the page."
+  const values = fields.map((f) => `${JSON.stringify(f.label)} ${f.checkable ? f.value : `= ${JSON.stringify(f.value)}`}${f.label === focus ? " (focused)" : ""}`)
+  const moved = focus !== undefined && !fields.some((f) => f.label === focus) ? [`focus on ${JSON.stringify(focus)}`] : []
+  if (values.length === 0) return `\nNo change in the page besides the focus: now on ${JSON.stringify(focus)}.`
+  return `\nOnly fields changed (the rest of the page is as it was): ${[...values, ...moved].join("; ")}.`
+}
 
 export interface ActOptions {
   readonly tool: string
@@ -65,7 +79,7 @@ export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, E
     const code = yield* stepCode(driver, entry, options.target, locator)
     const step = driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
     // An action that ran but could not be confirmed still happened: the exported test must replay it.
-    const outcome = yield* untilDialog(driver, driver.run(options.describe, () => options.perform(locator, entry))).pipe(
+    const outcome = yield* driver.runUntilDialog(options.describe, () => options.perform(locator, entry)).pipe(
       Effect.tapError((error) => (error._tag === "OperationFailed" && error.details?.["performed"] === true ? step : Effect.void))
     )
     yield* step
@@ -73,10 +87,3 @@ export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, E
     const change = yield* changeSummary(driver, entry)
     return { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`, structured: { window: entry.id, locator: code } }
   })
-
-/**
- * Runs an action; a web dialog it opens blocks it until answered, so the dialog ends the wait instead
- * (succeeding with the dialog). The action's own outcome after that is not awaited.
- */
-export const untilDialog = <E, R>(driver: typeof ElectronDriver.Service, action: Effect.Effect<unknown, E, R>): Effect.Effect<PendingDialog | undefined, E | AppNotRunning | AppCrashed, R> =>
-  Effect.raceFirst(Effect.as(action, undefined), driver.nextDialog)

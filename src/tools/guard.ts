@@ -5,9 +5,10 @@
  * a dialog that opens during the call ends it shortly after), and a target that matches nothing says
  * what is near.
  */
-import { Duration, Effect } from "effect"
+import { Duration, Effect, FiberRef } from "effect"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
+import { CurrentCall } from "./call-bounds.js"
 import { answerAdvice, dialogOpenError } from "./dialogs.js"
 import { DialogOpen } from "./errors.js"
 import { explainNoMatch } from "./nearby.js"
@@ -27,7 +28,7 @@ export const DIALOG_EXEMPT: ReadonlySet<string> = new Set([
  * How long a call may go on after a dialog opened in the middle of it. Actions that open a dialog report
  * it themselves at once (their result names it); anything still waiting after this is blocked by it.
  */
-const DIALOG_GRACE = Duration.millis(750)
+const DIALOG_GRACE_MS = 750
 
 export const guardTool = (tool: Tool): Tool<any, ToolServices | ProfileSelector> => {
   if (DIALOG_EXEMPT.has(tool.name)) return tool
@@ -37,16 +38,7 @@ export const guardTool = (tool: Tool): Tool<any, ToolServices | ProfileSelector>
       Effect.gen(function* () {
         const driver = yield* ElectronDriver
         const session = yield* driver.current
-        const interrupted =
-          session === undefined || session.exit !== undefined
-            ? Effect.never
-            : driver.nextDialog.pipe(
-                // Listen from the start of the call; after a dialog opens, give the call the grace period.
-                Effect.tap(() => Effect.sleep(DIALOG_GRACE)),
-                Effect.flatMap((dialog) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpenError(dialog, hint))))
-              )
-        return yield* tool.handler(input).pipe(
-          Effect.raceFirst(interrupted),
+        const handled = tool.handler(input).pipe(
           Effect.catchTag("DialogOpen", (error) =>
             Effect.flatMap(answerAdvice, (hint) =>
               Effect.fail(new DialogOpen({ message: error.message, hint, window: error.window, dialog: error.dialog, dialogMessage: error.dialogMessage }))
@@ -54,6 +46,30 @@ export const guardTool = (tool: Tool): Tool<any, ToolServices | ProfileSelector>
           ),
           Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, input))
         )
+        if (session === undefined || session.exit !== undefined) return yield* handled
+        const call = yield* FiberRef.get(CurrentCall)
+        if (call === undefined) return yield* Effect.raceFirst(handled, interruptedByDialog(driver))
+        // Under the dispatcher: a dialog that opens during the call ends it after the grace period.
+        const hint = yield* answerAdvice
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const off = yield* driver.onDialog((dialog) => {
+          timer ??= setTimeout(() => call.endWith(dialogOpenError(dialog, hint)), DIALOG_GRACE_MS)
+        })
+        return yield* Effect.ensuring(
+          handled,
+          Effect.sync(() => {
+            off()
+            clearTimeout(timer)
+          })
+        )
       })
   }
 }
+
+/** A handler run on its own (no current call): the dialog ends it through a race instead. */
+const interruptedByDialog = (driver: typeof ElectronDriver.Service) =>
+  driver.nextDialog.pipe(
+    // Listen from the start of the call; after a dialog opens, give the call the grace period.
+    Effect.tap(() => Effect.sleep(Duration.millis(DIALOG_GRACE_MS))),
+    Effect.flatMap((dialog) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpenError(dialog, hint))))
+  )

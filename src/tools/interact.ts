@@ -16,7 +16,7 @@ import { confine } from "./confine.js"
 
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
-import { act, changeSummary, dialogResult, untilDialog } from "./act.js"
+import { act, changeSummary, dialogResult } from "./act.js"
 import { stepCode } from "./step-code.js"
 
 const timeoutOf = (input: { readonly timeoutMs?: number | undefined }) => input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
@@ -203,7 +203,7 @@ export const pressKey = defineTool({
     return Effect.gen(function* () {
       const driver = yield* ElectronDriver
       const entry = yield* driver.window()
-      const dialog = yield* untilDialog(driver, driver.run(`press ${input.key}`, () => entry.page.keyboard.press(input.key))).pipe(
+      const dialog = yield* driver.runUntilDialog(`press ${input.key}`, () => entry.page.keyboard.press(input.key)).pipe(
         Effect.mapError((error) =>
           /Unknown key/.test(error.message)
             ? new InvalidArgument({ message: `key: unknown key "${input.key}"`, hint: "Use names like Enter, Tab, Escape, ArrowDown, a, Control+A, ControlOrMeta+S." })

@@ -143,10 +143,9 @@ describe("issue 10 on the tasks app", () => {
     expect(cancel.text).not.toMatch(/^- (textbox|button) "(Task title|Save|Cancel)"/m)
     const form = await mcp.call("electron_fill_form", { fields: [{ target: "testid=task-title-input", value: "Buy milk" }, { target: "testid=task-notes-input", value: "two litres" }] })
     expect(form.isError, form.text).toBe(false)
-    // Each field once, with its new value (here the value is the field's child line).
-    expect(form.text).toMatch(/^ +- textbox "Title" \[ref=e\d+\]:\n\+ +- text: Buy milk$/m)
-    expect(form.text).toMatch(/^ +- textbox "Notes" (\[active\] )?\[ref=e\d+\]:\n\+ +- text: two litres$/m)
-    expect(form.text.match(/textbox "Title"/g)).toHaveLength(1)
+    // Each field once, with its new value: only the fields changed, so no snapshot was needed to say so.
+    expect(form.text).toContain('Only fields changed (the rest of the page is as it was): "Title" = "Buy milk"; "Notes" = "two litres" (focused).')
+    expect(form.text.match(/"Title"/g)).toHaveLength(1)
     expect(form.text).not.toMatch(/^- /m)
     const filtered = await mcp.call("electron_fill", { target: "testid=search-input", value: "passport" })
     expect(filtered.text).toMatch(/^- 41 removed from list "Task list" \[ref=e\d+\]: listitem ×41 \(\d+ lines\)$/m)

@@ -1,14 +1,19 @@
 /**
  * Change summaries after an action are bounded in time: a snapshot that takes longer than the box gives
- * an answer that claims no change, only points to electron_snapshot since="last".
+ * an answer that claims no change, only points to electron_snapshot since="last"; a quiet page (only fields
+ * and focus changed) is summed up without one.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, TestClock } from "effect"
-import type { ElectronDriver, WindowEntry } from "../../src/layers/driver/ElectronDriver.js"
+import type { ElectronDriver, PageChanges, WindowEntry } from "../../src/layers/driver/ElectronDriver.js"
 import { changeSummary, SUMMARY_TIME_BOX_MS } from "../../src/tools/act.js"
 
 const entry = (latestSnapshot: string | undefined) => ({ latestSnapshot, page: { isClosed: () => false } }) as unknown as WindowEntry
-const driverSnapshotting = (snapshot: Effect.Effect<string>) => ({ snapshot: () => snapshot }) as unknown as typeof ElectronDriver.Service
+// A page that is never quiet: the summary comes from a snapshot.
+const driverSnapshotting = (snapshot: Effect.Effect<string>) =>
+  ({ snapshot: () => snapshot, pageChanges: () => Effect.succeed({ quiet: false }) }) as unknown as typeof ElectronDriver.Service
+const quietDriver = (changes: PageChanges) =>
+  ({ snapshot: () => Effect.die("a quiet page needs no snapshot"), pageChanges: () => Effect.succeed(changes) }) as unknown as typeof ElectronDriver.Service
 
 describe("changeSummary", () => {
   it.effect("past the time box, answers without a summary and claims no change", () =>
@@ -29,6 +34,27 @@ describe("changeSummary", () => {
       const changed = yield* changeSummary(driverSnapshotting(Effect.succeed(`${before}\n- button "Undo" [ref=e2]`)), entry(before))
       assert.include(changed, "Changes (")
       assert.include(changed, "Undo")
+    }))
+
+  it.effect("a quiet page is summed up from its fields and focus, without a snapshot", () =>
+    Effect.gen(function* () {
+      const before = entry('- textbox "Title" [ref=e1]')
+      assert.strictEqual(yield* changeSummary(quietDriver({ quiet: true, fields: [], focus: undefined }), before), "\nNo change in the page.")
+      assert.strictEqual(
+        yield* changeSummary(quietDriver({ quiet: true, fields: [], focus: "Save" }), before),
+        '\nNo change in the page besides the focus: now on "Save".'
+      )
+      assert.strictEqual(
+        yield* changeSummary(
+          quietDriver({ quiet: true, fields: [{ label: "Title", value: "Buy milk", checkable: false }, { label: "Urgent", value: "checked", checkable: true }], focus: "Title" }),
+          before
+        ),
+        '\nOnly fields changed (the rest of the page is as it was): "Title" = "Buy milk" (focused); "Urgent" checked.'
+      )
+      assert.strictEqual(
+        yield* changeSummary(quietDriver({ quiet: true, fields: [{ label: "Slug", value: "a-b", checkable: false }], focus: "Name" }), before),
+        '\nOnly fields changed (the rest of the page is as it was): "Slug" = "a-b"; focus on "Name".'
+      )
     }))
 
   it.effect("without a snapshot of the window, says nothing and takes none", () =>

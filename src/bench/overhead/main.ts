@@ -1,7 +1,7 @@
 /**
  * Overhead benchmark: what driving the app through Stagewright costs over playwright-core directly.
  *
- *   npm run bench:overhead -- [--save-as report] [--count-rounds 3]
+ *   npm run bench:overhead -- [--save-as report] [--rounds 25] [--count-rounds 3]
  *
  * The same 200 calls (src/bench/overhead/sequence.ts: 25 rounds of 4 reads and 4 actions on the
  * `tasks` sample app, after one untimed warm-up round) run
@@ -10,7 +10,9 @@
  *     once after an electron_snapshot (the usual agent flow: actions then also compute the change in
  *     the accessibility tree) and once without a snapshot,
  *   - through the built `dist/cli.js serve` over stdio (after a snapshot).
- * Each runner launches its own app. Per call type: the median latency and the ratio to direct.
+ * Each runner launches its own app; the runners take turns call by call (the order rotating each round),
+ * so a change in the machine's load reaches all of them alike. Per call type: the median latency and
+ * the ratio to direct. `--rounds N` makes N rounds instead of 25.
  *
  * Round trips: a second pass runs in a child process with DEBUG=pw:protocol,pw:api, where playwright-core
  * logs every CDP message it sends to the app (renderer and main process) and every API call it serves;
@@ -28,7 +30,7 @@ import { fileURLToPath } from "node:url"
 import { _electron } from "playwright-core"
 import { packageRoot, resolveElectronRuntime } from "../../index.js"
 import { CALL_TYPES, ROUNDS } from "./sequence.js"
-import { type Runner, PROBES, directRunner, inMemoryRunner, stdioRunner, timeRunner, median, round2 } from "./runners.js"
+import { type Runner, PROBES, directRunner, inMemoryRunner, stdioRunner, timeInterleaved, median, round2 } from "./runners.js"
 
 const argValue = (name: string): string | undefined => {
   const index = process.argv.indexOf(`--${name}`)
@@ -154,13 +156,13 @@ const extraApi = (ours: ReadonlyArray<string>, theirs: ReadonlyArray<string>) =>
 const main = async () => {
   const saveAs = argValue("save-as") ?? "report"
   const countRounds = Number(argValue("count-rounds") ?? 3)
+  const rounds = Number(argValue("rounds") ?? ROUNDS)
   const log = (line: string) => process.stderr.write(line + "\n")
   const start = loadavg()
-  log(`overhead: ${ROUNDS * CALL_TYPES.length} calls per runner on the tasks app (${resolveElectronRuntime().kind})`)
+  log(`overhead: ${rounds * CALL_TYPES.length} calls per runner on the tasks app (${resolveElectronRuntime().kind})`)
   const runners = [directRunner(), inMemoryRunner(true), stdioRunner(), inMemoryRunner(false)]
-  const timings = new Map<string, Map<string, Array<number>>>()
   const probes: Record<string, number> = {}
-  for (const runner of runners) timings.set(runner.name, await timeRunner(runner, ROUNDS, log, probes))
+  const timings = await timeInterleaved(runners, rounds, log, probes)
   log(`counting round trips (${countRounds} rounds with DEBUG=pw:protocol,pw:api)`)
   const counts = await runCountChild(countRounds)
 
@@ -204,7 +206,7 @@ const main = async () => {
     node: process.version,
     cpus: cpus().length,
     loadAverage: { start: start.map(round2), end: loadavg().map(round2) },
-    calls: ROUNDS * CALL_TYPES.length,
+    calls: rounds * CALL_TYPES.length,
     goal: { read: 1.5, action: 1.15 },
     summary: Object.fromEntries(
       runners.filter((r) => r.name !== "direct").map((r) => [r.name, { read: kindRatio("read", r.name), action: kindRatio("action", r.name) }])
@@ -252,7 +254,7 @@ const toMarkdown = (report: OverheadReport): string => {
   lines.push(`# Overhead: Stagewright vs playwright-core directly (${report.label})`, "")
   lines.push(
     `${report.date}, ${report.runtime} runtime, Node ${report.node}, ${report.cpus} CPUs, load average ${report.loadAverage.start.join(" ")} → ${report.loadAverage.end.join(" ")}.`,
-    `${report.calls} calls per runner (25 rounds of 4 reads and 4 actions on the tasks app, after an untimed warm-up round); median latency per call type.`,
+    `${report.calls} calls per runner (${report.calls / 8} rounds of 4 reads and 4 actions on the tasks app, after an untimed warm-up round; the runners take turns call by call); median latency per call type.`,
     `"in-memory" and "stdio" took an electron_snapshot first (so actions return the change in the accessibility tree); "in-memory, no snapshot" did not.`,
     `Reproduce: \`${report.command}\`.`,
     ""

@@ -140,25 +140,39 @@ export const stdioRunner = (): Runner => {
   }
 }
 
-/** Runs the warm-up round and `rounds` timed rounds; returns the latencies per call type. */
-export const timeRunner = async (runner: Runner, rounds: number, log: (line: string) => void, probes: Record<string, number>) => {
-  await runner.setup()
-  const times = new Map<string, Array<number>>(CALL_TYPES.map((t) => [t.name, []]))
+/**
+ * Sets every runner up (each with its own app), runs the warm-up round, then `rounds` timed rounds in
+ * which each call type is made by every runner in turn, the order rotating each round. Interleaving
+ * puts the runners under the same load at the same moment: on a shared machine the load drifts over
+ * the minutes a runner-after-runner pass takes, and the ratios drifted with it.
+ */
+export const timeInterleaved = async (runners: ReadonlyArray<Runner>, rounds: number, log: (line: string) => void, probes: Record<string, number>) => {
+  const times = new Map(runners.map((r) => [r.name, new Map<string, Array<number>>(CALL_TYPES.map((t) => [t.name, []]))]))
+  const ready: Array<Runner> = []
   try {
-    for (const type of CALL_TYPES) await runner.call(type, 0)
+    for (const runner of runners) {
+      await runner.setup()
+      ready.push(runner)
+    }
+    for (const runner of runners) for (const type of CALL_TYPES) await runner.call(type, 0)
     for (let round = 1; round <= rounds; round++) {
       for (const type of CALL_TYPES) {
-        const t0 = performance.now()
-        await runner.call(type, round)
-        times.get(type.name)!.push(performance.now() - t0)
+        for (let k = 0; k < runners.length; k++) {
+          const runner = runners[(round + k) % runners.length]!
+          const t0 = performance.now()
+          await runner.call(type, round)
+          times.get(runner.name)!.get(type.name)!.push(performance.now() - t0)
+        }
       }
     }
-    if (runner.probe) Object.assign(probes, await runner.probe(rounds))
+    for (const runner of runners) if (runner.probe) Object.assign(probes, await runner.probe(rounds))
   } finally {
-    await runner.teardown()
+    for (const runner of ready) await runner.teardown()
   }
-  const total = [...times.values()].flat().reduce((a, b) => a + b, 0)
-  log(`  ${runner.name}: ${rounds * CALL_TYPES.length} calls in ${(total / 1000).toFixed(1)} s`)
+  for (const runner of runners) {
+    const total = [...times.get(runner.name)!.values()].flat().reduce((a, b) => a + b, 0)
+    log(`  ${runner.name}: ${rounds * CALL_TYPES.length} calls in ${(total / 1000).toFixed(1)} s`)
+  }
   return times
 }
 

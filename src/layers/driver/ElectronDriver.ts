@@ -8,21 +8,13 @@
  * Waiting is Effect (Schedule, timeout): a cancelled or timed-out call makes no further Playwright call.
  */
 import { Context, Effect, ExecutionStrategy, Exit, Layer, Ref, Scope } from "effect"
-import type { Locator, Page } from "playwright-core"
-import {
-  AppCrashed,
-  AppNotRunning,
-  InvalidArgument,
-  NeedsMainProcess,
-  RefStale,
-  WindowNotFound,
-  type PlaywrightError
-} from "./errors.js"
+import { AppCrashed, AppNotRunning, NeedsMainProcess, WindowNotFound, type PlaywrightError } from "./errors.js"
 import { attachSession, launchSession, prepareLaunch } from "./launch.js"
 import { fromPlaywright } from "./playwright-errors.js"
 import { gracefulClose } from "./process.js"
-import { expandSelector, mainSource, REF_PATTERN, toFunction } from "./selectors.js"
+import { mainSource, toFunction } from "./selectors.js"
 import { dialogGate } from "./dialog-gate.js"
+import { snapshotOps } from "./snapshots.js"
 import { hookSource } from "./main-hooks.js"
 import * as failedLoads from "./failed-loads.js"
 import * as waits from "./waits.js"
@@ -63,8 +55,36 @@ const makeDriver = Effect.gen(function* () {
     return Effect.succeed(s)
   })
 
+  // playwright-core captures (and parses) up to 50 stack frames on every call: started from a microtask,
+  // the call sees a shallow stack instead of the fiber runtime's.
   const run = <A>(what: string, f: () => Promise<A>): Effect.Effect<A, PlaywrightError> =>
-    Effect.flatMap(current, (s) => Effect.tryPromise({ try: f, catch: (error) => fromPlaywright(error, what, s) }))
+    Effect.flatMap(current, (s) => Effect.tryPromise({ try: () => Promise.resolve().then(f), catch: (error) => fromPlaywright(error, what, s) }))
+
+  const runUntilDialog = (what: string, f: () => Promise<unknown>): Effect.Effect<PendingDialog | undefined, PlaywrightError> =>
+    Effect.flatMap(current, (s) =>
+      s === undefined
+        ? Effect.as(run(what, f), undefined)
+        : run(
+            what,
+            () =>
+              new Promise<PendingDialog | undefined>((resolve, reject) => {
+                const off = s.onDialog((dialog) => {
+                  off()
+                  resolve(dialog)
+                })
+                f().then(
+                  () => {
+                    off()
+                    resolve(undefined)
+                  },
+                  (error) => {
+                    off()
+                    reject(error)
+                  }
+                )
+              })
+          )
+    )
 
   const waitSliced = (what: string, attempt: (sliceMs: number) => Promise<unknown>, timeoutMs: number) =>
     waits.waitSliced((slice) => run(what, () => attempt(slice)), timeoutMs).pipe(Effect.withSpan("ElectronDriver.waitSliced", { attributes: { what } }))
@@ -254,59 +274,7 @@ const makeDriver = Effect.gen(function* () {
     return { ...base, ...details } as WindowInfo
   })
 
-  const locate = (entry: WindowEntry, target: string): Effect.Effect<Locator, RefStale | InvalidArgument> => {
-    const trimmed = target.trim()
-    if (trimmed === "") return Effect.fail(new InvalidArgument({ message: "target is empty", hint: "Pass a ref like e12 from electron_snapshot, or a selector like role=button[name=\"Save\"]." }))
-    if (REF_PATTERN.test(trimmed)) {
-      if (!entry.refs.has(trimmed)) {
-        return Effect.fail(
-          new RefStale({
-            message:
-              entry.latestSnapshot === undefined
-                ? `${trimmed} is a ref, but window ${entry.id} has no snapshot yet`
-                : `${trimmed} is not in the latest snapshot of window ${entry.id}`
-          })
-        )
-      }
-      return Effect.succeed(entry.page.getByRef(trimmed))
-    }
-    return Effect.succeed(entry.page.locator(expandSelector(trimmed)))
-  }
-
-  const ariaSnapshot = (page: Page, depth?: number) => run("snapshot", () => page.ariaSnapshot({ mode: "ai", ...(depth !== undefined ? { depth } : {}) }))
-  const refreshRefs = (entry: WindowEntry) => Effect.map(ariaSnapshot(entry.page), (full) => entry.recordSnapshot(full))
-
-  const snapshot = Effect.fn("ElectronDriver.snapshot")(function* (entry: WindowEntry, options: { readonly target?: string; readonly depth?: number } = {}) {
-    const depth = options.depth
-    if (options.target !== undefined) {
-      const locator = yield* locate(entry, options.target)
-      const text = yield* run("snapshot", () => locator.ariaSnapshot({ mode: "ai", ...(depth !== undefined ? { depth } : {}), timeout: 5_000 }))
-      // A scoped snapshot replaces the page's ref map: take the full one again so every ref stays usable.
-      yield* refreshRefs(entry)
-      return text
-    }
-    const text = yield* ariaSnapshot(entry.page, depth)
-    if (depth === undefined) entry.recordSnapshot(text)
-    else yield* refreshRefs(entry)
-    return text
-  })
-
-  const recordSnapshot = (entry: WindowEntry, text: string) => Effect.sync(() => entry.recordSnapshot(text))
-  const refCode = (entry: WindowEntry, ref: string, code: () => Promise<string>) => {
-    const snapshot = entry.latestSnapshot
-    const cached = entry.refCodes.get(ref)
-    if (cached !== undefined) return Effect.succeed(cached)
-    return Effect.map(Effect.promise(code), (computed) => {
-      if (entry.latestSnapshot === snapshot) entry.refCodes.set(ref, computed)
-      return computed
-    })
-  }
-  const markShown = (entry: WindowEntry, text: string) => Effect.sync(() => entry.markShown(text))
-  const forgetSnapshot = (entry: WindowEntry) =>
-    Effect.sync(() => {
-      entry.recordSnapshot(undefined)
-      entry.markShown(undefined)
-    })
+  const { locate, snapshot, pageChanges, recordSnapshot, refCode, markShown, forgetSnapshot } = snapshotOps(run)
 
   const pullMainErrors: ElectronDriverShape["pullMainErrors"] = Effect.gen(function* () {
     const s = yield* session
@@ -338,6 +306,7 @@ const makeDriver = Effect.gen(function* () {
       return Effect.sync(off)
     })
   )
+  const onDialog = (listener: (dialog: PendingDialog) => void) => Effect.map(current, (s) => (s === undefined ? () => undefined : s.onDialog(listener)))
   const takeDialog = serialized(Effect.flatMap(session, (s) => Effect.sync(() => s.takeDialog())))
   const setTracing = (on: boolean) => Effect.flatMap(session, (s) => Effect.sync(() => s.setTracing(on)))
 
@@ -361,6 +330,7 @@ const makeDriver = Effect.gen(function* () {
     poll: waits.poll,
     waitSliced,
     snapshot,
+    pageChanges,
     recordSnapshot,
     refCode,
     markShown,
@@ -371,6 +341,8 @@ const makeDriver = Effect.gen(function* () {
     pullMainErrors,
     setDialogPolicy,
     nextDialog,
+    onDialog,
+    runUntilDialog,
     takeDialog,
     installMainHooks,
     setTracing
@@ -382,5 +354,6 @@ export class ElectronDriver extends Context.Tag("stagewright/ElectronDriver")<El
 }
 
 export { titleOf, type AppSession, type AttachOptions, type LaunchOptions, type PendingDialog, type RecordedStep, type WindowEntry, type WindowInfo, type WindowSelector } from "./session.js"
-export { toFunction, expandSelector, REF_PATTERN } from "./selectors.js"
+export { toFunction, expandSelector, pageFunction, REF_PATTERN } from "./selectors.js"
+export type { FieldChange, PageChanges } from "./page-changes.js"
 export type { BrowserWindowHandle, Check, ElectronDriverShape, ElectronModule, MainError, MainHook, MainValue, SessionError } from "./shape.js"

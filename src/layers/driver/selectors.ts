@@ -45,3 +45,11 @@ export const toFunction = (source: string): (...args: Array<any>) => unknown => 
  */
 export const mainSource = (fn: (...args: Array<never>) => unknown): string =>
   `(electron, arg) => { const __name = (target) => target; return (${fn.toString()})(electron, arg) }`
+
+/**
+ * A function to run in a page (page.evaluate, locator.evaluate), made to survive the same transpilers:
+ * the page lacks `__name` too, so the wrapper defines it locally.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any function shape passes through unchanged
+export const pageFunction = <F extends (...args: Array<any>) => unknown>(fn: F): F =>
+  new Function(`return (...args) => { const __name = (f) => f; return (${fn.toString()})(...args) }`)() as F

@@ -5,6 +5,7 @@
 import type { Effect } from "effect"
 import type { Locator } from "playwright-core"
 import type { AppCrashed, AppNotRunning, DialogOpen, InvalidArgument, LaunchFailed, NeedsMainProcess, PlaywrightError, RefStale, Timeout, WindowNotFound } from "./errors.js"
+import type { PageChanges } from "./page-changes.js"
 import type { AppSession, AttachOptions, DialogPolicy, LaunchOptions, PendingDialog, RecordedStep, WindowEntry, WindowInfo, WindowSelector } from "./session.js"
 
 /** The app's `electron` module, as main-process code receives it (no types for it exist here). */
@@ -80,6 +81,11 @@ export interface ElectronDriverShape {
   readonly waitSliced: (what: string, attempt: (sliceMs: number) => Promise<unknown>, timeoutMs: number) => Effect.Effect<void, PlaywrightError>
   /** An AI-mode aria snapshot of a window (or of a target in it); records its refs. */
   readonly snapshot: (entry: WindowEntry, options?: { readonly target?: string; readonly depth?: number }) => Effect.Effect<string, PlaywrightError>
+  /**
+   * Whether the window's page changed since its latest full snapshot, without taking one: quiet when its
+   * DOM and visibility are as they were (then the fields whose values changed, and where the focus went).
+   */
+  readonly pageChanges: (entry: WindowEntry) => Effect.Effect<PageChanges>
   /** Records a full snapshot the agent was given as the window's latest (its refs become the valid ones). */
   readonly recordSnapshot: (entry: WindowEntry, text: string) => Effect.Effect<void>
   /** Records the whole-window snapshot the agent was shown (the baseline of since:"last"). */
@@ -99,6 +105,13 @@ export interface ElectronDriverShape {
   readonly setDialogPolicy: (policy: DialogPolicy | undefined) => Effect.Effect<void, SessionError>
   /** Completes with the next web dialog that opens (and waits for one: race it with the action that may open it). */
   readonly nextDialog: Effect.Effect<PendingDialog, SessionError>
+  /** Calls `listener` with each web dialog that opens in the current app from now on; returns the unsubscribe (without an app, nothing). */
+  readonly onDialog: (listener: (dialog: PendingDialog) => void) => Effect.Effect<() => void>
+  /**
+   * Runs a playwright-core call that may open a web dialog: a dialog that opens ends the wait (the call
+   * is blocked until it is answered) and is returned; otherwise undefined when the call succeeded.
+   */
+  readonly runUntilDialog: (what: string, f: () => Promise<unknown>) => Effect.Effect<PendingDialog | undefined, PlaywrightError>
   /** Takes the oldest pending web dialog off the queue. */
   readonly takeDialog: Effect.Effect<PendingDialog | undefined, SessionError>
   /**

@@ -2,7 +2,7 @@
  * The driver's waits, all Effect: a condition read until it holds (backing off 100 ms -> 1 s), and a
  * Playwright wait cut in slices of at most a second. Interrupted, neither makes another call.
  */
-import { Clock, Data, Effect, Ref, Schedule } from "effect"
+import { Clock, Data, Duration, Effect, Ref, Schedule } from "effect"
 import type { PlaywrightError } from "./errors.js"
 import type { Check } from "./shape.js"
 
@@ -12,23 +12,34 @@ export class NotYet extends Data.TaggedError("NotYet") {}
 /** The longest single Playwright wait: a cancelled call stops driving the page within this. */
 const WAIT_SLICE_MS = 1_000
 
-const POLL_SCHEDULE = Schedule.union(Schedule.exponential("100 millis", 1.6), Schedule.spaced("1 second"))
+const FIRST_INTERVAL = Duration.millis(100)
+const POLL_SCHEDULE = Schedule.union(Schedule.exponential(FIRST_INTERVAL, 1.6), Schedule.spaced("1 second"))
 
-/** Reads `check` until it holds or `timeoutMs` passes; succeeds with the last complete reading. */
+/**
+ * Reads `check` until it holds or `timeoutMs` passes; succeeds with the last complete reading. A check
+ * that holds at once costs one reading and nothing else (no timer, no fiber): the common case.
+ */
 export const poll = <A, E>(check: Effect.Effect<Check<A>, E>, timeoutMs: number): Effect.Effect<Check<A>, E> =>
+  Effect.flatMap(Clock.currentTimeMillis, (started) =>
+    Effect.flatMap(check, (first) => (first.ok ? Effect.succeed(first) : Effect.flatMap(Clock.currentTimeMillis, (now) => retry(check, first, timeoutMs - (now - started)))))
+  )
+
+/** The rest of a poll whose first reading did not hold. */
+const retry = <A, E>(check: Effect.Effect<Check<A>, E>, first: Check<A>, remainingMs: number): Effect.Effect<Check<A>, E> =>
   Effect.gen(function* () {
-    const last = yield* Ref.make<Check<A> | undefined>(undefined)
-    const held = yield* Effect.tap(check, (outcome) => Ref.set(last, outcome)).pipe(
+    const last = yield* Ref.make<Check<A>>(first)
+    const reading = Effect.tap(check, (outcome) => Ref.set(last, outcome)).pipe(
       Effect.filterOrFail((outcome) => outcome.ok, () => new NotYet()),
-      Effect.retry({ schedule: POLL_SCHEDULE, while: (error) => error instanceof NotYet }),
-      Effect.timeout(timeoutMs),
+      Effect.retry({ schedule: POLL_SCHEDULE, while: (error) => error instanceof NotYet })
+    )
+    // The second reading waits the schedule's first interval, as every later one waits its own.
+    const held = yield* Effect.zipRight(Effect.sleep(FIRST_INTERVAL), reading).pipe(
+      Effect.timeout(Math.max(0, remainingMs)),
       Effect.catchTag("TimeoutException", () => Effect.succeed(undefined)),
       Effect.catchTag("NotYet", () => Effect.succeed(undefined))
     )
-    if (held !== undefined) return held
-    // The bound passed: the last complete reading decides (one cut short by the bound does not count).
-    const seen = yield* Ref.get(last)
-    return seen ?? (yield* check)
+    // Past the bound the last complete reading decides (one cut short by the bound does not count).
+    return held ?? (yield* Ref.get(last))
   }).pipe(Effect.withSpan("ElectronDriver.poll"))
 
 /** `run` makes one Playwright call with the slice's bound; it is retried until success or the deadline. */

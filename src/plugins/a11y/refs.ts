@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import type { ElectronDriverShape, WindowEntry } from "../../layers/driver/ElectronDriver.js"
+export { pageFunction } from "../../layers/driver/ElectronDriver.js"
 
 export const MARK = "data-sw-mark"
 
@@ -44,10 +45,3 @@ export const describeMarked = (driver: ElectronDriverShape, entry: WindowEntry, 
 export const label = (d: Described, fallback: string): string =>
   d.role === undefined ? fallback : `${d.role}${d.name ? ` "${d.name}"` : ""}${d.ref ? ` [${d.ref}]` : ""}`
 
-/**
- * A page function that survives dev transpilers (tsx, esbuild keepNames) which wrap named inner
- * functions in `__name(...)`, a helper that does not exist in the page: the wrapper defines it locally.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any function shape passes through unchanged
-export const pageFunction = <F extends (...args: Array<any>) => unknown>(fn: F): F =>
-  new Function(`return (...args) => { const __name = (f) => f; return (${fn.toString()})(...args) }`)() as F

@@ -5,6 +5,7 @@
 import { Effect, Schema } from "effect"
 import type { CDPSession } from "playwright-core"
 import { ElectronDriver, type ElectronDriverShape, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+export { pageFunction } from "../../layers/driver/ElectronDriver.js"
 
 export const ProcessTarget = Schema.String.pipe(Schema.pattern(/^(main|w\d+)$/)).annotations({
   description: "main (the main process) or a window id (w1); default the active window"
@@ -45,10 +46,3 @@ export const LOAD_BUILTIN = `const load = (n) => (process.getBuiltinModule ? pro
 
 export const kb = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString("en-US")} KB`
 
-/**
- * A page function that survives dev transpilers (tsx, esbuild keepNames) which wrap named inner
- * functions in `__name(...)`, a helper that does not exist in the page: the wrapper defines it locally.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any function shape passes through unchanged
-export const pageFunction = <F extends (...args: Array<any>) => unknown>(fn: F): F =>
-  new Function(`return (...args) => { const __name = (f) => f; return (${fn.toString()})(...args) }`)() as F

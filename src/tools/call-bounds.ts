@@ -1,0 +1,44 @@
+/**
+ * What ends a tool call early: the operation timeout, and anything that registers against the call
+ * while it runs (the dialog guard). A call runs in one child fiber; ending it interrupts that fiber and
+ * fails the call with the reason given. This costs one fork per call, where a race per bound (timeout,
+ * dialog) cost two forks each and a join of the fiber's state (measured in src/bench/overhead).
+ */
+import { Cause, Effect, Exit, Fiber, FiberId, FiberRef } from "effect"
+import { globalValue } from "effect/GlobalValue"
+
+/** The running call, for code inside it that may have to end it (from a callback outside any fiber). */
+export interface CallControl {
+  /** Ends the call with `error` (the first reason wins; after the call ended it does nothing). */
+  readonly endWith: (error: unknown) => void
+}
+
+/** The call the current fiber runs in, if it runs under `bounded`. */
+export const CurrentCall = globalValue("stagewright/CurrentCall", () => FiberRef.unsafeMake<CallControl | undefined>(undefined))
+
+/**
+ * Runs `effect` as one call: `onTimeout()` ends it after `timeoutMs`, and code inside it can end it
+ * through `CurrentCall`. An ended call fails with its reason once its fiber has stopped (finalizers run).
+ */
+export const bounded = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, timeoutMs: number, onTimeout: () => E2): Effect.Effect<A, E | E2, R> =>
+  Effect.suspend(() => {
+    let reason: { readonly error: unknown } | undefined
+    let fiber: Fiber.RuntimeFiber<A, E> | undefined
+    const control: CallControl = {
+      endWith: (error) => {
+        if (reason !== undefined || fiber === undefined) return
+        reason = { error }
+        fiber.unsafeInterruptAsFork(FiberId.none)
+      }
+    }
+    return Effect.flatMap(Effect.fork(Effect.locally(effect, CurrentCall, control)), (child) => {
+      fiber = child
+      const timer = setTimeout(() => control.endWith(onTimeout()), timeoutMs)
+      return Fiber.await(child).pipe(
+        Effect.ensuring(Effect.sync(() => clearTimeout(timer))),
+        Effect.flatMap((exit): Effect.Effect<A, E | E2> =>
+          Exit.isFailure(exit) && reason !== undefined && Cause.isInterruptedOnly(exit.cause) ? Effect.fail(reason.error as E2) : exit
+        )
+      )
+    })
+  })

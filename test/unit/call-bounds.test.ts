@@ -1,0 +1,79 @@
+/**
+ * One bound per tool call (src/tools/call-bounds.ts): the operation timeout and a reason given from a
+ * callback end the call with that failure, after the call's own finalizers ran; a result or a failure of
+ * its own passes through; an interrupted caller stops the call.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Exit, Fiber, FiberRef, Ref } from "effect"
+import { bounded, CurrentCall } from "../../src/tools/call-bounds.js"
+
+describe("bounded", () => {
+  it.effect("passes a result and a failure of the call through", () =>
+    Effect.gen(function* () {
+      expect(yield* bounded(Effect.succeed(42), 1_000, () => "timeout")).toBe(42)
+      const failed = yield* Effect.exit(bounded(Effect.fail("own"), 1_000, () => "timeout"))
+      expect(failed).toStrictEqual(Exit.fail("own"))
+    })
+  )
+
+  it.live("ends a call that runs past the bound with the timeout's error, after its finalizers", () =>
+    Effect.gen(function* () {
+      const finalized = yield* Ref.make(false)
+      const started = Date.now()
+      const exit = yield* Effect.exit(bounded(Effect.never.pipe(Effect.ensuring(Ref.set(finalized, true))), 50, () => "timed out"))
+      expect(exit).toStrictEqual(Exit.fail("timed out"))
+      expect(yield* Ref.get(finalized)).toBe(true)
+      expect(Date.now() - started).toBeLessThan(5_000)
+    })
+  )
+
+  it.live("code inside the call ends it with its reason, from a callback outside any fiber", () =>
+    Effect.gen(function* () {
+      const call = Effect.gen(function* () {
+        const control = yield* FiberRef.get(CurrentCall)
+        expect(control).toBeDefined()
+        setTimeout(() => control!.endWith("dialog opened"), 10)
+        return yield* Effect.never
+      })
+      expect(yield* Effect.exit(bounded(call, 5_000, () => "timed out"))).toStrictEqual(Exit.fail("dialog opened"))
+      // Outside a bounded call there is none.
+      expect(yield* FiberRef.get(CurrentCall)).toBeUndefined()
+    })
+  )
+
+  it.live("the first reason wins, and a reason after the call ended changes nothing", () =>
+    Effect.gen(function* () {
+      let end: ((error: unknown) => void) | undefined
+      const call = Effect.flatMap(FiberRef.get(CurrentCall), (control) =>
+        Effect.sync(() => {
+          end = control!.endWith
+          return "done"
+        })
+      )
+      expect(yield* bounded(call, 5_000, () => "timed out")).toBe("done")
+      end!("too late")
+      const twice = Effect.flatMap(FiberRef.get(CurrentCall), (control) =>
+        Effect.zipRight(
+          Effect.sync(() => {
+            control!.endWith("first")
+            control!.endWith("second")
+          }),
+          Effect.never
+        )
+      )
+      expect(yield* Effect.exit(bounded(twice, 5_000, () => "timed out"))).toStrictEqual(Exit.fail("first"))
+    })
+  )
+
+  it.live("interrupting the caller interrupts the call", () =>
+    Effect.gen(function* () {
+      const stopped = yield* Deferred.make<void>()
+      const running = yield* Deferred.make<void>()
+      const call = Effect.zipRight(Deferred.succeed(running, undefined), Effect.never).pipe(Effect.onInterrupt(() => Deferred.succeed(stopped, undefined)))
+      const fiber = yield* Effect.fork(bounded(call, 60_000, () => "timed out"))
+      yield* Deferred.await(running)
+      yield* Fiber.interrupt(fiber)
+      yield* Deferred.await(stopped).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "the call kept running" }))
+    })
+  )
+})
