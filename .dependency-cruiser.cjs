@@ -49,7 +49,7 @@ module.exports = {
       name: "driver-imports-config-only",
       severity: "error",
       from: { path: "^src/layers/driver/" },
-      to: { path: "^src/", pathNot: ["^src/layers/driver/", "^src/layers/config/", "^src/version\\.ts$"] }
+      to: { path: "^src/", pathNot: ["^src/layers/driver/", "^src/layers/config/", "^src/version\\.ts$", "^src/dynamic-import\\.ts$"] }
     },
     forbid("tools-stay-below-the-server", "^src/tools/", "^src/(server|plugins|cli|bench)/", "Tools stand on the driver, config, policy and profile."),
     forbid("plugins-stay-below-the-server", "^src/plugins/", "^src/(server|cli|bench)/", "Plugins stand on the tool contract and below."),

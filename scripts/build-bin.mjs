@@ -1,25 +1,25 @@
-// Bundles the `stagewright` bin (src/cli.ts) with esbuild: one tree-shaken ESM entry, dist/cli.js,
-// holding the command line, and beside it in dist/bin/ the parts the CLI imports dynamically (the
-// server, the HTTP transport, tools/doctor) and the code they share, each loaded only when a command
-// reaches it. The library entry (dist/index.js) stays tsc-built for integrators; this runs after
-// `tsc -p tsconfig.build.json`.
+// Bundles the `stagewright` bin with esbuild: the command line (src/cli.ts) and everything it reaches as
+// one tree-shaken CommonJS file, dist/bin/stagewright.cjs, and the bin itself, dist/cli.js (src/cli/bin.ts),
+// which runs that file compiled with V8's code cache (src/cli/compile-cache.ts): compiling the bundle was
+// most of what a start cost above a bare MCP server. The library entry (dist/index.js) stays tsc-built
+// for integrators; this runs after `tsc -p tsconfig.build.json`.
 //
-// Why chunks beside the entry rather than one file: in a single ESM file esbuild hoists every import
-// it does not bundle to the top (node:http, node:http2, node:tls of the HTTP transport; playwright-core
-// while the driver imports it statically), so each start would load them. playwright-core stays
-// external (the driver loads it at the first launch or attach; it is never bundled), and the build
-// fails if it or the tokenizer (a benchmark-only devDependency) ends up in the bundle.
+// Nothing is evaluated before it is needed although it is all in one file: esbuild turns each dynamic
+// import of our code (the server, the HTTP transport, tools/doctor, production) into a module initialized
+// at that import, with the requires of its dependencies (node:http for --port) inside. playwright-core
+// stays external (the driver requires it at the first launch or attach; it is never bundled), and the
+// build fails if it or the tokenizer (a benchmark-only devDependency) ends up in the bundle.
 //
 //   node scripts/build-bin.mjs [--metafile]   (writes dist/cli.meta.json with --metafile)
 import { build } from "esbuild"
-import { rmSync, writeFileSync } from "node:fs"
+import { chmodSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const dist = join(root, "dist")
 
-// tsc emitted its own dist/cli.js (+ map, d.ts): the bundle replaces them; old chunks go.
+// tsc emitted its own dist/cli.js (+ map, d.ts): the bin replaces them; old bundles go.
 for (const stale of ["cli.js.map", "cli.d.ts", "cli.d.ts.map"]) rmSync(join(dist, stale), { force: true })
 rmSync(join(dist, "bin"), { recursive: true, force: true })
 
@@ -41,12 +41,9 @@ const noFileParsers = {
 
 const result = await build({
   entryPoints: [join(root, "src", "cli.ts")],
-  outdir: dist,
-  entryNames: "[name]",
-  chunkNames: "bin/[name]-[hash]",
-  splitting: true,
+  outfile: join(dist, "bin", "stagewright.cjs"),
   bundle: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   treeShaking: true,
@@ -58,15 +55,27 @@ const result = await build({
   // Plugin dependencies stay packages of their own: @electron/asar reaches for Electron's original-fs, axe-core is read
   // from its file and injected into pages.
   external: ["playwright-core", "playwright-core/*", "electron", "original-fs", "@electron/asar", "@electron/fuses", "axe-core", "pixelmatch", "pngjs"],
-  // CommonJS dependencies inside an ESM bundle (ajv, ws) need a require.
-  banner: { js: `import { createRequire as __stagewrightCreateRequire } from "node:module";\nconst require = __stagewrightCreateRequire(import.meta.url);` },
+  // Our modules find the package from their own URL: in the bundle, that of dist/bin/stagewright.cjs.
+  define: { "import.meta.url": "__stagewrightModuleUrl" },
+  banner: { js: `var __stagewrightModuleUrl = require("node:url").pathToFileURL(__filename).href;` },
   metafile: true,
+  logLevel: "warning"
+})
+await build({
+  entryPoints: [join(root, "src", "cli", "bin.ts")],
+  outfile: join(dist, "cli.js"),
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  minify: true,
+  legalComments: "none",
   logLevel: "warning"
 })
 const inputs = Object.values(result.metafile.outputs).flatMap((output) => Object.keys(output.inputs))
 const forbidden = inputs.filter((input) => /node_modules\/(playwright-core|gpt-tokenizer)\//.test(input))
 if (forbidden.length > 0) throw new Error(`the bin must not bundle ${forbidden.slice(0, 3).join(", ")}`)
+chmodSync(join(dist, "cli.js"), 0o755)
 if (process.argv.includes("--metafile")) writeFileSync(join(root, "dist", "cli.meta.json"), JSON.stringify(result.metafile))
-const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0)
-const files = Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js"))
-process.stdout.write(`bundled dist/cli.js and ${files.length - 1} chunks in dist/bin: ${(bytes / 1024).toFixed(0)} KiB with source maps\n`)
+const bytes = Object.entries(result.metafile.outputs).reduce((sum, [file, output]) => sum + (file.endsWith(".cjs") ? output.bytes : 0), 0)
+process.stdout.write(`bundled dist/bin/stagewright.cjs (${(bytes / 1024).toFixed(0)} KiB) and its loader dist/cli.js\n`)

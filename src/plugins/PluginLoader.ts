@@ -3,6 +3,7 @@
  * or package for third-party plugins, validates the value and checks that no tool name collides.
  * The result is the LoadedPlugins service.
  */
+import { dynamicImport } from "../dynamic-import.js"
 import { Context, Data, Effect, Layer, ParseResult, Schema } from "effect"
 import { isAbsolute, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -89,7 +90,7 @@ const looksLikePath = (spec: string) => spec.startsWith(".") || isAbsolute(spec)
 const importPlugin = (registry: PluginRegistry, spec: string): Effect.Effect<unknown, PluginNotFound> => {
   const firstParty = registry[spec]
   const available = Object.keys(registry).sort()
-  const load = firstParty ?? (() => import(looksLikePath(spec) ? pathToFileURL(resolve(spec)).href : spec))
+  const load = firstParty ?? (() => dynamicImport<unknown>(looksLikePath(spec) ? pathToFileURL(resolve(spec)).href : spec))
   return Effect.tryPromise({
     try: async () => {
       const mod: any = await load()

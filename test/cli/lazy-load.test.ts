@@ -22,8 +22,12 @@ const RECORDER = join(packageRoot(), "test", "support", "module-recorder.mjs")
 
 /** playwright-core, however it is reached (its ESM entry, its CommonJS files). */
 const PLAYWRIGHT = /\/node_modules\/playwright-core\//
-/** The HTTP transport: the SDK's Streamable HTTP server and its Hono adapter, our HttpServer layer, the bin's chunk for --port. */
-const HTTP_TRANSPORT = /\/@modelcontextprotocol\/sdk\/dist\/(esm|cjs)\/server\/streamableHttp\.js|\/node_modules\/@hono\/node-server\/|\/layers\/HttpServer\.js|\/dist\/bin\/serve-http-[^/]*\.js/
+/**
+ * The HTTP transport: the SDK's Streamable HTTP server and its Hono adapter, our HttpServer layer (as
+ * files, when they are loaded from node_modules or a tsc build), and the Node builtins they require when
+ * initialized (the bin bundles them into one file, where they are initialized at the first import only).
+ */
+const HTTP_TRANSPORT = /\/@modelcontextprotocol\/sdk\/dist\/(esm|cjs)\/server\/streamableHttp\.js|\/node_modules\/@hono\/node-server\/|\/server\/HttpServer\.js|^node:(http|http2|tls)$/
 
 const logFile = () => join(mkdtempSync(join(tmpdir(), "stagewright-modules-")), "modules.log")
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [])

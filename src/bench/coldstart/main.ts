@@ -7,7 +7,10 @@
  *
  * For each variant (each profile, and full with every eval tool) the two servers are started pair by
  * pair, interleaved (the order alternates per round), N rounds; the medians and their ratio are
- * reported, with `stagewright --help` (and bare `node -e 0` for reference). Writes
+ * reported, with `stagewright --help` (and bare `node -e 0` for reference). The bin compiles with V8's
+ * code cache (src/cli/compile-cache.ts): the bench gives it a cache folder of its own, warmed by the
+ * untimed first start of each variant, times one start with an empty folder (a first start after an
+ * install or an upgrade, which also writes the cache), and one variant without the cache. Writes
  * bench/coldstart-<save-as>.json and .md; when bench/coldstart-<baseline>.json exists, the Markdown also
  * puts the two side by side.
  */
@@ -32,6 +35,8 @@ const floorScript = join(root, "src", "bench", "coldstart", "floor.mjs")
 interface Variant {
   readonly name: string
   readonly flags: ReadonlyArray<string>
+  /** Starts this variant without the bin's compile cache (STAGEWRIGHT_COMPILE_CACHE=off). */
+  readonly noCache?: boolean
 }
 
 const VARIANTS: ReadonlyArray<Variant> = [
@@ -39,7 +44,8 @@ const VARIANTS: ReadonlyArray<Variant> = [
   { name: "testing", flags: ["--tool-profile", "testing"] },
   { name: "debug", flags: ["--tool-profile", "debug"] },
   { name: "full (default)", flags: [] },
-  { name: "full + eval all", flags: ["--allow-eval", "all"] }
+  { name: "full + eval all", flags: ["--allow-eval", "all"] },
+  { name: "full, no compile cache", flags: [], noCache: true }
 ]
 
 interface Summary {
@@ -69,6 +75,8 @@ export interface ColdstartReport {
   readonly loadAverage: { readonly start: ReadonlyArray<number>; readonly end: ReadonlyArray<number> }
   readonly rssSource: string
   readonly goal: { readonly wallRatio: number; readonly peakRssMiB: number; readonly helpMs: number }
+  /** The first start with an empty compile cache (it compiles everything and writes the cache at exit). */
+  readonly firstStart?: { readonly wallMs: number; readonly peakRssMiB: number; readonly cpuMs: number }
   readonly variants: ReadonlyArray<{
     readonly name: string
     readonly flags: ReadonlyArray<string>
@@ -96,10 +104,15 @@ const main = async () => {
   const log = (line: string) => process.stderr.write(line + "\n")
   log(`cold start: ${relative(root, bin)} vs the bare SDK floor, ${runs} rounds, RSS from ${haveTimeBin() ? `${TIME_BIN} (getrusage maxrss)` : "/proc VmHWM"}`)
 
-  // Warm-up (untimed): one start per variant gives the exact payload the floor will list.
+  // The bin's compile cache: a folder of the bench's own, so a user's cache neither helps nor suffers.
+  const cacheEnv = (variant: Variant): NodeJS.ProcessEnv => ({ ...process.env, STAGEWRIGHT_COMPILE_CACHE: variant.noCache ? "off" : join(work, "compile-cache") })
+  const first = await measureStart([bin, "serve"], { env: { ...process.env, STAGEWRIGHT_COMPILE_CACHE: join(work, "empty-cache") } })
+  log(`  first start with an empty compile cache: ${first.wallMs} ms, ${first.peakRssMiB} MiB`)
+
+  // Warm-up (untimed): one start per variant gives the exact payload the floor will list (and the cache).
   const payloads = new Map<string, string>()
   for (const variant of VARIANTS) {
-    const warm = await measureStart([bin, "serve", ...variant.flags])
+    const warm = await measureStart([bin, "serve", ...variant.flags], { env: cacheEnv(variant) })
     const file = join(work, `${payloads.size}.json`)
     writeFileSync(file, JSON.stringify(warm.tools))
     payloads.set(variant.name, file)
@@ -112,7 +125,7 @@ const main = async () => {
     for (const variant of VARIANTS) {
       const entry = samples.get(variant.name)!
       const floor = () => measureStart([floorScript, payloads.get(variant.name)!]).then((s) => entry.floor.push(s))
-      const ours = () => measureStart([bin, "serve", ...variant.flags]).then((s) => entry.stagewright.push(s))
+      const ours = () => measureStart([bin, "serve", ...variant.flags], { env: cacheEnv(variant) }).then((s) => entry.stagewright.push(s))
       if (round % 2 === 0) {
         await floor()
         await ours()
@@ -127,9 +140,10 @@ const main = async () => {
 
   const help: Array<{ wallMs: number; peakRssMiB: number; cpuMs: number }> = []
   const bare: Array<{ wallMs: number; peakRssMiB: number; cpuMs: number }> = []
-  await measureCommand([bin, "--help"])
+  const helpEnv = { ...process.env, STAGEWRIGHT_COMPILE_CACHE: join(work, "compile-cache") }
+  await measureCommand([bin, "--help"], helpEnv)
   for (let round = 0; round < runs; round++) {
-    const h = await measureCommand([bin, "--help"])
+    const h = await measureCommand([bin, "--help"], helpEnv)
     if (h.status !== 0 || h.stdoutBytes === 0) throw new Error(`--help exited ${h.status} with ${h.stdoutBytes} bytes`)
     help.push(h)
     bare.push(await measureCommand(["-e", "0"]))
@@ -169,6 +183,7 @@ const main = async () => {
     loadAverage: { start: start.map((n) => Math.round(n * 100) / 100), end: loadavg().map((n) => Math.round(n * 100) / 100) },
     rssSource: haveTimeBin() ? "getrusage maxrss of the node process (/usr/bin/time -f %M)" : "VmHWM from /proc/<pid>/status",
     goal: GOAL,
+    firstStart: { wallMs: first.wallMs, peakRssMiB: first.peakRssMiB, cpuMs: first.cpuMs },
     variants,
     help: {
       stagewright: { wallMs: helpWall, peakRssMiB: median(help.map((h) => h.peakRssMiB)), cpuMs: median(help.map((h) => h.cpuMs)) },
@@ -206,6 +221,12 @@ const toMarkdown = (report: ColdstartReport, baseline?: ColdstartReport): string
     )
   }
   lines.push("")
+  if (report.firstStart !== undefined) {
+    lines.push(
+      `First start with an empty compile cache (after an install or upgrade; it also writes the cache): ${report.firstStart.wallMs} ms wall, ${report.firstStart.cpuMs} ms CPU, ${report.firstStart.peakRssMiB} MiB. The other rows start with the cache the warm-up wrote, except "no compile cache".`,
+      ""
+    )
+  }
   lines.push(
     `\`stagewright --help\`: ${report.help.stagewright.wallMs} ms wall, ${report.help.stagewright.cpuMs ?? "–"} ms CPU, ${report.help.stagewright.peakRssMiB} MiB (bare \`node -e 0\`: ${report.help.bareNode.wallMs} ms, ${report.help.bareNode.cpuMs ?? "–"} ms CPU, ${report.help.bareNode.peakRssMiB} MiB) — goal ${report.help.meetsGoal ? "met" : "not met"}.`,
     ""

@@ -4,6 +4,7 @@
  * never when the server starts. Each returns a function of the session's scope, so whatever was started
  * is released with it (a failed or interrupted start closes what it had started).
  */
+import { dynamicImport } from "../../dynamic-import.js"
 import { Effect, Scope } from "effect"
 import { existsSync, statSync } from "node:fs"
 import { resolve } from "node:path"
@@ -21,7 +22,7 @@ const ENV_REFUSED = /^(ELECTRON_RUN_AS_NODE|NODE_OPTIONS|LD_.*|DYLD_.*)$/
 const firstLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
 
 const playwright = Effect.tryPromise({
-  try: () => import("playwright-core"),
+  try: () => dynamicImport<typeof import("playwright-core")>("playwright-core"),
   catch: (cause) => new LaunchFailed({ message: `playwright-core could not be loaded: ${firstLine(cause)}`, cause })
 })
 

@@ -3,6 +3,7 @@
  * Linux, macOS and Windows), read its fuses with @electron/fuses and check its asar with @electron/asar.
  * Plain Node functions (they read files only); the tools wrap them in Effects.
  */
+import { dynamicImport } from "../../dynamic-import.js"
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs"
 import { basename, dirname, join, relative, resolve } from "node:path"
@@ -144,7 +145,7 @@ export const readFuses = async (build: BuildInfo): Promise<{ wire: Record<string
   const target = build.platform === "macos" ? build.path : build.executable
   if (target === undefined) return { error: "the build has no executable to read fuses from" }
   try {
-    const fuses = await import("@electron/fuses")
+    const fuses = await dynamicImport<typeof import("@electron/fuses")>("@electron/fuses")
     const config = (await fuses.getCurrentFuseWire(target)) as unknown as Record<string, unknown>
     const wire: Record<string, FuseState> = {}
     for (const [key, value] of Object.entries(config)) {
@@ -197,7 +198,7 @@ const recordedHeaderHash = (build: BuildInfo): { hash: string } | { missing: tru
 
 /** Lists an asar and verifies each file against the integrity in its header, and the header against the build's record. */
 export const checkAsar = async (build: BuildInfo, asarPath: string): Promise<AsarCheck> => {
-  const asar = await import("@electron/asar")
+  const asar = await dynamicImport<typeof import("@electron/asar")>("@electron/asar")
   const raw = asar.getRawHeader(asarPath)
   const files: Array<AsarCheck["files"][number]> = []
   const corrupt: Array<string> = []

@@ -1,0 +1,101 @@
+/**
+ * Runs the bundled CLI (one CommonJS file) with V8's code cache, the way Node 22's
+ * `module.enableCompileCache()` does for modules (Node 20 has no such switch): compiling ~1.4 MB of
+ * JavaScript is most of what a start costs above a bare MCP server, and a cached compile skips it.
+ *
+ * - The cache lives in `$STAGEWRIGHT_COMPILE_CACHE`, else `$XDG_CACHE_HOME/stagewright`, else
+ *   `~/.cache/stagewright`, else a per-user folder in the temp directory; `STAGEWRIGHT_COMPILE_CACHE=off`
+ *   turns it off. The folder is created private (0700) and is used only when the current user owns it:
+ *   a code cache is bytecode, so one written by someone else is never read.
+ * - A cache belongs to one command (`cacheKind`), bundle, Node version and architecture (its name hashes
+ *   them); V8 checks it
+ *   again and a rejected or missing cache is written anew when the process exits (with every function
+ *   compiled by then), through a temporary file renamed into place, so concurrent starts never read half
+ *   a file.
+ * - Any failure of the cache (unwritable folder, a full disk) only means a slower start.
+ */
+import { createHash } from "node:crypto"
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
+import Module, { createRequire } from "node:module"
+import { homedir, tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { Script } from "node:vm"
+
+/** The folder for the code cache, or undefined when it is turned off. */
+export const cacheFolder = (env: NodeJS.ProcessEnv = process.env): string | undefined => {
+  const chosen = env["STAGEWRIGHT_COMPILE_CACHE"]
+  if (chosen !== undefined && /^(off|0|false|no)$/i.test(chosen.trim())) return undefined
+  if (chosen !== undefined && chosen.trim() !== "") return chosen
+  if (env["XDG_CACHE_HOME"]) return join(env["XDG_CACHE_HOME"], "stagewright")
+  const home = env["HOME"] ?? safeHome()
+  if (home) return join(home, ".cache", "stagewright")
+  return join(tmpdir(), `stagewright-cache-${process.getuid?.() ?? "user"}`)
+}
+
+const safeHome = () => {
+  try {
+    return homedir()
+  } catch {
+    return undefined
+  }
+}
+
+/** A private folder the current user owns, or undefined when it cannot be had. */
+const privateFolder = (folder: string): string | undefined => {
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 })
+    const stat = statSync(folder)
+    if (!stat.isDirectory()) return undefined
+    if (process.getuid !== undefined && stat.uid !== process.getuid()) return undefined
+    return folder
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Which cache a run uses: each command compiles different functions of the bundle (a cache holds those
+ * compiled by the run that wrote it), so serve, tools, doctor, production and help keep one each.
+ */
+export const cacheKind = (args: ReadonlyArray<string>): string => {
+  const command = args.find((arg) => !arg.startsWith("-"))
+  if (command !== undefined && /^(serve|tools|doctor|production)$/.test(command)) return command
+  if (args.some((arg) => /^(-h|--help|--version|--wizard|--completions)$/.test(arg))) return "help"
+  return "serve"
+}
+
+/** Runs the CommonJS file `file` as the main program, compiled with the code cache when there is one. */
+export const runWithCompileCache = (file: string, env: NodeJS.ProcessEnv = process.env, args: ReadonlyArray<string> = process.argv.slice(2)): void => {
+  const source = readFileSync(file, "utf8").replace(/^#!.*/, "")
+  const folder = cacheFolder(env)
+  const owned = folder === undefined ? undefined : privateFolder(folder)
+  const key = createHash("sha1").update(source).update(process.version).update(process.arch).digest("hex").slice(0, 20)
+  const cacheFile = owned === undefined ? undefined : join(owned, `${cacheKind(args)}-${key}.v8cache`)
+  let cached: Buffer | undefined
+  if (cacheFile !== undefined) {
+    try {
+      cached = readFileSync(cacheFile)
+    } catch {
+      cached = undefined
+    }
+  }
+  // The bundle's import() calls go through the loader's importer (src/dynamic-import.ts): Node 20 drops
+  // a script's import() callback when the script comes from a code cache.
+  const script = new Script(Module.wrap(source), { filename: file, ...(cached !== undefined ? { cachedData: cached } : {}) })
+  if (cacheFile !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
+    process.once("exit", () => {
+      try {
+        const temporary = `${cacheFile}.${process.pid}.tmp`
+        writeFileSync(temporary, script.createCachedData(), { mode: 0o600 })
+        renameSync(temporary, cacheFile)
+      } catch {
+        // Only a slower next start.
+      }
+    })
+  }
+  const main = new Module(file)
+  main.filename = file
+  main.paths = (Module as unknown as { _nodeModulePaths: (from: string) => Array<string> })._nodeModulePaths(dirname(file))
+  const run = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: Module, filename: string, dirname: string) => void
+  run.call(main.exports, main.exports, createRequire(file), main, file, dirname(file))
+}

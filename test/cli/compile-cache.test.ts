@@ -1,0 +1,78 @@
+/**
+ * The bin's code cache (src/cli/compile-cache.ts): where it lives, that a run writes it and the next
+ * one uses it (with the same output, import() of a third-party plugin included), that a damaged cache
+ * is replaced and never breaks a start, and that it can be turned off.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { cacheFolder, cacheKind } from "../../src/cli/compile-cache.js"
+import { packageRoot } from "../../src/index.js"
+import { CLI, runNode } from "../support/cli.js"
+
+const HELLO = join(packageRoot(), "examples", "plugin-hello", "index.js")
+
+describe("where the code cache lives", () => {
+  it("STAGEWRIGHT_COMPILE_CACHE names the folder or turns it off; else XDG_CACHE_HOME, else ~/.cache", () => {
+    expect(cacheFolder({ STAGEWRIGHT_COMPILE_CACHE: "off", HOME: "/home/a" })).toBeUndefined()
+    expect(cacheFolder({ STAGEWRIGHT_COMPILE_CACHE: "0" })).toBeUndefined()
+    expect(cacheFolder({ STAGEWRIGHT_COMPILE_CACHE: "/var/cache/sw", HOME: "/home/a" })).toBe("/var/cache/sw")
+    expect(cacheFolder({ XDG_CACHE_HOME: "/home/a/.xdg", HOME: "/home/a" })).toBe("/home/a/.xdg/stagewright")
+    expect(cacheFolder({ HOME: "/home/a" })).toBe("/home/a/.cache/stagewright")
+  })
+
+  it("each command keeps its own cache (each compiles different parts of the bundle)", () => {
+    expect(cacheKind([])).toBe("serve")
+    expect(cacheKind(["--tool-profile", "essential"])).toBe("serve")
+    expect(cacheKind(["serve", "--port", "0"])).toBe("serve")
+    expect(cacheKind(["tools", "--json"])).toBe("tools")
+    expect(cacheKind(["doctor"])).toBe("doctor")
+    expect(cacheKind(["production", "validate", "x"])).toBe("production")
+    expect(cacheKind(["--help"])).toBe("help")
+    expect(cacheKind(["--version"])).toBe("help")
+  })
+})
+
+describe("the bin with its code cache", { timeout: 120_000 }, () => {
+  const run = (folder: string) =>
+    runNode([CLI, "tools", "--json", "--plugin", HELLO], { env: { ...process.env, STAGEWRIGHT_COMPILE_CACHE: folder } })
+  const names = (stdout: string) => (JSON.parse(stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name)
+
+  it("the first run writes the cache; the next run uses it and answers the same, a third-party plugin included", async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), "stagewright-cc-test-")), "cache")
+    const first = await run(folder)
+    expect(first.status, first.stderr).toBe(0)
+    const files = readdirSync(folder)
+    expect(files.filter((f) => /^tools-[0-9a-f]+\.v8cache$/.test(f)), files.join(", ")).toHaveLength(1)
+    const cache = join(folder, files.find((f) => f.endsWith(".v8cache"))!)
+    expect(statSync(folder).mode & 0o777).toBe(0o700)
+    const written = statSync(cache).mtimeMs
+    const second = await run(folder)
+    expect(second.status, second.stderr).toBe(0)
+    expect(names(second.stdout)).toEqual(names(first.stdout))
+    expect(names(second.stdout)).toContain("electron_hello_greet")
+    // Accepted, so not written again.
+    expect(statSync(cache).mtimeMs).toBe(written)
+  })
+
+  it("a damaged cache never breaks a start and is replaced", async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), "stagewright-cc-test-")), "cache")
+    expect((await run(folder)).status).toBe(0)
+    const cache = join(folder, readdirSync(folder).find((f) => f.endsWith(".v8cache"))!)
+    writeFileSync(cache, "not a code cache")
+    const damaged = await run(folder)
+    expect(damaged.status, damaged.stderr).toBe(0)
+    expect(names(damaged.stdout)).toContain("electron_hello_greet")
+    expect(readFileSync(cache).length).toBeGreaterThan(1_000)
+  })
+
+  it("STAGEWRIGHT_COMPILE_CACHE=off writes nothing", async () => {
+    const home = mkdtempSync(join(tmpdir(), "stagewright-cc-home-"))
+    const off = await runNode([CLI, "tools", "--json"], { env: { ...process.env, STAGEWRIGHT_COMPILE_CACHE: "off", HOME: home, XDG_CACHE_HOME: join(home, "xdg") } })
+    expect(off.status, off.stderr).toBe(0)
+    expect(names(off.stdout).length).toBeGreaterThan(10)
+    expect(existsSync(join(home, "xdg", "stagewright"))).toBe(false)
+    expect(existsSync(join(home, ".cache", "stagewright"))).toBe(false)
+  })
+})
