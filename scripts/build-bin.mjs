@@ -12,7 +12,8 @@
 //
 //   node scripts/build-bin.mjs [--metafile]   (writes dist/cli.meta.json with --metafile)
 import { build } from "esbuild"
-import { chmodSync, rmSync, writeFileSync } from "node:fs"
+import { spawn } from "node:child_process"
+import { chmodSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -76,6 +77,48 @@ const inputs = Object.values(result.metafile.outputs).flatMap((output) => Object
 const forbidden = inputs.filter((input) => /node_modules\/(playwright-core|gpt-tokenizer)\//.test(input))
 if (forbidden.length > 0) throw new Error(`the bin must not bundle ${forbidden.slice(0, 3).join(", ")}`)
 chmodSync(join(dist, "cli.js"), 0o755)
+await shipCompileCaches()
 if (process.argv.includes("--metafile")) writeFileSync(join(root, "dist", "cli.meta.json"), JSON.stringify(result.metafile))
 const bytes = Object.entries(result.metafile.outputs).reduce((sum, [file, output]) => sum + (file.endsWith(".cjs") ? output.bytes : 0), 0)
-process.stdout.write(`bundled dist/bin/stagewright.cjs (${(bytes / 1024).toFixed(0)} KiB) and its loader dist/cli.js\n`)
+const caches = readdirSync(join(dist, "bin")).filter((file) => file.endsWith(".v8cache"))
+process.stdout.write(`bundled dist/bin/stagewright.cjs (${(bytes / 1024).toFixed(0)} KiB) and its loader dist/cli.js; code caches: ${caches.join(", ")}\n`)
+
+/**
+ * Writes the code cache of each everyday command beside the bundle (dist/bin/<command>-<key>.v8cache,
+ * src/cli/compile-cache.ts), so the first start after a build compiles nothing on this Node: the bin runs
+ * once per command with the cache folder pointed there (serve answers initialize and tools/list first).
+ * A Node that rejects them compiles and keeps its own cache instead.
+ */
+async function shipCompileCaches() {
+  const bin = join(dist, "bin")
+  const env = { ...process.env, STAGEWRIGHT_COMPILE_CACHE: bin }
+  const run = (args, converse) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [join(dist, "cli.js"), ...args], { env, stdio: ["pipe", "pipe", "ignore"] })
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000)
+      child.once("error", reject)
+      child.once("exit", (code) => {
+        clearTimeout(timer)
+        code === 0 ? resolve() : reject(new Error(`stagewright ${args.join(" ")} exited with ${code} while writing its code cache`))
+      })
+      if (converse) converse(child)
+      else child.stdin.end()
+      child.stdout.resume()
+    })
+  const send = (child, message) => child.stdin.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n")
+  await run(["serve"], (child) => {
+    let buffered = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      buffered += chunk
+      if (/"id":1[,}]/.test(buffered) && !buffered.includes('"id":2')) {
+        send(child, { method: "notifications/initialized" })
+        send(child, { id: 2, method: "tools/list" })
+      }
+      if (/"id":2[,}]/.test(buffered)) child.stdin.end()
+    })
+    send(child, { id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "stagewright-build", version: "0" } } })
+  })
+  await run(["tools", "--json"])
+  await run(["--help"])
+  for (const file of readdirSync(bin)) if (file.endsWith(".v8cache")) chmodSync(join(bin, file), 0o644)
+}

@@ -5,7 +5,8 @@
  *
  * - The cache lives in `$STAGEWRIGHT_COMPILE_CACHE`, else `$XDG_CACHE_HOME/stagewright`, else
  *   `~/.cache/stagewright`, else a per-user folder in the temp directory; `STAGEWRIGHT_COMPILE_CACHE=off`
- *   turns it off. The folder is created private (0700) and is used only when the current user owns it:
+ *   turns it off. Unless a folder is named, a missing cache is first looked for beside the bundle, where
+ *   `npm run build` writes one per command with the Node that built it (scripts/build-bin.mjs). The folder is created private (0700) and is used only when the current user owns it:
  *   a code cache is bytecode, so one written by someone else is never read.
  * - A cache belongs to one command (`cacheKind`), bundle, Node version and architecture (its name hashes
  *   them); V8 checks it
@@ -35,6 +36,17 @@ export const cacheFolder = (env: NodeJS.ProcessEnv = process.env): string | unde
 const safeHome = () => {
   try {
     return homedir()
+  } catch {
+    return undefined
+  }
+}
+
+const explicitFolder = (env: NodeJS.ProcessEnv) => (env["STAGEWRIGHT_COMPILE_CACHE"] ?? "").trim() !== ""
+
+const readIfAny = (file: string | undefined): Buffer | undefined => {
+  if (file === undefined) return undefined
+  try {
+    return readFileSync(file)
   } catch {
     return undefined
   }
@@ -70,15 +82,12 @@ export const runWithCompileCache = (file: string, env: NodeJS.ProcessEnv = proce
   const folder = cacheFolder(env)
   const owned = folder === undefined ? undefined : privateFolder(folder)
   const key = createHash("sha1").update(source).update(process.version).update(process.arch).digest("hex").slice(0, 20)
-  const cacheFile = owned === undefined ? undefined : join(owned, `${cacheKind(args)}-${key}.v8cache`)
-  let cached: Buffer | undefined
-  if (cacheFile !== undefined) {
-    try {
-      cached = readFileSync(cacheFile)
-    } catch {
-      cached = undefined
-    }
-  }
+  const name = `${cacheKind(args)}-${key}.v8cache`
+  const cacheFile = owned === undefined ? undefined : join(owned, name)
+  // The build ships a cache beside the bundle (written by the Node that built it): used unless a folder
+  // is named, when the user's own is missing.
+  const shipped = explicitFolder(env) ? undefined : join(dirname(file), name)
+  const cached = readIfAny(cacheFile) ?? readIfAny(shipped)
   // The bundle's import() calls go through the loader's importer (src/dynamic-import.ts): Node 20 drops
   // a script's import() callback when the script comes from a code cache.
   const script = new Script(Module.wrap(source), { filename: file, ...(cached !== undefined ? { cachedData: cached } : {}) })

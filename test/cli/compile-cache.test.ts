@@ -1,7 +1,8 @@
 /**
  * The bin's code cache (src/cli/compile-cache.ts): where it lives, that a run writes it and the next
- * one uses it (with the same output, import() of a third-party plugin included), that a damaged cache
- * is replaced and never breaks a start, and that it can be turned off.
+ * one uses it (with the same output, import() of a third-party plugin included), that the cache the build
+ * ships serves a first start, that a damaged cache is replaced and never breaks a start, and that it can
+ * be turned off.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
@@ -65,6 +66,19 @@ describe("the bin with its code cache", { timeout: 120_000 }, () => {
     expect(damaged.status, damaged.stderr).toBe(0)
     expect(names(damaged.stdout)).toContain("electron_hello_greet")
     expect(readFileSync(cache).length).toBeGreaterThan(1_000)
+  })
+
+  it("without a folder named, the cache the build wrote beside the bundle serves a first start: nothing is compiled or written", async () => {
+    const shipped = readdirSync(join(packageRoot(), "dist", "bin")).filter((f) => /^(serve|tools|help)-[0-9a-f]+\.v8cache$/.test(f))
+    expect(shipped.map((f) => f.split("-")[0]).sort()).toEqual(["help", "serve", "tools"])
+    const home = mkdtempSync(join(tmpdir(), "stagewright-cc-home-"))
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, "xdg") }
+    delete env["STAGEWRIGHT_COMPILE_CACHE"]
+    const listed = await runNode([CLI, "tools", "--json"], { env })
+    expect(listed.status, listed.stderr).toBe(0)
+    expect(names(listed.stdout).length).toBeGreaterThan(10)
+    // The user's folder is made, but the shipped cache was accepted: no cache of its own.
+    expect(readdirSync(join(home, "xdg", "stagewright"))).toEqual([])
   })
 
   it("STAGEWRIGHT_COMPILE_CACHE=off writes nothing", async () => {

@@ -2,6 +2,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -69,6 +71,41 @@ export const directRunner = (): Runner => {
         result[probe.name] = round2(median(times))
       }
       return result
+    }
+  }
+}
+
+/**
+ * The floor of the MCP hop: a bare SDK server on the in-memory pair whose one handler makes the direct
+ * playwright-core call (on an app of its own). What it adds over direct is the SDK's cost on both ends,
+ * which no MCP server avoids; what Stagewright adds over it is its own.
+ */
+export const sdkFloorRunner = (): Runner => {
+  const direct = directRunner()
+  let client: Client | undefined
+  let server: Server | undefined
+  return {
+    name: "bare SDK handler",
+    setup: async () => {
+      await direct.setup()
+      server = new Server({ name: "overhead-floor", version: "1" }, { capabilities: { tools: {} } })
+      server.setRequestHandler(CallToolRequestSchema, async (request) => {
+        const type = CALL_TYPES.find((t) => t.name === request.params.name)!
+        await type.direct(direct.page!(), Number(request.params.arguments?.["i"] ?? 0))
+        return { content: [{ type: "text", text: "done" }] }
+      })
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
+      await server.connect(serverTransport)
+      client = new Client({ name: "overhead-bench", version: "1" })
+      await client.connect(clientTransport)
+    },
+    call: async (type, i) => {
+      await toolCaller(client!)(type.name, { i })
+    },
+    teardown: async () => {
+      await client?.close()
+      await server?.close()
+      await direct.teardown()
     }
   }
 }
