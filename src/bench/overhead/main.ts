@@ -10,8 +10,9 @@
  *     once after an electron_snapshot (the usual agent flow: actions then also compute the change in
  *     the accessibility tree) and once without a snapshot,
  *   - through the built `dist/cli.js serve` over stdio (after a snapshot),
- *   - through a bare MCP SDK server on the in-memory pair whose handler makes the direct call: the floor
- *     of any MCP server's hop, to tell the SDK's cost from Stagewright's.
+ *   - through a bare MCP SDK server whose handler makes the direct call, on the in-memory pair and over
+ *     stdio (src/bench/overhead/stdio-floor.ts): the floor of any MCP server's hop, to tell the SDK's
+ *     and the transport's cost from Stagewright's.
  * Each runner launches its own app; the runners take turns call by call (the order rotating each round),
  * so a change in the machine's load reaches all of them alike. Per call type: the median latency and
  * the ratio to direct. `--rounds N` makes N rounds instead of 25.
@@ -32,7 +33,7 @@ import { fileURLToPath } from "node:url"
 import { _electron } from "playwright-core"
 import { packageRoot, resolveElectronRuntime } from "../../index.js"
 import { CALL_TYPES, ROUNDS } from "./sequence.js"
-import { type Runner, PROBES, directRunner, inMemoryRunner, sdkFloorRunner, stdioRunner, timeInterleaved, median, round2 } from "./runners.js"
+import { type Runner, PROBES, directRunner, inMemoryRunner, sdkFloorRunner, stdioFloorRunner, stdioRunner, timeInterleaved, median, round2 } from "./runners.js"
 
 const argValue = (name: string): string | undefined => {
   const index = process.argv.indexOf(`--${name}`)
@@ -162,7 +163,7 @@ const main = async () => {
   const log = (line: string) => process.stderr.write(line + "\n")
   const start = loadavg()
   log(`overhead: ${rounds * CALL_TYPES.length} calls per runner on the tasks app (${resolveElectronRuntime().kind})`)
-  const runners = [directRunner(), sdkFloorRunner(), inMemoryRunner(true), stdioRunner(), inMemoryRunner(false)]
+  const runners = [directRunner(), sdkFloorRunner(), inMemoryRunner(true), stdioFloorRunner(), stdioRunner(), inMemoryRunner(false)]
   const probes: Record<string, number> = {}
   const timings = await timeInterleaved(runners, rounds, log, probes)
   log(`counting round trips (${countRounds} rounds with DEBUG=pw:protocol,pw:api)`)
@@ -257,7 +258,7 @@ const toMarkdown = (report: OverheadReport): string => {
   lines.push(
     `${report.date}, ${report.runtime} runtime, Node ${report.node}, ${report.cpus} CPUs, load average ${report.loadAverage.start.join(" ")} → ${report.loadAverage.end.join(" ")}.`,
     `${report.calls} calls per runner (${report.calls / 8} rounds of 4 reads and 4 actions on the tasks app, after an untimed warm-up round; the runners take turns call by call); median latency per call type.`,
-    `"in-memory" and "stdio" took an electron_snapshot first (so actions return the change in the accessibility tree); "in-memory, no snapshot" did not. "bare SDK handler" is an MCP SDK server on the in-memory pair whose handler makes the direct call: the MCP hop's own cost.`,
+    `"in-memory" and "stdio" took an electron_snapshot first (so actions return the change in the accessibility tree); "in-memory, no snapshot" did not. "bare SDK handler" is an MCP SDK server whose handler makes the direct call (on the in-memory pair, and over stdio in a child process): the MCP hop's own cost.`,
     `Reproduce: \`${report.command}\`.`,
     ""
   )

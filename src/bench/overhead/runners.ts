@@ -110,6 +110,31 @@ export const sdkFloorRunner = (): Runner => {
   }
 }
 
+/** The same floor over stdio: a child process running src/bench/overhead/stdio-floor.ts. */
+export const stdioFloorRunner = (): Runner => {
+  let client: Client | undefined
+  return {
+    name: "bare SDK handler, stdio",
+    setup: async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", join(root, "src", "bench", "overhead", "stdio-floor.ts")],
+        cwd: root,
+        env: getDefaultEnvironment(),
+        stderr: "ignore"
+      })
+      client = new Client({ name: "overhead-bench", version: "1" })
+      await client.connect(transport)
+    },
+    call: async (type, i) => {
+      await toolCaller(client!)(type.name, { i })
+    },
+    teardown: async () => {
+      await client?.close()
+    }
+  }
+}
+
 export const toolCaller = (client: Client) => async (name: string, args: Record<string, unknown>) => {
   const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { isError?: boolean; content?: Array<{ text?: string }> }
   if (result.isError === true) throw new Error(`${name} ${JSON.stringify(args)} failed: ${result.content?.map((c) => c.text).join(" ")}`)
