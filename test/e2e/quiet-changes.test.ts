@@ -22,6 +22,13 @@ const PAGE = `<!doctype html><html><head><title>quiet</title><style>
   <input id="f1" aria-label="F1"><input id="f2" aria-label="F2"><input id="f3" aria-label="F3"><input id="f4" aria-label="F4">
   <button id="many" onclick="for (const id of ['f1', 'f2', 'f3', 'f4']) document.getElementById(id).value = 'many'">Many</button>
   <script>
+    // As zone.js (Angular) does: MutationObserver wrapped to run the app's change detection after each
+    // callback, the original kept under __zone_symbol__MutationObserver.
+    window.__zone_symbol__MutationObserver = MutationObserver
+    window.wrappedCallbacks = 0
+    window.MutationObserver = class extends window.__zone_symbol__MutationObserver {
+      constructor(callback) { super((...args) => { window.wrappedCallbacks++; callback(...args) }) }
+    }
     document.getElementById('name').addEventListener('input', (e) => { if (e.target.value.startsWith('auto')) document.getElementById('slug').value = e.target.value.toLowerCase() + '-slug' })
     customElements.define('x-box', class extends HTMLElement {
       constructor() { super(); const root = this.attachShadow({ mode: 'open' }); root.innerHTML = '<button>Shadow</button><span>before</span>'; root.querySelector('button').onclick = () => { root.querySelector('span').textContent = 'after' } }
@@ -30,7 +37,7 @@ const PAGE = `<!doctype html><html><head><title>quiet</title><style>
 </body></html>`
 
 beforeAll(async () => {
-  mcp = await inMemoryClient({})
+  mcp = await inMemoryClient({ allowEval: ["renderer"] })
   const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
   expect(launched.isError, launched.text).toBe(false)
   const loaded = await mcp.call("electron_navigate", { url: `data:text/html,${encodeURIComponent(PAGE)}` })
@@ -83,6 +90,15 @@ describe("change summaries of a quiet page", () => {
     expect(clicked.isError, clicked.text).toBe(false)
     expect(clicked.text).not.toContain("Only fields changed")
     expect(clicked.text).toContain("after")
+  })
+
+  it("the page's watch uses the MutationObserver zone.js keeps aside, so it never runs an app's change detection", async () => {
+    const counted = await mcp.call("electron_eval_renderer", { function: "() => window.wrappedCallbacks" })
+    expect(counted.isError, counted.text).toBe(false)
+    // DOM changes happened above (the text, the shadow root) while the page was watched.
+    expect(counted.structured.value).toBe(0)
+    const watched = await mcp.call("electron_eval_renderer", { function: "() => Object.getOwnPropertySymbols(window).some((s) => s.description === 'stagewright.page-changes')" })
+    expect(watched.structured.value).toBe(true)
   })
 
   it("a script that changes more fields than a summary names is not quiet: the snapshot diff shows them", async () => {

@@ -42,7 +42,10 @@ const KEY = "stagewright.page-changes"
 const install = pageFunction(({ key: keyName, maxFields, maxElements }: { readonly key: string; readonly maxFields: number; readonly maxElements: number }): void => {
   type Noted = { dirty: boolean; observer: MutationObserver; elements: Array<Element>; values: Array<string>; visible: Array<boolean>; active: Element | null }
   const key = Symbol.for(keyName)
-  const noted: Noted = { dirty: true, observer: new MutationObserver(() => (noted.dirty = true)), elements: [], values: [], visible: [], active: null }
+  // zone.js (Angular) wraps MutationObserver to run change detection after each callback; the original
+  // it keeps aside costs the app nothing.
+  const Observer = ((window as unknown as Record<string, typeof MutationObserver | undefined>)["__zone_symbol__MutationObserver"] ?? MutationObserver) as typeof MutationObserver
+  const noted: Noted = { dirty: true, observer: new Observer(() => (noted.dirty = true)), elements: [], values: [], visible: [], active: null }
   const elementsOf = (root: Document | ShadowRoot, out: Array<Element>, roots: Array<ShadowRoot>) => {
     for (const element of Array.from(root.querySelectorAll("*"))) {
       out.push(element)
