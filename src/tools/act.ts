@@ -59,7 +59,7 @@ const quietSummary = (fields: ReadonlyArray<FieldChange>, focus: string | undefi
   const values = fields.map((f) => `${JSON.stringify(f.label)} ${f.checkable ? f.value : `= ${JSON.stringify(f.value)}`}${f.label === focus ? " (focused)" : ""}`)
   const moved = focus !== undefined && !fields.some((f) => f.label === focus) ? [`focus on ${JSON.stringify(focus)}`] : []
   if (values.length === 0) return `\nNo change in the page besides the focus: now on ${JSON.stringify(focus)}.`
-  return `\nOnly fields changed (the rest of the page is as it was): ${[...values, ...moved].join("; ")}.`
+  return `\nOnly fields changed: ${[...values, ...moved].join("; ")}.`
 }
 
 export interface ActOptions {

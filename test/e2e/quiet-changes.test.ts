@@ -54,14 +54,14 @@ describe("change summaries of a quiet page", () => {
   it("a fill that changes only its field names the field, its value and the focus", async () => {
     const filled = await mcp.call("electron_fill", { target: "#name", value: "Ada" })
     expect(filled.isError, filled.text).toBe(false)
-    expect(filled.text).toContain('Only fields changed (the rest of the page is as it was): "Name" = "Ada" (focused).')
+    expect(filled.text).toContain('Only fields changed: "Name" = "Ada" (focused).')
     expect(filled.text).not.toContain("Changes (")
   })
 
   it("a field a script sets during the action is named too", async () => {
     const filled = await mcp.call("electron_fill", { target: "#name", value: "auto Name" })
     // The focus stayed on Name since the last answer, so it is not mentioned again.
-    expect(filled.text).toContain('Only fields changed (the rest of the page is as it was): "Name" = "auto Name"; "Slug" = "auto name-slug".')
+    expect(filled.text).toContain('Only fields changed: "Name" = "auto Name"; "Slug" = "auto name-slug".')
   })
 
   it("a click that changes nothing says so, and the next one compares with the page as told", async () => {
