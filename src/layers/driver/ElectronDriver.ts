@@ -115,8 +115,7 @@ const makeDriver = Effect.gen(function* () {
 
   const launch = Effect.fn("ElectronDriver.launch")(function* (options: LaunchOptions) {
     const prepared = yield* prepareLaunch(options)
-    const pluginHooks = (s: AppSession) => Effect.flatMap(Ref.get(hooks), (list) => installHooksIn(s, list))
-    return yield* install(launchSession(options, prepared, pluginHooks)).pipe(Effect.tapError((error) => Effect.logWarning(`launch failed: ${error.message}`)))
+    return yield* install(launchSession(options, prepared)).pipe(Effect.tapError((error) => Effect.logWarning(`launch failed: ${error.message}`)))
   })
 
   const attach = Effect.fn("ElectronDriver.attach")(function* (options: AttachOptions) {

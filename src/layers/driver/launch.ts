@@ -67,16 +67,8 @@ export const prepareLaunch = Effect.fn("ElectronDriver.prepareLaunch")(function*
 
 type Prepared = Effect.Effect.Success<ReturnType<typeof prepareLaunch>>
 
-/**
- * Launches the prepared app in `scope` and waits for its first window. `beforeFirstWindow` runs as soon as
- * the main process answers (the app's ready handler has run, its first page is still loading): where the
- * driver installs the plugins' main-process hooks, so a first page's start-up IPC is seen.
- */
-export const launchSession = (
-  options: LaunchOptions,
-  { runtime, app, timeout }: Prepared,
-  beforeFirstWindow: (session: AppSession) => Effect.Effect<void> = () => Effect.void
-) => (scope: Scope.Scope) =>
+/** Launches the prepared app in `scope` and waits for its first window. */
+export const launchSession = (options: LaunchOptions, { runtime, app, timeout }: Prepared) => (scope: Scope.Scope) =>
   Effect.gen(function* () {
     const { _electron } = yield* playwright
     const args = [...(app !== undefined ? [app] : []), ...(options.args ?? [])]
@@ -129,7 +121,6 @@ export const launchSession = (
     })
     const hooks = toFunction(mainSource(installMainHooks)) as Parameters<typeof electronApp.evaluate>[0]
     yield* Effect.promise(() => electronApp.evaluate(hooks).catch(() => undefined))
-    yield* beforeFirstWindow(session)
     yield* Effect.tryPromise({
       try: async () => {
         const page = await electronApp.firstWindow({ timeout })
