@@ -44,14 +44,16 @@ export const changeSummary = (driver: typeof ElectronDriver.Service, entry: Wind
     if (previous === undefined || entry.page.isClosed()) return ""
     const changes = yield* driver.pageChanges(entry)
     if (changes.quiet) return quietSummary(changes.fields, changes.focus)
+    // The diff is against the latest snapshot: field changes earlier answers named are in it again.
+    const since = entry.fieldsToldSinceSnapshot ? " since the last snapshot, with the fields earlier answers named" : ""
     const taken = yield* driver.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined), Effect.timeoutOption(Duration.millis(SUMMARY_TIME_BOX_MS)))
     if (Option.isNone(taken)) return `\nNo change summary (the page took over ${SUMMARY_TIME_BOX_MS} ms to snapshot); electron_snapshot since="last" shows any change.`
     const next = taken.value
     if (next === undefined) return ""
     const diff = diffSnapshots(previous, next)
     if (diff.added === 0 && diff.removed === 0 && diff.changed === 0) return "\nNo change in the page's accessibility tree."
-    if (diff.text.length <= SMALL_DIFF_CHARS) return `\nChanges (${diffCounts(diff)}):\n${diff.text}`
-    return `\nThe page changed (${diffCounts(diff)} lines); electron_snapshot since="last" shows it.`
+    if (diff.text.length <= SMALL_DIFF_CHARS) return `\nChanges${since} (${diffCounts(diff)}):\n${diff.text}`
+    return `\nThe page changed${since} (${diffCounts(diff)} lines); electron_snapshot since="last" shows it.`
   })
 
 const quietSummary = (fields: ReadonlyArray<FieldChange>, focus: string | undefined): string => {

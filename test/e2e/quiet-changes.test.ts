@@ -77,12 +77,18 @@ describe("change summaries of a quiet page", () => {
     expect(checked.isError, checked.text).toBe(false)
     expect(checked.text).not.toContain("Only fields changed")
     expect(checked.text).toContain("Secret panel")
+    // The diff is against the last snapshot: it holds the fields the quiet answers above named, and says so.
+    expect(checked.text).toContain("Changes since the last snapshot, with the fields earlier answers named (")
+    expect(checked.text).toMatch(/textbox "Slug".*auto name-slug/s)
   })
 
   it("a DOM change is not quiet: the summary shows the new text", async () => {
     const clicked = await mcp.call("electron_click", { target: "#text" })
     expect(clicked.text).not.toContain("Only fields changed")
     expect(clicked.text).toContain("clicked")
+    // No field was named since the last snapshot (the one the previous summary took): a plain diff.
+    expect(clicked.text).toContain("\nChanges (")
+    expect(clicked.text).not.toContain("Slug")
   })
 
   it("a change inside an open shadow root is not quiet", async () => {

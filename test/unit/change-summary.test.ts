@@ -36,6 +36,16 @@ describe("changeSummary", () => {
       assert.include(changed, "Undo")
     }))
 
+  it.effect("a diff after a quiet answer named fields says it holds them again", () =>
+    Effect.gen(function* () {
+      const before = '- button "Save" [ref=e1]'
+      const told = { latestSnapshot: before, fieldsToldSinceSnapshot: true, page: { isClosed: () => false } } as unknown as WindowEntry
+      const changed = yield* changeSummary(driverSnapshotting(Effect.succeed(`${before}\n- button "Undo" [ref=e2]`)), told)
+      assert.include(changed, "Changes since the last snapshot, with the fields earlier answers named (+1 -0):")
+      const plain = yield* changeSummary(driverSnapshotting(Effect.succeed(`${before}\n- button "Undo" [ref=e2]`)), entry(before))
+      assert.include(plain, "\nChanges (+1 -0):")
+    }))
+
   it.effect("a quiet page is summed up from its fields and focus, without a snapshot", () =>
     Effect.gen(function* () {
       const before = entry('- textbox "Title" [ref=e1]')

@@ -56,6 +56,7 @@ export class WindowEntry {
   #latestSnapshot: string | undefined
   #refs: ReadonlySet<string> = new Set()
   #shownSnapshot: string | undefined
+  #fieldsToldSinceSnapshot = false
   /** @internal driver only: refs' normalized locator code, valid for the latest snapshot */
   readonly refCodes = new Map<string, string>()
   /** @internal the driver caches the CDP target id here */
@@ -89,8 +90,22 @@ export class WindowEntry {
     this.#shownSnapshot = text
   }
 
+  /**
+   * Whether an answer named field changes (a quiet page's summary) since the latest snapshot: a diff against
+   * that snapshot then holds those changes again.
+   */
+  get fieldsToldSinceSnapshot(): boolean {
+    return this.#fieldsToldSinceSnapshot
+  }
+
+  /** @internal driver only */
+  noteFieldsTold(): void {
+    this.#fieldsToldSinceSnapshot = true
+  }
+
   /** @internal driver only: records a full snapshot and its refs. */
   recordSnapshot(text: string | undefined): void {
+    this.#fieldsToldSinceSnapshot = false
     this.#latestSnapshot = text
     this.refCodes.clear()
     this.#refs = text === undefined ? new Set() : new Set(Array.from(text.matchAll(/\[ref=([a-z0-9]+)\]/g), (m) => m[1]!))
