@@ -13,10 +13,11 @@
  *   again and a rejected or missing cache is written anew when the process exits (with every function
  *   compiled by then), through a temporary file renamed into place, so concurrent starts never read half
  *   a file.
+ * - Writing a cache removes the same command's caches of other bundles unused for a week (`pruneStale`).
  * - Any failure of the cache (unwritable folder, a full disk) only means a slower start.
  */
 import { createHash } from "node:crypto"
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs"
 import Module, { createRequire } from "node:module"
 import { homedir, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -65,6 +66,29 @@ const privateFolder = (folder: string): string | undefined => {
   }
 }
 
+/** A cache of another bundle (an older version) is removed once unused this long; a stray temporary file sooner. */
+export const STALE_CACHE_MS = 7 * 24 * 3_600_000
+const STALE_TEMPORARY_MS = 3_600_000
+
+/**
+ * Removes, beside a cache just written, the caches of the same command for other bundles that were not
+ * written for a week, and temporary files left by a process that died writing: upgrades do not pile up.
+ */
+export const pruneStale = (folder: string, written: string, now: number): void => {
+  const kind = written.slice(0, written.indexOf("-") + 1)
+  for (const file of readdirSync(folder)) {
+    const old = file !== written && file.startsWith(kind) && file.endsWith(".v8cache")
+    const temporary = file.endsWith(".tmp")
+    if (!old && !temporary) continue
+    try {
+      const age = now - statSync(join(folder, file)).mtimeMs
+      if (age > (temporary ? STALE_TEMPORARY_MS : STALE_CACHE_MS)) unlinkSync(join(folder, file))
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
+
 /**
  * Which cache a run uses: each command compiles different functions of the bundle (a cache holds those
  * compiled by the run that wrote it), so serve, tools, doctor, production and help keep one each.
@@ -97,6 +121,7 @@ export const runWithCompileCache = (file: string, env: NodeJS.ProcessEnv = proce
         const temporary = `${cacheFile}.${process.pid}.tmp`
         writeFileSync(temporary, script.createCachedData(), { mode: 0o600 })
         renameSync(temporary, cacheFile)
+        pruneStale(dirname(cacheFile), name, Date.now())
       } catch {
         // Only a slower next start.
       }

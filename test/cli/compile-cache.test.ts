@@ -5,10 +5,10 @@
  * be turned off.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cacheFolder, cacheKind } from "../../src/cli/compile-cache.js"
+import { cacheFolder, cacheKind, pruneStale, STALE_CACHE_MS } from "../../src/cli/compile-cache.js"
 import { packageRoot } from "../../src/index.js"
 import { CLI, runNode } from "../support/cli.js"
 
@@ -32,6 +32,28 @@ describe("where the code cache lives", () => {
     expect(cacheKind(["production", "validate", "x"])).toBe("production")
     expect(cacheKind(["--help"])).toBe("help")
     expect(cacheKind(["--version"])).toBe("help")
+  })
+})
+
+describe("old caches do not pile up", () => {
+  it("writing a cache removes the same command's caches of other bundles unused for a week, and stray temporary files", () => {
+    const folder = mkdtempSync(join(tmpdir(), "stagewright-cc-prune-"))
+    const now = Date.now()
+    const make = (name: string, ageMs: number) => {
+      writeFileSync(join(folder, name), "x")
+      const at = (now - ageMs) / 1000
+      utimesSync(join(folder, name), at, at)
+    }
+    make("serve-new.v8cache", 0)
+    make("serve-old.v8cache", STALE_CACHE_MS + 60_000)
+    make("serve-recent.v8cache", STALE_CACHE_MS - 60_000)
+    make("tools-old.v8cache", STALE_CACHE_MS + 60_000)
+    make("serve-new.v8cache.123.tmp", 2 * 3_600_000)
+    make("serve-new.v8cache.456.tmp", 60_000)
+    make("notes.txt", STALE_CACHE_MS * 2)
+    mkdirSync(join(folder, "sub"))
+    pruneStale(folder, "serve-new.v8cache", now)
+    expect(readdirSync(folder).sort()).toEqual(["notes.txt", "serve-new.v8cache", "serve-new.v8cache.456.tmp", "serve-recent.v8cache", "sub", "tools-old.v8cache"])
   })
 })
 
