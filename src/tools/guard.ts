@@ -5,7 +5,7 @@
  * a dialog that opens during the call ends it shortly after), and a target that matches nothing says
  * what is near.
  */
-import { Duration, Effect, FiberRef } from "effect"
+import { Effect, FiberRef } from "effect"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import { CurrentCall } from "./call-bounds.js"
@@ -46,10 +46,10 @@ export const guardTool = (tool: Tool): Tool<any, ToolServices | ProfileSelector>
           ),
           Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, input))
         )
-        if (session === undefined || session.exit !== undefined) return yield* handled
+        // Handlers run under the dispatcher, which bounds each call (CurrentCall): a dialog that opens during
+        // the call ends it after the grace period.
         const call = yield* FiberRef.get(CurrentCall)
-        if (call === undefined) return yield* Effect.raceFirst(handled, interruptedByDialog(driver))
-        // Under the dispatcher: a dialog that opens during the call ends it after the grace period.
+        if (session === undefined || session.exit !== undefined || call === undefined) return yield* handled
         const hint = yield* answerAdvice
         let timer: ReturnType<typeof setTimeout> | undefined
         const off = yield* driver.onDialog((dialog) => {
@@ -66,10 +66,3 @@ export const guardTool = (tool: Tool): Tool<any, ToolServices | ProfileSelector>
   }
 }
 
-/** A handler run on its own (no current call): the dialog ends it through a race instead. */
-const interruptedByDialog = (driver: typeof ElectronDriver.Service) =>
-  driver.nextDialog.pipe(
-    // Listen from the start of the call; after a dialog opens, give the call the grace period.
-    Effect.tap(() => Effect.sleep(Duration.millis(DIALOG_GRACE_MS))),
-    Effect.flatMap((dialog) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpenError(dialog, hint))))
-  )

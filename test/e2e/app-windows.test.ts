@@ -3,10 +3,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { spawn, type ChildProcess } from "node:child_process"
-import { createInterface } from "node:readline"
 import { resolveElectronRuntime, sampleAppPath } from "../../src/index.js"
 import { callUntil, freshUserData, inMemoryClient, waitForExit, type TestClient } from "../support/mcp.js"
+import { startForAttach } from "../support/attach.js"
 
 let mcp: TestClient
 
@@ -129,31 +128,6 @@ describe("navigation tools", () => {
     expect(click.code).toBe("APP_NOT_RUNNING")
   })
 })
-
-/** Starts the app outside Stagewright with debugging ports, the way a developer would for attach. */
-const startForAttach = async (): Promise<{ child: ChildProcess; cdp: string; inspector: string }> => {
-  const runtime = resolveElectronRuntime()
-  const child = spawn(runtime.executablePath, ["--inspect=0", "--remote-debugging-port=0", sampleAppPath("tasks")], {
-    stdio: ["pipe", "ignore", "pipe"],
-    env: { ...process.env, SAMPLE_APP_USER_DATA: freshUserData() },
-    detached: true
-  })
-  const lines = createInterface({ input: child.stderr! })
-  let cdp: string | undefined
-  let inspector: string | undefined
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the app did not print its debugging endpoints")), 30_000)
-    lines.on("line", (line) => {
-      inspector ??= /^Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1]
-      cdp ??= /^DevTools listening on (ws:\/\/\S+)/.exec(line)?.[1]
-      if (cdp && inspector) {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-  })
-  return { child, cdp: cdp!, inspector: inspector! }
-}
 
 describe("electron_attach", () => {
   it("attaches with and without the Node inspector; main-process tools need it", async () => {

@@ -25,37 +25,16 @@ import {
   type FuzzCall
 } from "../../src/bench/fuzz/index.js"
 import { sampleAppPath, type Tool } from "../../src/index.js"
-import { isReadOnly } from "../../src/tools/Tool.js"
-import { coreTools } from "../../src/server/tools.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 import { descendants, waitAllGone } from "../support/processes.js"
-import { guardProcess, printTable, type ProcessGuard } from "./support.js"
+import { DISRUPTIVE_TOOLS, fuzzableTools, guardProcess, printTable, type ProcessGuard } from "./support.js"
 
 const SEED = fuzzSeed(20_261_129) + 13
 const MAX_TIMEOUT_MS = 300
 
-/** Tools that would end or replace the app or its windows, run caller code, write files, or click Quit. */
-const EXCLUDED = new Set([
-  "electron_launch",
-  "electron_attach",
-  "electron_close",
-  "electron_window_close",
-  "electron_navigate",
-  "electron_reload",
-  "electron_history",
-  "electron_eval_renderer",
-  "electron_eval_main",
-  "electron_trace_start",
-  "electron_trace_stop",
-  "electron_export_test",
-  "electron_menu_click",
-  "electron_dialog_stub",
-  "electron_clipboard"
-])
+const EXCLUDED = DISRUPTIVE_TOOLS
 
-const appTools: ReadonlyArray<Tool> = coreTools.filter(
-  (t) => !EXCLUDED.has(t.name) && (t.type === "read" || t.type === "assert" || t.type === "interact" || isReadOnly(t))
-)
+const appTools = fuzzableTools(EXCLUDED)
 
 /** Targets that exist in the tasks app (and a few that do not), so many calls reach real elements. */
 const TARGETS = [

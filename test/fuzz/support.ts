@@ -3,6 +3,9 @@
  * run is in progress, and printing of the tables.
  */
 import { FuzzTally } from "../../src/bench/fuzz/index.js"
+import type { Tool } from "../../src/index.js"
+import { coreTools } from "../../src/server/tools.js"
+import { isReadOnly } from "../../src/tools/Tool.js"
 
 export interface ProcessGuard {
   /** What happened since the guard started, readable. */
@@ -31,3 +34,26 @@ export const guardProcess = (): ProcessGuard => {
 export const printTable = (tally: FuzzTally, title: string, seed: number): void => {
   process.stdout.write(`\n${tally.table(`${title} (seed ${seed})`)}\n`)
 }
+
+/** Tools a fuzz run leaves out: they would end or replace the app or its windows, run caller code, write files, or click Quit. */
+export const DISRUPTIVE_TOOLS: ReadonlySet<string> = new Set([
+  "electron_launch",
+  "electron_attach",
+  "electron_close",
+  "electron_window_close",
+  "electron_navigate",
+  "electron_reload",
+  "electron_history",
+  "electron_eval_renderer",
+  "electron_eval_main",
+  "electron_trace_start",
+  "electron_trace_stop",
+  "electron_export_test",
+  "electron_menu_click",
+  "electron_dialog_stub",
+  "electron_clipboard"
+])
+
+/** The core tools a fuzz run calls: reads, assertions, interactions and read-only tools, less `excluded`. */
+export const fuzzableTools = (excluded: ReadonlySet<string>): ReadonlyArray<Tool> =>
+  coreTools.filter((t) => !excluded.has(t.name) && (t.type === "read" || t.type === "assert" || t.type === "interact" || isReadOnly(t)))

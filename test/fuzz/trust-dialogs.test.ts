@@ -10,37 +10,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { checkResult, fieldsOf, FuzzTally, fuzzSeed, planCalls, type Chooser, type FuzzCall } from "../../src/bench/fuzz/index.js"
 import { sampleAppPath, type Tool } from "../../src/index.js"
-import { isReadOnly } from "../../src/tools/Tool.js"
-import { coreTools } from "../../src/server/tools.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
-import { printTable } from "./support.js"
+import { DISRUPTIVE_TOOLS, fuzzableTools, printTable } from "./support.js"
 
 const SEED = fuzzSeed(20_261_130) + 10
 const CALLS = Number(process.env.TRUST_FUZZ_CALLS ?? 1_200)
 const OPERATION_TIMEOUT = 10_000
 const MAX_TIMEOUT_MS = 300
 
-/** End or replace the app or its windows, run caller code, write files, click Quit, or move the active window. */
-const EXCLUDED = new Set([
-  "electron_launch",
-  "electron_attach",
-  "electron_close",
-  "electron_window_close",
-  "electron_navigate",
-  "electron_reload",
-  "electron_history",
-  "electron_eval_renderer",
-  "electron_eval_main",
-  "electron_trace_start",
-  "electron_trace_stop",
-  "electron_export_test",
-  "electron_menu_click",
-  "electron_dialog_stub",
-  "electron_clipboard",
-  "electron_select_window",
-  "electron_wait_for_window",
-  "electron_web_dialog"
-])
+/** The disruptive tools, and those that move the active window or answer the dialog themselves. */
+const EXCLUDED = new Set([...DISRUPTIVE_TOOLS, "electron_select_window", "electron_wait_for_window", "electron_web_dialog"])
 
 /** Tools that do not touch a page: they may answer while a dialog is open. */
 const OFF_PAGE = new Set([
@@ -55,9 +34,7 @@ const OFF_PAGE = new Set([
   "electron_requests"
 ])
 
-const tools: ReadonlyArray<Tool> = coreTools.filter(
-  (t) => !EXCLUDED.has(t.name) && (t.type === "read" || t.type === "assert" || t.type === "interact" || isReadOnly(t))
-)
+const tools = fuzzableTools(EXCLUDED)
 
 /** Real elements, the dialog openers among them (about-board: alert, rename-board: prompt, a Delete button: confirm). */
 const TARGETS = [

@@ -75,6 +75,18 @@ export const directRunner = (): Runner => {
   }
 }
 
+/** A bare MCP SDK server with one handler: the named call type's direct call on `page()`. */
+export const floorServer = (page: () => Page): Server => {
+  const server = new Server({ name: "overhead-floor", version: "1" }, { capabilities: { tools: {} } })
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const type = CALL_TYPES.find((t) => t.name === request.params.name)
+    if (type === undefined) return { content: [{ type: "text", text: `no call type ${request.params.name}` }], isError: true }
+    await type.direct(page(), Number(request.params.arguments?.["i"] ?? 0))
+    return { content: [{ type: "text", text: "done" }] }
+  })
+  return server
+}
+
 /**
  * The floor of the MCP hop: a bare SDK server on the in-memory pair whose one handler makes the direct
  * playwright-core call (on an app of its own). What it adds over direct is the SDK's cost on both ends,
@@ -88,12 +100,7 @@ export const sdkFloorRunner = (): Runner => {
     name: "bare SDK handler",
     setup: async () => {
       await direct.setup()
-      server = new Server({ name: "overhead-floor", version: "1" }, { capabilities: { tools: {} } })
-      server.setRequestHandler(CallToolRequestSchema, async (request) => {
-        const type = CALL_TYPES.find((t) => t.name === request.params.name)!
-        await type.direct(direct.page!(), Number(request.params.arguments?.["i"] ?? 0))
-        return { content: [{ type: "text", text: "done" }] }
-      })
+      server = floorServer(direct.page!)
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
       await server.connect(serverTransport)
       client = new Client({ name: "overhead-bench", version: "1" })

@@ -36,16 +36,9 @@ const ordered = (results: ReadonlyArray<TaskResult>, tasks: ReadonlyArray<string
   return [...byKey.values()].sort((a, b) => rank(tasks, a.task) - rank(tasks, b.task) || rank(variants, a.variant) - rank(variants, b.variant))
 }
 
-export const buildReport = (meta: {
-  readonly generatedAt: string
-  readonly runtime: string
-  readonly encoding: string
-  readonly shard?: string
-  readonly tasks: ReadonlyArray<TaskInfo>
-  readonly variants: ReadonlyArray<string>
-  readonly results: ReadonlyArray<TaskResult>
-  readonly control: ReadonlyArray<TaskResult>
-}): ProfileReport => {
+export const buildReport = (
+  meta: Pick<ProfileReport, "generatedAt" | "runtime" | "encoding" | "shard" | "tasks" | "variants" | "results" | "control">
+): ProfileReport => {
   const taskIds = meta.tasks.map((t) => t.id)
   const results = ordered(meta.results, taskIds, meta.variants)
   const control = ordered(meta.control, taskIds, ["control"])

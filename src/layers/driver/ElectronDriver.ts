@@ -300,12 +300,6 @@ const makeDriver = Effect.gen(function* () {
     )
 
   const setDialogPolicy = (policy: DialogPolicy | undefined) => serialized(Effect.flatMap(session, (s) => Effect.sync(() => s.setDialogPolicy(policy))))
-  const nextDialog = Effect.flatMap(session, (s) =>
-    Effect.async<PendingDialog>((resume) => {
-      const off = s.onDialog((dialog) => resume(Effect.succeed(dialog)))
-      return Effect.sync(off)
-    })
-  )
   const onDialog = (listener: (dialog: PendingDialog) => void) => Effect.map(current, (s) => (s === undefined ? () => undefined : s.onDialog(listener)))
   const takeDialog = serialized(Effect.flatMap(session, (s) => Effect.sync(() => s.takeDialog())))
   const setTracing = (on: boolean) => Effect.flatMap(session, (s) => Effect.sync(() => s.setTracing(on)))
@@ -340,7 +334,6 @@ const makeDriver = Effect.gen(function* () {
     recordStep,
     pullMainErrors,
     setDialogPolicy,
-    nextDialog,
     onDialog,
     runUntilDialog,
     takeDialog,

@@ -79,6 +79,8 @@ const install = pageFunction(({ key: keyName, maxFields, maxElements }: { readon
     return active
   }
 
+  const valuesOf = (elements: ReadonlyArray<Element>) => elements.map((e) => (isField(e) ? valueOf(e) : ""))
+
   const arm = (): void => {
     const elements: Array<Element> = []
     const roots: Array<ShadowRoot> = []
@@ -95,7 +97,7 @@ const install = pageFunction(({ key: keyName, maxFields, maxElements }: { readon
     noted.observer.takeRecords()
     noted.dirty = false
     noted.elements = elements
-    noted.values = elements.map((e) => (isField(e) ? valueOf(e) : ""))
+    noted.values = valuesOf(elements)
     noted.visible = elements.map(visibleOf)
     noted.active = deepActive()
   }
@@ -119,7 +121,7 @@ const install = pageFunction(({ key: keyName, maxFields, maxElements }: { readon
     const active = deepActive()
     const focus = active !== noted.active && active !== null && active !== document.body ? labelOf(active) : undefined
     // Quiet: what the agent is told becomes the baseline of the next check.
-    noted.values = noted.elements.map((e) => (isField(e) ? valueOf(e) : ""))
+    noted.values = valuesOf(noted.elements)
     noted.active = active
     return { quiet: true, fields, focus }
   }

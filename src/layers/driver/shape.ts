@@ -103,8 +103,6 @@ export interface ElectronDriverShape {
   readonly pullMainErrors: Effect.Effect<void, SessionError>
   /** Sets (or clears) the standing answer to web dialogs. */
   readonly setDialogPolicy: (policy: DialogPolicy | undefined) => Effect.Effect<void, SessionError>
-  /** Completes with the next web dialog that opens (and waits for one: race it with the action that may open it). */
-  readonly nextDialog: Effect.Effect<PendingDialog, SessionError>
   /** Calls `listener` with each web dialog that opens in the current app from now on; returns the unsubscribe (without an app, nothing). */
   readonly onDialog: (listener: (dialog: PendingDialog) => void) => Effect.Effect<() => void>
   /**
