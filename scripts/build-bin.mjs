@@ -13,7 +13,7 @@
 //   node scripts/build-bin.mjs [--metafile]   (writes dist/cli.meta.json with --metafile)
 import { build } from "esbuild"
 import { spawn } from "node:child_process"
-import { chmodSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -54,8 +54,10 @@ const result = await build({
   legalComments: "none",
   // Loaded at the first launch/attach only, never bundled; a third-party plugin is a runtime import.
   // Plugin dependencies stay packages of their own: @electron/asar reaches for Electron's original-fs, axe-core is read
-  // from its file and injected into pages.
-  external: ["playwright-core", "playwright-core/*", "electron", "original-fs", "@electron/asar", "@electron/fuses", "axe-core", "pixelmatch", "pngjs"],
+  // from its file and injected into pages. pixelmatch is bundled: it is an ES module only, and this CommonJS bundle
+  // would `require()` it, where Node hands back its namespace and `import pixelmatch from "pixelmatch"` gets no
+  // function (esbuild's Node-mode interop makes the namespace the default). assertNoEsmOnlyExternals guards that.
+  external: ["playwright-core", "playwright-core/*", "electron", "original-fs", "@electron/asar", "@electron/fuses", "axe-core", "pngjs"],
   // Our modules find the package from their own URL: in the bundle, that of dist/bin/stagewright.cjs.
   define: { "import.meta.url": "__stagewrightModuleUrl" },
   banner: { js: `var __stagewrightModuleUrl = require("node:url").pathToFileURL(__filename).href;` },
@@ -73,6 +75,7 @@ await build({
   legalComments: "none",
   logLevel: "warning"
 })
+assertNoEsmOnlyExternals(result.metafile)
 const inputs = Object.values(result.metafile.outputs).flatMap((output) => Object.keys(output.inputs))
 const forbidden = inputs.filter((input) => /node_modules\/(playwright-core|gpt-tokenizer)\//.test(input))
 if (forbidden.length > 0) throw new Error(`the bin must not bundle ${forbidden.slice(0, 3).join(", ")}`)
@@ -82,6 +85,32 @@ if (process.argv.includes("--metafile")) writeFileSync(join(root, "dist", "cli.m
 const bytes = Object.entries(result.metafile.outputs).reduce((sum, [file, output]) => sum + (file.endsWith(".cjs") ? output.bytes : 0), 0)
 const caches = readdirSync(join(dist, "bin")).filter((file) => file.endsWith(".v8cache"))
 process.stdout.write(`bundled dist/bin/stagewright.cjs (${(bytes / 1024).toFixed(0)} KiB) and its loader dist/cli.js; code caches: ${caches.join(", ")}\n`)
+
+/**
+ * Fails the build when the CommonJS bundle `require()`s an external package that is an ES module only: Node
+ * (20.19+) returns its namespace object, so a default import through esbuild's interop is the namespace, not
+ * the export (`(0, x.default) is not a function` at the first call). Such a package must be bundled.
+ */
+function assertNoEsmOnlyExternals(metafile) {
+  const required = new Set()
+  for (const output of Object.values(metafile.outputs)) {
+    for (const entry of output.imports ?? []) {
+      if (entry.external && entry.kind === "require-call" && /^(@[^/]+\/)?[^./][^/]*/.test(entry.path) && !entry.path.startsWith("node:")) required.add(entry.path)
+    }
+  }
+  const esmOnly = [...required].filter((specifier) => {
+    const name = /^(@[^/]+\/)?[^/]+/.exec(specifier)[0]
+    let manifest
+    try {
+      manifest = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8"))
+    } catch {
+      return false // not installed here (electron, original-fs): resolved by the app at run time
+    }
+    // CommonJS unless "type": "module", or an ES module package that offers a "require" condition.
+    return manifest.type === "module" && !JSON.stringify(manifest.exports ?? null).includes('"require"')
+  })
+  if (esmOnly.length > 0) throw new Error(`the CommonJS bin requires ES-module-only packages ${esmOnly.join(", ")}: bundle them (drop them from external)`)
+}
 
 /**
  * Writes the code cache of each everyday command beside the bundle (dist/bin/<command>-<key>.v8cache,

@@ -15,6 +15,12 @@ export interface TransportFlags {
   readonly authTokenEnv: Option.Option<string>
   readonly allowedHost: ReadonlyArray<string>
   readonly allowedOrigin: ReadonlyArray<string>
+  /** --max-sessions: HTTP sessions open at once (none: the transport's default, 16). */
+  readonly maxSessions?: Option.Option<number>
+  /** --session-idle-timeout-ms: an HTTP session idle this long is closed (none: 10 minutes). */
+  readonly sessionIdleTimeoutMs?: Option.Option<number>
+  /** --max-connections: TCP connections open at once over HTTP (none: 128). */
+  readonly maxConnections?: Option.Option<number>
 }
 
 export interface ServeFlags {
@@ -68,3 +74,22 @@ export const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigS
       ...(Option.isSome(flags.appRoot) ? { appRoot: resolve(flags.appRoot.value) } : {})
     })
   })
+
+/** The HTTP transport's bounds from their flags; a flag left out leaves the transport's default. */
+export const toHttpBounds = (flags: Pick<TransportFlags, HttpBound>): Effect.Effect<Partial<Record<HttpBound, number>>, InvalidFlag> => {
+  const bounds: Partial<Record<HttpBound, number>> = {}
+  for (const [key, flag] of HTTP_BOUND_FLAGS) {
+    const value = flags[key] ?? Option.none()
+    if (Option.isNone(value)) continue
+    if (!Number.isSafeInteger(value.value) || value.value <= 0) return invalid(`${flag} ${value.value}: expected a positive integer`)
+    bounds[key] = value.value
+  }
+  return Effect.succeed(bounds)
+}
+
+type HttpBound = "maxSessions" | "sessionIdleTimeoutMs" | "maxConnections"
+const HTTP_BOUND_FLAGS: ReadonlyArray<readonly [HttpBound, string]> = [
+  ["maxSessions", "--max-sessions"],
+  ["sessionIdleTimeoutMs", "--session-idle-timeout-ms"],
+  ["maxConnections", "--max-connections"]
+]

@@ -69,7 +69,16 @@ const allowedOrigin = Options.text("allowed-origin").pipe(
 )
 
 const serveOptions = { toolProfile, allowEval, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
-const transportOptions = { port, host, authTokenEnv, allowedHost, allowedOrigin }
+const maxSessions = Options.integer("max-sessions").pipe(
+  Options.withDescription("Most HTTP sessions open at once (default 16); an initialize over it gets 503"),
+  Options.optional
+)
+const sessionIdleTimeoutMs = Options.integer("session-idle-timeout-ms").pipe(
+  Options.withDescription("Close an HTTP session (and its app) with no request in flight and no open stream after this many ms (default 600000)"),
+  Options.optional
+)
+const maxConnections = Options.integer("max-connections").pipe(Options.withDescription("Most TCP connections open at once over HTTP (default 128)"), Options.optional)
+const transportOptions = { port, host, authTokenEnv, allowedHost, allowedOrigin, maxSessions, sessionIdleTimeoutMs, maxConnections }
 
 /** Logs go to stderr: stdout of the stdio server carries JSON-RPC only. */
 export const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))

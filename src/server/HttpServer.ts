@@ -2,16 +2,22 @@
  * Streamable HTTP transport: `stagewright serve --port N`. Loopback by default; every request's Host
  * (and Origin, when sent) must be on the allow-list (DNS-rebinding protection); an optional bearer
  * token is compared in constant time. Each MCP session gets its own service graph (its own app), closed
- * with the session or the server.
+ * with the session or the server. Bounds against a client that never lets go: at most `maxSessions`
+ * sessions (an initialize over it is refused with 503 and opens nothing) and `maxConnections` TCP
+ * connections; a session idle for `sessionIdleTimeoutMs` is closed as a DELETE would close it; a session
+ * is bound to the client that created it (./http-session.ts).
  */
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
-import { Context, Data, Effect, ExecutionStrategy, Exit, Layer, Redacted, Runtime, Scope } from "effect"
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
+import { Context, Data, Duration, Effect, ExecutionStrategy, Exit, Layer, Redacted, Runtime, Scope, SubscriptionRef } from "effect"
+import { randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { McpServer } from "./McpServer.js"
 import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
 import { coreLayer, serverLayer } from "./Stagewright.js"
+import { digest, httpDefaults, idleFor, presentedBearer, sameClient, sessionBinding } from "./http-session.js"
+
+export { httpDefaults } from "./http-session.js"
 
 export interface HttpOptions {
   readonly host: string
@@ -24,6 +30,12 @@ export interface HttpOptions {
   readonly authToken?: Redacted.Redacted<string> | undefined
   /** Path of the MCP endpoint. */
   readonly path?: string
+  /** Sessions open at once (default 16); an initialize over the cap is answered 503. */
+  readonly maxSessions?: number
+  /** A session with no request in flight and no open SSE stream this long is closed (default 10 minutes). */
+  readonly sessionIdleTimeoutMs?: number
+  /** TCP connections open at once (default 128); Node drops the connections over it. */
+  readonly maxConnections?: number
 }
 
 export const isLoopback = (host: string): boolean => host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host)
@@ -36,11 +48,9 @@ export const allowLists = (options: HttpOptions, port: number) => {
   return { hosts, origins }
 }
 
-const digest = (value: string) => createHash("sha256").update(value).digest()
-
 /** Constant-time check of `Authorization: Bearer <token>` (hashing first so lengths do not leak). */
 export const bearerMatches = (header: string | undefined, token: Redacted.Redacted<string>): boolean => {
-  const presented = /^Bearer (.+)$/i.exec(header ?? "")?.[1] ?? ""
+  const presented = presentedBearer(header)
   return timingSafeEqual(digest(presented), digest(Redacted.value(token))) && presented.length > 0
 }
 
@@ -48,6 +58,18 @@ const reject = (res: ServerResponse, status: number, message: string, headers: R
   res.writeHead(status, { "content-type": "application/json", ...headers })
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }))
 }
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport
+  readonly scope: Scope.CloseableScope
+  /** Who created it (./http-session.ts): a request from anyone else is answered 404. */
+  readonly binding: Buffer
+  /** Its HTTP responses in flight (POSTs being answered, the GET SSE stream); at 0 the idle clock runs. */
+  readonly open: SubscriptionRef.SubscriptionRef<number>
+}
+
+/** Compared against when no session has the id, so an unknown id and a foreign one take the same time. */
+const NO_SESSION = digest("stagewright-no-session")
 
 export interface HttpServerShape {
   readonly url: string
@@ -71,7 +93,12 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
         const outer = yield* Effect.scope
         // HTTP and SDK callbacks run Effects with the layer's runtime (its context, logger and interruption).
         const runtime = yield* Effect.runtime<never>()
-        const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly scope: Scope.CloseableScope }>()
+        const maxSessions = options.maxSessions ?? httpDefaults.maxSessions
+        const idleTimeout = Duration.millis(options.sessionIdleTimeoutMs ?? httpDefaults.sessionIdleTimeoutMs)
+        const sessions = new Map<string, Session>()
+        // Sessions being opened (not in `sessions` yet) count against the cap too: concurrent initializes
+        // cannot overshoot it.
+        let opening = 0
         const path = options.path ?? "/mcp"
         let lists: ReturnType<typeof allowLists> | undefined
         // Every session is built from the same configuration: check it once, before listening, so a bad
@@ -80,24 +107,39 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
           Effect.tapError((error) => Effect.logError(`the server configuration is refused: ${error.message}`))
         )
 
-        const openSession = Effect.gen(function* () {
-          const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
-          const context = yield* Layer.buildWithScope(serverLayer(config), scope)
-          const mcp = Context.get(context, McpServer)
-          const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-            sessionIdGenerator: () => randomUUID(),
-            onsessioninitialized: (id) => {
-              sessions.set(id, { transport, scope })
+        /** Counts `res` as in flight on the session until it closes (answered, or the client went away). */
+        const track = (open: SubscriptionRef.SubscriptionRef<number>, res: ServerResponse) => {
+          Runtime.runSync(runtime)(SubscriptionRef.update(open, (n) => n + 1))
+          res.once("close", () => Runtime.runSync(runtime)(SubscriptionRef.update(open, (n) => n - 1)))
+        }
+
+        const openSession = (binding: Buffer, open: SubscriptionRef.SubscriptionRef<number>, initialized: () => void) =>
+          Effect.gen(function* () {
+            const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
+            const context = yield* Layer.buildWithScope(serverLayer(config), scope).pipe(Effect.tapErrorCause(() => Scope.close(scope, Exit.void)))
+            const mcp = Context.get(context, McpServer)
+            const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+              sessionIdGenerator: () => randomUUID(),
+              onsessioninitialized: (id) => {
+                sessions.set(id, { transport, scope, binding, open })
+                initialized()
+              }
+            })
+            transport.onclose = () => {
+              const id = transport.sessionId
+              if (id !== undefined) sessions.delete(id)
+              Runtime.runFork(runtime)(Scope.close(scope, Exit.void))
             }
+            yield* mcp.connect(transport).pipe(Scope.extend(scope), Effect.tapErrorCause(() => Scope.close(scope, Exit.void)))
+            // Idle: closed exactly as a DELETE closes it (transport.close(), whose onclose releases the
+            // scope: the app, the service graph and this fiber, which lives in that scope).
+            yield* idleFor(open, idleTimeout).pipe(
+              Effect.zipRight(Effect.logInfo(`closing an HTTP session idle for ${Duration.format(idleTimeout)}`)),
+              Effect.zipRight(Effect.promise(() => transport.close().catch(() => undefined))),
+              Effect.forkIn(scope)
+            )
+            return transport
           })
-          transport.onclose = () => {
-            const id = transport.sessionId
-            if (id !== undefined) sessions.delete(id)
-            Runtime.runFork(runtime)(Scope.close(scope, Exit.void))
-          }
-          yield* mcp.connect(transport).pipe(Scope.extend(scope))
-          return { transport, scope }
-        })
 
         const handle = async (req: IncomingMessage, res: ServerResponse) => {
           const url = new URL(req.url ?? "/", "http://placeholder")
@@ -109,20 +151,44 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
           if (options.authToken !== undefined && !bearerMatches(req.headers.authorization, options.authToken)) {
             return reject(res, 401, "Unauthorized: a valid bearer token is required", { "www-authenticate": "Bearer" })
           }
+          const binding = sessionBinding(req, options.authToken)
           const id = req.headers["mcp-session-id"]
-          const existing = typeof id === "string" ? sessions.get(id) : undefined
-          if (existing) return existing.transport.handleRequest(req, res)
-          if (typeof id === "string") return reject(res, 404, "Unknown or closed session: initialize a new one")
-          if (req.method !== "POST") return reject(res, 400, "Start a session with an initialize POST")
-          const opened = await Runtime.runPromiseExit(runtime)(openSession)
-          if (Exit.isFailure(opened)) {
-            Runtime.runFork(runtime)(Effect.logError("could not start an HTTP session", opened.cause))
-            return reject(res, 500, "Could not start a session")
+          if (typeof id === "string") {
+            const existing = sessions.get(id)
+            // A session bound to another client is answered as one that does not exist, after the same
+            // constant-time comparison either way.
+            const same = sameClient(existing?.binding ?? NO_SESSION, binding)
+            if (existing === undefined || !same) return reject(res, 404, "Unknown or closed session: initialize a new one")
+            track(existing.open, res)
+            return existing.transport.handleRequest(req, res)
           }
-          await opened.value.transport.handleRequest(req, res)
-          if (opened.value.transport.sessionId === undefined) {
-            // Not an initialize request: nothing will ever use this session.
-            await opened.value.transport.close()
+          if (req.method !== "POST") return reject(res, 400, "Start a session with an initialize POST")
+          if (sessions.size + opening >= maxSessions) {
+            return reject(res, 503, `Too many sessions: this server serves at most ${maxSessions} at once; end one (HTTP DELETE) or retry after an idle one is closed`)
+          }
+          opening++
+          let counted = true
+          const settle = () => {
+            if (counted) opening--
+            counted = false
+          }
+          // Its responses in flight, from this one (tracked now: a client gone before the session is built
+          // leaves it idle, not counted as busy forever).
+          const open = Runtime.runSync(runtime)(SubscriptionRef.make(0))
+          track(open, res)
+          try {
+            const opened = await Runtime.runPromiseExit(runtime)(openSession(binding, open, settle))
+            if (Exit.isFailure(opened)) {
+              Runtime.runFork(runtime)(Effect.logError("could not start an HTTP session", opened.cause))
+              return reject(res, 500, "Could not start a session")
+            }
+            await opened.value.handleRequest(req, res)
+            if (opened.value.sessionId === undefined) {
+              // Not an initialize request: nothing will ever use this session.
+              await opened.value.close()
+            }
+          } finally {
+            settle()
           }
         }
 
@@ -133,6 +199,7 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
                 if (!res.headersSent) reject(res, 500, `Internal error: ${(error as Error).message}`)
               })
             })
+            http.maxConnections = options.maxConnections ?? httpDefaults.maxConnections
             http.once("error", (cause) => resume(Effect.fail(new HttpListenFailed({ host: options.host, port: options.port, cause }))))
             http.listen(options.port, options.host, () => resume(Effect.succeed(http)))
           }),

@@ -7,12 +7,13 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Logger, Runtime, type Scope } from "effect"
 import { Timeout } from "../tools/errors.js"
 import { Dispatcher } from "./Dispatcher.js"
 import { InternalError } from "./errors.js"
 import { errorResult } from "./results.js"
+import { LineLimiter, STDIO_MAX_MESSAGE_BYTES, type OversizedMessage } from "./stdio-limit.js"
 import { VERSION } from "../version.js"
 
 export interface McpServerShape {
@@ -68,10 +69,33 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
   /**
    * Serves over stdin/stdout until the client closes stdin. Nothing else may write to stdout, so it
    * installs the stderr logger itself (an integrator's default logger would print defects on stdout).
+   * A message over STDIO_MAX_MESSAGE_BYTES is discarded and answered with an Invalid Request error
+   * (./stdio-limit.ts); the server keeps serving.
    */
   static readonly serveStdio = Effect.gen(function* () {
     const mcp = yield* McpServer
-    const transport = new StdioServerTransport()
+    const runtime = yield* Effect.runtime<never>()
+    const oversized = ({ bytes, id }: OversizedMessage) => {
+      const message = `Message too large: ${bytes} bytes, over the stdio limit of ${STDIO_MAX_MESSAGE_BYTES} bytes; it was discarded`
+      Runtime.runFork(runtime)(
+        Effect.logError(message).pipe(
+          // MCP's error response carries the request's id, or none when it could not be read.
+          Effect.zipRight(Effect.promise(() => transport.send({ jsonrpc: "2.0", ...(id !== undefined ? { id } : {}), error: { code: -32600, message } } as JSONRPCMessage)))
+        )
+      )
+    }
+    const stdin = yield* Effect.acquireRelease(
+      Effect.sync(() => process.stdin.pipe(new LineLimiter(STDIO_MAX_MESSAGE_BYTES, oversized))),
+      (limited) =>
+        Effect.sync(() => {
+          process.stdin.unpipe(limited)
+          process.stdin.pause()
+          limited.destroy()
+        })
+    )
+    // The limiter passes whole lines of at most the limit: the SDK's own buffer bound (which closes the
+    // transport) can never be reached.
+    const transport = new StdioServerTransport(stdin, process.stdout, { maxBufferSize: Number.MAX_SAFE_INTEGER })
     yield* mcp.connect(transport)
     const stdinEnded = Effect.async<void>((resume) => {
       const done = () => resume(Effect.void)

@@ -6,7 +6,7 @@ import { Effect, Schema } from "effect"
 import { ElectronDriver, type AppSession } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
-import { confine } from "./confine.js"
+import { vetLaunch } from "./launch-policy.js"
 import { titleOrDialog } from "./dialogs.js"
 import { TimeoutMs } from "./shapes.js"
 
@@ -32,11 +32,11 @@ export const launch = defineTool({
     "Start an Electron app and make its first window active. Give the app folder (with package.json) or main script; without executablePath the server's Electron is used. Replaces an app that is already running. Next: electron_snapshot.",
   type: "lifecycle",
   openWorld: true,
-  errors: ["LAUNCH_FAILED", "PATH_NOT_ALLOWED"],
+  errors: ["LAUNCH_FAILED", "PATH_NOT_ALLOWED", "EVAL_NOT_AUTHORIZED"],
   input: Schema.Struct({
     app: Schema.optional(Schema.String).annotations({ description: "app folder or main script" }),
     executablePath: Schema.optional(Schema.String).annotations({ description: "Electron binary" }),
-    args: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "extra command-line arguments" }),
+    args: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "extra command-line arguments; switches that run code or open a debugger need --allow-eval main" }),
     env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })).annotations({ description: "extra environment variables" }),
     cwd: Schema.optional(Schema.String),
     locale: Schema.optional(Schema.String).annotations({ description: "--lang, e.g. fr" }),
@@ -47,11 +47,10 @@ export const launch = defineTool({
       if (locale !== undefined && !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/.test(locale)) {
         return yield* new InvalidArgument({ message: `locale: ${JSON.stringify(locale)} is not a locale`, hint: "Give a BCP 47 tag like fr, de-CH or pt-BR." })
       }
-      yield* confine([[input.cwd, "cwd"]])
-      yield* confine([[input.app, "app"], [input.executablePath, "executablePath"]], input.cwd)
-      const driver = yield* ElectronDriver
       const args = locale === undefined ? input.args : [...(input.args ?? []).filter((a) => !a.startsWith("--lang=")), `--lang=${locale}`]
-      const session = yield* driver.launch({ ...input, args })
+      const request = yield* vetLaunch("electron_launch", { ...input, args })
+      const driver = yield* ElectronDriver
+      const session = yield* driver.launch(request)
       const identity = yield* appIdentity(driver)
       const windows = yield* describeWindows(session)
       const runtime = session.launch?.runtime ?? "electron"

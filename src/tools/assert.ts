@@ -6,6 +6,7 @@
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
 import { ElectronDriver, type Check, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { PASSWORD_MASK } from "../layers/driver/snapshots.js"
 import { titleOrDialog } from "./dialogs.js"
 import { AssertionFailed, InvalidArgument, type ToolError } from "./errors.js"
 import { stepCode } from "./step-code.js"
@@ -170,14 +171,15 @@ export const expectText = defineTool({
       if ((input.text === undefined) === (input.pattern === undefined)) {
         return yield* new InvalidArgument({ message: "give exactly one of text or pattern", hint: "Example: { \"target\": \"e5\", \"text\": \"Saved\" }." })
       }
-      const regex = input.pattern !== undefined ? compileSafePattern(input.pattern, input.ignoreCase ? "i" : "") : undefined
-      if (regex instanceof InvalidArgument) return yield* regex
+      const regex = input.pattern !== undefined ? yield* compileSafePattern(input.pattern, input.ignoreCase ? "i" : "") : undefined
       const fold = (s: string) => (input.ignoreCase ? s.toLowerCase() : s)
       const expected = input.text !== undefined ? normalize(input.text) : `/${input.pattern}/`
       const matches = (actual: string) =>
         regex !== undefined ? regex.test(actual) : input.exact === true ? fold(actual) === fold(expected) : fold(actual).includes(fold(expected))
       const matcher = input.exact === true || regex !== undefined ? "toHaveText" : "toContainText"
-      const argument = regex !== undefined ? regex.toString() : JSON.stringify(expected)
+      const argument = regex !== undefined ? regex.literal : JSON.stringify(expected)
+      // Matched here on RE2 (linear time); a text too long for the pattern's bound is reported, not matched.
+      const tooLong = (actual: string) => (regex !== undefined && !regex.fits(actual) ? `${actual.length} chars, more than the ${regex.maxInput} this pattern is matched against (narrow the target or simplify the pattern)` : undefined)
       return yield* expectOn({
         tool: "electron_expect_text",
         target: input.target,
@@ -188,12 +190,12 @@ export const expectText = defineTool({
           // The common case in one round trip: exactly one element (strict mode throws on several, a short
           // timeout on none); anything else is read again with the count.
           const single = await locator.innerText({ timeout: 100 }).catch(() => undefined)
-          if (single !== undefined) return { ok: matches(normalize(single)), actual: normalize(single) }
+          if (single !== undefined) return { ok: matches(normalize(single)), actual: tooLong(normalize(single)) ?? normalize(single) }
           const texts = await locator.evaluateAll((els) => els.map((el) => ("innerText" in el ? (el as HTMLElement).innerText : el.textContent ?? "")))
           if (texts.length === 0) return { ok: false, actual: null }
           if (texts.length > 1) return { ok: false, actual: `${texts.length} elements match` }
           const actual = normalize(texts[0]!)
-          return { ok: matches(actual), actual }
+          return { ok: matches(actual), actual: tooLong(actual) ?? actual }
         },
         step: (code) => `await expect(${code}).${matcher}(${argument}${input.ignoreCase && regex === undefined ? ", { ignoreCase: true }" : ""})`
       })
@@ -214,15 +216,18 @@ export const expectValue = defineTool({
       describe: `value of ${input.target}`,
       timeoutMs: input.timeoutMs,
       read: async (locator) => {
-        const values = await locator.evaluateAll((els) =>
+        const fields = await locator.evaluateAll((els) =>
           els.map((el) => {
             const field = ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName) ? el : (el.closest("label") as HTMLLabelElement | null)?.control ?? el
-            return ["INPUT", "TEXTAREA", "SELECT"].includes(field.tagName) ? (field as HTMLInputElement).value : undefined
+            const value = ["INPUT", "TEXTAREA", "SELECT"].includes(field.tagName) ? (field as HTMLInputElement).value : undefined
+            return { value, password: field.tagName === "INPUT" && (field as HTMLInputElement).type === "password" }
           })
         )
-        if (values.length !== 1) return { ok: false, actual: values.length === 0 ? null : `${values.length} elements match` }
-        const actual = values[0] ?? "not a form field (not an <input>, <textarea> or <select> element)"
-        return { ok: values[0] === input.value, actual }
+        if (fields.length !== 1) return { ok: false, actual: fields.length === 0 ? null : `${fields.length} elements match` }
+        const { value, password } = fields[0]!
+        // A password field is compared as it is but its value never shown, whatever its length.
+        const actual = value === undefined ? "not a form field (not an <input>, <textarea> or <select> element)" : password && value !== "" ? PASSWORD_MASK : value
+        return { ok: value === input.value, actual }
       },
       step: (code) => `await expect(${code}).toHaveValue(${JSON.stringify(input.value)})`
     })

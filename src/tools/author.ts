@@ -8,8 +8,8 @@ import { ElectronDriver, type AppSession, type RecordedStep } from "../layers/dr
 import { installMainHooks } from "../layers/driver/main-hooks.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
-import { ElementNotFound, InvalidArgument } from "./errors.js"
-import { locatorCode } from "./step-code.js"
+import { ElementNotFound, InvalidArgument, PathNotAllowed } from "./errors.js"
+import { codeString, locatorCode, UNSAFE_CODE_CHARACTERS } from "./step-code.js"
 import { defineTool } from "./Tool.js"
 import { Target } from "./shapes.js"
 
@@ -41,7 +41,33 @@ export const generateLocator = defineTool({
 const indent = (code: string, spaces: number) => code.split("\n").map((line) => " ".repeat(spaces) + line.trimStart()).join("\n")
 
 const dialogHandler = (dialog: NonNullable<RecordedStep["dialog"]>) =>
-  `window.once("dialog", (dialog) => dialog.${dialog.action === "accept" ? `accept(${dialog.promptText !== undefined ? JSON.stringify(dialog.promptText) : ""})` : "dismiss()"})`
+  `window.once("dialog", (dialog) => dialog.${dialog.action === "accept" ? `accept(${dialog.promptText !== undefined ? codeString(dialog.promptText) : ""})` : "dismiss()"})`
+
+/** Text for a `//` comment of generated code: one line, whatever it was given. */
+const commentText = (text: string) => text.replace(new RegExp(UNSAFE_CODE_CHARACTERS.source, "g"), " ")
+
+/**
+ * The file of a generated spec is inert in every position: the two line terminators that JSON.stringify
+ * leaves raw become escapes (the same string inside a literal or a regex, plain text inside a comment).
+ */
+const inertCode = (code: string) => code.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
+
+/** The longest test name export_test takes, its extension included. */
+export const MAX_TEST_NAME = 120
+
+/** Why a test file name cannot be used (a single path segment, no control characters, bounded), or undefined. */
+export const testNameProblem = (name: string): InvalidArgument | PathNotAllowed | undefined => {
+  if (UNSAFE_CODE_CHARACTERS.test(name)) {
+    return new InvalidArgument({ message: "name: a test name cannot hold control characters, line breaks or bidirectional overrides", hint: 'Give a plain file name such as "checkout.spec.ts".' })
+  }
+  if (name.trim() === "" || name.length > MAX_TEST_NAME) {
+    return new InvalidArgument({ message: `name: give 1 to ${MAX_TEST_NAME} characters (got ${name.length})`, hint: 'Give a plain file name such as "checkout.spec.ts".' })
+  }
+  if (/[\\/]/.test(name) || name === "." || name === "..") {
+    return new PathNotAllowed({ message: `name: "${name}" is not a single file name (no folders)`, hint: `Give a plain file name such as "${name.replace(/^.*[\\/]/, "") || "checkout.spec.ts"}"; the file is written in the output folder.` })
+  }
+  return undefined
+}
 
 /** The body of the exported test: steps in order, window switches by URL, dialog answers registered first. */
 export const renderSteps = (steps: ReadonlyArray<RecordedStep>, firstWindowId: string | undefined): Array<string> => {
@@ -50,7 +76,7 @@ export const renderSteps = (steps: ReadonlyArray<RecordedStep>, firstWindowId: s
   for (const [index, step] of steps.entries()) {
     if (step.dialog) continue // emitted before the action that opened it
     if (step.window !== "" && step.window !== currentWindow && step.windowUrl !== undefined) {
-      lines.push(`window = await windowWithUrl(app, ${JSON.stringify(step.windowUrl)}) // ${step.window}`)
+      lines.push(`window = await windowWithUrl(app, ${codeString(step.windowUrl)}) // ${commentText(step.window)}`)
       currentWindow = step.window
     }
     const next = steps[index + 1]
@@ -64,11 +90,12 @@ export const renderTest = (session: AppSession, name: string): string => {
   const launch = session.launch!
   const args = [...(launch.app !== undefined ? [launch.app] : []), ...launch.args]
   const env = Object.keys(launch.env).length > 0 ? `{ ...process.env, ...${JSON.stringify(launch.env)} } as Record<string, string>` : undefined
+  const title = name.replace(/\.spec\.[cm]?[jt]s$/, "")
   const body = renderSteps(session.steps, "w1")
   // What Stagewright records in the main process (the menus the app pops up), installed as during the session.
   const hooks = session.steps.some((step) => step.mainHooks) ? `${indent(`await app.evaluate(${installMainHooks.toString()})`, 4)}\n` : ""
-  return `// Exported by Stagewright from an MCP session (${session.steps.length} recorded steps).
-// Run: npx playwright test ${name}
+  return inertCode(`// Exported by Stagewright from an MCP session (${session.steps.length} recorded steps).
+// Run: npx playwright test ${commentText(name)}
 import { test, expect, _electron, type ElectronApplication, type Page } from "@playwright/test"
 
 /** The app's window whose URL is \`url\`, waiting for it to open and load. */
@@ -85,10 +112,10 @@ const windowWithUrl = async (app: ElectronApplication, url: string): Promise<Pag
   }
 }
 
-test(${JSON.stringify(name.replace(/\.spec\.[cm]?[jt]s$/, ""))}, async () => {
+test(${codeString(title)}, async () => {
   const app = await _electron.launch({
-    executablePath: ${JSON.stringify(launch.executablePath)},
-    args: ${JSON.stringify(args)},${launch.cwd !== undefined ? `\n    cwd: ${JSON.stringify(launch.cwd)},` : ""}${env !== undefined ? `\n    env: ${env},` : ""}
+    executablePath: ${codeString(launch.executablePath)},
+    args: ${JSON.stringify(args)},${launch.cwd !== undefined ? `\n    cwd: ${codeString(launch.cwd)},` : ""}${env !== undefined ? `\n    env: ${env},` : ""}
   })
   try {
 ${hooks}    let window = await app.firstWindow()
@@ -98,7 +125,7 @@ ${body.map((line) => indent(line, 4)).join("\n")}
     await app.close()
   }
 })
-`
+`)
 }
 
 export const exportTest = defineTool({
@@ -124,6 +151,8 @@ export const exportTest = defineTool({
         return yield* new InvalidArgument({ message: "Nothing recorded yet: act or assert first", hint: "Actions (electron_click, electron_fill…) and passed assertions (electron_expect_*) are recorded." })
       }
       const requested = input.name ?? timestampedName("session", ".spec.ts")
+      const problem = testNameProblem(requested)
+      if (problem !== undefined) return yield* problem
       const name = /\.spec\.[cm]?[jt]s$/.test(requested) ? requested : `${requested.replace(/\.[cm]?[jt]s$/, "")}.spec.ts`
       const path = outputPath(config.outputDir, name, ".spec.ts")
       if (typeof path !== "string") return yield* path

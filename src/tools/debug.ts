@@ -5,6 +5,7 @@
 import type { ElectronModule, MainValue } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { PASSWORD_MASK } from "../layers/driver/snapshots.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { RingBuffer } from "../layers/driver/buffers.js"
@@ -189,14 +190,27 @@ export const inspectTool = defineTool({
           (el, args) => {
             const rect = el.getBoundingClientRect()
             const computed = getComputedStyle(el)
-            const html = el.outerHTML
+            let html = el.outerHTML
+            // A password field's value attribute (frameworks keep it in sync with what was typed) is masked,
+            // in a copy made in an inert document: nothing of the page runs or changes.
+            const secrets = [el, ...Array.from(el.querySelectorAll("input"))].filter(
+              (e) => e.tagName === "INPUT" && (e as HTMLInputElement).type === "password" && (e.getAttribute("value") ?? "") !== ""
+            )
+            if (secrets.length > 0) {
+              const template = document.implementation.createHTMLDocument("").createElement("template")
+              for (const field of secrets) {
+                template.innerHTML = field.outerHTML
+                template.content.firstElementChild?.setAttribute("value", args.mask)
+                html = html.split(field.outerHTML).join(template.innerHTML)
+              }
+            }
             return {
               html: html.length > args.maxHtml ? html.slice(0, args.maxHtml) + `… (${html.length} chars)` : html,
               box: { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) },
               styles: Object.fromEntries(args.props.map((p) => [p, computed.getPropertyValue(p)]))
             }
           },
-          { props: [...props], maxHtml },
+          { props: [...props], maxHtml, mask: PASSWORD_MASK },
           { timeout: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT }
         )
       )

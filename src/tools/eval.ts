@@ -33,10 +33,16 @@ const render = (value: unknown) => {
 /** The structured form: the value itself when it survives JSON, else its text. */
 const structuredValue = (value: unknown) => (value === undefined ? null : toJson(value) !== undefined ? value : { unserializable: String(value).slice(0, 1_000) })
 
-/** Builds the function in this process only to hand it to playwright-core; a syntax error is the caller's. */
+/**
+ * Checks the source's syntax by compiling it (never calling what was compiled: nothing of it runs in
+ * this process) and hands playwright-core an inert value whose text is the source.
+ */
 const parseFunction = (source: string) =>
   Effect.try({
-    try: () => toFunction(source),
+    try: () => {
+      void new Function(`return (${source}\n)`)
+      return toFunction(source)
+    },
     catch: (error) => new InvalidArgument({ message: `function: ${(error as Error).message}`, hint: "Pass a complete function expression, e.g. \"() => document.title\"." })
   })
 

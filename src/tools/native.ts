@@ -8,6 +8,7 @@ import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "./errors.js"
 import { confine } from "./confine.js"
 import { clickMenuItem, flatten, readMenus, renderMenu, similarity, type Menus } from "./menu-model.js"
+import { UNSAFE_CODE_CHARACTERS } from "./step-code.js"
 import { defineTool } from "./Tool.js"
 
 /** The session window a popped-up menu's window shows (matched by URL), for the agent's window ids. */
@@ -97,7 +98,8 @@ export const menuClick = defineTool({
         tool: "electron_menu_click",
         window: session.activeId ?? "",
         code: [
-          `// ${match.source === "context" ? "context menu" : "menu"} ${match.path.join(" > ")}`,
+          // Labels come from the app: one line of comment, whatever they hold.
+          `// ${match.source === "context" ? "context menu" : "menu"} ${match.path.join(" > ").replace(new RegExp(UNSAFE_CODE_CHARACTERS.source, "g"), " ")}`,
           // The app pops its menu up after the right-click returned (an IPC round trip): wait for it.
           ...(match.source === "context" ? ["await expect.poll(() => app.evaluate(() => (globalThis as MainValue).__stagewright?.popup?.open === true)).toBe(true)"] : []),
           `await app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`

@@ -2,9 +2,10 @@
  * Navigation tools: load a URL in the active window, go back or forward, reload.
  */
 import { Effect, Schema } from "effect"
-import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
+import { classifyNavigation, urlScheme } from "../eval-policy/code-paths.js"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "./errors.js"
+import { gateCode } from "./code-gate.js"
+import { confineFileUrl } from "./confine.js"
 import { defineTool } from "./Tool.js"
 import { TimeoutMs } from "./shapes.js"
 
@@ -14,9 +15,9 @@ const WaitUntil = Schema.optional(Schema.Literal(...WAIT_UNTIL)).annotations({ d
 export const navigate = defineTool({
   name: "electron_navigate",
   description:
-    "Load a URL (http(s), file:, data:, about:) in the active window and wait for it. The app's will-navigate guards do not see this. javascript: URLs run code and need --allow-eval renderer.",
+    "Load an http(s), file: or about:blank URL in the active window and wait for it. The app's will-navigate guards do not see this. javascript:, data: and blob: URLs run code and need --allow-eval renderer.",
   type: "navigate",
-  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "EVAL_NOT_AUTHORIZED"],
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "EVAL_NOT_AUTHORIZED", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({
     url: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(8_192)),
     waitUntil: WaitUntil,
@@ -25,15 +26,13 @@ export const navigate = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const url = input.url.trim()
-      // The eval gate comes first: a javascript: URL is caller-supplied code whatever the app state.
-      if (/^javascript:/i.test(url)) {
-        const policy = yield* EvalPolicy
-        yield* policy.authorize("electron_navigate", "renderer", "A javascript: URL")
-      }
+      // The policy comes first: a caller-written document is code whatever the app state.
+      yield* gateCode("electron_navigate", [classifyNavigation(url)])
+      if (urlScheme(url) === "file") yield* confineFileUrl(url)
       const driver = yield* ElectronDriver
       const entry = yield* driver.window()
-      if (/^javascript:/i.test(url)) {
-        const raw = url.replace(/^javascript:/i, "")
+      if (urlScheme(url) === "javascript") {
+        const raw = url.replace(/^[^:]*:/, "")
         const source = (() => {
           try {
             return decodeURIComponent(raw)
@@ -41,14 +40,9 @@ export const navigate = defineTool({
             return raw // not percent-encoded: run it as written, as a browser would
           }
         })()
+        // A string is evaluated by the page itself (never compiled in this process).
         const value = yield* driver.run("run the javascript: URL", () => entry.page.evaluate(source))
         return { text: `Ran the javascript: URL in ${entry.id}${value !== undefined ? `: ${JSON.stringify(value)}` : ""}.` }
-      }
-      if (!/^(https?|file|data|about|chrome|devtools):/i.test(url)) {
-        return yield* new InvalidArgument({
-          message: `url: "${url.slice(0, 80)}" is not an absolute URL`,
-          hint: "Use http://…, https://…, file:///path or about:blank."
-        })
       }
       const response = yield* driver.run(`navigate to ${url}`, () =>
         entry.page.goto(url, { waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 })

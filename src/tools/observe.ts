@@ -4,6 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { ElectronDriver, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { maskPasswordValues, passwordValues, shownFieldValue } from "../layers/driver/snapshots.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { InvalidArgument, Timeout } from "./errors.js"
@@ -130,6 +131,8 @@ export const find = defineTool({
       const locator = yield* driver.locate(entry, input.target)
       const count = yield* driver.run("find", () => locator.count())
       const limit = Math.min(count, input.limit ?? 10)
+      // A password field's line would end with its value: masked, like every snapshot.
+      const passwords = limit > 0 ? yield* Effect.promise(() => passwordValues(entry.page)) : []
       const items: Array<{ ref: string | null; line: string; visible: boolean }> = []
       for (let i = 0; i < limit; i++) {
         const nth = locator.nth(i)
@@ -137,7 +140,7 @@ export const find = defineTool({
         const line = visible
           ? yield* driver.run("find", () => nth.ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 })).pipe(Effect.orElseSucceed(() => ""))
           : ""
-        const first = line.split("\n")[0]?.replace(/^- /, "").replace(/:$/, "") ?? ""
+        const first = maskPasswordValues(line.split("\n")[0] ?? "", passwords).replace(/^- /, "").replace(/:$/, "")
         const ref = /\[ref=([a-z0-9]+)\]/.exec(first)?.[1] ?? null
         // A hidden element has no aria line, and a visible one whose snapshot timed out must not be blank.
         const fallback = first
@@ -197,9 +200,12 @@ export const getAttribute = defineTool({
       const entry = yield* driver.window()
       const locator = yield* driver.locate(entry, input.target)
       const timeout = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
+      // A password field's value is never shown (nor its value attribute): PASSWORD_MASK stands for it.
       const value = input.name === "value"
-        ? yield* driver.run("read the value", () => locator.inputValue({ timeout }))
-        : yield* driver.run(`read ${input.name}`, () => locator.getAttribute(input.name, { timeout }))
+        ? yield* driver.run("read the value", () => locator.inputValue({ timeout }).then((read) => shownFieldValue(locator, read, timeout)))
+        : yield* driver.run(`read ${input.name}`, () =>
+            locator.getAttribute(input.name, { timeout }).then((read) => (read !== null && input.name.toLowerCase() === "value" ? shownFieldValue(locator, read, timeout) : read))
+          )
       return { text: value === null ? `(no ${input.name} attribute)` : JSON.stringify(value), structured: { name: input.name, value } }
     })
 })

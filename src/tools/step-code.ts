@@ -8,12 +8,23 @@ import type { Locator } from "playwright-core"
 import { Effect } from "effect"
 import { ElectronDriver, expandSelector, REF_PATTERN, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 
+/**
+ * A string as a JavaScript/TypeScript literal for generated code: JSON.stringify, plus escapes for the
+ * two line terminators JSON leaves raw (U+2028, U+2029), so the literal is inert in any position.
+ */
+export const codeString = (value: string): string => JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
+
+/** Characters that must never reach generated code outside a string literal: controls, line terminators, bidi overrides. */
+export const UNSAFE_CODE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+
 /** Playwright code for a locator, preferring role, label and test id (what `normalize()` picks): 11–13 round trips. */
 export const locatorCode = (locator: Locator, fallbackSelector: string): Promise<string> =>
   locator
     .normalize()
     .then((normalized) => normalized.toString())
-    .catch(() => `locator(${JSON.stringify(fallbackSelector)})`)
+    // Playwright quotes what it prints; anything that is not one line of plain code takes the quoted form.
+    .then((code) => (UNSAFE_CODE_CHARACTERS.test(code) ? `locator(${codeString(fallbackSelector)})` : code))
+    .catch(() => `locator(${codeString(fallbackSelector)})`)
 
 const isQuoted = (value: string) => /^(["']).*\1$/.test(value)
 
@@ -34,10 +45,10 @@ export const selectorCode = (target: string): string => {
       const raw = trimmed.slice(prefix.length)
       const quoted = isQuoted(raw)
       const value = quoted ? raw.slice(1, -1) : raw
-      return `${method}(${JSON.stringify(value)}${exactable && quoted ? ", { exact: true }" : ""})`
+      return `${method}(${codeString(value)}${exactable && quoted ? ", { exact: true }" : ""})`
     }
   }
-  return `locator(${JSON.stringify(expandSelector(trimmed))})`
+  return `locator(${codeString(expandSelector(trimmed))})`
 }
 
 /** A snapshot line's key (`role "name" [attrs] [ref=…]`, maybe followed by `: text`), without the list dash and the YAML key quoting. */
@@ -78,7 +89,7 @@ export const refCodeFromSnapshot = (snapshot: string, ref: string): string | und
   } catch {
     return undefined
   }
-  return `getByRole(${JSON.stringify(match[1])}, { name: ${JSON.stringify(name)}, exact: true })`
+  return `getByRole(${codeString(match[1]!)}, { name: ${codeString(name)}, exact: true })`
 }
 
 /**

@@ -6,6 +6,10 @@ import { Effect } from "effect"
 import { resolveElectronRuntime, sampleAppPath } from "../../src/index.js"
 import { callUntil, freshUserData, inMemoryClient, waitForExit, type TestClient } from "../support/mcp.js"
 import { startForAttach } from "../support/attach.js"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 
 let mcp: TestClient
 
@@ -23,7 +27,10 @@ describe("app tools", () => {
     expect(missing.code).toBe("LAUNCH_FAILED")
     expect(missing.text).toContain("/no/such/app")
     const env = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { NODE_OPTIONS: "--require x" } })
-    expect(env.code).toBe("INVALID_ARGUMENT")
+    expect(env.code).toBe("EVAL_NOT_AUTHORIZED")
+    expect(env.text).toContain("--allow-eval main")
+    const name = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { "NODE_OPTIONS=--require x": "" } })
+    expect(name.code).toBe("INVALID_ARGUMENT")
     const closeNothing = await mcp.call("electron_close")
     expect(closeNothing.code).toBe("APP_NOT_RUNNING")
   })
@@ -97,7 +104,9 @@ describe("navigation tools", () => {
     // On the board, whatever an earlier test left active.
     expect((await mcp.call("electron_select_window", { window: "w1" })).isError).toBe(false)
     const original = (await mcp.call("electron_windows")).structured.windows[0].url as string
-    const nav = await mcp.call("electron_navigate", { url: "data:text/html,<title>Elsewhere</title><h1>Away</h1>" })
+    const elsewhere = join(mkdtempSync(join(tmpdir(), "sw-nav-")), "elsewhere.html")
+    writeFileSync(elsewhere, "<title>Elsewhere</title><h1>Away</h1>")
+    const nav = await mcp.call("electron_navigate", { url: pathToFileURL(elsewhere).href })
     expect(nav.isError, nav.text).toBe(false)
     expect(nav.structured.title).toBe("Elsewhere")
     const back = await mcp.call("electron_history", { direction: "back" })
@@ -115,6 +124,8 @@ describe("navigation tools", () => {
     const js = await mcp.call("electron_navigate", { url: "javascript:alert(1)" })
     expect(js.code).toBe("EVAL_NOT_AUTHORIZED")
     expect(js.text).toContain("--allow-eval renderer")
+    const data = await mcp.call("electron_navigate", { url: "data:text/html,<title>Elsewhere</title>" })
+    expect(data.code).toBe("EVAL_NOT_AUTHORIZED")
   })
 
   it("electron_close closes the app and its process", async () => {

@@ -16,7 +16,7 @@ import { descendants, waitAllGone } from "../support/processes.js"
 
 describe("stdio server lifecycle", () => {
   it("drives the app over stdio and leaves no process and no Playwright temp folder behind after SIGTERM", async () => {
-    // Its own temp folder, so playwright-core's per-launch artifacts folder is the server's alone.
+    // Its own temp folder, so the launch's artifacts folder (src/layers/driver/launch.ts) is the server's alone.
     const temp = mkdtempSync(join(tmpdir(), "sw-lifecycle-tmp-"))
     const mcp = await stdioClient(["--tool-profile", "essential"], { TMPDIR: temp })
     const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
@@ -29,10 +29,10 @@ describe("stdio server lifecycle", () => {
     expect(excluded.code).toBe("TOOL_NOT_IN_PROFILE")
     const tree = descendants(mcp.pid!)
     expect(tree.length).toBeGreaterThanOrEqual(2) // the app's main process and its browser at least
-    expect(readdirSync(temp).filter((name) => name.startsWith("playwright-artifacts-"))).toHaveLength(1)
+    expect(readdirSync(temp).filter((name) => name.startsWith("stagewright-artifacts-"))).toHaveLength(1)
     process.kill(mcp.pid!, "SIGTERM")
     expect(await waitAllGone([mcp.pid!, ...tree])).toEqual([])
-    expect(readdirSync(temp).filter((name) => name.startsWith("playwright-artifacts-"))).toEqual([])
+    expect(readdirSync(temp).filter((name) => /^(playwright|stagewright)-artifacts-/.test(name))).toEqual([])
     await mcp.close().catch(() => undefined)
     rmSync(temp, { recursive: true, force: true })
   })

@@ -82,7 +82,7 @@ export const openFds = (): number => readdirSync("/proc/self/fd").length
 
 /** Temp entries of the stand-in's Chromium profiles (`stagewright-standin-<pid>-<random>`) and Playwright's artifacts. */
 export const STANDIN_PROFILE = /^stagewright-standin-(\d+)-[0-9a-zA-Z]+$/
-export const PLAYWRIGHT_ARTIFACTS = /^playwright-artifacts-/
+export const PLAYWRIGHT_ARTIFACTS = /^(playwright|stagewright)-artifacts-/
 
 export const tempEntries = (): ReadonlySet<string> => {
   try {

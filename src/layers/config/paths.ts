@@ -2,23 +2,33 @@
  * Output paths: screenshots, traces, exports and oversized responses are written under one folder,
  * and a caller-chosen name can never leave it.
  */
-import { existsSync, mkdirSync, realpathSync } from "node:fs"
-import { basename, dirname, extname, join, relative, resolve, isAbsolute } from "node:path"
+import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from "node:fs"
+import { basename, dirname, join, relative, resolve, isAbsolute } from "node:path"
 import { PathNotAllowed } from "./errors.js"
 
-/** Resolves `name` inside `dir`; fails when it would land outside. Creates `dir` when missing. */
+/**
+ * Resolves the file `name` inside `dir`; fails when it would land outside. Creates `dir` when missing.
+ * A name is one path segment without control characters; it always ends in `defaultExt` (a name with
+ * another extension gets it appended: an artifact is never written as a page or a script). The check is
+ * made on the real paths (symlinks resolved), so a link planted inside the folder cannot lead a write
+ * or a read out of it.
+ */
 export const outputPath = (dir: string, name: string, defaultExt: string): string | PathNotAllowed => {
-  if (name.includes("\0")) return new PathNotAllowed({ message: "the file name contains a NUL character", hint: `Give a plain file name such as "output${defaultExt}".` })
-  const root = resolve(dir)
-  const candidate = resolve(root, extname(name) === "" ? `${name}${defaultExt}` : name)
-  const rel = relative(root, candidate)
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) {
-    return new PathNotAllowed({
-      message: `"${name}" resolves outside the output folder ${root}`,
-      hint: `Give a plain file name such as "${basename(name).replace(/[^\w.-]/g, "_") || "output" + defaultExt}".`
-    })
+  const plain = `Give a plain file name such as "${basename(name).replace(/[^\w.-]/g, "_").replace(/^\.+/, "") || "output"}${defaultExt}".`
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) return new PathNotAllowed({ message: "the file name contains a control character", hint: plain })
+  if (/[/\\]/.test(name) || name === "." || name === ".." || name.trim() === "") {
+    return new PathNotAllowed({ message: `"${name}" is not a single file name (no folders, no "..")`, hint: plain })
   }
-  mkdirSync(resolve(candidate, ".."), { recursive: true })
+  const root = resolve(dir)
+  const withExt = name.toLowerCase().endsWith(defaultExt.toLowerCase()) ? name : `${name}${defaultExt}`
+  const candidate = join(root, withExt)
+  mkdirSync(root, { recursive: true })
+  const realRoot = realpathSync(root)
+  const real = realPathOf(candidate)
+  if (!inside(realRoot, real) || real === realRoot) {
+    return new PathNotAllowed({ message: `"${name}" resolves outside the output folder ${root}${real !== candidate ? ` (really ${real})` : ""}`, hint: plain })
+  }
   return candidate
 }
 
@@ -31,11 +41,22 @@ export const timestampedName = (prefix: string, ext: string): string => {
 export const joinPath = join
 
 /** The real path of `path`, resolving symlinks of its nearest existing ancestor when it does not exist yet. */
-export const realPathOf = (path: string): string => {
+export const realPathOf = (path: string, hops = 0): string => {
   const absolute = resolve(path)
   if (existsSync(absolute)) return realpathSync(absolute)
+  // A dangling symlink: writing to it would create its target, so its target is where the path leads.
+  const link = danglingLink(absolute)
+  if (link !== undefined && hops < 40) return realPathOf(resolve(dirname(absolute), link), hops + 1)
   const parent = dirname(absolute)
-  return parent === absolute ? absolute : join(realPathOf(parent), basename(absolute))
+  return parent === absolute ? absolute : join(realPathOf(parent, hops), basename(absolute))
+}
+
+const danglingLink = (path: string): string | undefined => {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined
+  } catch {
+    return undefined
+  }
 }
 
 const inside = (root: string, path: string) => {

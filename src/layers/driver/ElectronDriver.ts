@@ -45,6 +45,10 @@ const makeDriver = Effect.gen(function* () {
   // Changes of the session's selection (active window, dialog answers) are made one at a time.
   const lock = yield* Effect.makeSemaphore(1)
   const serialized = <A, E, R>(effect: Effect.Effect<A, E, R>) => lock.withPermits(1)(effect)
+  // Launches, attaches and closes run one at a time: two launches in parallel would each replace the
+  // session, and the one replaced first would keep running untracked.
+  const lifecycle = yield* Effect.makeSemaphore(1)
+  const oneAtATime = <A, E, R>(effect: Effect.Effect<A, E, R>) => lifecycle.withPermits(1)(effect)
 
   const current = Effect.map(Ref.get(state), (s) => s?.session)
 
@@ -115,15 +119,15 @@ const makeDriver = Effect.gen(function* () {
 
   const launch = Effect.fn("ElectronDriver.launch")(function* (options: LaunchOptions) {
     const prepared = yield* prepareLaunch(options)
-    return yield* install(launchSession(options, prepared)).pipe(Effect.tapError((error) => Effect.logWarning(`launch failed: ${error.message}`)))
+    return yield* oneAtATime(install(launchSession(options, prepared))).pipe(Effect.tapError((error) => Effect.logWarning(`launch failed: ${error.message}`)))
   })
 
   const attach = Effect.fn("ElectronDriver.attach")(function* (options: AttachOptions) {
-    return yield* install(attachSession(options)).pipe(Effect.tapError((error) => Effect.logWarning(`attach failed: ${error.message}`)))
+    return yield* oneAtATime(install(attachSession(options))).pipe(Effect.tapError((error) => Effect.logWarning(`attach failed: ${error.message}`)))
   })
 
   const close = Effect.fn("ElectronDriver.close")(function* (timeoutMs: number = 5_000) {
-    const result = yield* closeCurrent(timeoutMs)
+    const result = yield* oneAtATime(closeCurrent(timeoutMs))
     if (result === undefined) return yield* new AppNotRunning({ message: "No app to close" })
     return result
   })

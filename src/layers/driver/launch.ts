@@ -6,18 +6,17 @@
  */
 import { dynamicImport } from "../../dynamic-import.js"
 import { Effect, Scope } from "effect"
-import { existsSync, statSync } from "node:fs"
-import { resolve } from "node:path"
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
 import { resolveElectronRuntime } from "./electron-runtime.js"
-import { InvalidArgument, LaunchFailed } from "./errors.js"
+import { LaunchFailed } from "./errors.js"
 import { InspectorClient } from "./inspector-client.js"
 import { recordMainConsole } from "./main-console.js"
 import { installMainHooks } from "./main-hooks.js"
 import { mainSource, toFunction } from "./selectors.js"
-import { artifactFolders, describeExit, killProcessGroup, waitForRemoval } from "./process.js"
+import { describeExit, killProcessGroup } from "./process.js"
 import { AppSession, type AttachOptions, type LaunchOptions } from "./session.js"
-
-const ENV_REFUSED = /^(ELECTRON_RUN_AS_NODE|NODE_OPTIONS|LD_.*|DYLD_.*)$/
 
 const firstLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
 
@@ -34,17 +33,14 @@ const wireSession = (session: AppSession) => {
   })
 }
 
-/** Checks a launch request before anything starts; resolves the runtime and the app path. */
+/**
+ * Checks a launch request before anything starts; resolves the runtime and the app path (relative paths
+ * against cwd, as the tools' launch policy resolved them). What an agent may launch is decided above
+ * the driver (src/tools/launch-policy.ts); the operator's own launches (the production CLI) come here directly.
+ */
 export const prepareLaunch = Effect.fn("ElectronDriver.prepareLaunch")(function* (options: LaunchOptions) {
-  const refused = Object.keys(options.env ?? {}).filter((key) => ENV_REFUSED.test(key))
-  if (refused.length > 0) {
-    return yield* new InvalidArgument({
-      message: `env: ${refused.join(", ")} would change how Electron itself runs and is refused`,
-      hint: "Remove these variables from env; pass app settings through args or other variables."
-    })
-  }
   const runtime = options.executablePath
-    ? { kind: "electron" as const, executablePath: resolve(options.executablePath), reason: "executablePath given" }
+    ? { kind: "electron" as const, executablePath: resolve(options.cwd ?? ".", options.executablePath), reason: "executablePath given" }
     : yield* Effect.try({
         try: () => resolveElectronRuntime(),
         catch: (cause) => new LaunchFailed({ message: String(cause instanceof Error ? cause.message : cause), cause })
@@ -72,30 +68,29 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
   Effect.gen(function* () {
     const { _electron } = yield* playwright
     const args = [...(app !== undefined ? [app] : []), ...(options.args ?? [])]
+    // The artifacts folder is ours, made before the launch and removed after the app is gone, whatever
+    // happened: playwright-core's own is left behind when a launch fails or times out before the spawn.
+    const artifactsDir = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "stagewright-artifacts-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    ).pipe(Scope.extend(scope))
     const { electronApp, child } = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => {
-          const before = artifactFolders()
-          return _electron
+        try: () =>
+          _electron
             .launch({
               executablePath: runtime.executablePath,
               args,
               env: { ...(process.env as Record<string, string>), ...(options.env ?? {}) },
               ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
+              artifactsDir,
               timeout
             })
-            .then((electronApp) => ({
-              electronApp,
-              child: electronApp.process(),
-              artifacts: [...artifactFolders()].filter((name) => !before.has(name))
-            }))
-        },
+            .then((electronApp) => ({ electronApp, child: electronApp.process() })),
         catch: (cause) => new LaunchFailed({ message: `Could not launch ${app ?? runtime.executablePath}: ${firstLine(cause)}`, cause })
       }),
       // playwright-core's handle to the process does not outlive the app: use the one captured at launch.
-      // It removes its artifacts folder only after reporting the app closed: wait for that, so a server
-      // that exits right after closing its apps leaves no folder behind.
-      ({ child, artifacts }) => killProcessGroup(child).pipe(Effect.zipRight(waitForRemoval(artifacts, 3_000)))
+      ({ child }) => killProcessGroup(child)
     ).pipe(Scope.extend(scope))
     const session = new AppSession(
       "launched",

@@ -14,6 +14,9 @@
 import type { Page } from "playwright-core"
 import { pageFunction } from "./selectors.js"
 
+/** What a change summary shows for a non-empty password field's value (snapshots.ts masks snapshots the same way). */
+export const PASSWORD_MASK = "••••"
+
 /** More changed fields than this is a script at work: the full snapshot shows it better. */
 export const MAX_FIELDS = 3
 
@@ -23,7 +26,7 @@ export const MAX_ELEMENTS = 20_000
 export interface FieldChange {
   /** The field's label (aria-label, label, placeholder, name or id). */
   readonly label: string
-  /** Its value now: text, "checked" / "unchecked" (a checkbox or radio), or the selected options. */
+  /** Its value now: text (PASSWORD_MASK for a password field), "checked" / "unchecked" (a checkbox or radio), or the selected options. */
   readonly value: string
   /** A checkbox or radio: `value` is its state. */
   readonly checkable: boolean
@@ -39,7 +42,7 @@ const KEY = "stagewright.page-changes"
  * The page-side half, installed once per document: `arm` and `check` live on the window (under a
  * symbol), so each later call sends a one-line expression instead of this function.
  */
-const install = pageFunction(({ key: keyName, maxFields, maxElements }: { readonly key: string; readonly maxFields: number; readonly maxElements: number }): void => {
+const install = pageFunction(({ key: keyName, maxFields, maxElements, mask }: { readonly key: string; readonly maxFields: number; readonly maxElements: number; readonly mask: string }): void => {
   type Noted = { dirty: boolean; observer: MutationObserver; elements: Array<Element>; values: Array<string>; visible: Array<boolean>; active: Element | null }
   const key = Symbol.for(keyName)
   // zone.js (Angular) wraps MutationObserver to run change detection after each callback; the original
@@ -59,10 +62,11 @@ const install = pageFunction(({ key: keyName, maxFields, maxElements }: { readon
   const valueOf = (e: Element): string => {
     if (e instanceof HTMLSelectElement) return Array.from(e.selectedOptions).map((o) => o.label || o.text).join(", ")
     if (e instanceof HTMLInputElement && (e.type === "checkbox" || e.type === "radio")) return e.checked ? "checked" : "unchecked"
-    if (e instanceof HTMLInputElement && e.type === "password") return e.value === "" ? "" : "••••"
     if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) return e.value
     return ""
   }
+  // A password field's value is compared as it is, but told masked, whatever its length.
+  const shownValueOf = (e: Element, value: string): string => (e instanceof HTMLInputElement && e.type === "password" && value !== "" ? mask : value)
   const labelOf = (e: Element): string => {
     const field = e as HTMLInputElement
     const labelled = field.labels && field.labels[0] ? field.labels[0].innerText || field.labels[0].textContent || "" : ""
@@ -115,7 +119,7 @@ const install = pageFunction(({ key: keyName, maxFields, maxElements }: { readon
       const value = valueOf(element)
       if (value === noted.values[i]) continue
       if (fields.length === maxFields) return { quiet: false }
-      fields.push({ label: labelOf(element), value: bounded(value), checkable: element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio") })
+      fields.push({ label: labelOf(element), value: bounded(shownValueOf(element, value)), checkable: element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio") })
     }
     for (let i = 0; i < noted.elements.length; i++) if (visibleOf(noted.elements[i]!) !== noted.visible[i]) return { quiet: false }
     const active = deepActive()
@@ -130,7 +134,7 @@ const install = pageFunction(({ key: keyName, maxFields, maxElements }: { readon
   arm()
 })
 
-const LIMITS = { key: KEY, maxFields: MAX_FIELDS, maxElements: MAX_ELEMENTS } as const
+const LIMITS = { key: KEY, maxFields: MAX_FIELDS, maxElements: MAX_ELEMENTS, mask: PASSWORD_MASK } as const
 const ARM = `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; if (noted === undefined) return false; noted.arm(); return true })()`
 const CHECK = `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; return noted === undefined ? { quiet: false } : noted.check() })()`
 

@@ -1,13 +1,10 @@
 /**
- * The app's processes: how it exited, a graceful close bounded by a kill of its whole process group,
- * and playwright-core's per-launch artifacts folders (waited for, so nothing is left in the temp folder).
+ * The app's processes: how it exited, and a graceful close bounded by a kill of its whole process group
+ * (the launch's artifacts folder is the session's own, removed with its scope: launch.ts).
  * Every wait is an Effect with a bound, so an interrupted close stops waiting at once.
  */
 import type { ChildProcess } from "node:child_process"
-import { existsSync, readdirSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import type { AppSession } from "./session.js"
 
 export const describeExit = (child: ChildProcess): string => {
@@ -65,25 +62,3 @@ export const gracefulClose = (session: AppSession, timeoutMs: number): Effect.Ef
     session.inspector?.close()
     return true
   })
-
-const ARTIFACTS_PREFIX = "playwright-artifacts-"
-
-/** playwright-core's per-launch temporary folders present now (names under the temp folder). */
-export const artifactFolders = (): ReadonlySet<string> => {
-  try {
-    return new Set(readdirSync(tmpdir()).filter((name) => name.startsWith(ARTIFACTS_PREFIX)))
-  } catch {
-    return new Set()
-  }
-}
-
-/**
- * Waits, at most `ms`, until the folders are gone. The names are the ones that appeared while our launch
- * ran; a concurrent launch elsewhere can add one, which only makes this wait for it, never delete it.
- */
-export const waitForRemoval = (names: ReadonlyArray<string>, ms: number): Effect.Effect<void> =>
-  Effect.sync(() => names.some((name) => existsSync(join(tmpdir(), name)))).pipe(
-    Effect.repeat({ schedule: Schedule.spaced("25 millis"), while: (present) => present }),
-    (waiting) => bounded(waiting, ms),
-    Effect.ignore
-  )

@@ -33,9 +33,18 @@ export const expandSelector = (target: string): string =>
     })
     .join(" >> ")
 
-/** Builds a function value in this process whose toString() is `source`, for playwright-core's evaluate; throws on a syntax error. */
+/**
+ * A function value whose toString() is `source`, for playwright-core's evaluate (which sends a function's
+ * text to the page or the main process, and compiles it there). The source is never compiled or run in
+ * this process: the value itself does nothing when called, so a caller's "() => 0, sideEffect()" cannot
+ * reach the server.
+ */
 export const toFunction = (source: string): (...args: Array<any>) => unknown => {
-  return new Function(`return (${source})`)() as (...args: Array<any>) => unknown
+  const inert = () => {
+    throw new Error("a function built from source runs in the page or the main process, never here")
+  }
+  Object.defineProperty(inert, "toString", { value: () => source })
+  return inert
 }
 
 /**

@@ -2,15 +2,84 @@
  * The driver's snapshot and ref operations: resolving a target (a ref of the window's latest snapshot or
  * a selector), AI-mode aria snapshots (a full one becomes the window's latest and arms the page's change
  * check first), and the per-snapshot caches.
+ *
+ * Password fields never show their value: Playwright's aria snapshot prints an `<input type=password>`
+ * as `textbox "Name": <its value>` (or a `- text: <value>` child beside a placeholder), so every snapshot
+ * the driver returns or records has those values replaced by PASSWORD_MASK, whatever their length.
  */
 import { Effect } from "effect"
 import type { Locator, Page } from "playwright-core"
 import { InvalidArgument, RefStale, type PlaywrightError } from "./errors.js"
-import { armPageChanges, checkPageChanges } from "./page-changes.js"
-import { expandSelector, REF_PATTERN } from "./selectors.js"
+import { armPageChanges, checkPageChanges, PASSWORD_MASK } from "./page-changes.js"
+import { expandSelector, pageFunction, REF_PATTERN } from "./selectors.js"
+import { checkSelectorPatterns } from "./selector-patterns.js"
 import type { WindowEntry } from "./session.js"
 
 type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
+
+/** What every answer shows for a non-empty password field's value (its length hidden). */
+export { PASSWORD_MASK }
+
+/** Whether an element is a password field (`<input type=password>`). Runs in the page. */
+const isPasswordInput = pageFunction((element: Element): boolean => element.tagName === "INPUT" && (element as HTMLInputElement).type === "password")
+
+/** The non-empty values of a document's password fields, open shadow roots included. Runs in the page. */
+const collectPasswords = pageFunction((): Array<string> => {
+  const values: Array<string> = []
+  const roots: Array<Document | ShadowRoot> = [document]
+  for (let i = 0; i < roots.length && values.length < 100; i++) {
+    for (const element of Array.from(roots[i]!.querySelectorAll("*"))) {
+      if (element.shadowRoot) roots.push(element.shadowRoot)
+      if (element.tagName === "INPUT" && (element as HTMLInputElement).type === "password" && (element as HTMLInputElement).value !== "") values.push((element as HTMLInputElement).value)
+    }
+  }
+  return values
+})
+
+/** The values of the password fields in every frame of a page (a frame that cannot be read has none). */
+export const passwordValues = (page: Page): Promise<ReadonlyArray<string>> =>
+  Promise.all(page.frames().map((frame) => frame.evaluate(collectPasswords).catch(() => [] as Array<string>))).then((lists) => [...new Set(lists.flat())])
+
+/** A value as Playwright's aria snapshot prints it (YAML, quoted only when it has to be). */
+const yamlValue = (text: string): string => {
+  const needsQuotes =
+    text.length === 0 ||
+    [/^\s|\s$/, /[\x00-\x1f\x7f-\x9f]/, /^-/, /[\n:](\s|$)/, /\s#/, /^[&*\],?!>|@"'#%]/, /[{}`]/, /^\[/, /^[-+]?\.(inf|nan)$/i].some((re) => re.test(text)) ||
+    !isNaN(Number(text)) ||
+    ["y", "n", "yes", "no", "true", "false", "on", "off", "null", "~"].includes(text.toLowerCase())
+  return needsQuotes ? JSON.stringify(text) : text
+}
+
+/**
+ * An aria snapshot with the given password values masked where Playwright prints a field's value: at
+ * the end of a line, after `: ` (a textbox's own line, or its `- text:` child).
+ */
+export const maskPasswordValues = (snapshot: string, values: ReadonlyArray<string>): string => {
+  if (values.length === 0) return snapshot
+  const printed = new Set<string>()
+  for (const value of values) {
+    const collapsed = value.replace(/\s+/g, " ").trim()
+    for (const form of [value, collapsed]) if (form !== "") for (const shown of [form, yamlValue(form), JSON.stringify(form)]) printed.add(`: ${shown}`)
+  }
+  const endings = [...printed].sort((a, b) => b.length - a.length)
+  return snapshot
+    .split("\n")
+    .map((line) => {
+      const ending = endings.find((e) => line.endsWith(e))
+      return ending === undefined ? line : `${line.slice(0, line.length - ending.length)}: ${PASSWORD_MASK}`
+    })
+    .join("\n")
+}
+
+/** An aria snapshot of (a part of) `page` with its password fields' values masked. */
+export const maskSnapshot = (page: Page, snapshot: string): Promise<string> =>
+  passwordValues(page).then((values) => maskPasswordValues(snapshot, values))
+
+/** A field's value as an answer may show it: PASSWORD_MASK for a non-empty password field. */
+export const shownFieldValue = (locator: Locator, value: string, timeout: number): Promise<string> =>
+  value === ""
+    ? Promise.resolve(value)
+    : locator.evaluate(isPasswordInput, undefined, { timeout }).then((secret) => (secret ? PASSWORD_MASK : value))
 
 export const snapshotOps = (run: Run) => {
   const locate = (entry: WindowEntry, target: string): Effect.Effect<Locator, RefStale | InvalidArgument> => {
@@ -29,13 +98,17 @@ export const snapshotOps = (run: Run) => {
       }
       return Effect.succeed(entry.page.getByRef(trimmed))
     }
-    return Effect.succeed(entry.page.locator(expandSelector(trimmed)))
+    // A regex in the selector runs in the page on V8's backtracking engine: an unbounded one is refused here.
+    const selector = expandSelector(trimmed)
+    const unsafe = checkSelectorPatterns(selector)
+    return unsafe !== undefined ? Effect.fail(unsafe) : Effect.succeed(entry.page.locator(selector))
   }
 
-  const ariaSnapshot = (page: Page, depth?: number) => run("snapshot", () => page.ariaSnapshot({ mode: "ai", ...(depth !== undefined ? { depth } : {}) }))
+  const ariaSnapshot = (page: Page, depth?: number) =>
+    run("snapshot", () => page.ariaSnapshot({ mode: "ai", ...(depth !== undefined ? { depth } : {}) }).then((text) => maskSnapshot(page, text)))
   // A full snapshot becomes the window's latest: the page is armed first, so pageChanges compares with it.
   const fullSnapshot = (entry: WindowEntry) =>
-    run("snapshot", () => armPageChanges(entry.page).then(() => entry.page.ariaSnapshot({ mode: "ai" })))
+    run("snapshot", () => armPageChanges(entry.page).then(() => entry.page.ariaSnapshot({ mode: "ai" })).then((text) => maskSnapshot(entry.page, text)))
   const refreshRefs = (entry: WindowEntry) => Effect.map(fullSnapshot(entry), (full) => entry.recordSnapshot(full))
   // A quiet answer that names fields leaves them out of the latest snapshot: the next diff repeats them.
   const pageChanges = (entry: WindowEntry) =>
@@ -47,7 +120,9 @@ export const snapshotOps = (run: Run) => {
     const depth = options.depth
     if (options.target !== undefined) {
       const locator = yield* locate(entry, options.target)
-      const text = yield* run("snapshot", () => locator.ariaSnapshot({ mode: "ai", ...(depth !== undefined ? { depth } : {}), timeout: 5_000 }))
+      const text = yield* run("snapshot", () =>
+        locator.ariaSnapshot({ mode: "ai", ...(depth !== undefined ? { depth } : {}), timeout: 5_000 }).then((scoped) => maskSnapshot(entry.page, scoped))
+      )
       // A scoped snapshot replaces the page's ref map: take the full one again so every ref stays usable.
       yield* refreshRefs(entry)
       return text
@@ -62,7 +137,9 @@ export const snapshotOps = (run: Run) => {
     return text
   })
 
-  const recordSnapshot = (entry: WindowEntry, text: string) => Effect.sync(() => entry.recordSnapshot(text))
+  // A snapshot a tool took itself is recorded masked too: diffs against it show what the agent may see.
+  const recordSnapshot = (entry: WindowEntry, text: string) =>
+    Effect.promise(() => maskSnapshot(entry.page, text)).pipe(Effect.map((masked) => entry.recordSnapshot(masked)))
   const refCode = (entry: WindowEntry, ref: string, code: () => Promise<string>) => {
     const snapshot = entry.latestSnapshot
     const cached = entry.refCodes.get(ref)

@@ -6,7 +6,8 @@
  * when the context closes, i.e. when the app quits. Replay is `BrowserContext.routeFromHAR`.
  */
 import { Effect, Schema } from "effect"
-import { existsSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { resolve } from "node:path"
 import type { Request } from "playwright-core"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
@@ -14,7 +15,7 @@ import { ElectronDriver, type AppSession } from "../../layers/driver/ElectronDri
 import { confine } from "../../tools/confine.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
-import { Pattern, routesOf, toMatcher } from "./routes.js"
+import { Pattern, routesOf, toMatcher, type UrlMatcher } from "./routes.js"
 
 const MAX_ENTRIES = 2_000
 const MAX_BODY = 5_000_000
@@ -90,7 +91,6 @@ export const harRecord = defineTool({
       if (input.action === "start") {
         if (current) return yield* new InvalidArgument({ message: "action: a recording is already running", hint: "Stop it first: { \"action\": \"stop\" }." })
         const matcher = input.url !== undefined ? yield* toMatcher(input.url, "url") : undefined
-        const glob = typeof matcher === "string" ? globToRegExp(matcher) : matcher
         const entries: Array<Promise<unknown>> = []
         const onFinished = (request: Request) => {
           if (entries.length >= MAX_ENTRIES || !recording.matches(request.url())) return
@@ -99,7 +99,7 @@ export const harRecord = defineTool({
         const recording: Recording = {
           startedAt: Date.now(),
           entries,
-          matches: (url) => glob === undefined || glob.test(url),
+          matches: (url) => matcher === undefined || matchesUrl(matcher, url),
           stop: () => session.context.off("requestfinished", onFinished)
         }
         session.context.on("requestfinished", onFinished)
@@ -125,30 +125,37 @@ export const harRecord = defineTool({
     })
 })
 
-/** Playwright's glob rules, enough for the recording filter: ** any characters, * any but /, ? one, {a,b} alternatives. */
-const globToRegExp = (glob: string): RegExp => {
-  let out = "^"
-  let inGroup = false
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!
-    if (c === "*") {
-      if (glob[i + 1] === "*") {
-        out += ".*"
-        i++
-      } else out += "[^/]*"
-    } else if (c === "?") out += "."
-    else if (c === "{") {
-      inGroup = true
-      out += "("
-    } else if (c === "}" && inGroup) {
-      inGroup = false
-      out += ")"
-    } else if (c === "," && inGroup) out += "|"
-    else if (c === "\\" && i + 1 < glob.length) out += `\\${glob[++i]}`
-    else out += /[.+^$()|[\]\\/]/.test(c) ? `\\${c}` : c
+/** A request URL against a route matcher (the same linear-time matching as the mocked routes). */
+const matchesUrl = (matcher: UrlMatcher, url: string): boolean => {
+  try {
+    return matcher(new URL(url))
+  } catch {
+    return false
   }
-  return new RegExp(`${out}$`)
 }
+
+const MAX_HAR_BYTES = 256 * 1024 * 1024
+
+/**
+ * A HAR is JSON with log.entries. Checked here so that a file that is not one is answered with its name
+ * only: parse errors (ours and playwright-core's) quote the file's first bytes, and the file may be anything.
+ */
+const checkHar = (file: string, given: string) =>
+  Effect.try({
+    try: () => {
+      if (!statSync(file).isFile() || statSync(file).size > MAX_HAR_BYTES) return false
+      const parsed = JSON.parse(readFileSync(file, "utf8")) as { log?: { entries?: unknown } } | null
+      return Array.isArray(parsed?.log?.entries)
+    },
+    catch: () => false as const
+  }).pipe(
+    Effect.orElseSucceed(() => false),
+    Effect.filterOrFail(
+      (ok) => ok,
+      () => new InvalidArgument({ message: `file: ${given} is not a HAR file (JSON with log.entries, at most 256 MiB)`, hint: "Give the path electron_network_har_record returned." })
+    ),
+    Effect.asVoid
+  )
 
 export const harReplay = defineTool({
   name: "electron_network_har_replay",
@@ -181,12 +188,14 @@ export const harReplay = defineTool({
       if (input.file === undefined) return yield* new InvalidArgument({ message: "file is required", hint: "Give the path electron_network_har_record returned." })
       const config = yield* ServerConfig
       const inOutput = outputPath(config.outputDir, input.file, ".har")
-      const file = typeof inOutput === "string" && existsSync(inOutput) ? inOutput : input.file
+      const file = typeof inOutput === "string" && existsSync(inOutput) ? inOutput : resolve(input.file)
       if (file !== inOutput) yield* confine([[file, "file"]])
       if (!existsSync(file)) return yield* new InvalidArgument({ message: `file: ${input.file} does not exist`, hint: "Give the path electron_network_har_record returned." })
+      yield* checkHar(file, input.file)
       const matcher = input.url !== undefined ? yield* toMatcher(input.url, "url") : undefined
       yield* driver.run("replay the HAR", () =>
-        session.context.routeFromHAR(file, { notFound: input.notFound ?? "abort", ...(matcher !== undefined ? { url: matcher } : {}) })
+        // playwright-core hands `url` to context.route, which takes a function matcher (its types say string | RegExp only).
+        session.context.routeFromHAR(file, { notFound: input.notFound ?? "abort", ...(matcher !== undefined ? { url: matcher as unknown as RegExp } : {}) })
       )
       replays.set(session, file)
       return {

@@ -7,19 +7,23 @@ import { Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import type { BrowserContext, Route } from "playwright-core"
 import { ElectronDriver, type AppSession } from "../../layers/driver/ElectronDriver.js"
+import { classifyServedBody } from "../../eval-policy/code-paths.js"
+import { allowsCode } from "../../tools/code-gate.js"
 import { confine } from "../../tools/confine.js"
 import { InvalidArgument } from "../../tools/errors.js"
-import { compileSafePattern } from "../../tools/patterns.js"
+import { compileGlob, compileSafePattern } from "../../tools/patterns.js"
 import { defineTool } from "../../tools/Tool.js"
 
 export const ABORT_REASONS = ["failed", "aborted", "timedout", "accessdenied", "connectionrefused", "connectionreset", "namenotresolved", "internetdisconnected", "blockedbyclient"] as const
 
 export interface MockedRoute {
   readonly pattern: string
-  readonly matcher: string | RegExp
+  readonly matcher: UrlMatcher
   readonly handler: (route: Route) => Promise<void>
   readonly summary: string
   hits: number
+  /** Requests refused because the body would have run as a document or script without --allow-eval renderer. */
+  blocked: number
 }
 
 const routesBySession = new WeakMap<AppSession, Array<MockedRoute>>()
@@ -34,18 +38,27 @@ export const routesOf = (session: AppSession): Array<MockedRoute> => {
   return list
 }
 
-/** "/re/flags" is a regular expression (checked like the core tools' patterns); anything else a Playwright glob. */
-export const toMatcher = (pattern: string, field: string): Effect.Effect<string | RegExp, InvalidArgument> => {
+/**
+ * Whether a request URL matches a route's pattern. Always a function, so playwright-core never builds a
+ * RegExp of its own from a caller's glob (its glob regex backtracks in this process): the pattern runs on
+ * RE2 (tools/patterns.ts); a URL too long for the pattern's matching bound does not match.
+ */
+export type UrlMatcher = (url: URL) => boolean
+
+/** "/re/flags" is a regular expression; anything else a Playwright glob. Both compiled for linear-time matching. */
+export const toMatcher = (pattern: string, field: string): Effect.Effect<UrlMatcher, InvalidArgument> => {
   const re = /^\/(.+)\/([dgimsuy]*)$/s.exec(pattern)
-  if (!re) return Effect.succeed(pattern)
-  const compiled = compileSafePattern(re[1]!, re[2]!.replace(/[gy]/g, ""))
-  return compiled instanceof RegExp ? Effect.succeed(compiled) : Effect.fail(new InvalidArgument({ message: `${field}: ${compiled.message}`, hint: compiled.hint }))
+  const compiled = re ? compileSafePattern(re[1]!, re[2]!.replace(/[gy]/g, "")) : compileGlob(pattern)
+  return compiled.pipe(
+    Effect.map((safe): UrlMatcher => (url) => safe.test(url.href)),
+    Effect.mapError((error) => new InvalidArgument({ message: `${field}: ${error.message}`, hint: error.hint }))
+  )
 }
 
 export const describeRoutes = (list: ReadonlyArray<MockedRoute>) =>
-  list.length === 0 ? "No mocked routes." : `Routes (first match wins, newest first):\n${[...list].reverse().map((r) => `${r.pattern} -> ${r.summary} (${r.hits} hit${r.hits === 1 ? "" : "s"})`).join("\n")}`
+  list.length === 0 ? "No mocked routes." : `Routes (first match wins, newest first):\n${[...list].reverse().map((r) => `${r.pattern} -> ${r.summary} (${r.hits} hit${r.hits === 1 ? "" : "s"}${r.blocked > 0 ? `, ${r.blocked} refused: a document or script body needs --allow-eval renderer` : ""})`).join("\n")}`
 
-const routeList = (list: ReadonlyArray<MockedRoute>) => list.map((r) => ({ pattern: r.pattern, response: r.summary, hits: r.hits }))
+const routeList = (list: ReadonlyArray<MockedRoute>) => list.map((r) => ({ pattern: r.pattern, response: r.summary, hits: r.hits, blocked: r.blocked }))
 
 export const Pattern = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1_000)).annotations({
   description: "URL glob (**/api/quote*) or /regex/flags"
@@ -63,7 +76,7 @@ export const removeRoutes = (context: BrowserContext, list: Array<MockedRoute>, 
 export const route = defineTool({
   name: "electron_network_route",
   description:
-    "Mock every window's requests whose URL matches: answer with status/headers/body or file, or abort. No url: list routes and hits. Adds CORS allow-origin * if missing.",
+    "Mock every window's requests whose URL matches: answer with status/headers/body or file, or abort. No url: list routes and hits. Adds CORS allow-origin * if missing. A body served to a document or script needs --allow-eval renderer.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({
@@ -97,15 +110,23 @@ export const route = defineTool({
         input.abort !== undefined
           ? `abort ${input.abort}`
           : `${status}${input.file !== undefined ? ` file ${input.file}` : input.body !== undefined ? ` body ${input.body.length} chars` : ""}`
+      const mayServeCode = yield* allowsCode({ kind: "eval", target: "renderer", what: "a mocked document or script" })
       const entry: MockedRoute = {
         pattern: input.url,
         matcher,
         summary: input.times !== undefined ? `${summary}, ${input.times} time(s)` : summary,
         hits: 0,
+        blocked: 0,
         handler: async (r: Route) => {
           entry.hits++
           if (input.times !== undefined && entry.hits >= input.times) drop(list, entry)
           if (input.abort !== undefined) return r.abort(input.abort)
+          // A made-up body served where the page would run it is the caller's code: only with --allow-eval renderer.
+          const served = classifyServedBody(r.request().resourceType(), headers["content-type"])
+          if (served.kind !== "safe" && !mayServeCode) {
+            entry.blocked++
+            return r.abort("blockedbyclient")
+          }
           const origin = r.request().headers()["origin"]
           const cors: Record<string, string> = origin !== undefined && headers["access-control-allow-origin"] === undefined ? { "access-control-allow-origin": "*" } : {}
           return r.fulfill({

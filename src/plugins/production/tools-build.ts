@@ -5,6 +5,7 @@ import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
 import { LaunchFailed, OperationFailed } from "../../tools/errors.js"
 import { TimeoutMs } from "../../tools/shapes.js"
+import { vetLaunch } from "../../tools/launch-policy.js"
 import { defineTool } from "../../tools/Tool.js"
 import { checkAsar, describeBuild, readFuses, type BuildInfo } from "./build.js"
 import { BuildPath, buildsAt, newestBuild, promise } from "./locate.js"
@@ -97,7 +98,7 @@ export const launchBuild = defineTool({
     "Launch the newest packaged build (or the build given) through its own executable, as users run it, and make its first window active. Refuses builds whose EnableNodeCliInspectArguments fuse is off (explains the way round).",
   type: "lifecycle",
   openWorld: true,
-  errors: ["PATH_NOT_ALLOWED", "OPERATION_FAILED", "LAUNCH_FAILED"],
+  errors: ["PATH_NOT_ALLOWED", "OPERATION_FAILED", "LAUNCH_FAILED", "EVAL_NOT_AUTHORIZED"],
   input: Schema.Struct({
     build: BuildPath,
     args: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "arguments for the app" }),
@@ -116,13 +117,14 @@ export const launchBuild = defineTool({
           hint: "Test a build with the fuse on, or start this one yourself with --remote-debugging-port=9222 and use electron_attach (windows only: main-process tools answer NEEDS_MAIN_PROCESS)."
         })
       }
-      const driver = yield* ElectronDriver
-      const session = yield* driver.launch({
+      const request = yield* vetLaunch("electron_production_launch", {
         executablePath: executable,
         args: input.args ?? [],
         ...(input.env !== undefined ? { env: input.env } : {}),
         timeoutMs: input.timeoutMs ?? 30_000
       })
+      const driver = yield* ElectronDriver
+      const session = yield* driver.launch(request)
       const windows = session.windows.filter((w) => !w.page.isClosed()).map((w) => `${w.id === session.activeId ? "*" : " "} ${w.id} ${w.page.url()}`)
       const warnings = "error" in wire ? [`Warning: fuses not read (${wire.error}).`] : []
       return {

@@ -1,0 +1,103 @@
+/**
+ * Regexes in selectors run in the page on V8's backtracking RegExp: every target goes through the
+ * driver's locate, which refuses an unbounded regex with INVALID_ARGUMENT before the page is touched
+ * (src/layers/driver/selector-patterns.ts, page-regex.ts) and admits the common safe ones.
+ */
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { pageRegexProblem } from "../../src/layers/driver/page-regex.js"
+import { checkSelectorPatterns, selectorRegexes } from "../../src/layers/driver/selector-patterns.js"
+import type { WindowEntry } from "../../src/layers/driver/session.js"
+import { snapshotOps } from "../../src/layers/driver/snapshots.js"
+
+describe("regexes the page may run", () => {
+  it("admits the common bounded shapes", () => {
+    for (const [source, flags] of [
+      ["Save|Cancel", "i"],
+      ["^Task \\d+$", ""],
+      ["^Edit ", ""],
+      ["Tasks — .+", ""],
+      [".*saved", "i"],
+      ["\\w+@\\w+\\.com", ""],
+      ["\\d+-\\d+", ""],
+      ["^\\s*\\d+ of \\d+ tasks\\s*$", ""],
+      ["colou?r", ""],
+      ["(\\d+|no) tasks?", "i"],
+      ["\\d{1,3}\\.\\d{1,3}", ""],
+      ["[A-Z][a-z]+", "u"]
+    ] as const) {
+      expect(pageRegexProblem(source, flags), `/${source}/${flags}`).toBeUndefined()
+    }
+  })
+
+  it("refuses exponential and polynomial backtracking, backreferences and lookarounds", () => {
+    const refused = {
+      "(a+)+$": "repeated group",
+      "(a|a)*c": "repeated group",
+      "^(\\w+\\s?)*$": "repeated group",
+      "a*a*a*a*a*a*b": "backtrack",
+      ".*a.*b": "backtrack",
+      ".*x\\d+y": "backtrack",
+      ".{0,1000}.{0,1000}x": "backtrack",
+      [`${"(a|ab)".repeat(20)}x`]: "backtrack",
+      "(.)\\1": "backreference",
+      "(?<c>.)\\k<c>": "backreference",
+      "(?=a)a": "lookaround",
+      "(?<!a)b": "lookaround"
+    }
+    for (const [source, why] of Object.entries(refused)) expect(pageRegexProblem(source, ""), source).toContain(why)
+    expect(pageRegexProblem("a".repeat(1_001), "")).toContain("longer than")
+  })
+})
+
+describe("regexes found in selectors", () => {
+  it("finds them in every engine that runs one, nested selectors included, and nowhere else", () => {
+    expect(selectorRegexes("text=/Save|Cancel/i")).toEqual([{ source: "Save|Cancel", flags: "i" }])
+    expect(selectorRegexes("role=button[name=/^Task \\d+$/] >> nth=0")).toEqual([{ source: "^Task \\d+$", flags: "" }])
+    expect(selectorRegexes('internal:attr=[title=/a[/]b/s]')).toEqual([{ source: "a[/]b", flags: "s" }])
+    expect(selectorRegexes('div >> internal:has="internal:text=/x+/"')).toEqual([{ source: "x+", flags: "" }])
+    expect(selectorRegexes("li:is(:text-matches('\\\\d+', \"i\"))")).toEqual([{ source: "\\d+", flags: "i" }])
+    expect(selectorRegexes("internal:label=/Email/i >> internal:has-text=/x/")).toEqual([{ source: "Email", flags: "i" }, { source: "x", flags: "" }])
+    // Strings are strings: quoted values, text that does not start with a slash, XPath.
+    expect(selectorRegexes('internal:attr=[placeholder="/(a+)+/"i]')).toEqual([])
+    expect(selectorRegexes('text="/(a+)+$/"')).toEqual([])
+    expect(selectorRegexes("text=a=/(a+)+/")).toEqual([])
+    expect(selectorRegexes("xpath=//div/*")).toEqual([])
+  })
+
+  it("refuses a target whose regex is unbounded, admits safe ones", () => {
+    for (const target of [
+      "text=/(a+)+$/",
+      "internal:text=/a*a*a*b/",
+      "internal:has-text=/(a|a)*c/ >> nth=0",
+      'internal:attr=[title=/(x+)+y/i]',
+      "role=button[name=/(a+)+$/]",
+      'css=li:text-matches("(a+)+$")',
+      'div >> internal:has="text=/(a+)+$/"',
+      "aria-template=- button"
+    ]) {
+      const refused = checkSelectorPatterns(target)
+      assert.strictEqual(refused?._tag, "InvalidArgument", target)
+      expect(refused!.message).toMatch(/^target: /)
+      expect(refused!.hint).toContain("plain text")
+    }
+    for (const target of ["text=/Save|Cancel/i", "role=button[name=/^Task \\d+$/]", "text=Save", "css=#id", "internal:testid=[data-testid=\"row\"s] >> nth=2"]) {
+      expect(checkSelectorPatterns(target), target).toBeUndefined()
+    }
+  })
+
+  it.effect("the driver's locate refuses an unsafe target before touching the page", () =>
+    Effect.gen(function* () {
+      const touched: Array<string> = []
+      const entry = { refs: new Set(), page: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as WindowEntry
+      const { locate } = snapshotOps(() => Effect.die("no page call"))
+      const refused = yield* Effect.flip(locate(entry, "text=/(a+)+$/"))
+      assert.strictEqual(refused._tag, "InvalidArgument")
+      expect(refused.message).toContain("(a+)+$")
+      // Our shorthands are expanded first: a quoted value is a string, not a regex.
+      yield* locate(entry, "placeholder=/(a+)+$/")
+      yield* locate(entry, "text=/^pong:a+$/")
+      assert.deepStrictEqual(touched, ['internal:attr=[placeholder="/(a+)+$/"i]', "text=/^pong:a+$/"])
+    })
+  )
+})
