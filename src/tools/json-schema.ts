@@ -13,19 +13,49 @@ export interface ListedTool {
   readonly annotations: Record<string, boolean>
 }
 
-/** Removes what JSON Schema generation adds that an agent does not need (it costs tokens in every session). */
+/**
+ * The subset of JSON Schema every model API accepts in a tool's input (Anthropic, OpenAI, Bedrock, Vertex
+ * and Gemini): a listed schema uses no other keyword, and its top level is a plain object schema.
+ */
+export const PORTABLE_KEYWORDS: ReadonlySet<string> = new Set([
+  "type", "properties", "required", "additionalProperties", "items", "enum", "description",
+  "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "pattern", "anyOf"
+])
+
+/**
+ * Turns Effect's JSON Schema into the portable, compact form hosts receive: no $schema, $id or titles;
+ * a record is `additionalProperties: <value schema>` (not patternProperties/propertyNames: the key bounds
+ * stay enforced by the decoder); an integer's exclusiveMinimum becomes its minimum; a struct keeps
+ * `additionalProperties: false`, which the dispatcher enforces (unknown keys are refused).
+ */
 export const compactJsonSchema = (schema: unknown): unknown => {
   if (Array.isArray(schema)) return schema.map(compactJsonSchema)
   if (schema === null || typeof schema !== "object") return schema
+  const source = schema as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
-    if (key === "$schema" || key === "title" || key === "$id") continue
-    if (key === "additionalProperties" && value === false) continue
+  for (const [key, value] of Object.entries(source)) {
+    if (key === "$schema" || key === "title" || key === "$id" || key === "propertyNames") continue
     if (key === "required" && Array.isArray(value) && value.length === 0) continue
-    if (key === "properties" && value && typeof value === "object" && Object.keys(value).length === 0 && "additionalProperties" in (schema as object)) continue
+    if (key === "patternProperties" && value !== null && typeof value === "object" && Object.keys(value).length === 1 && "" in value) {
+      out.additionalProperties = compactJsonSchema((value as Record<string, unknown>)[""])
+      continue
+    }
+    if (key === "exclusiveMinimum" && typeof value === "number" && source.type === "integer") {
+      out.minimum = value + 1
+      continue
+    }
     out[key] = key === "properties" ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, compactJsonSchema(v)])) : compactJsonSchema(value)
   }
+  // A record lists no properties of its own: its value schema says it all.
+  if (out.properties !== undefined && Object.keys(out.properties as object).length === 0 && typeof out.additionalProperties === "object") delete out.properties
   return out
+}
+
+/** The top level hosts receive: always `{ type: "object", properties, … }`, never a combinator. */
+const objectSchema = (schema: Record<string, unknown>): ListedTool["inputSchema"] => {
+  // Effect describes an empty struct as "an object or an array"; the dispatcher accepts {} only.
+  if (schema.anyOf !== undefined && schema.properties === undefined) return { type: "object", properties: {}, additionalProperties: false }
+  return { type: "object", ...schema, properties: schema.properties ?? {} } as ListedTool["inputSchema"]
 }
 
 const schemas = new WeakMap<object, ListedTool["inputSchema"]>()
@@ -34,7 +64,7 @@ const schemas = new WeakMap<object, ListedTool["inputSchema"]>()
 export const inputJsonSchema = (tool: Tool<any, any>): ListedTool["inputSchema"] => {
   const known = schemas.get(tool.input)
   if (known !== undefined) return known
-  const schema = { ...(compactJsonSchema(JSONSchema.make(tool.input)) as Record<string, unknown>), type: "object" } as ListedTool["inputSchema"]
+  const schema = objectSchema(compactJsonSchema(JSONSchema.make(tool.input)) as Record<string, unknown>)
   schemas.set(tool.input, schema)
   return schema
 }
