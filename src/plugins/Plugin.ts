@@ -67,6 +67,8 @@ export const PluginValue = Schema.Struct({
       destructive: Schema.optional(Schema.Boolean),
       openWorld: Schema.optional(Schema.Boolean),
       readOnly: Schema.optional(Schema.Boolean),
+      title: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(60))),
+      idempotent: Schema.optional(Schema.Boolean),
       handler: Schema.declare(isFunction, { identifier: "Function", description: "a function returning an Effect" })
     })
   ).pipe(Schema.minItems(1))

@@ -7,7 +7,8 @@
  *   target not allowed, plugin not loaded: each with its hint, before any argument is looked at),
  *   then decodes the arguments with the tool's Schema, runs the handler under the operation
  *   timeout, records failures in ServerState and turns every outcome, defects included, into a
- *   tool result.
+ *   tool result. Given a progress sink (the request carried a progress token), the run sends progress
+ *   while it lasts (./progress.ts).
  */
 import { Cause, Context, Effect, Layer, Option, Schema } from "effect"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
@@ -18,9 +19,10 @@ import { isCoreToolName } from "../profile/profiles.js"
 import { bounded } from "../tools/call-bounds.js"
 import { errorCode, InvalidArgument, Timeout } from "../tools/errors.js"
 import { inputJsonSchema, toListedTool, type ListedTool } from "../tools/json-schema.js"
-import type { Tool, ToolServices } from "../tools/Tool.js"
+import { isReadOnly, type Tool, type ToolServices } from "../tools/Tool.js"
 import { argumentsTooLarge, formatDecodeError, isArgumentObject } from "./decode.js"
 import { InternalError, PluginNotLoaded, UnknownTool, type ServerError } from "./errors.js"
+import { callLimitMs, describeCall, withProgress, type ProgressSink } from "./progress.js"
 import { byName, nearMisses } from "./resolve.js"
 import { capResult, errorResult, successResult, type CallResult } from "./results.js"
 import { ServerState } from "./ServerState.js"
@@ -28,15 +30,21 @@ import { coreTools, type ServerServices } from "./tools.js"
 
 export type { CallResult, Content } from "./results.js"
 export type { ListedTool } from "../tools/json-schema.js"
+export type { ProgressSink, ProgressUpdate } from "./progress.js"
 
 /** A tool of any group: core (driver services), server-describing or plugin. */
 type AnyTool = Tool<any, ToolServices | ServerServices>
+
+export interface CallOptions {
+  /** Where progress goes while the call runs; without it none is made. */
+  readonly progress?: ProgressSink | undefined
+}
 
 export interface DispatcherShape {
   /** The visible tools, sorted by name. */
   readonly tools: ReadonlyArray<AnyTool>
   readonly list: () => ReadonlyArray<ListedTool>
-  readonly call: (name: string, args: unknown) => Effect.Effect<CallResult>
+  readonly call: (name: string, args: unknown, options?: CallOptions) => Effect.Effect<CallResult>
 }
 
 export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher, DispatcherShape>() {
@@ -136,12 +144,12 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           )
         )
 
-      const call = (name: string, args: unknown): Effect.Effect<CallResult> =>
+      const call = (name: string, args: unknown, options?: CallOptions): Effect.Effect<CallResult> =>
         Effect.gen(function* () {
           yield* state.recordCall
           const tool = yield* resolveTool(name)
           const input = yield* decode(tool, args)
-          return yield* bounded(
+          const run = bounded(
             tool.handler(input),
             config.operationTimeoutMs,
             () =>
@@ -150,6 +158,14 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
                 hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
               })
           )
+          const sink = options?.progress
+          if (sink === undefined) return yield* run
+          return yield* withProgress(run, {
+            tool: name,
+            limitMs: callLimitMs(input, config.operationTimeoutMs),
+            activity: describeCall(input, isReadOnly(tool)),
+            sink
+          })
         }).pipe(
           Effect.map((result) => successResult(capResult(name, result, config.maxResponseChars, config.outputDir))),
           Effect.catchAllCause((cause) => {

@@ -1,17 +1,23 @@
 /**
- * McpServer: binds the Dispatcher to the MCP SDK's low-level Server (tools/list, tools/call) and
- * connects it to a transport: stdio (the default), or any SDK transport such as the in-memory linked
- * pair used by tests and the benchmark. Tool failures are tool results; a cancelled request
+ * McpServer: binds the Dispatcher to the MCP SDK's low-level Server (tools/list, tools/call; and
+ * resources/list, resources/read over ./resources.ts) and connects it to a transport: stdio (the
+ * default), or any SDK transport such as the in-memory linked pair used by tests and the benchmark. Tool failures are tool results; a cancelled request
  * (notifications/cancelled) interrupts the fiber running it.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Logger, Runtime, type Scope } from "effect"
 import { Timeout } from "../tools/errors.js"
+import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
+import { LoadedPlugins } from "../plugins/PluginLoader.js"
+import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { Dispatcher } from "./Dispatcher.js"
+import { serverInstructions } from "./instructions.js"
 import { InternalError } from "./errors.js"
+import { mcpProgressSink } from "./progress.js"
+import { makeResources, toMcpError, type ResourceError } from "./resources.js"
 import { errorResult } from "./results.js"
 import { LineLimiter, STDIO_MAX_MESSAGE_BYTES, type OversizedMessage } from "./stdio-limit.js"
 import { VERSION } from "../version.js"
@@ -41,12 +47,21 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
       const dispatcher = yield* Dispatcher
       const runtime = yield* Effect.runtime<never>()
       const closed = yield* Deferred.make<void>()
-      const server = new Server({ name: "stagewright", version: VERSION }, { capabilities: { tools: {} } })
+      const resources = yield* makeResources
+      const profile = yield* ProfileSelector
+      const policy = yield* EvalPolicy
+      const loaded = yield* LoadedPlugins
+      const instructions = serverInstructions({ profile: profile.active, plugins: loaded.plugins.map((p) => p.name), allowEval: policy.allowed })
+      const server = new Server({ name: "stagewright", version: VERSION }, { capabilities: { tools: {}, resources: { listChanged: true } }, instructions })
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...dispatcher.list()] }))
       server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-        const exit = await Runtime.runPromiseExit(runtime)(dispatcher.call(request.params.name, request.params.arguments ?? {}), {
+        // With a progress token the call sends notifications/progress while it runs (./progress.ts).
+        const progress = mcpProgressSink(request.params._meta?.progressToken, extra.sendNotification)
+        const exit = await Runtime.runPromiseExit(runtime)(dispatcher.call(request.params.name, request.params.arguments ?? {}, { progress }), {
           signal: extra.signal
         })
+        // A call that wrote into the output folders changed resources/list (./resources.ts).
+        if (Runtime.runSync(runtime)(resources.changed)) await extra.sendNotification({ method: "notifications/resources/list_changed" }).catch(() => undefined)
         if (Exit.isSuccess(exit)) return exit.value as any
         if (Cause.isInterruptedOnly(exit.cause)) {
           return errorResult(new Timeout({ message: `${request.params.name} was cancelled`, hint: "Call it again when needed." })) as any
@@ -54,6 +69,15 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
         // The dispatcher turns failures into results; anything else that escapes it is a defect.
         return errorResult(new InternalError({ message: `${request.params.name} failed unexpectedly: ${Cause.pretty(exit.cause).split("\n")[0]}` })) as any
       })
+      // Resources: what the server wrote into its output folders, and its documents; a refused read is a JSON-RPC error.
+      const answer = async <A>(effect: Effect.Effect<A, ResourceError>) => {
+        const exit = await Runtime.runPromiseExit(runtime)(effect)
+        if (Exit.isSuccess(exit)) return exit.value as any
+        const failure = Cause.failureOption(exit.cause)
+        throw failure._tag === "Some" ? toMcpError(failure.value) : new Error(Cause.pretty(exit.cause).split("\n")[0])
+      }
+      server.setRequestHandler(ListResourcesRequestSchema, (request) => answer(resources.list(request.params?.cursor)))
+      server.setRequestHandler(ReadResourceRequestSchema, (request) => answer(resources.read(request.params.uri)))
       server.onclose = () => {
         Runtime.runSync(runtime)(Deferred.succeed(closed, undefined))
       }

@@ -4,11 +4,11 @@
  */
 import { writeFileSync } from "node:fs"
 import { basename, join } from "node:path"
-import { pathToFileURL } from "node:url"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import type { ToolResult } from "../tools/Tool.js"
 import { errorCode, isRetryable } from "../tools/errors.js"
 import type { ServerError } from "./errors.js"
+import { artifactUri } from "./resource-uri.js"
 
 export type Content =
   | { readonly type: "text"; readonly text: string }
@@ -34,7 +34,8 @@ const sizeMeta = (content: ReadonlyArray<Content>, structured: unknown) => {
 
 /**
  * Caps a result: text longer than `maxChars` is cut and the whole result (text and structured content)
- * is written to a file under `outputDir`, returned as a resource link.
+ * is written to a file under `outputDir/responses`, returned as a resource link whose URI resources/read
+ * serves (stdio and HTTP clients alike; the text keeps the path on the server's disk).
  */
 export const capResult = (tool: string, result: ToolResult, maxChars: number, outputDir: string): ToolResult & { readonly link?: Content } => {
   const structuredChars = result.structured ? JSON.stringify(result.structured).length : 0
@@ -42,6 +43,7 @@ export const capResult = (tool: string, result: ToolResult, maxChars: number, ou
   const path = outputPath(join(outputDir, "responses"), timestampedName(tool, ".txt"), ".txt")
   if (typeof path !== "string") return result
   writeFileSync(path, result.structured ? `${result.text}\n\n--- structuredContent ---\n${JSON.stringify(result.structured, null, 1)}` : result.text)
+  const uri = artifactUri("output", `responses/${basename(path)}`)
   const total = result.text.length
   const text =
     total > maxChars
@@ -50,8 +52,8 @@ export const capResult = (tool: string, result: ToolResult, maxChars: number, ou
   return {
     ...result,
     text,
-    ...(result.structured ? { structured: structuredChars > maxChars ? { truncated: true, fullResult: path } : result.structured } : {}),
-    link: { type: "resource_link", uri: pathToFileURL(path).href, name: basename(path), mimeType: "text/plain", description: `full result of ${tool}` }
+    ...(result.structured ? { structured: structuredChars > maxChars ? { truncated: true, fullResult: path, fullResultUri: uri } : result.structured } : {}),
+    link: { type: "resource_link", uri, name: basename(path), mimeType: "text/plain", description: `full result of ${tool}` }
   }
 }
 

@@ -44,6 +44,10 @@ export interface Tool<A = any, R = ToolServices> {
   readonly openWorld?: boolean
   /** Overrides the default read-only flag of the type (read, assert and debug tools are read-only). */
   readonly readOnly?: boolean
+  /** A short human title for hosts' tool pickers; default: derived from the name (`toolTitle`). */
+  readonly title?: string
+  /** Calling it again with the same arguments has no further effect (MCP idempotentHint; read-only tools are). */
+  readonly idempotent?: boolean
   /** Set on plugin tools: the plugin's name. */
   readonly plugin?: string
   readonly handler: (input: A) => Effect.Effect<ToolResult, ToolError, R>
@@ -57,3 +61,14 @@ export const defineTool = <A, I, R = ToolServices>(
 /** MCP readOnlyHint: by the operation type unless the tool says otherwise. */
 export const isReadOnly = (tool: Pick<Tool, "readOnly" | "type">): boolean =>
   tool.readOnly ?? (tool.type === "read" || tool.type === "assert" || tool.type === "debug")
+
+/** Words of tool names written as people write them. */
+const WORDS: Readonly<Record<string, string>> = { har: "HAR", ipc: "IPC", cpu: "CPU", url: "URL", a11y: "Accessibility", indexeddb: "IndexedDB", userdata: "userData", asar: "asar" }
+
+/** `electron_network_har_record` -> "Network HAR record": the title a tool has unless it declares one. */
+export const toolTitle = (tool: Pick<Tool, "name" | "title">): string => {
+  if (tool.title !== undefined) return tool.title
+  const words = tool.name.replace(/^electron_/, "").split("_").map((w) => WORDS[w] ?? w)
+  const [first = "", ...rest] = words
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(" ")
+}

@@ -18,6 +18,7 @@ export const generateLocator = defineTool({
   description:
     "Turn a ref or selector into resilient Playwright locator code (role, label and test id preferred over CSS), and say how many elements it matches now.",
   type: "author",
+  idempotent: true,
   readOnly: true,
   errors: ["APP_NOT_RUNNING", "REF_STALE", "ELEMENT_NOT_FOUND"],
   input: Schema.Struct({ target: Target }),

@@ -56,6 +56,7 @@ export const hover = defineTool({
   name: "electron_hover",
   description: "Move the mouse over an element (menus, tooltips, hover states).",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({ target: Target, timeoutMs: Timeout5 }),
   handler: (input) =>
@@ -72,6 +73,7 @@ export const fill = defineTool({
   name: "electron_fill",
   description: "Replace the value of a text field, textarea, date or contenteditable element (input and change events fire). For key-by-key typing use electron_type.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({ target: Target, value: Text(100_000), timeoutMs: Timeout5 }),
   handler: (input) =>
@@ -91,6 +93,7 @@ export const fillForm = defineTool({
   description:
     "Fill many fields in one call, in order: text-like fields take a string, selects a string or list (value or label), checkboxes and radios true/false. Stops at the first field that fails and says which.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({
     fields: Schema.Array(Schema.Struct({ target: Target, value: FormValue })).pipe(Schema.minItems(1), Schema.maxItems(100)),
@@ -222,6 +225,7 @@ export const selectOption = defineTool({
   name: "electron_select_option",
   description: "Choose options of a <select> (or ARIA listbox) by value or label; several for a multiple select. Returns the selected values.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({ target: Target, values: Schema.Array(Text(1_000)).pipe(Schema.minItems(1), Schema.maxItems(100)), timeoutMs: Timeout5 }),
   handler: (input) =>
@@ -238,6 +242,7 @@ export const check = defineTool({
   name: "electron_check",
   description: "Check or uncheck (checked=false) a checkbox, radio or switch, and verify it took the state.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({ target: Target, checked: Schema.optional(Schema.Boolean).annotations({ description: "default true" }), timeoutMs: Timeout5 }),
   handler: (input) => {
@@ -278,6 +283,7 @@ export const uploadFile = defineTool({
   name: "electron_upload_file",
   description: "Set the files of an <input type=file> (absolute paths, or relative to the server's folder); an empty list clears it. For native open dialogs use electron_dialog_stub.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({ target: Target, paths: Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096))).pipe(Schema.maxItems(100)), timeoutMs: Timeout5 }),
   handler: (input) =>

@@ -3,11 +3,12 @@
  * sits in each session's context), its MCP annotations and its tools/list entry.
  */
 import { JSONSchema } from "effect"
-import { isReadOnly, type Tool } from "./Tool.js"
+import { isReadOnly, toolTitle, type Tool } from "./Tool.js"
 
 /** One entry of the tools/list payload. */
 export interface ListedTool {
   readonly name: string
+  readonly title: string
   readonly description: string
   readonly inputSchema: { readonly type: "object"; readonly [key: string]: unknown }
   readonly annotations: Record<string, boolean>
@@ -73,10 +74,16 @@ export const inputJsonSchema = (tool: Tool<any, any>): ListedTool["inputSchema"]
 export const annotationsOf = (tool: Tool<any, any>): Record<string, boolean> =>
   isReadOnly(tool)
     ? { readOnlyHint: true, openWorldHint: tool.openWorld === true }
-    : { readOnlyHint: false, destructiveHint: tool.destructive === true, openWorldHint: tool.openWorld === true }
+    : {
+        readOnlyHint: false,
+        destructiveHint: tool.destructive === true,
+        ...(tool.idempotent === true ? { idempotentHint: true } : {}),
+        openWorldHint: tool.openWorld === true
+      }
 
 export const toListedTool = (tool: Tool<any, any>): ListedTool => ({
   name: tool.name,
+  title: toolTitle(tool),
   description: tool.description,
   inputSchema: inputJsonSchema(tool),
   annotations: annotationsOf(tool)

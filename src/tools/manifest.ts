@@ -7,10 +7,11 @@ import { inputJsonSchema } from "./json-schema.js"
 import { PROFILE_NAMES, PROFILES, type CoreToolName } from "../profile/profiles.js"
 import { COMMON_CODES } from "./errors.js"
 import { DIALOG_EXEMPT } from "./guard.js"
-import type { Tool } from "./Tool.js"
+import { toolTitle, type Tool } from "./Tool.js"
 
 export interface ManifestEntry {
   readonly name: string
+  readonly title: string
   readonly description: string
   readonly type: string
   readonly evalTarget: string | null
@@ -22,6 +23,7 @@ export interface ManifestEntry {
 
 export const manifestEntry = (tool: Tool): ManifestEntry => ({
   name: tool.name,
+  title: toolTitle(tool),
   description: tool.description,
   type: tool.type,
   evalTarget: tool.evalTarget ?? null,

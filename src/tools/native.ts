@@ -234,6 +234,7 @@ export const dialogStub = defineTool({
   description:
     "Pre-answer native dialogs (dialog.showOpenDialog/showSaveDialog/showMessageBox and their Sync forms): set rules per kind (open|save|message), optionally matching title/message/buttons text; unmatched calls answer \"canceled\", or fail when strict. list shows the recorded calls; restore puts the real dialogs back.",
   type: "native",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({
     action: Schema.Literal("set", "list", "restore"),
@@ -273,6 +274,7 @@ export const clipboard = defineTool({
   name: "electron_clipboard",
   description: "Read or write the clipboard's text through Electron's clipboard module (read returns the text; write replaces it).",
   type: "native",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "INVALID_ARGUMENT"],
   input: Schema.Struct({ action: Schema.Literal("read", "write"), text: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000_000))) }),
   handler: (input) =>

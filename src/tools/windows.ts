@@ -52,6 +52,7 @@ export const selectWindow = defineTool({
   name: "electron_select_window",
   description: "Make a window active (by id, title or URL substring, or index); later tools act on it.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
   input: Schema.Struct({ ...WindowQuery, index: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())) }),
   handler: (input) =>
@@ -90,6 +91,7 @@ export const windowState = defineTool({
   name: "electron_window_state",
   description: "Minimize, maximize, restore (to normal from minimized, maximized or fullscreen), focus, show, hide or (un)fullscreen a window (default: the active one); returns the new state. Needs the main process.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "NEEDS_MAIN_PROCESS"],
   input: Schema.Struct({ action: Schema.Literal(...STATE_ACTIONS), window: Schema.optional(WindowId) }),
   handler: (input) =>
@@ -125,6 +127,7 @@ export const windowBounds = defineTool({
   name: "electron_window_bounds",
   description: "Get a window's bounds, or set any of x, y, width, height (pixels) and get the result. Needs the main process.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "NEEDS_MAIN_PROCESS"],
   input: Schema.Struct({
     window: Schema.optional(WindowId),

@@ -14,6 +14,7 @@ const TOOLS_MD = fileURLToPath(new URL("../../docs/TOOLS.md", import.meta.url))
 
 const entry = (name: string, extra: Partial<ManifestEntry> = {}): ManifestEntry => ({
   name,
+  title: name,
   description: `The ${name} tool.`,
   type: "read",
   evalTarget: null,
@@ -126,7 +127,7 @@ describe("the Plugin API section", () => {
     expect(rows.map((r) => r.name)).toEqual([
       "name", "purpose", "stagewright", "config", "mainHooks", "mainHooks[].name", "mainHooks[].install",
       "tools", "tools[].name", "tools[].description", "tools[].input", "tools[].type", "tools[].evalTarget",
-      "tools[].errors", "tools[].destructive", "tools[].openWorld", "tools[].readOnly", "tools[].handler"
+      "tools[].errors", "tools[].destructive", "tools[].openWorld", "tools[].readOnly", "tools[].title", "tools[].idempotent", "tools[].handler"
     ])
     expect(rows.find((r) => r.name === "stagewright")).toMatchObject({ required: true, type: "string" })
     expect(rows.find((r) => r.name === "stagewright")!.description).toContain("semver range")

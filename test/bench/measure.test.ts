@@ -10,7 +10,7 @@ import { PROFILE_NAMES, PROFILES } from "../../src/index.js"
 import { firstPartyPlugins } from "../../src/plugins/registry.js"
 import { DEFAULT_BASELINE } from "../../src/bench/manifest/cli.js"
 import { BaselineJson } from "../../src/bench/manifest/gate.js"
-import { firstPartyPluginNames, listVariant, measureTools, measureVariant } from "../../src/bench/manifest/measure.js"
+import { firstPartyPluginNames, listVariant, listVariantPayload, measureTools, measureVariant } from "../../src/bench/manifest/measure.js"
 import { variantsOf } from "../../src/bench/manifest/variants.js"
 
 describe("manifest variants", () => {
@@ -55,9 +55,11 @@ describe("manifest measurement", () => {
   it.live("measures profile:essential:safe over a real in-memory MCP pair with consistent figures", () =>
     Effect.gen(function* () {
       const variant = variantsOf(PROFILE_NAMES, []).find((v) => v.name === "profile:essential:safe")!
-      const tools = yield* listVariant(variant)
-      const m = measureTools(variant.name, tools)
-      const text = JSON.stringify({ tools })
+      const { instructions, tools } = yield* listVariantPayload(variant)
+      // What the host receives: the instructions (naming the active profile) counted with the tools.
+      expect(instructions).toContain("profile essential")
+      const m = measureTools(variant.name, tools, instructions)
+      const text = JSON.stringify({ instructions, tools })
       expect(m.tools).toBe(PROFILES.essential.size)
       expect(new Set(m.names)).toEqual(new Set(PROFILES.essential))
       expect(m.names).toEqual([...m.names].sort())

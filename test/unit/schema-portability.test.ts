@@ -12,6 +12,7 @@ import { createServer } from "../../src/index.js"
 import { firstPartyPlugins } from "../../src/plugins/registry.js"
 import { PROFILE_NAMES } from "../../src/profile/profiles.js"
 import { PORTABLE_KEYWORDS } from "../../src/tools/json-schema.js"
+import { inMemoryClient } from "../support/mcp.js"
 
 /** Every problem of one schema position, with its path. */
 const problems = (schema: unknown, path: string): Array<string> => {
@@ -33,6 +34,20 @@ const variants = [
 ]
 
 describe("listed input schemas", () => {
+  it("titles read as people write them; idempotentHint is declared where a repeat changes nothing", async () => {
+    const server = await createServer({ plugins: Object.keys(firstPartyPlugins), outputDir: mkdtempSync(join(tmpdir(), "sw-schema-")) })
+    try {
+      const byName = new Map((await server.listTools()).map((t) => [t.name, t]))
+      expect(byName.get("electron_network_har_record")?.title).toBe("Network HAR record")
+      expect(byName.get("electron_launch")?.title).toBe("Launch")
+      expect(byName.get("electron_fill")?.annotations.idempotentHint).toBe(true)
+      expect(byName.get("electron_click")?.annotations.idempotentHint).toBeUndefined()
+      expect(new Set([...byName.values()].map((t) => t.title)).size).toBe(byName.size)
+    } finally {
+      await server.close()
+    }
+  })
+
   it.each(variants)("%o: plain object schemas in the portable subset", async ({ toolProfile, plugins, evalOn }) => {
     const server = await createServer({ toolProfile, plugins, allowEval: evalOn ? ["renderer", "main"] : [], outputDir: mkdtempSync(join(tmpdir(), "sw-schema-")) })
     try {
@@ -44,6 +59,8 @@ describe("listed input schemas", () => {
         expect(typeof schema.properties, tool.name).toBe("object")
         for (const combinator of ["anyOf", "oneOf", "allOf", "not", "$ref", "$defs", "enum"]) expect(schema[combinator], `${tool.name} ${combinator}`).toBeUndefined()
         expect(problems(schema, tool.name)).toEqual([])
+        expect(tool.title, tool.name).toMatch(/^[A-Z][\w ]{2,59}$/)
+        if (tool.annotations.readOnlyHint === true) expect(tool.annotations.idempotentHint, tool.name).toBeUndefined()
         expect(JSON.stringify(schema)).not.toContain("$ref")
       }
     } finally {
@@ -62,6 +79,24 @@ describe("listed input schemas", () => {
       }
     } finally {
       await server.close()
+    }
+  })
+})
+
+describe("server instructions", () => {
+  it("say how to start and which profile, plugins and eval targets are active", async () => {
+    const plain = await inMemoryClient({ toolProfile: "essential" })
+    const loaded = await inMemoryClient({ plugins: ["network", "visual"], allowEval: ["main"] })
+    try {
+      const a = plain.client.getInstructions() ?? ""
+      expect(a).toContain("electron_launch")
+      expect(a).toContain("electron_snapshot")
+      expect(a).toContain("Active: profile essential; plugins none; eval off.")
+      expect(loaded.client.getInstructions()).toContain("Active: profile full; plugins network, visual; eval main.")
+      expect(a.length).toBeLessThan(800)
+    } finally {
+      await plain.close()
+      await loaded.close()
     }
   })
 })

@@ -275,6 +275,7 @@ const renderTool = (tool: ManifestEntry): string => {
   const evalTarget = tool.evalTarget === null ? "none" : `${code(tool.evalTarget)} (listed only with ${code(`--allow-eval ${tool.evalTarget}`)})`
   const plugin = tool.plugin === null ? "none (core)" : `${code(tool.plugin)} (listed only with ${code(`--plugin ${tool.plugin}`)})`
   lines.push(
+    `- Title: ${escapeText(tool.title)}`,
     `- Type: ${code(tool.type)}`,
     `- Eval target: ${evalTarget}`,
     `- Profiles: ${tool.profiles.length > 0 ? tool.profiles.map(code).join(", ") : "none"}`,

@@ -1,5 +1,5 @@
 /**
- * Measures what a host pays for Stagewright's tools/list: for each variant, a real MCP client and
+ * Measures what a host pays for Stagewright's tools/list (and the server's instructions): for each variant, a real MCP client and
  * server on the SDK's in-memory linked pair (the server built from the public `serverLayer`), the
  * parsed `{ tools }` serialized with JSON.stringify, counted in Unicode code points, UTF-8 bytes and
  * o200k_base BPE tokens, with the sorted names and each tool's own size.
@@ -63,8 +63,9 @@ export const sizeOf = (text: string): TextSize => {
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** Measures a parsed tools/list payload (pure apart from the tokenizer). */
-export const measureTools = (variant: string, tools: ReadonlyArray<{ readonly name: string }>): Measurement => {
-  const total = sizeOf(JSON.stringify({ tools }))
+export const measureTools = (variant: string, tools: ReadonlyArray<{ readonly name: string }>, instructions?: string): Measurement => {
+  // What a host receives before any call: the server's instructions (initialize) and the tools/list payload.
+  const total = sizeOf(JSON.stringify({ instructions, tools }))
   const listed = tools.map((t) => t.name)
   const names = [...listed].sort(byName)
   const perTool = tools.map((tool) => ({ name: tool.name, ...sizeOf(JSON.stringify(tool)) })).sort((a, b) => byName(a.name, b.name))
@@ -118,15 +119,19 @@ export const listAllTools = (variant: string, client: Client) =>
     }
   })
 
-/** The parsed tools/list of one variant, from a fresh server built for it. */
-export const listVariant = (variant: Variant) =>
+/** The server's instructions and parsed tools/list of one variant, from a fresh server built for it. */
+export const listVariantPayload = (variant: Variant) =>
   Effect.gen(function* () {
     const client = yield* connectClient(variant.name)
-    return yield* listAllTools(variant.name, client)
+    const tools = yield* listAllTools(variant.name, client)
+    return { instructions: client.getInstructions(), tools }
   }).pipe(Effect.scoped, Effect.provide(serverLayer(serverConfigOf(variant))), Effect.withSpan("manifest.listVariant", { attributes: { variant: variant.name } }))
 
+/** The parsed tools/list of one variant. */
+export const listVariant = (variant: Variant) => Effect.map(listVariantPayload(variant), (payload) => payload.tools)
+
 /** Measures one variant: its own server (one per variant: each is a different configuration). */
-export const measureVariant = (variant: Variant) => Effect.map(listVariant(variant), (tools) => measureTools(variant.name, tools))
+export const measureVariant = (variant: Variant) => Effect.map(listVariantPayload(variant), ({ instructions, tools }) => measureTools(variant.name, tools, instructions))
 
 export const measureVariants = (variants: ReadonlyArray<Variant>) => Effect.forEach(variants, measureVariant)
 

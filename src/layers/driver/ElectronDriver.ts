@@ -119,7 +119,7 @@ const makeDriver = Effect.gen(function* () {
 
   const launch = Effect.fn("ElectronDriver.launch")(function* (options: LaunchOptions) {
     const prepared = yield* prepareLaunch(options)
-    return yield* oneAtATime(install(launchSession(options, prepared))).pipe(Effect.tapError((error) => Effect.logWarning(`launch failed: ${error.message}`)))
+    return yield* waits.describing(`starting ${options.app ?? prepared.runtime.executablePath} and waiting for its first window`, oneAtATime(install(launchSession(options, prepared)))).pipe(Effect.tapError((error) => Effect.logWarning(`launch failed: ${error.message}`)))
   })
 
   const attach = Effect.fn("ElectronDriver.attach")(function* (options: AttachOptions) {

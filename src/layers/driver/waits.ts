@@ -1,10 +1,24 @@
 /**
  * The driver's waits, all Effect: a condition read until it holds (backing off 100 ms -> 1 s), and a
  * Playwright wait cut in slices of at most a second. Interrupted, neither makes another call.
+ * `describing` names what a call is waiting for, for its progress notifications (src/server/progress.ts).
  */
-import { Clock, Data, Duration, Effect, Ref, Schedule } from "effect"
+import { Clock, Data, Duration, Effect, FiberRef, Ref, Schedule } from "effect"
+import { globalValue } from "effect/GlobalValue"
 import type { PlaywrightError } from "./errors.js"
 import type { Check } from "./shape.js"
+
+/**
+ * What the running call is doing now, read by its progress heartbeat (another fiber, hence a Ref). Set
+ * only while a client asked for progress; outside such a call it is undefined and `describing` costs a read.
+ */
+export const CallActivity = globalValue("stagewright/CallActivity", () => FiberRef.unsafeMake<Ref.Ref<string | undefined> | undefined>(undefined))
+
+/** Runs `effect` with `what` ("waiting for testid=save") as the call's activity, restoring the previous one after. */
+export const describing = <A, E, R>(what: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(FiberRef.get(CallActivity), (activity) =>
+    activity === undefined ? effect : Effect.acquireUseRelease(Ref.getAndSet(activity, what), () => effect, (previous) => Ref.set(activity, previous))
+  )
 
 /** A condition that does not hold yet (internal to the waits: retried, never returned). */
 export class NotYet extends Data.TaggedError("NotYet") {}

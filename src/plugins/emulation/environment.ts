@@ -15,6 +15,7 @@ export const zoom = defineTool({
   name: "electron_emulation_zoom",
   description: "Set (or read) a window's zoom factor through webContents.setZoomFactor; returns the factor in force and the page's devicePixelRatio.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "WINDOW_NOT_FOUND"],
   input: Schema.Struct({
     factor: Schema.optional(Schema.Number.pipe(Schema.between(0.25, 5))).annotations({ description: "1 = 100%" }),
@@ -51,6 +52,7 @@ export const timezone = defineTool({
   name: "electron_emulation_timezone",
   description: "Override the time zone every window's pages see (IANA id like Asia/Tokyo; \"system\" removes it; new windows too); returns each page's Intl time zone and UTC offset. The main process keeps its own.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({ timezone: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))) }),
   handler: (input) =>

@@ -28,6 +28,7 @@ export const theme = defineTool({
   name: "electron_emulation_theme",
   description: "Set nativeTheme.themeSource (system|light|dark) in the main process, or read it; returns shouldUseDarkColors and the prefers-color-scheme each window now reports.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS"],
   input: Schema.Struct({ theme: Schema.optional(Schema.Literal("system", "light", "dark")) }),
   handler: (input) =>
@@ -72,6 +73,7 @@ export const media = defineTool({
   description:
     "Emulate media features in every window (new ones too): reducedMotion reduce|no-preference, contrast more|less|no-preference, forcedColors active|none; \"default\" removes an override. Returns what each window's matchMedia reports.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({
     reducedMotion: Schema.optional(Schema.Literal("reduce", "no-preference", "default")),

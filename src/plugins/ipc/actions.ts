@@ -132,6 +132,7 @@ export const clearMocksTool = defineTool({
   name: "electron_ipc_clear_mocks",
   description: "Remove IPC mocks (one channel, or all): the app's own handlers answer again. Says how many calls each mock answered.",
   type: "native",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "OPERATION_FAILED"],
   input: Schema.Struct({ channel: Schema.optional(Channel).annotations({ description: "only this channel, default all" }) }),
   handler: (input) =>

@@ -76,6 +76,7 @@ export const offline = defineTool({
   name: "electron_network_offline",
   description: "Take every window offline (requests fail, navigator.onLine false) or back online; new windows follow. Returns what the pages report.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({ offline: Schema.Boolean }),
   handler: (input) =>
@@ -98,6 +99,7 @@ export const throttle = defineTool({
   name: "electron_network_throttle",
   description: "Throttle every window's network (new windows too): added latency, download/upload throughput in kbit/s. All 0 or omitted turns throttling off. Returns what the pages report (navigator.connection).",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({
     latencyMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 60_000))),

@@ -146,6 +146,7 @@ export const unroute = defineTool({
   name: "electron_network_unroute",
   description: "Remove the mocked route(s) added for url (no url: all); requests reach the network again. Lists what remains.",
   type: "interact",
+  idempotent: true,
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({ url: Schema.optional(Pattern) }),
   handler: (input) =>

@@ -76,6 +76,7 @@ export const resetTool = defineTool({
   description:
     "DESTRUCTIVE: clear the app's web storage (clearStorageData on every session: cookies, localStorage, IndexedDB, caches...; every origin unless origin) and delete the userData files named, so the next launch starts fresh. Reports counts before/after. Relaunch after: the app keeps its in-memory state.",
   type: "lifecycle",
+  idempotent: true,
   destructive: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "PATH_NOT_ALLOWED", "OPERATION_FAILED"],
   input: Schema.Struct({

@@ -119,6 +119,7 @@ export const updateBaselineTool = defineTool({
   name: "electron_visual_update_baseline",
   description: "Saves the active window (or a target) as the named baseline, replacing any baseline of that name (the answer says what it replaced).",
   type: "read",
+  idempotent: true,
   readOnly: false,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "ELEMENT_NOT_FOUND", "REF_STALE", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({ name: BaselineName, target: Schema.optional(Target) }),
