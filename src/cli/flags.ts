@@ -26,6 +26,8 @@ export interface TransportFlags {
 export interface ServeFlags {
   readonly toolProfile: Option.Option<(typeof PROFILE_NAMES)[number]>
   readonly allowEval: ReadonlyArray<string>
+  /** --allow-profile-switch (absent in older callers: off). */
+  readonly allowProfileSwitch?: boolean
   readonly plugin: ReadonlyArray<string>
   readonly pluginConfig: Option.Option<HashMap.HashMap<string, string>>
   readonly screenshotDir: Option.Option<string>
@@ -64,6 +66,7 @@ export const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigS
     return Effect.succeed({
       ...(Option.isSome(flags.toolProfile) ? { toolProfile: flags.toolProfile.value } : {}),
       allowEval: targets as ReadonlyArray<EvalTarget>,
+      ...(flags.allowProfileSwitch === true ? { allowProfileSwitch: true } : {}),
       plugins: flags.plugin,
       pluginConfig,
       outputDir: resolve(flags.outputDir),

@@ -17,6 +17,9 @@ const allowEval = Options.text("allow-eval").pipe(
   Options.withDescription("Allow eval tools for a target: renderer, main or all (repeatable)"),
   Options.repeated
 )
+const allowProfileSwitch = Options.boolean("allow-profile-switch").pipe(
+  Options.withDescription("List electron_profile, which switches the active tool profile at run time (tools/list_changed follows)")
+)
 const plugin = Options.text("plugin").pipe(
   Options.withDescription("Load a plugin: a first-party name, a module path or a package (repeatable)"),
   Options.repeated
@@ -68,7 +71,7 @@ const allowedOrigin = Options.text("allowed-origin").pipe(
   Options.repeated
 )
 
-const serveOptions = { toolProfile, allowEval, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
+const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
 const maxSessions = Options.integer("max-sessions").pipe(
   Options.withDescription("Most HTTP sessions open at once (default 16); an initialize over it gets 503"),
   Options.optional

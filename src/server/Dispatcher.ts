@@ -14,7 +14,7 @@ import { Cause, Context, Effect, Layer, Option, Schema } from "effect"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { LoadedPlugins, pluginOfToolName } from "../plugins/PluginLoader.js"
-import { ProfileSelector } from "../profile/ProfileSelector.js"
+import { PROFILE_SWITCH_TOOL, ProfileSelector, type Selection } from "../profile/ProfileSelector.js"
 import { isCoreToolName } from "../profile/profiles.js"
 import { bounded } from "../tools/call-bounds.js"
 import { errorCode, InvalidArgument, Timeout } from "../tools/errors.js"
@@ -26,7 +26,7 @@ import { callLimitMs, describeCall, withProgress, type ProgressSink } from "./pr
 import { byName, nearMisses } from "./resolve.js"
 import { capResult, errorResult, successResult, type CallResult } from "./results.js"
 import { ServerState } from "./ServerState.js"
-import { coreTools, type ServerServices } from "./tools.js"
+import { coreTools, profileSwitch, type ServerServices } from "./tools.js"
 
 export type { CallResult, Content } from "./results.js"
 export type { ListedTool } from "../tools/json-schema.js"
@@ -41,7 +41,7 @@ export interface CallOptions {
 }
 
 export interface DispatcherShape {
-  /** The visible tools, sorted by name. */
+  /** The visible tools, sorted by name (read now: a profile switch changes them). */
   readonly tools: ReadonlyArray<AnyTool>
   readonly list: () => ReadonlyArray<ListedTool>
   readonly call: (name: string, args: unknown, options?: CallOptions) => Effect.Effect<CallResult>
@@ -59,14 +59,24 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
       const context = yield* Effect.context<ToolServices | ServerServices>()
 
       const known = new Map<string, AnyTool>()
-      for (const tool of [...coreTools, ...plugins.tools]) known.set(tool.name, tool)
+      // electron_profile exists only with --allow-profile-switch: without it the name is unknown.
+      const switchTools = config.allowProfileSwitch === true ? [profileSwitch] : []
+      for (const tool of [...coreTools, ...switchTools, ...plugins.tools]) known.set(tool.name, tool)
 
       const isVisible = (tool: AnyTool) =>
         (tool.evalTarget === undefined || policy.isAllowed(tool.evalTarget)) &&
-        (tool.plugin !== undefined || tool.evalTarget !== undefined || profile.isActive(tool.name))
+        (tool.plugin !== undefined || tool.evalTarget !== undefined || tool.name === PROFILE_SWITCH_TOOL || profile.isActive(tool.name))
 
-      const visible = [...known.values()].filter(isVisible).sort(byName)
-      const listed = visible.map(toListedTool)
+      // The visible tools follow the current selection (a profile switch changes it); built once per selection.
+      let view: { readonly selection: Selection; readonly visible: ReadonlyArray<AnyTool>; readonly listed: ReadonlyArray<ListedTool> } | undefined
+      const currentView = () => {
+        const selection = profile.current()
+        if (view === undefined || view.selection !== selection) {
+          const visible = [...known.values()].filter(isVisible).sort(byName)
+          view = { selection, visible, listed: visible.map(toListedTool) }
+        }
+        return view
+      }
 
       const resolveTool = (name: string): Effect.Effect<AnyTool, ServerError> =>
         Effect.gen(function* () {
@@ -190,7 +200,13 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           Effect.withSpan("Dispatcher.call", { attributes: { tool: name } })
         )
 
-      return Dispatcher.of({ tools: visible, list: () => listed, call })
+      return Dispatcher.of({
+        get tools() {
+          return currentView().visible
+        },
+        list: () => currentView().listed,
+        call
+      })
     })
   )
 }

@@ -7,7 +7,15 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  type JSONRPCMessage,
+  type LoggingLevel
+} from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Logger, Runtime, type Scope } from "effect"
 import { Timeout } from "../tools/errors.js"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
@@ -37,6 +45,9 @@ export class McpConnectFailed extends Data.TaggedError("McpConnectFailed")<{ rea
   }
 }
 
+/** MCP's log levels, least severe first. */
+const LOG_LEVELS: ReadonlyArray<LoggingLevel> = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
 /** Logs go to stderr: stdout of a stdio server carries JSON-RPC only. */
 export const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))
 
@@ -52,17 +63,37 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
       const policy = yield* EvalPolicy
       const loaded = yield* LoadedPlugins
       const instructions = serverInstructions({ profile: profile.active, plugins: loaded.plugins.map((p) => p.name), allowEval: policy.allowed })
-      const server = new Server({ name: "stagewright", version: VERSION }, { capabilities: { tools: {}, resources: { listChanged: true } }, instructions })
+      const server = new Server({ name: "stagewright", version: VERSION }, { capabilities: { tools: profile.switchable ? { listChanged: true } : {}, resources: { listChanged: true }, logging: {} }, instructions })
+      // Logging: a failed tool call is also reported as notifications/message (warning; error for a defect),
+      // once the client asked for messages (logging/setLevel) and its level admits it. Server logs stay on stderr.
+      let logLevel: LoggingLevel | undefined = undefined
+      server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+        logLevel = request.params.level
+        Runtime.runFork(runtime)(Effect.logDebug(`client log level: ${logLevel}`))
+        return {}
+      })
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...dispatcher.list()] }))
       server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         // With a progress token the call sends notifications/progress while it runs (./progress.ts).
         const progress = mcpProgressSink(request.params._meta?.progressToken, extra.sendNotification)
+        const selection = profile.current()
         const exit = await Runtime.runPromiseExit(runtime)(dispatcher.call(request.params.name, request.params.arguments ?? {}, { progress }), {
           signal: extra.signal
         })
         // A call that wrote into the output folders changed resources/list (./resources.ts).
         if (Runtime.runSync(runtime)(resources.changed)) await extra.sendNotification({ method: "notifications/resources/list_changed" }).catch(() => undefined)
-        if (Exit.isSuccess(exit)) return exit.value as any
+        // A profile switch (electron_profile, --allow-profile-switch) changed tools/list.
+        if (profile.current() !== selection) await server.sendToolListChanged().catch(() => undefined)
+        if (Exit.isSuccess(exit)) {
+          const error = (exit.value as { isError?: boolean; structuredContent?: { error?: { code?: string; message?: string } } }).structuredContent?.error
+          const level: LoggingLevel = error?.code === "INTERNAL_ERROR" ? "error" : "warning"
+          if (error !== undefined && logLevel !== undefined && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(logLevel)) {
+            await extra
+              .sendNotification({ method: "notifications/message", params: { level, logger: "stagewright", data: { tool: request.params.name, code: error.code, message: error.message } } })
+              .catch(() => undefined)
+          }
+          return exit.value as any
+        }
         if (Cause.isInterruptedOnly(exit.cause)) {
           return errorResult(new Timeout({ message: `${request.params.name} was cancelled`, hint: "Call it again when needed." })) as any
         }

@@ -20,6 +20,8 @@ export interface CreateServerOptions {
   /** An explicit list of core tool names. Exclusive with `toolProfile`. */
   readonly tools?: ReadonlyArray<string>
   readonly allowEval?: ReadonlyArray<EvalTarget>
+  /** Lists electron_profile, which switches the active profile at run time (off by default). */
+  readonly allowProfileSwitch?: boolean
   readonly plugins?: ReadonlyArray<string>
   readonly outputDir?: string
   readonly screenshotDir?: string
@@ -58,6 +60,7 @@ export const createServer = async (options: CreateServerOptions = {}): Promise<S
     ...(options.toolProfile !== undefined ? { toolProfile: options.toolProfile } : {}),
     ...(options.tools !== undefined ? { tools: options.tools } : {}),
     ...(options.allowEval !== undefined ? { allowEval: options.allowEval } : {}),
+    ...(options.allowProfileSwitch === true ? { allowProfileSwitch: true } : {}),
     ...(options.plugins !== undefined ? { plugins: options.plugins } : {}),
     ...(options.outputDir !== undefined ? { outputDir: options.outputDir } : {}),
     ...(options.screenshotDir !== undefined ? { screenshotDir: options.screenshotDir } : {}),

@@ -16,6 +16,7 @@ import { ServerConfig, type ServerConfigShape } from "../layers/config/ServerCon
 import { LoadedPlugins, PluginLoader } from "../plugins/PluginLoader.js"
 import { firstPartyPlugins } from "../plugins/registry.js"
 import { DEFAULT_PROFILE, EVAL_TOOL_NAMES, PROFILE_NAMES, PROFILES } from "../profile/profiles.js"
+import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { documentationManifest } from "../tools/manifest.js"
 import { VERSION } from "../version.js"
 import { ARTIFACT_ROOTS, artifactUri, docUri, parseResourceUri, type ArtifactRoot, type DocName } from "./resource-uri.js"
@@ -214,6 +215,7 @@ const DOCS: ReadonlyArray<ListedResource & { readonly doc: DocName }> = [
 export const makeResources = Effect.gen(function* () {
   const config = yield* ServerConfig
   const loaded = yield* LoadedPlugins
+  const selector = yield* ProfileSelector
   const last = yield* Ref.make(signature(config))
 
   // The manifest `stagewright tools --json` prints (core, eval and every first-party plugin's tools),
@@ -236,7 +238,8 @@ export const makeResources = Effect.gen(function* () {
       {
         version: VERSION,
         default: DEFAULT_PROFILE,
-        active: config.tools !== undefined ? "custom tool list" : config.toolProfile ?? DEFAULT_PROFILE,
+        // The selection now (electron_profile can switch it with --allow-profile-switch).
+        active: selector.active === "custom" ? "custom tool list" : selector.active,
         note: "Eval tools (--allow-eval) and plugin tools (--plugin) compose with every profile.",
         evalTools: [...EVAL_TOOL_NAMES],
         profiles: Object.fromEntries(PROFILE_NAMES.map((name) => [name, { count: PROFILES[name].size, tools: [...PROFILES[name]].sort() }]))

@@ -1,6 +1,7 @@
 /**
- * Results as MCP carries them: text for the agent, structuredContent for machines, a size in `_meta`,
- * a cap that moves an oversized result to a file, and the CODE / message / hint shape of failures.
+ * Results as MCP carries them: text for the agent, structuredContent with the same facts (for machines and
+ * hosts that forward only it), a size in `_meta`, a cap that moves an oversized result to a file, and the
+ * CODE / message / hint shape of failures.
  */
 import { writeFileSync } from "node:fs"
 import { basename, join } from "node:path"
@@ -26,10 +27,66 @@ export interface CallResult {
 /** An approximate token count (about four characters a token), so results can report their size without a tokenizer. */
 export const approxTokens = (chars: number): number => Math.ceil(chars / 4)
 
-const sizeMeta = (content: ReadonlyArray<Content>, structured: unknown) => {
-  const chars = content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0) + (structured ? JSON.stringify(structured).length : 0)
+/**
+ * The size of a result, each fact counted once: its text content plus the JSON of its structured fields
+ * (without the copy of the text `completeStructured` may add, so it is about what a host forwarding either
+ * content or structuredContent pays); `structuredChars` is structuredContent exactly as sent.
+ */
+const sizeMeta = (content: ReadonlyArray<Content>, fields: unknown, structuredContent?: unknown) => {
+  const chars = content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0) + (fields ? JSON.stringify(fields).length : 0)
   const images = content.filter((c) => c.type === "image").length
-  return { chars, approxTokens: approxTokens(chars), ...(images > 0 ? { images } : {}) }
+  const sent = structuredContent !== undefined ? { structuredChars: JSON.stringify(structuredContent).length } : {}
+  return { chars, approxTokens: approxTokens(chars), ...(images > 0 ? { images } : {}), ...sent }
+}
+
+/** Words and numbers as the coverage check compares them. */
+const WORD = /[\p{L}\p{N}]+/gu
+
+/** Every word of the keys and scalar values of a structured value, in lower case. */
+const structuredWords = (value: unknown, into: Set<string> = new Set()): Set<string> => {
+  if (value === null || typeof value !== "object") {
+    for (const w of String(value).match(WORD) ?? []) into.add(w.toLowerCase())
+  } else {
+    for (const [key, v] of Object.entries(value)) {
+      if (!Array.isArray(value)) for (const w of key.match(WORD) ?? []) into.add(w.toLowerCase())
+      structuredWords(v, into)
+    }
+  }
+  return into
+}
+
+/**
+ * Whether the structured fields already say everything the text says: each word of the text (case aside) is
+ * a word of their keys or values (`Hint: …` beside `error.hint`); prose or a tree of their own is not.
+ */
+export const coversText = (structured: Record<string, unknown>, text: string): boolean => {
+  const words = structuredWords(structured)
+  return (text.match(WORD) ?? []).every((w) => words.has(w.toLowerCase()))
+}
+
+/** Decoded size of base64 data. */
+const base64Bytes = (data: string) => Math.max(0, Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0))
+
+/**
+ * structuredContent carries every fact of the result, since some hosts forward only it: the handler's
+ * fields unchanged, a note of each image (`images: [{ mimeType, bytes }]`), the full result's URI when the
+ * text was cut, and the text itself (as `text`, or `resultText` when `text` is a field of another value)
+ * unless the fields already cover it word for word (`coversText`). Returns the fields without that copy too.
+ */
+export const completeStructured = (
+  structured: Record<string, unknown>,
+  text: string,
+  images: ReadonlyArray<{ readonly mimeType: string; readonly data: string }>,
+  link?: Content
+): { readonly fields: Record<string, unknown>; readonly structuredContent: Record<string, unknown> } => {
+  const fields: Record<string, unknown> = {
+    ...structured,
+    ...(images.length > 0 && !("images" in structured) ? { images: images.map((i) => ({ mimeType: i.mimeType, bytes: base64Bytes(i.data) })) } : {}),
+    ...(link?.type === "resource_link" && !("fullResultUri" in structured) ? { fullResultUri: link.uri } : {})
+  }
+  if (coversText(fields, text)) return { fields, structuredContent: fields }
+  const key = !("text" in fields) ? "text" : fields.text === text ? undefined : "resultText"
+  return { fields, structuredContent: key === undefined ? fields : { ...fields, [key]: text } }
 }
 
 /**
@@ -61,11 +118,9 @@ export const successResult = (result: ToolResult & { readonly link?: Content }):
   const content: Array<Content> = [{ type: "text", text: result.text }]
   if (result.link) content.push(result.link)
   for (const image of result.images ?? []) content.push({ type: "image", data: image.data, mimeType: image.mimeType })
-  return {
-    content,
-    ...(result.structured ? { structuredContent: result.structured } : {}),
-    _meta: { size: sizeMeta(content, result.structured) }
-  }
+  if (!result.structured) return { content, _meta: { size: sizeMeta(content, undefined) } }
+  const { fields, structuredContent } = completeStructured(result.structured, result.text, result.images ?? [], result.link)
+  return { content, structuredContent, _meta: { size: sizeMeta(content, fields, structuredContent) } }
 }
 
 /** Fields of a tool error beyond the common ones, for structuredContent. */
@@ -81,8 +136,10 @@ export const errorResult = (error: ServerError): CallResult => {
   if (error._tag === "AssertionFailed") lines.push(`Expected: ${stringify(error.expected)}`, `Actual: ${stringify(error.actual)}`)
   lines.push(`Hint: ${error.hint}`)
   const structured = { error: { code, message: error.message, hint: error.hint, retryable: isRetryable(error), ...extra } }
-  const content: Array<Content> = [{ type: "text", text: lines.join("\n") }]
-  return { content, structuredContent: structured, isError: true, _meta: { size: sizeMeta(content, structured) } }
+  const text = lines.join("\n")
+  const content: Array<Content> = [{ type: "text", text }]
+  const { fields, structuredContent } = completeStructured(structured, text, [])
+  return { content, structuredContent, isError: true, _meta: { size: sizeMeta(content, fields, structuredContent) } }
 }
 
 const stringify = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value))

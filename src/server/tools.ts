@@ -1,13 +1,16 @@
 /**
  * The tools that describe the server itself: its state (electron_status) and its plugins
- * (electron_plugins). They read server-side services, so they live here rather than among the app tools.
+ * (electron_plugins), and electron_profile (only with --allow-profile-switch). They read server-side
+ * services, so they live here rather than among the app tools.
  */
 import { Effect, Redacted, Schema } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { LoadedPlugins } from "../plugins/PluginLoader.js"
-import { ProfileSelector } from "../profile/ProfileSelector.js"
+import { PROFILE_SWITCH_TOOL, ProfileSelector } from "../profile/ProfileSelector.js"
+import { PROFILE_NAMES, PROFILES } from "../profile/profiles.js"
+import { InvalidArgument } from "../tools/errors.js"
 import { describeWindows, windowLines } from "../tools/app.js"
 import { answerAdvice, describeDialog, dialogFields, openDialogs } from "../tools/dialogs.js"
 import { groupTools } from "../tools/index.js"
@@ -97,6 +100,39 @@ export const plugins = defineTool({
       if (lines.length === 0) lines.push("No plugins loaded.")
       if (available.length > 0) lines.push(`Available with --plugin NAME: ${available.join(", ")}`)
       return { text: lines.join("\n"), structured: { loaded: described, available, requested: config.plugins } }
+    })
+})
+
+/**
+ * Switches the active tool profile at run time. Listed only with --allow-profile-switch (it is not in
+ * serverTools or coreTools, so the default tools/list and the documentation manifest do not change).
+ * The MCP binding sends notifications/tools/list_changed after a switch that changed the list.
+ */
+export const profileSwitch = defineTool({
+  name: PROFILE_SWITCH_TOOL,
+  description:
+    "Switch the active tool profile (essential, testing, debug, full); the tool list changes (tools/list_changed). Call it when a tool answers TOOL_NOT_IN_PROFILE, then call that tool again.",
+  type: "lifecycle",
+  errors: ["INVALID_ARGUMENT"],
+  input: Schema.Struct({
+    profile: Schema.Literal(...PROFILE_NAMES).annotations({ description: "The profile to make active" })
+  }),
+  handler: ({ profile }) =>
+    Effect.gen(function* () {
+      const selector = yield* ProfileSelector
+      const change = yield* selector.switchTo(profile).pipe(
+        Effect.mapError((error) => new InvalidArgument({ message: error.message, hint: "Restart the server with --allow-profile-switch." }))
+      )
+      const size = PROFILES[profile].size
+      const structured = { profile, previous: change.from, changed: change.added.length + change.removed.length > 0 || change.from !== profile, tools: size, added: change.added, removed: change.removed }
+      const text = !structured.changed
+        ? `profile ${profile} is already active (${size} core tools); the tool list is unchanged`
+        : [
+            `profile: ${change.from} -> ${profile} (${size} core tools): ${change.added.length} added, ${change.removed.length} removed; tools/list changed`,
+            ...(change.added.length > 0 ? [`added: ${change.added.join(", ")}`] : []),
+            ...(change.removed.length > 0 ? [`removed: ${change.removed.join(", ")}`] : [])
+          ].join("\n")
+      return { text, structured }
     })
 })
 

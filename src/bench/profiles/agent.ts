@@ -5,7 +5,15 @@
  * naming the tool it missed. Every call is recorded with its request and response BPE.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { type CallRecord, type ContentItem, contentText, requestBpe, responseBpe } from "./scoring.js"
+import { CORE_TOOL_NAMES } from "../../index.js"
+import { type CallRecord, type ContentItem, contentText, manifestBpe, requestBpe, responseBpe } from "./scoring.js"
+
+/** The server tool that switches the active profile (listed only with --allow-profile-switch). */
+export const PROFILE_SWITCH = "electron_profile"
+
+/** The profile a TOOL_NOT_IN_PROFILE answer tells the agent to switch to, when it names electron_profile. */
+export const switchHint = (text: string): string | undefined =>
+  /TOOL_NOT_IN_PROFILE/.test(text) ? /call electron_profile \{ "profile": "([a-z]+)" \}/.exec(text)?.[1] : undefined
 
 /** The agent stops: a tool it needs is not listed (and no fallback is), or the app did not do what it expected. */
 export class GiveUp extends Error {
@@ -59,7 +67,12 @@ export interface CallOutcome {
 export class Agent {
   readonly calls: Array<CallRecord> = []
   readonly fallbacks = new Set<string>()
-  private readonly listed: ReadonlySet<string>
+  /** Manifest BPE of every tools/list read after a profile switch (the first list is counted by the run). */
+  relistedManifestBpe = 0
+  /** The profile switches made: "tool -> profile". */
+  readonly switches: Array<string> = []
+  private listed: ReadonlySet<string>
+  private static readonly catalog: ReadonlySet<string> = new Set(CORE_TOOL_NAMES)
 
   constructor(
     private readonly client: Client,
@@ -70,8 +83,25 @@ export class Agent {
     this.listed = new Set(tools)
   }
 
+  /**
+   * Whether the agent can use a tool: it is listed, or (with electron_profile listed) it is a core
+   * catalog name, which a profile switch makes available when the server answers TOOL_NOT_IN_PROFILE.
+   */
   has(tool: string): boolean {
-    return this.listed.has(tool)
+    return this.listed.has(tool) || (this.listed.has(PROFILE_SWITCH) && Agent.catalog.has(tool))
+  }
+
+  /** Reads tools/list again (after a switch), counting what it costs. */
+  private async relist(): Promise<void> {
+    const tools: Array<{ name: string }> = []
+    let cursor: string | undefined
+    do {
+      const page = await this.client.listTools(cursor === undefined ? {} : { cursor }, { signal: this.signal, timeout: this.perCallTimeoutMs })
+      tools.push(...page.tools)
+      cursor = page.nextCursor
+    } while (cursor !== undefined)
+    this.relistedManifestBpe += manifestBpe(tools)
+    this.listed = new Set(tools.map((t) => t.name))
   }
 
   /** The first listed tool of a list of alternatives; gives up naming the first when none is listed. */
@@ -83,6 +113,17 @@ export class Agent {
 
   /** Calls a listed tool (never an unlisted one: that would be a guess, not a choice). */
   async call(tool: string, args: Record<string, unknown> = {}, options: { readonly retry?: boolean } = {}): Promise<CallOutcome> {
+    const out = await this.callOnce(tool, args, options)
+    // Outside the profile, with the switch: do what the hint says (electron_profile), then call the tool again.
+    const profile = out.isError ? switchHint(out.text) : undefined
+    if (profile === undefined || !this.listed.has(PROFILE_SWITCH) || this.switches.length >= 8) return out
+    await this.must(PROFILE_SWITCH, { profile })
+    this.switches.push(`${tool} -> ${profile}`)
+    await this.relist()
+    return this.callOnce(tool, args, { retry: true })
+  }
+
+  private async callOnce(tool: string, args: Record<string, unknown>, options: { readonly retry?: boolean }): Promise<CallOutcome> {
     if (this.signal.aborted) throw new GiveUp("the task's time is up")
     if (!this.has(tool)) throw new GiveUp(`${tool} is not listed`, tool)
     const started = Date.now()

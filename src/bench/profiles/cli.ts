@@ -12,7 +12,7 @@ import { Data, Effect } from "effect"
 import { resolveElectronRuntime } from "../../index.js"
 import { buildReport, differences, mergeReports, type ProfileReport } from "./merge.js"
 import { toMarkdown, toSvg } from "./report.js"
-import { CONTROL, runTask, VARIANTS, type RunOptions, type Variant } from "./run.js"
+import { ALL_VARIANTS, CONTROL, runTask, type RunOptions, type Variant } from "./run.js"
 import { ENCODING, type TaskResult } from "./scoring.js"
 import { ALL_TASKS } from "./tasks.js"
 import type { TaskDef } from "./task-kit.js"
@@ -49,7 +49,7 @@ export const parseRunArgs = (argv: ReadonlyArray<string>): Effect.Effect<RunArgs
         return list.filter((x) => wanted.includes((x.id ?? x.name) as string))
       })
     const tasks = yield* pick(ALL_TASKS, valueOf(argv, "--tasks"), "task")
-    const variants = yield* pick(VARIANTS, valueOf(argv, "--variants"), "variant")
+    const variants = yield* pick(ALL_VARIANTS, valueOf(argv, "--variants"), "variant")
     const shardRaw = valueOf(argv, "--shard")
     let shard: RunArgs["shard"]
     if (shardRaw !== undefined) {

@@ -21,12 +21,20 @@ export interface Variant {
   readonly allowEval: boolean
   /** The control agent: launches and closes, nothing else (every check must then fail). */
   readonly control?: boolean
+  /** --allow-profile-switch: the agent switches profile (electron_profile) when a tool is not in it. */
+  readonly profileSwitch?: boolean
 }
 
 export const VARIANTS: ReadonlyArray<Variant> = PROFILE_NAMES.flatMap((profile) => [
   { name: profile, profile, allowEval: false },
   { name: `${profile}+eval`, profile, allowEval: true }
 ])
+
+/** Starts in essential and switches on demand: TOOL_NOT_IN_PROFILE names electron_profile, the agent calls it and retries. */
+export const SWITCH_VARIANT: Variant = { name: "essential+switch", profile: "essential", allowEval: false, profileSwitch: true }
+
+/** Every variant the command line can run (the default): the eight profile variants, then the switch. */
+export const ALL_VARIANTS: ReadonlyArray<Variant> = [...VARIANTS, SWITCH_VARIANT]
 
 export const CONTROL: Variant = { name: "control", profile: "full", allowEval: true, control: true }
 
@@ -56,6 +64,7 @@ const openSession = (variant: Variant, env: TaskEnv) =>
         const server = await createServer({
           toolProfile: variant.profile,
           ...(variant.allowEval ? { allowEval: ["renderer", "main"] as const } : {}),
+          ...(variant.profileSwitch === true ? { allowProfileSwitch: true } : {}),
           outputDir: env.outputDir,
           screenshotDir: env.screenshotDir
         })
@@ -142,7 +151,8 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
     rmSync(root, { recursive: true, force: true, maxRetries: 3 })
     const calls = agent.calls
     const retries = detectRetries(calls).length
-    const manifest = manifestBpe(tools)
+    // Each tools/list the agent read after a switch is manifest it was shown too.
+    const manifest = manifestBpe(tools) + agent.relistedManifestBpe
     const responseBpe = calls.reduce((a, c) => a + c.responseBpe, 0)
     const requestBpe = calls.reduce((a, c) => a + c.requestBpe, 0)
     const detail =

@@ -56,7 +56,8 @@ const prepare = () => {
 }
 
 const outsideEntries = () => readdirSync(places.outside).sort().join(",")
-const OUTSIDE_AT_START = ["main.js", "secret.txt"].join(",")
+/** What earlier probes left: markers and the outside folder's listing (["main.js", "secret.txt"] at start). */
+const seen = { markers: new Set<string>(), outside: ["main.js", "secret.txt"].join(",") }
 
 const runServer = (name: string, flags: ReadonlyArray<string>, setup: ReadonlyArray<readonly [string, Record<string, unknown>]>, probes: ReadonlyArray<Probe>) =>
   Effect.promise(async () => {
@@ -95,9 +96,13 @@ const runServer = (name: string, flags: ReadonlyArray<string>, setup: ReadonlyAr
       const alive = await call("electron_status", {}).then(() => isAlive(serverPid), () => false)
       r.slowestMs = Math.max(r.slowestMs, Date.now() - started)
       if (!alive) r.serverExits++
+      // Counted once, by the probe that made them (a marker or a file outside stays for the later probes).
       const markers = readdirSync(places.markers)
-      if (markers.length > 0) r.codeRan += markers.length
-      if (outsideEntries() !== OUTSIDE_AT_START) r.writesOutside++
+      r.codeRan += markers.filter((m) => !seen.markers.has(m)).length
+      markers.forEach((m) => seen.markers.add(m))
+      const outside = outsideEntries()
+      if (outside !== seen.outside) r.writesOutside++
+      seen.outside = outside
       if (code !== undefined && probe.refusedWith.includes(code) && !text.includes("TOP-SECRET")) r.refused++
       else r.unexpected.push(`${probe.tool} ${JSON.stringify(probe.args).slice(0, 120)} -> ${code ?? "success"}`)
       if (!alive) break

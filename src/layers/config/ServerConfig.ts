@@ -13,6 +13,8 @@ export interface ServerConfigShape {
   /** An explicit list of core tool names (createServer({ tools })), exclusive with toolProfile. */
   readonly tools?: ReadonlyArray<string> | undefined
   readonly allowEval: ReadonlyArray<EvalTarget>
+  /** --allow-profile-switch: electron_profile is listed and may change the active profile at run time. */
+  readonly allowProfileSwitch?: boolean | undefined
   readonly plugins: ReadonlyArray<string>
   /** Each plugin's raw configuration (`--plugin-config NAME=<json>`), decoded by the plugin's Schema at start-up. */
   readonly pluginConfig?: Readonly<Record<string, unknown>> | undefined
