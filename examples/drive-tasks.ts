@@ -11,6 +11,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Dispatcher, ElectronDriver, coreLayer, sampleAppPath, type StartError } from "../src/index.js"
 
+// The example runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
+process.env.STAGEWRIGHT_ELECTRON ||= "standin"
+
 export interface Outcome {
   readonly added: string
   readonly firstTitles: ReadonlyArray<string>

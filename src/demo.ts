@@ -10,6 +10,9 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { packageRoot, resolveElectronRuntime, sampleAppPath } from "./layers/driver/electron-runtime.js"
 
+// This program runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
+process.env.STAGEWRIGHT_ELECTRON ||= "standin"
+
 interface Step {
   readonly tool: string
   readonly args: Record<string, unknown>

@@ -25,5 +25,8 @@ export default async function setup(): Promise<() => void> {
   await buildFrameworkApp()
   const runTemp = mkdtempSync(join(tmpdir(), "stagewright-tests-"))
   process.env.TMPDIR = runTemp
+  // The tests run on the project's Electron stand-in, chosen by name (the product never falls back to it);
+  // a real Electron is used instead when STAGEWRIGHT_ELECTRON names one.
+  process.env.STAGEWRIGHT_ELECTRON ||= "standin"
   return () => rmSync(runTemp, { recursive: true, force: true })
 }

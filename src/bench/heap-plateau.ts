@@ -12,6 +12,9 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { packageRoot, createServer } from "../index.js"
 
+// This program runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
+process.env.STAGEWRIGHT_ELECTRON ||= "standin"
+
 const calls = Number(process.argv[2] ?? 100_000)
 const checkpoints = Number(process.argv[3] ?? 5)
 const gc = (globalThis as { gc?: () => void }).gc

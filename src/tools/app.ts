@@ -29,7 +29,7 @@ const appIdentity = (driver: typeof ElectronDriver.Service) =>
 export const launch = defineTool({
   name: "electron_launch",
   description:
-    "Start an Electron app and make its first window active. Give the app folder (with package.json) or main script; without executablePath the server's Electron is used. Replaces an app that is already running. Next: electron_snapshot.",
+    "Start an Electron app and make its first window active. Give the app folder (with package.json) or main script; without executablePath the app's own electron package is used (else STAGEWRIGHT_ELECTRON). Replaces a running app. Next: electron_snapshot.",
   type: "lifecycle",
   openWorld: true,
   errors: ["LAUNCH_FAILED", "PATH_NOT_ALLOWED", "EVAL_NOT_AUTHORIZED"],
@@ -55,8 +55,8 @@ export const launch = defineTool({
       const windows = yield* describeWindows(session)
       const runtime = session.launch?.runtime ?? "electron"
       return {
-        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} (${runtime === "standin" ? "Electron stand-in" : "Electron"}, pid ${session.pid}).\n${windowLines(windows)}`,
-        structured: { pid: session.pid, runtime, ...identity, windows }
+        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} (${runtime === "standin" ? "Electron stand-in" : "Electron"}, pid ${session.pid}; ${session.launch?.executablePath}: ${session.launch?.reason}).\n${windowLines(windows)}`,
+        structured: { pid: session.pid, runtime, executablePath: session.launch?.executablePath, runtimeReason: session.launch?.reason, ...identity, windows }
       }
     })
 })

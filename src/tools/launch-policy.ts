@@ -13,6 +13,7 @@ import { classifyEnvKey, classifyEnvValue, classifyLaunchArg, switchName } from 
 import type { EvalNotAuthorized, EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { LaunchOptions } from "../layers/driver/ElectronDriver.js"
+import { appElectron, appFolderOf } from "../layers/driver/electron-runtime.js"
 import { gateCode } from "./code-gate.js"
 import { confine } from "./confine.js"
 import type { InvalidArgument, PathNotAllowed } from "./errors.js"
@@ -65,7 +66,11 @@ export const vetLaunch = (
       .map((arg) => resolve(base, arg))
       .filter((path) => existsSync(path))
     const mains = [app, ...named].filter((path): path is string => path !== undefined && isDirectory(path)).map(mainOf)
+    // Without executablePath the app's own electron runs: under --app-root it is confined like the app.
+    const own = executablePath === undefined && app !== undefined ? appElectron(appFolderOf(app)) : undefined
     yield* confine([
+      [own?.packageDir, "the app's electron package"],
+      [own?.binary, "the app's electron binary"],
       [cwd, "cwd"],
       [app, "app"],
       [executablePath, "executablePath"],

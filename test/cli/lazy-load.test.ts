@@ -16,7 +16,7 @@ import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { packageRoot, sampleAppPath } from "../../src/index.js"
 import { CLI } from "../support/cli.js"
-import { freshUserData, waitForExit } from "../support/mcp.js"
+import { electronChoice, freshUserData, waitForExit } from "../support/mcp.js"
 
 const RECORDER = join(packageRoot(), "test", "support", "module-recorder.mjs")
 
@@ -51,7 +51,7 @@ describe("serve loads nothing it does not need yet", { timeout: 180_000 }, () =>
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ["--import", RECORDER, CLI, "serve"],
-      env: { ...getDefaultEnvironment(), STAGEWRIGHT_MODULE_LOG: log },
+      env: { ...getDefaultEnvironment(), ...electronChoice(), STAGEWRIGHT_MODULE_LOG: log },
       stderr: "pipe"
     })
     const client = new Client({ name: "lazy-load-test", version: "1" })

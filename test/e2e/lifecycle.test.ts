@@ -11,7 +11,7 @@ import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { sampleAppPath } from "../../src/index.js"
 import { CLI } from "../support/cli.js"
-import { freshUserData, inMemoryClient, stdioClient } from "../support/mcp.js"
+import { electronChoice, freshUserData, inMemoryClient, stdioClient } from "../support/mcp.js"
 import { descendants, waitAllGone } from "../support/processes.js"
 
 describe("stdio server lifecycle", () => {
@@ -45,7 +45,7 @@ describe("stdio server lifecycle", () => {
       script,
       `import { Client } from ${sdk("client/index.js")}
 import { StdioClientTransport } from ${sdk("client/stdio.js")}
-const transport = new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(CLI)}, "serve"], stderr: "ignore" })
+const transport = new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(CLI)}, "serve"], stderr: "ignore", env: { ...process.env, ...${JSON.stringify(electronChoice())} } })
 const client = new Client({ name: "doomed", version: "1" })
 await client.connect(transport)
 const r = await client.callTool({ name: "electron_launch", arguments: { app: ${JSON.stringify(sampleAppPath("tasks"))}, env: { SAMPLE_APP_USER_DATA: ${JSON.stringify(freshUserData())} } } })

@@ -79,6 +79,10 @@ export const callUntil = (
     return held ?? (yield* Ref.get(last))!
   })
 
+/** STAGEWRIGHT_ELECTRON as the test run chose it (test/global-setup.ts), for children started with a narrow environment. */
+export const electronChoice = (): Record<string, string> =>
+  process.env.STAGEWRIGHT_ELECTRON !== undefined ? { STAGEWRIGHT_ELECTRON: process.env.STAGEWRIGHT_ELECTRON } : {}
+
 /** The built server over stdio (dist/cli.js serve ...args). */
 export const stdioClient = async (
   args: ReadonlyArray<string> = [],
@@ -88,7 +92,8 @@ export const stdioClient = async (
     command: process.execPath,
     args: [CLI, "serve", ...args],
     stderr: "pipe",
-    ...(env !== undefined ? { env: { ...getDefaultEnvironment(), ...env } } : {})
+    // The SDK passes a child only a few variables: the Electron the tests chose (STAGEWRIGHT_ELECTRON) goes too.
+    env: { ...getDefaultEnvironment(), ...electronChoice(), ...(env ?? {}) }
   })
   const client = new Client({ name: "stagewright-tests", version: "1.0.0" })
   await client.connect(transport)

@@ -35,6 +35,9 @@ import { packageRoot, resolveElectronRuntime } from "../../index.js"
 import { CALL_TYPES, ROUNDS } from "./sequence.js"
 import { type Runner, PROBES, directRunner, inMemoryRunner, sdkFloorRunner, stdioFloorRunner, stdioRunner, timeInterleaved, median, round2 } from "./runners.js"
 
+// This program runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
+process.env.STAGEWRIGHT_ELECTRON ||= "standin"
+
 const argValue = (name: string): string | undefined => {
   const index = process.argv.indexOf(`--${name}`)
   return index >= 0 ? process.argv[index + 1] : undefined

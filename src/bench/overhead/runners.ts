@@ -127,7 +127,7 @@ export const stdioFloorRunner = (): Runner => {
         command: process.execPath,
         args: ["--import", "tsx", join(root, "src", "bench", "overhead", "stdio-floor.ts")],
         cwd: root,
-        env: getDefaultEnvironment(),
+        env: { ...getDefaultEnvironment(), STAGEWRIGHT_ELECTRON: process.env.STAGEWRIGHT_ELECTRON ?? "standin" },
         stderr: "ignore"
       })
       client = new Client({ name: "overhead-bench", version: "1" })
@@ -191,7 +191,7 @@ export const stdioRunner = (): Runner => {
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [cli, "serve", "--output-dir", temp("stagewright-overhead-out-")],
-        env: getDefaultEnvironment(),
+        env: { ...getDefaultEnvironment(), STAGEWRIGHT_ELECTRON: process.env.STAGEWRIGHT_ELECTRON ?? "standin" },
         stderr: "ignore"
       })
       client = new Client({ name: "overhead-bench", version: "1" })

@@ -22,6 +22,9 @@ import { resolveElectronRuntime, VERSION } from "../../index.js"
 import { dispatcherFuzz, httpSessions } from "./http-fuzz.js"
 import { launchCycles, progress, sequentialCalls } from "./sections.js"
 
+// This program runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
+process.env.STAGEWRIGHT_ELECTRON ||= "standin"
+
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 const DEFAULT_REPORT = resolve(ROOT, "bench", "reliability-report.json")
 

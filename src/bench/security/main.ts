@@ -16,6 +16,9 @@ import { packageRoot, sampleAppPath } from "../../index.js"
 import { isAlive } from "../reliability/procs.js"
 import { availabilityProbes, confinementProbes, evalProbes, fileProbes, launchProbes, LONG_TEXT_SETUP, urlProbes, type Places, type Probe } from "./probes.js"
 
+// This program runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
+process.env.STAGEWRIGHT_ELECTRON ||= "standin"
+
 interface Row {
   probes: number
   refused: number
@@ -66,7 +69,7 @@ const runServer = (name: string, flags: ReadonlyArray<string>, setup: ReadonlyAr
       command: process.execPath,
       args: [join(packageRoot(), "dist", "cli.js"), "serve", "--output-dir", places.out, ...flags],
       stderr: "ignore",
-      env: { ...getDefaultEnvironment(), TMPDIR: temp }
+      env: { ...getDefaultEnvironment(), STAGEWRIGHT_ELECTRON: process.env.STAGEWRIGHT_ELECTRON ?? "standin", TMPDIR: temp }
     })
     const client = new Client({ name: "security-bench", version: "1" })
     await client.connect(transport)

@@ -1,9 +1,9 @@
 /**
- * Chooses what runs an Electron app: a real Electron when one is available, else the project's
- * Electron stand-in (Node + Debian Chromium, test/fixtures/electron-standin). Used by the tests, the
- * demo and the benchmarks, so all of them run on the same runtime and say which one it was.
+ * Chooses what runs an Electron app: the app's own Electron, else STAGEWRIGHT_ELECTRON (a binary, or
+ * `standin`: the project's Electron stand-in, Node + Debian Chromium in test/fixtures/electron-standin,
+ * which tests, the demo and the benchmarks choose by name). Nothing falls back to the stand-in.
  */
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -32,34 +32,80 @@ export const standinExecutable = (): string => join(packageRoot(), "test", "fixt
 export const sampleAppPath = (name: "tasks" | "framework" | "hardened" | "insecure"): string =>
   join(packageRoot(), "test", "fixtures", "apps", name)
 
-/** The binary path the npm `electron` package points at, when that package resolves and its binary exists. */
-const electronFromPackage = (): string | undefined => {
-  try {
-    const require = createRequire(join(packageRoot(), "package.json"))
-    const exported: unknown = require("electron")
-    if (typeof exported === "string" && existsSync(exported)) return exported
-  } catch {
-    // not installed, or installed without its binary
-  }
-  return undefined
+/** Where the platform's Electron binary sits inside the electron package's dist/ folder. */
+const PLATFORM_BINARY: Readonly<Record<string, string>> = {
+  darwin: "Electron.app/Contents/MacOS/Electron",
+  win32: "electron.exe"
 }
 
-export const resolveElectronRuntime = (env: NodeJS.ProcessEnv = process.env): ElectronRuntime => {
+/**
+ * The Electron an app folder depends on: `electron/package.json` resolved from the folder (Node's
+ * resolution, so a parent node_modules counts), its binary read from the package's path.txt, else the
+ * platform's dist/ convention. Electron's index.js is never imported (it can start a download).
+ */
+export const appElectron = (appFolder: string): { readonly packageDir?: string; readonly version?: string; readonly binary?: string; readonly looked: string } => {
+  let packageJson: string
+  try {
+    packageJson = createRequire(join(resolve(appFolder), "package.json")).resolve("electron/package.json")
+  } catch {
+    return { looked: `no electron package resolves from ${resolve(appFolder)} (node_modules/electron there or above)` }
+  }
+  const packageDir = dirname(packageJson)
+  let version: string | undefined
+  try {
+    version = (JSON.parse(readFileSync(packageJson, "utf8")) as { version?: string }).version
+  } catch {
+    version = undefined
+  }
+  const fromPathTxt = (() => {
+    try {
+      return readFileSync(join(packageDir, "path.txt"), "utf8").trim()
+    } catch {
+      return undefined
+    }
+  })()
+  const relative = fromPathTxt !== undefined && fromPathTxt !== "" ? fromPathTxt : (PLATFORM_BINARY[process.platform] ?? "electron")
+  const binary = join(packageDir, "dist", relative)
+  return existsSync(binary)
+    ? { packageDir, ...(version !== undefined ? { version } : {}), binary, looked: `${binary} (electron ${version ?? "?"} from ${packageDir})` }
+    : { packageDir, ...(version !== undefined ? { version } : {}), looked: `${packageDir} (electron ${version ?? "?"}) has no binary at ${binary}: it was installed without its download` }
+}
+
+/** The folder an app argument names: the folder itself, or the main script's folder. */
+export const appFolderOf = (app: string): string => {
+  try {
+    return statSync(app).isDirectory() ? app : dirname(app)
+  } catch {
+    return dirname(app)
+  }
+}
+
+/** The one switch that chooses the project's test stand-in: `STAGEWRIGHT_ELECTRON=standin` (tests, demo, benchmarks). */
+export const STANDIN = "standin"
+
+/**
+ * What runs an app launched without executablePath: the Electron the app depends on, then
+ * STAGEWRIGHT_ELECTRON (a path, or `standin` for the test stand-in, chosen by name only); otherwise it
+ * fails naming every place looked at. The product never falls back to the stand-in.
+ */
+export const resolveElectronRuntime = (env: NodeJS.ProcessEnv = process.env, app?: string): ElectronRuntime => {
+  const looked: Array<string> = []
+  if (app !== undefined) {
+    const own = appElectron(appFolderOf(app))
+    if (own.binary !== undefined) return { kind: "electron", executablePath: own.binary, reason: `the app's own electron ${own.version ?? ""} (${own.packageDir})`.replace("  ", " ") }
+    looked.push(own.looked)
+  }
   const configured = env.STAGEWRIGHT_ELECTRON
+  if (configured === STANDIN) {
+    return { kind: "standin", executablePath: standinExecutable(), reason: "STAGEWRIGHT_ELECTRON=standin: the project's test stand-in (Node + Chromium)" }
+  }
   if (configured !== undefined && configured !== "") {
     const path = resolve(configured)
-    if (!existsSync(path)) {
-      throw new Error(`STAGEWRIGHT_ELECTRON points to ${path}, which does not exist`)
-    }
+    if (!existsSync(path)) throw new Error(`STAGEWRIGHT_ELECTRON points to ${path}, which does not exist`)
     return { kind: "electron", executablePath: path, reason: `STAGEWRIGHT_ELECTRON=${configured}` }
   }
-  const fromPackage = electronFromPackage()
-  if (fromPackage !== undefined) {
-    return { kind: "electron", executablePath: fromPackage, reason: "the electron package resolves to an existing binary" }
-  }
-  return {
-    kind: "standin",
-    executablePath: standinExecutable(),
-    reason: "no real Electron (STAGEWRIGHT_ELECTRON unset, no electron package with a binary): using the stand-in"
-  }
+  looked.push("STAGEWRIGHT_ELECTRON is not set")
+  throw new Error(
+    `No Electron to run ${app ?? "the app"}: looked at ${looked.join("; ")}. Install it in the app (npm install --save-dev electron), pass executablePath, or set STAGEWRIGHT_ELECTRON to an Electron binary.`
+  )
 }

@@ -42,7 +42,7 @@ export const prepareLaunch = Effect.fn("ElectronDriver.prepareLaunch")(function*
   const runtime = options.executablePath
     ? { kind: "electron" as const, executablePath: resolve(options.cwd ?? ".", options.executablePath), reason: "executablePath given" }
     : yield* Effect.try({
-        try: () => resolveElectronRuntime(),
+        try: () => resolveElectronRuntime(process.env, options.app === undefined ? undefined : resolve(options.cwd ?? ".", options.app)),
         catch: (cause) => new LaunchFailed({ message: String(cause instanceof Error ? cause.message : cause), cause })
       })
   if (!existsSync(runtime.executablePath)) {
@@ -96,7 +96,7 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
       "launched",
       electronApp.context(),
       new Date(),
-      { executablePath: runtime.executablePath, runtime: runtime.kind, app, args: options.args ?? [], cwd: options.cwd, env: options.env ?? {} },
+      { executablePath: runtime.executablePath, runtime: runtime.kind, reason: runtime.reason, app, args: options.args ?? [], cwd: options.cwd, env: options.env ?? {} },
       electronApp,
       undefined,
       undefined,

@@ -117,6 +117,8 @@ export type ExitInfo = { readonly at: string; readonly expected: boolean; readon
 export type LaunchInfo = {
   readonly executablePath: string
   readonly runtime: string
+  /** How the runtime was chosen (the app's own electron, executablePath, STAGEWRIGHT_ELECTRON). */
+  readonly reason?: string | undefined
   readonly app?: string | undefined
   readonly args: ReadonlyArray<string>
   readonly cwd?: string | undefined
