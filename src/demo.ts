@@ -4,7 +4,7 @@
  * summary of its result and its size. Screenshots land in ./stagewright-output/.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -67,7 +67,9 @@ const main = async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(root, "dist", "cli.js"), "serve", "--screenshot-dir", outputDir],
-    stderr: "ignore"
+    stderr: "ignore",
+    // The SDK passes the server only a few variables: the Electron chosen above goes with them.
+    env: { ...getDefaultEnvironment(), STAGEWRIGHT_ELECTRON: process.env.STAGEWRIGHT_ELECTRON ?? "standin" }
   })
   const client = new Client({ name: "stagewright-demo", version: "1.0.0" })
   await client.connect(transport)
