@@ -18,14 +18,8 @@ import { gateCode } from "./code-gate.js"
 import { confine } from "./confine.js"
 import type { InvalidArgument, PathNotAllowed } from "./errors.js"
 
-export interface LaunchRequest {
-  readonly app?: string | undefined
-  readonly executablePath?: string | undefined
-  readonly args?: ReadonlyArray<string> | undefined
-  readonly env?: Readonly<Record<string, string>> | undefined
-  readonly cwd?: string | undefined
-  readonly timeoutMs?: number | undefined
-}
+/** What an agent asks to launch: the driver's launch options, before they are checked and resolved. */
+export type LaunchRequest = LaunchOptions
 
 /** The file an app folder starts from (package.json "main", default index.js), when it can be read. */
 const mainOf = (appFolder: string): string | undefined => {
