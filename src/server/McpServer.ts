@@ -85,14 +85,14 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
         // A profile switch (electron_profile, --allow-profile-switch) changed tools/list.
         if (profile.current() !== selection) await server.sendToolListChanged().catch(() => undefined)
         if (Exit.isSuccess(exit)) {
-          const error = (exit.value as { isError?: boolean; structuredContent?: { error?: { code?: string; message?: string } } }).structuredContent?.error
+          const error = exit.value.structuredContent?.error as { readonly code?: string; readonly message?: string } | undefined
           const level: LoggingLevel = error?.code === "INTERNAL_ERROR" ? "error" : "warning"
           if (error !== undefined && logLevel !== undefined && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(logLevel)) {
             await extra
               .sendNotification({ method: "notifications/message", params: { level, logger: "stagewright", data: { tool: request.params.name, code: error.code, message: error.message } } })
               .catch(() => undefined)
           }
-          return exit.value as any
+          return exit.value as any // CallResult's readonly arrays against the SDK's mutable result type
         }
         if (Cause.isInterruptedOnly(exit.cause)) {
           return errorResult(new Timeout({ message: `${request.params.name} was cancelled`, hint: "Call it again when needed." })) as any
@@ -103,7 +103,7 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
       // Resources: what the server wrote into its output folders, and its documents; a refused read is a JSON-RPC error.
       const answer = async <A>(effect: Effect.Effect<A, ResourceError>) => {
         const exit = await Runtime.runPromiseExit(runtime)(effect)
-        if (Exit.isSuccess(exit)) return exit.value as any
+        if (Exit.isSuccess(exit)) return exit.value
         const failure = Cause.failureOption(exit.cause)
         throw failure._tag === "Some" ? toMcpError(failure.value) : new Error(Cause.pretty(exit.cause).split("\n")[0])
       }

@@ -6,7 +6,6 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { describe, expect, it } from "@effect/vitest"
 import { spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, readFileSync } from "node:fs"
@@ -15,22 +14,10 @@ import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { sampleAppPath } from "../../src/index.js"
 import { CLI } from "../support/cli.js"
-import { freshUserData, stdioClient } from "../support/mcp.js"
+import { freshUserData, listChanges, stdioClient } from "../support/mcp.js"
 import { descendants, waitAllGone } from "../support/processes.js"
 
 const CALL = { timeout: 120_000 }
-
-/** Counts list_changed notifications; `next()` resolves on the next one. Set before connecting. */
-const listChanges = (client: Client) => {
-  let count = 0
-  let waiters: Array<() => void> = []
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
-    count++
-    for (const w of waiters) w()
-    waiters = []
-  })
-  return { count: () => count, next: () => new Promise<void>((resolve) => waiters.push(resolve)) }
-}
 
 /** Launches the tasks app, takes a snapshot over the cap and follows its link; returns the app's pid. */
 const snapshotThroughResources = async (client: Client, changes: ReturnType<typeof listChanges>, outputDir: string) => {

@@ -5,6 +5,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Ref, Schedule } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -115,4 +116,16 @@ export const waitForExit = async (pid: number, timeoutMs = 15_000): Promise<bool
     if (Date.now() > deadline) return false
     await new Promise((r) => setTimeout(r, 50))
   }
+}
+
+/** Counts list_changed notifications; `next()` resolves on the next one. Set before connecting. */
+export const listChanges = (client: Client) => {
+  let count = 0
+  let waiters: Array<() => void> = []
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+    count++
+    for (const w of waiters) w()
+    waiters = []
+  })
+  return { count: () => count, next: () => new Promise<void>((resolve) => waiters.push(resolve)) }
 }

@@ -7,7 +7,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -16,6 +15,7 @@ import { fileURLToPath } from "node:url"
 import { coreTools, createServer, documentationManifest, PluginLoader, PROFILES, type CreateServerOptions } from "../../src/index.js"
 import { firstPartyPlugins } from "../../src/plugins/registry.js"
 import { parseResourceUri } from "../../src/server/resource-uri.js"
+import { listChanges } from "../support/mcp.js"
 
 const samplePlugin = fileURLToPath(new URL("../fixtures/plugins/sample-plugin.mjs", import.meta.url))
 
@@ -25,16 +25,10 @@ const withClient = async (options: CreateServerOptions, f: (c: Client, changes: 
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
   await server.connect(serverTransport)
   const client = new Client({ name: "resources-test", version: "1" })
-  let count = 0
-  let waiters: Array<() => void> = []
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
-    count++
-    for (const w of waiters) w()
-    waiters = []
-  })
+  const changes = listChanges(client)
   await client.connect(clientTransport)
   try {
-    await f(client, { count: () => count, next: () => new Promise<void>((resolve) => waiters.push(resolve)) })
+    await f(client, changes)
   } finally {
     await client.close()
     await server.close()

@@ -76,7 +76,11 @@ const runServer = (name: string, flags: ReadonlyArray<string>, setup: ReadonlyAr
     const serverPid = transport.pid!
     const apps = new Set<number>()
     const call = async (tool: string, args: Record<string, unknown>) => {
-      const result = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 60_000 })) as { isError?: boolean; structuredContent?: any; content?: Array<{ text?: string }> }
+      const result = (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 60_000 })) as {
+        isError?: boolean
+        structuredContent?: { error?: { code?: string }; pid?: unknown; app?: { pid?: unknown } }
+        content?: Array<{ text?: string }>
+      }
       const pid = result.structuredContent?.pid ?? result.structuredContent?.app?.pid
       if (typeof pid === "number") apps.add(pid)
       return result
