@@ -28,7 +28,7 @@ export const launch = (app: string, options: { args?: Array<string>; env?: Recor
     timeout: 30_000
   })
 
-/** The first window once it has loaded a URL matching `url` (firstWindow() alone may still be about:blank). */
+/** The first window once it has loaded a URL matching `url` (firstWindow() resolves when its first document commits, before load). */
 export const loadedFirstWindow = async (app: ElectronApplication, url: RegExp): Promise<Page> => {
   const page = await app.firstWindow()
   await page.waitForURL(url)
@@ -69,7 +69,7 @@ export const appFootprint = async (app: ElectronApplication): Promise<{ pids: Ar
   return { pids: [pid, ...descendants(pid)], paths }
 }
 
-/** The app's page whose URL matches `url`, once it has loaded (a new window's page starts on about:blank). */
+/** The app's page whose URL matches `url`, once it has loaded (a window may load several pages in turn). */
 export const pageWithUrl = async (app: ElectronApplication, url: RegExp, timeoutMs = 15_000): Promise<Page> => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
