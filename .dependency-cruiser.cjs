@@ -1,7 +1,8 @@
 /**
  * The import rules of Stagewright's rooms (docs/ARCHITECTURE.md): imports run one way, down the list
  * cli -> server -> plugins -> tools -> layers/driver -> layers/config -> eval-policy, profile; no cycles;
- * nothing in src/ imports test/; a benchmark imports only the public API (src/index.ts).
+ * nothing in src/ imports test/; a benchmark imports only the public API (src/index.ts) and the sample apps
+ * (src/samples.ts), which only the demo and the benchmarks may use: the installed package has no sample apps.
  * `npm run deps:check` runs it (and `npm test` runs that first).
  */
 const ENTRY_POINTS = "^src/(index|cli|demo)\\.ts$"
@@ -15,10 +16,17 @@ module.exports = {
     forbid("src-not-test", "^src/", "^test/", "Production code never depends on tests or their fixtures."),
     {
       name: "bench-public-api-only",
-      comment: "A benchmark is a separate program: it uses src/index.ts, nothing internal.",
+      comment: "A benchmark is a separate program: it uses src/index.ts (and the sample apps, src/samples.ts), nothing internal.",
       severity: "error",
       from: { path: "^src/bench/" },
-      to: { path: "^src/", pathNot: ["^src/bench/", "^src/index\\.ts$"] }
+      to: { path: "^src/", pathNot: ["^src/bench/", "^src/index\\.ts$", "^src/samples\\.ts$"] }
+    },
+    {
+      name: "samples-for-demo-and-bench-only",
+      comment: "The sample apps live in test/fixtures, which the installed package does not have: the runtime never reaches them.",
+      severity: "error",
+      from: { path: "^src/", pathNot: ["^src/bench/", "^src/demo\\.ts$"] },
+      to: { path: "^src/samples\\.ts$" }
     },
     forbid("no-entry-point-imports", "^src/(?!bench/)", ENTRY_POINTS, "Entry points are imported by nobody (the bench may use src/index.ts)."),
     {

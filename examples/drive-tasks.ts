@@ -9,7 +9,8 @@ import { Effect, Layer } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Dispatcher, ElectronDriver, coreLayer, sampleAppPath, type StartError } from "../src/index.js"
+import { Dispatcher, ElectronDriver, coreLayer, type StartError } from "../src/index.js"
+import { sampleAppPath } from "../src/samples.js"
 
 // The example runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
 process.env.STAGEWRIGHT_ELECTRON ||= "standin"

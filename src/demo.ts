@@ -8,7 +8,8 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { packageRoot, resolveElectronRuntime, sampleAppPath } from "./layers/driver/electron-runtime.js"
+import { packageRoot, resolveElectronRuntime } from "./layers/driver/electron-runtime.js"
+import { sampleAppPath } from "./samples.js"
 
 // This program runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
 process.env.STAGEWRIGHT_ELECTRON ||= "standin"

@@ -46,5 +46,5 @@ export { PROFILES, PROFILE_NAMES, CORE_TOOL_NAMES, CORE_GROUPS, type ProfileName
 export * from "./tools/errors.js"
 export { defineTool, type Tool, type ToolResult, type ToolServices, type OperationType } from "./tools/Tool.js"
 export { documentationManifest, type ManifestEntry } from "./tools/manifest.js"
-export { resolveElectronRuntime, sampleAppPath, packageRoot, type ElectronRuntime } from "./layers/driver/electron-runtime.js"
+export { resolveElectronRuntime, packageRoot, type ElectronRuntime } from "./layers/driver/electron-runtime.js"
 export { VERSION } from "./version.js"

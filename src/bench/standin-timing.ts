@@ -10,7 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { _electron } from "playwright-core"
-import { packageRoot, resolveElectronRuntime, sampleAppPath } from "../index.js"
+import { packageRoot, resolveElectronRuntime } from "../index.js"
+import { sampleAppPath } from "../samples.js"
 
 const runs = Number(process.argv[2] ?? 10)
 const runtime = resolveElectronRuntime()

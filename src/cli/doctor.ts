@@ -5,14 +5,12 @@
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
+import type { XvfbMode } from "../layers/driver/display.js"
 import { packageRoot, resolveElectronRuntime } from "../layers/driver/electron-runtime.js"
+import type { Check } from "./check.js"
+import { displayCheck } from "./doctor-display.js"
 
-export interface Check {
-  readonly name: string
-  readonly ok: boolean
-  readonly required: boolean
-  readonly detail: string
-}
+export { formatCheck, type Check } from "./check.js"
 
 export interface DoctorInput {
   readonly outputDir: string
@@ -21,6 +19,8 @@ export interface DoctorInput {
   readonly allowEval: ReadonlyArray<string>
   readonly plugins: ReadonlyArray<string>
   readonly pluginProblem?: string | undefined
+  /** --xvfb: how a launch would get a display. */
+  readonly xvfb?: XvfbMode | undefined
 }
 
 const writable = (dir: string): string | undefined => {
@@ -68,13 +68,7 @@ export const runChecks = (input: DoctorInput): ReadonlyArray<Check> => {
     required: runtimeKind === "standin",
     detail: haveChromium ? chromium : `${chromium} missing (the stand-in needs it: sudo apt-get install -y chromium)`
   })
-  const display = process.env.DISPLAY ?? process.env.WAYLAND_DISPLAY
-  checks.push({
-    name: "display",
-    ok: display !== undefined || runtimeKind === "standin" || process.platform !== "linux",
-    required: false,
-    detail: display !== undefined ? `display ${display}` : runtimeKind === "standin" ? "none needed (the stand-in renders headless)" : "no DISPLAY: run a real Electron under xvfb-run"
-  })
+  checks.push(displayCheck(process.env, runtimeKind, process.platform, input.xvfb ?? "auto").check)
   const outputProblem = writable(input.outputDir)
   checks.push({ name: "output dir", ok: outputProblem === undefined, required: true, detail: outputProblem ?? input.outputDir })
   if (input.screenshotDir !== undefined) {

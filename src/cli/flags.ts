@@ -6,7 +6,7 @@ import { Data, Effect, HashMap, Option } from "effect"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { parseAllowEval, type EvalTarget } from "../eval-policy/EvalPolicy.js"
-import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
+import type { ServerConfigShape, XvfbMode } from "../layers/config/ServerConfig.js"
 import type { PROFILE_NAMES } from "../profile/profiles.js"
 
 export interface TransportFlags {
@@ -36,6 +36,8 @@ export interface ServeFlags {
   readonly operationTimeoutMs: number
   readonly appRoot: Option.Option<string>
   readonly maxResponseChars: number
+  /** --xvfb (absent in older callers: auto). */
+  readonly xvfb?: XvfbMode
 }
 
 /** A flag whose value cannot be used; the server does not start. */
@@ -74,6 +76,7 @@ export const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigS
       ...(Option.isSome(flags.visualDir) ? { visualDir: resolve(flags.visualDir.value) } : {}),
       operationTimeoutMs: flags.operationTimeoutMs,
       maxResponseChars: flags.maxResponseChars,
+      ...(flags.xvfb !== undefined ? { xvfb: flags.xvfb } : {}),
       ...(Option.isSome(flags.appRoot) ? { appRoot: resolve(flags.appRoot.value) } : {})
     })
   })

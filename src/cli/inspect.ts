@@ -1,5 +1,5 @@
 /** `stagewright tools` and `stagewright doctor`: loaded only when one of them runs. */
-import { Console, Effect } from "effect"
+import { Console, Effect, Option } from "effect"
 import { PluginLoader } from "../plugins/PluginLoader.js"
 import { defaultServerConfig } from "../layers/config/ServerConfig.js"
 import { firstPartyPlugins } from "../plugins/registry.js"
@@ -7,7 +7,8 @@ import { DEFAULT_PROFILE } from "../profile/profiles.js"
 import { coreTools } from "../server/tools.js"
 import { documentationManifest } from "../tools/manifest.js"
 import { VERSION } from "../version.js"
-import { runChecks } from "./doctor.js"
+import { appDoctor } from "./doctor-app.js"
+import { formatCheck, runChecks } from "./doctor.js"
 import { toConfig, type ServeFlags } from "./flags.js"
 
 export const printTools = ({ json, plugin }: { readonly json: boolean; readonly plugin: ReadonlyArray<string> }) =>
@@ -24,7 +25,7 @@ export const printTools = ({ json, plugin }: { readonly json: boolean; readonly 
     yield* Console.log(`${manifest.length} tools`)
   }).pipe(Effect.provide(PluginLoader.layer))
 
-export const doctor = (flags: ServeFlags & { readonly json: boolean }) =>
+export const doctor = (flags: ServeFlags & { readonly json: boolean; readonly app?: Option.Option<string> }) =>
   Effect.gen(function* () {
     const config = yield* toConfig(flags)
     const pluginProblem = yield* Effect.flatMap(PluginLoader, (loader) => loader.load(config.plugins ?? [])).pipe(
@@ -37,11 +38,15 @@ export const doctor = (flags: ServeFlags & { readonly json: boolean }) =>
       profile: config.toolProfile ?? DEFAULT_PROFILE,
       allowEval: config.allowEval ?? [],
       plugins: config.plugins ?? [],
-      pluginProblem
+      pluginProblem,
+      xvfb: config.xvfb
     })
-    const failed = checks.filter((c) => c.required && !c.ok)
-    if (flags.json) yield* Console.log(JSON.stringify({ ok: failed.length === 0, checks }, null, 2))
-    else for (const c of checks) yield* Console.log(`${c.ok ? "ok  " : c.required ? "FAIL" : "warn"} ${c.name.padEnd(16)} ${c.detail}`)
+    const app = flags.app !== undefined && Option.isSome(flags.app) ? yield* appDoctor(flags.app.value, { appRoot: config.appRoot, xvfb: config.xvfb }) : undefined
+    // With --app, the app's display check (which knows the runtime a launch would use) replaces the general one.
+    const all = app === undefined ? checks : [...checks.filter((c) => c.name !== "display"), ...app.checks]
+    const failed = all.filter((c) => c.required && !c.ok)
+    if (flags.json) yield* Console.log(JSON.stringify({ ok: failed.length === 0, checks: all, ...(app !== undefined ? { app: app.report } : {}) }, null, 2))
+    else for (const c of all) yield* Console.log(formatCheck(c))
     if (failed.length > 0) {
       process.exitCode = 1
     }

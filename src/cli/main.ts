@@ -3,7 +3,7 @@
  */
 import { Command, Options } from "@effect/cli"
 import { Effect, Logger } from "effect"
-import { defaultServerConfig } from "../layers/config/ServerConfig.js"
+import { defaultServerConfig, XVFB_MODES } from "../layers/config/ServerConfig.js"
 import { PROFILE_NAMES, DEFAULT_PROFILE } from "../profile/profiles.js"
 import { VERSION } from "../version.js"
 import type { ServeFlags, TransportFlags } from "./flags.js"
@@ -49,6 +49,10 @@ const maxResponseChars = Options.integer("max-response-chars").pipe(
   Options.withDescription("Cut results longer than this; the full result is written under the output dir and linked"),
   Options.withDefault(defaultServerConfig.maxResponseChars)
 )
+const xvfb = Options.choice("xvfb", XVFB_MODES).pipe(
+  Options.withDescription("Private Xvfb display for headed launches on Linux: auto (only when DISPLAY and WAYLAND_DISPLAY are unset), always, never"),
+  Options.withDefault("auto" as const)
+)
 const json = Options.boolean("json").pipe(Options.withDescription("Print JSON"))
 const port = Options.integer("port").pipe(
   Options.withDescription("Serve Streamable HTTP on this port (0 picks one) instead of stdio"),
@@ -71,7 +75,7 @@ const allowedOrigin = Options.text("allowed-origin").pipe(
   Options.repeated
 )
 
-const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars }
+const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars, xvfb }
 const maxSessions = Options.integer("max-sessions").pipe(
   Options.withDescription("Most HTTP sessions open at once (default 16); an initialize over it gets 503"),
   Options.optional
@@ -100,8 +104,13 @@ const toolsCommand = Command.make("tools", { json, plugin }, (flags) => Effect.f
   Command.withDescription("Print the documentation manifest of every tool (name, type, eval target, profiles, plugin, error codes), sorted")
 )
 
-const doctorCommand = Command.make("doctor", { json, ...serveOptions }, (flags) => Effect.flatMap(Effect.promise(() => import("./inspect.js")), (m) => m.doctor(flags))).pipe(
-  Command.withDescription("Check Node, playwright-core, Chromium, Electron or the stand-in, display, paths and policy; exits non-zero when a required check fails")
+const doctorApp = Options.text("app").pipe(
+  Options.withDescription("Also check one app folder (or packaged build): its Electron, the binary's Node ABI, native addons, display and fuses"),
+  Options.optional
+)
+
+const doctorCommand = Command.make("doctor", { json, app: doctorApp, ...serveOptions }, (flags) => Effect.flatMap(Effect.promise(() => import("./inspect.js")), (m) => m.doctor(flags))).pipe(
+  Command.withDescription("Check Node, playwright-core, Chromium, Electron or the stand-in, display, paths and policy (with --app, one app's launch too); exits non-zero when a required check fails")
 )
 
 export const rootCommand = Command.make("stagewright", { ...serveOptions, ...transportOptions }, serve).pipe(

@@ -7,7 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { Effect, Layer, ManagedRuntime, Scope, Exit } from "effect"
 import { Dispatcher, type CallResult, type ListedTool } from "./Dispatcher.js"
 import { McpServer, stderrLogger } from "./McpServer.js"
-import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
+import type { ServerConfigShape, XvfbMode } from "../layers/config/ServerConfig.js"
 import { serverLayer } from "./Stagewright.js"
 import { ConflictingToolSelection, type UnknownToolInSelection } from "../profile/ProfileSelector.js"
 import type { PluginLoadError } from "../plugins/PluginLoader.js"
@@ -32,6 +32,8 @@ export interface CreateServerOptions {
   readonly operationTimeoutMs?: number
   readonly appRoot?: string
   readonly maxResponseChars?: number
+  /** Private Xvfb for headed launches on Linux (as --xvfb): auto (default), always, never. */
+  readonly xvfb?: XvfbMode
 }
 
 /** Why a server could not start. */
@@ -68,7 +70,8 @@ export const createServer = async (options: CreateServerOptions = {}): Promise<S
     ...(options.pluginConfig !== undefined ? { pluginConfig: options.pluginConfig } : {}),
     ...(options.operationTimeoutMs !== undefined ? { operationTimeoutMs: options.operationTimeoutMs } : {}),
     ...(options.appRoot !== undefined ? { appRoot: options.appRoot } : {}),
-    ...(options.maxResponseChars !== undefined ? { maxResponseChars: options.maxResponseChars } : {})
+    ...(options.maxResponseChars !== undefined ? { maxResponseChars: options.maxResponseChars } : {}),
+    ...(options.xvfb !== undefined ? { xvfb: options.xvfb } : {})
   }
   // Logs go to stderr: a host may run this server over stdio, where stdout carries JSON-RPC only.
   const runtime = ManagedRuntime.make(Layer.merge(serverLayer(config), stderrLogger))

@@ -7,6 +7,7 @@ import { Effect, Redacted, Schema } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { describeDisplay } from "../layers/driver/display.js"
 import { LoadedPlugins } from "../plugins/PluginLoader.js"
 import { PROFILE_SWITCH_TOOL, ProfileSelector } from "../profile/ProfileSelector.js"
 import { PROFILE_NAMES, PROFILES } from "../profile/profiles.js"
@@ -49,6 +50,7 @@ export const status = defineTool({
         app: {
           state: appState,
           ...(session ? { kind: session.kind, pid: session.pid ?? null, mainProcess: session.hasMainProcess } : {}),
+          ...(session?.launch?.display && !session.exit ? { display: session.launch.display } : {}),
           ...(session?.exit ? { exit: session.exit } : {}),
           windows,
           ...(dialogs.length > 0 ? { dialogs: dialogs.map(dialogFields) } : {})
@@ -58,7 +60,7 @@ export const status = defineTool({
         `server: started ${structured.server.startedAt}, ${calls.total} calls, ${calls.failed} failed`,
         `last_error: ${lastError ? `${lastError.at} ${lastError.tool} ${lastError.code}: ${lastError.message}` : "none"}`,
         `profile: ${profile.active}; eval: ${policy.allowed.length > 0 ? policy.allowed.join(", ") : "off"}; plugins: ${structured.plugins.join(", ") || "none"}`,
-        `app: ${appState}${session?.pid ? ` (pid ${session.pid})` : ""}${session?.exit ? ` — ${session.exit.detail}` : ""}`,
+        `app: ${appState}${session?.pid ? ` (pid ${session.pid})` : ""}${session?.exit ? ` — ${session.exit.detail}` : ""}${session?.launch?.display && !session.exit ? `; ${describeDisplay(session.launch.display)}` : ""}`,
         ...(windows.length > 0 ? [windowLines(windows)] : []),
         ...dialogs.map((d) => `dialog open: ${describeDialog(d)}`),
         ...(dialogs.length > 0 ? [advice] : [])

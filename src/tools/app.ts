@@ -4,6 +4,7 @@
 import type { ElectronModule } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
 import { ElectronDriver, type AppSession } from "../layers/driver/ElectronDriver.js"
+import { describeDisplay } from "../layers/driver/display.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { vetLaunch } from "./launch-policy.js"
@@ -20,6 +21,9 @@ export const describeWindows = (session: AppSession) =>
 
 export const windowLines = (windows: ReadonlyArray<{ id: string; active: boolean; title: string; url: string }>) =>
   windows.map((w) => `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}`).join("\n")
+
+/** What a launch answer says of a build launched over CDP (its inspect fuse is off). */
+export const OVER_CDP_NOTE = "Launched over CDP: the EnableNodeCliInspectArguments fuse is off; main-process tools are unavailable (they answer NEEDS_MAIN_PROCESS)."
 
 const appIdentity = (driver: typeof ElectronDriver.Service) =>
   driver
@@ -54,33 +58,11 @@ export const launch = defineTool({
       const identity = yield* appIdentity(driver)
       const windows = yield* describeWindows(session)
       const runtime = session.launch?.runtime ?? "electron"
+      const display = session.launch?.display
+      const overCdp = session.overCdpReason !== undefined
       return {
-        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} (${runtime === "standin" ? "Electron stand-in" : "Electron"}, pid ${session.pid}; ${session.launch?.executablePath}: ${session.launch?.reason}).\n${windowLines(windows)}`,
-        structured: { pid: session.pid, runtime, executablePath: session.launch?.executablePath, runtimeReason: session.launch?.reason, ...identity, windows }
-      }
-    })
-})
-
-export const attach = defineTool({
-  name: "electron_attach",
-  description:
-    "Connect to an Electron app already running with --remote-debugging-port. Give inspectorUrl too (the app started with --inspect=PORT) for main-process tools (menus, dialogs, app info). Closing only detaches.",
-  type: "lifecycle",
-  openWorld: true,
-  errors: ["LAUNCH_FAILED"],
-  input: Schema.Struct({
-    cdpUrl: Schema.String.annotations({ description: "http://127.0.0.1:9222, ws://… or a port" }),
-    inspectorUrl: Schema.optional(Schema.String).annotations({ description: "Node inspector: ws://…, http://127.0.0.1:9229 or a port" }),
-    timeoutMs: TimeoutMs(15_000)
-  }),
-  handler: (input) =>
-    Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.attach(input)
-      const windows = yield* describeWindows(session)
-      return {
-        text: `Attached (${session.hasMainProcess ? "windows and main process" : "windows only; main-process tools need inspectorUrl"}).\n${windowLines(windows)}`,
-        structured: { mainProcess: session.hasMainProcess, windows }
+        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} (${runtime === "standin" ? "Electron stand-in" : "Electron"}, pid ${session.pid}; ${session.launch?.executablePath}: ${session.launch?.reason}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${display ? `${describeDisplay(display)}\n` : ""}${windowLines(windows)}`,
+        structured: { pid: session.pid, runtime, executablePath: session.launch?.executablePath, runtimeReason: session.launch?.reason, ...(overCdp ? { overCdp, mainProcess: false } : {}), ...(display ? { display } : {}), ...identity, windows }
       }
     })
 })
@@ -115,7 +97,7 @@ export const appInfo = defineTool({
       const info = yield* driver.evaluateMain(
         "read app info",
         ({ app }: ElectronModule) => {
-          const names = ["home", "appData", "userData", "sessionData", "temp", "exe", "logs", "downloads"]
+          const names = ["home", "appData", "userData", "sessionData", "temp", "exe", "logs", "downloads"] as const
           const paths: Record<string, string> = {}
           for (const name of names) {
             try {
@@ -147,4 +129,5 @@ export const appInfo = defineTool({
     })
 })
 
-export const appTools = [launch, attach, close, appInfo]
+/** electron_attach lives in attach.ts (it lists running apps too). */
+export const appTools = [launch, close, appInfo]

@@ -148,6 +148,12 @@ export const exportTest = defineTool({
       if (session.launch === undefined) {
         return yield* new InvalidArgument({ message: "This app was attached, not launched: there is no launch to replay", hint: "Start the app with electron_launch to record an exportable session." })
       }
+      if (session.overCdpReason !== undefined) {
+        return yield* new InvalidArgument({
+          message: "This session was launched over CDP, as the build's EnableNodeCliInspectArguments fuse is off: playwright-core's _electron.launch, which an exported test uses, cannot start it",
+          hint: "Record the session on a build whose EnableNodeCliInspectArguments fuse is on, then export."
+        })
+      }
       if (session.steps.length === 0) {
         return yield* new InvalidArgument({ message: "Nothing recorded yet: act or assert first", hint: "Actions (electron_click, electron_fill…) and passed assertions (electron_expect_*) are recorded." })
       }

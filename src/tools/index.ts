@@ -3,6 +3,7 @@
  * src/server/tools.ts they make the core catalog.
  */
 import { appTools } from "./app.js"
+import { attach } from "./attach.js"
 import { assertTools } from "./assert.js"
 import { authorTools } from "./author.js"
 import { debugTools } from "./debug.js"
@@ -19,6 +20,7 @@ import { windowTools } from "./windows.js"
 /** Each behind the one guard (open web dialogs, targets that match nothing): see guard.ts. */
 export const groupTools: ReadonlyArray<Tool<any, ToolServices | ProfileSelector>> = ([
   ...appTools,
+  attach,
   ...windowTools,
   ...navigationTools,
   ...observeTools,

@@ -59,7 +59,9 @@ export const readMenus = ({ Menu }: ElectronModule): Menus => {
 export const clickMenuItem = ({ Menu, BrowserWindow, webContents }: ElectronModule, target: { readonly source: MenuSource; readonly positions: ReadonlyArray<number> }) => {
   const popped = (globalThis as MainValue).__stagewright?.popup
   if (target.source === "context" && !popped?.open) throw new Error("The context menu closed before the click: right-click again, then electron_menu")
-  let items = target.source === "context" ? popped.menu.items : Menu.getApplicationMenu().items
+  const menu = target.source === "context" ? popped.menu : Menu.getApplicationMenu()
+  if (!menu) throw new Error("The app has no application menu now: electron_menu shows what it has")
+  let items = menu.items
   let item: MainValue
   for (const [depth, index] of target.positions.entries()) {
     item = items[index]

@@ -137,19 +137,21 @@ const applyStub = ({ dialog }: ElectronModule, command: { action: string; rules:
   const g = globalThis as MainValue
   const names = ["showOpenDialog", "showOpenDialogSync", "showSaveDialog", "showSaveDialogSync", "showMessageBox", "showMessageBoxSync"]
   const kindOf = (name: string) => (name.includes("Open") ? "open" : name.includes("Save") ? "save" : "message")
+  // The dialog functions are swapped by name for recorders of another signature.
+  const table = dialog as unknown as Record<string, MainValue>
   const state = (g.__stagewrightDialogs ??= { originals: null as MainValue, rules: [] as Array<any>, calls: [] as Array<any>, strict: false })
   if (command.action === "restore") {
-    if (state.originals) for (const name of names) dialog[name] = state.originals[name]
+    if (state.originals) for (const name of names) table[name] = state.originals[name]
     const calls = state.calls
     g.__stagewrightDialogs = undefined
     return { installed: false, calls }
   }
   if (command.action === "list") return { installed: state.originals !== null, calls: state.calls, rules: state.rules.length }
   if (!state.originals) {
-    state.originals = Object.fromEntries(names.map((name) => [name, dialog[name]]))
+    state.originals = Object.fromEntries(names.map((name) => [name, table[name]]))
     for (const name of names) {
       const sync = name.endsWith("Sync")
-      dialog[name] = (...args: Array<any>) => {
+      table[name] = (...args: Array<any>) => {
         const options = (args.length > 1 ? args[1] : args[0]) ?? {}
         const kind = kindOf(name)
         const text = [options.title, options.message, options.detail, ...(options.buttons ?? [])].filter(Boolean).join(" \u0000 ")
@@ -285,9 +287,10 @@ export const clipboard = defineTool({
       const driver = yield* ElectronDriver
       const text = yield* driver.evaluateMain(
         `${input.action} the clipboard`,
-        ({ clipboard }: ElectronModule, command: { action: string; text?: string }) => {
-          if (command.action === "write") clipboard.writeText(command.text ?? "")
-          return clipboard.readText() as string
+        // Electron 45's published clipboard is asynchronous; awaiting also takes older Electrons' plain strings.
+        async ({ clipboard }: ElectronModule, command: { action: string; text?: string }) => {
+          if (command.action === "write") await clipboard.writeText(command.text ?? "")
+          return await clipboard.readText()
         },
         { action: input.action, ...(input.text !== undefined ? { text: input.text } : {}) }
       )

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { ConsoleMessage, Page } from "playwright-core"
 import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { sampleAppPath } from "../../src/layers/driver/electron-runtime.js"
+import { sampleAppPath } from "../../src/samples.js"
 import {
   cleanUp,
   clickThatClosesItsWindow,

@@ -7,7 +7,8 @@ import { _electron, type ElectronApplication, type Locator, type Page } from "pl
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { resolveElectronRuntime, sampleAppPath } from "../../src/layers/driver/electron-runtime.js"
+import { resolveElectronRuntime } from "../../src/layers/driver/electron-runtime.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { descendants, isAlive } from "../support/processes.js"
 
 export { descendants }

@@ -9,7 +9,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { resolveElectronRuntime, sampleAppPath } from "../../src/index.js"
+import { resolveElectronRuntime } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, inMemoryClient, stdioClient } from "../support/mcp.js"
 
 /** An app folder (a copy of the tasks app) under `parent`, and an electron package in `packageHome`'s node_modules. */

@@ -3,7 +3,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { resolveElectronRuntime, sampleAppPath } from "../../src/index.js"
+import { resolveElectronRuntime } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { callUntil, freshUserData, inMemoryClient, waitForExit, type TestClient } from "../support/mcp.js"
 import { startForAttach } from "../support/attach.js"
 import { mkdtempSync, writeFileSync } from "node:fs"

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, ManagedRuntime } from "effect"
 import { ElectronDriver } from "../../src/layers/driver/ElectronDriver.js"
-import { Dispatcher, coreLayer, sampleAppPath } from "../../src/index.js"
+import { Dispatcher, coreLayer } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData } from "../support/mcp.js"
 
 const runtime = ManagedRuntime.make(coreLayer({ operationTimeoutMs: 60_000 }) as Layer.Layer<Dispatcher | ElectronDriver, unknown>)

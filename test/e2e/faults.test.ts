@@ -4,7 +4,7 @@
  * (A main-process crash and a vanished client are in lifecycle.test.ts; cancellation in unit/security.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 import { waitAllGone } from "../support/processes.js"
 

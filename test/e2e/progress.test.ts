@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 
 /** The element appears this long after the wait starts: well past the client's 60 s request timeout. */

@@ -4,7 +4,7 @@
  * panel that CSS reveals, a change inside a shadow root, a field a script set) is not called quiet.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 
 let mcp: TestClient

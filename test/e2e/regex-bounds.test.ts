@@ -7,7 +7,7 @@
  * server would not answer at all), never by a sleep.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, stdioClient, type TestClient } from "../support/mcp.js"
 
 const LONG = "a".repeat(5_000)

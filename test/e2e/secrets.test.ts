@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer as createNetServer } from "node:net"
 import { join } from "node:path"
 import ts from "typescript"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { runNode } from "../support/cli.js"
 import { freshUserData, inMemoryClient, type TestClient, type ToolCallOutcome } from "../support/mcp.js"
 

@@ -4,7 +4,7 @@
  * assertion error are each recoverable from structuredContent alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, inMemoryClient, type TestClient, type ToolCallOutcome } from "../support/mcp.js"
 
 let mcp: TestClient

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { existsSync, mkdtempSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 
 let mcp: TestClient

@@ -5,7 +5,7 @@
  * In `full` the hint names electron_web_dialog, and a dialog that opens during a call ends that call.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, inMemoryClient, type TestClient, type ToolCallOutcome } from "../support/mcp.js"
 
 const launchTasks = async (mcp: TestClient) => {

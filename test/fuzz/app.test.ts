@@ -24,7 +24,8 @@ import {
   type Chooser,
   type FuzzCall
 } from "../../src/bench/fuzz/index.js"
-import { sampleAppPath, type Tool } from "../../src/index.js"
+import { type Tool } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 import { descendants, waitAllGone } from "../support/processes.js"
 import { DISRUPTIVE_TOOLS, fuzzableTools, guardProcess, printTable, type ProcessGuard } from "./support.js"

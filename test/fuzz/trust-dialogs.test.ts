@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { checkResult, fieldsOf, FuzzTally, fuzzSeed, planCalls, type Chooser, type FuzzCall } from "../../src/bench/fuzz/index.js"
-import { sampleAppPath, type Tool } from "../../src/index.js"
+import { type Tool } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 import { DISRUPTIVE_TOOLS, fuzzableTools, printTable } from "./support.js"
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { join } from "node:path"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 

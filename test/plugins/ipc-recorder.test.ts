@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { EventEmitter } from "node:events"
+import type { ElectronModule } from "../../src/layers/driver/ElectronDriver.js"
 import { installIpcRecorder, type IpcState } from "../../src/plugins/ipc/recorder.js"
 
 class FakeWebContents {
@@ -22,6 +23,9 @@ const fakeElectron = () => {
   return { ipcMain, app, first, webContents: { getAllWebContents: () => [first] } }
 }
 
+/** The model covers only what the hook touches: it stands in for the whole electron module. */
+const install = (electron: ReturnType<typeof fakeElectron>) => installIpcRecorder(electron as unknown as ElectronModule)
+
 /** Electron's dispatch of an invoke: has, then get, then call. */
 const invoke = async (ipcMain: { _invokeHandlers: Map<string, (...a: Array<unknown>) => unknown> }, sender: FakeWebContents, channel: string, ...args: Array<unknown>) => {
   if (!ipcMain._invokeHandlers.has(channel)) throw new Error(`No handler registered for '${channel}'`)
@@ -38,7 +42,7 @@ describe("the ipc recorder hook", () => {
   it("wraps handlers registered before it ran, records invoke, send and webContents.send, and keeps 500 entries", async () => {
     const electron = fakeElectron()
     electron.ipcMain._invokeHandlers.set("echo", (_event, value) => ({ echoed: value }))
-    installIpcRecorder(electron)
+    install(electron)
     expect(await invoke(electron.ipcMain, electron.first, "echo", "hi")).toEqual({ echoed: "hi" })
     electron.ipcMain.emit("log", { sender: electron.first }, "line")
     const later = new FakeWebContents(7)
@@ -59,7 +63,7 @@ describe("the ipc recorder hook", () => {
     const electron = fakeElectron()
     const original = () => "real"
     electron.ipcMain._invokeHandlers.set("ping", original)
-    installIpcRecorder(electron)
+    install(electron)
     expect(state().setMock("ping", { result: "fake" })).toEqual({ handled: true, replaced: false })
     expect(state().setMock("ghost", { error: "nope" })).toEqual({ handled: false, replaced: false })
     expect(state().handled()).toEqual(["ping"])
@@ -81,7 +85,7 @@ describe("the ipc recorder hook", () => {
         this._invokeHandlers.set(channel, fn)
       }
     })
-    installIpcRecorder(electron)
+    install(electron)
     state().setMock("late", { result: "mocked" })
     ipcMain.handle("late", () => "app")
     expect(() => ipcMain.handle("late", () => "again")).toThrow("second handler")

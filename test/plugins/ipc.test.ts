@@ -4,7 +4,7 @@
  * path), clear the mocks, send to a window; bad input on each; and the hint of a plugin that is not loaded.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, inMemoryClient, waitForExit, type TestClient } from "../support/mcp.js"
 import { startForAttach } from "../support/attach.js"
 

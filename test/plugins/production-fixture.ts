@@ -5,7 +5,7 @@
  *   @electron/fuses' own format (the sentinel, the wire version 1, the wire length, one '0'/'1' byte per fuse)
  *   in a comment, and runs the stand-in on the asar's content (the stand-in cannot read asar archives, so
  *   the archive is extracted beside it); fuses are flipped with @electron/fuses' flipFuses. Like Electron,
- *   it ignores --inspect when EnableNodeCliInspectArguments is off.
+ *   it ignores --inspect when EnableNodeCliInspectArguments is off, and ELECTRON_RUN_AS_NODE when RunAsNode is off.
  * - a macOS layout `<Product>.app` with Info.plist (CFBundleExecutable, ElectronAsarIntegrity = SHA256 of
  *   the asar header) and the fuse wire in `Frameworks/Electron Framework.framework/Electron Framework`.
  */
@@ -15,7 +15,8 @@ import { createHash } from "node:crypto"
 import { chmodSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { packageRoot, sampleAppPath } from "../../src/layers/driver/electron-runtime.js"
+import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
+import { sampleAppPath } from "../../src/samples.js"
 
 export const SENTINEL = "dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX"
 /** A stock Electron wire of 8 fuses (version byte 1, length byte 8), at Electron's defaults: RunAsNode, NodeOptions, --inspect and file: privileges on; cookie encryption, asar integrity, asar-only and the browser snapshot off. */
@@ -47,9 +48,13 @@ const wire = self.slice(self.indexOf(sentinel) + sentinel.length)
 const inspectAllowed = wire.charAt(2 + ${FuseV1Options.EnableNodeCliInspectArguments}) !== '0'
 let args = process.argv.slice(2)
 if (!inspectAllowed) args = args.filter((arg) => !/^--inspect/.test(arg))
-// A packaged app takes no app path: Electron runs resources/app.asar (here its extracted copy).
-const at = args.findIndex((arg) => !arg.startsWith('-'))
-args.splice(at === -1 ? args.length : at, 0, path.join(__dirname, 'standin-app'))
+// With RunAsNode off, Electron ignores ELECTRON_RUN_AS_NODE; with it on, the binary is plain Node (no app).
+if (wire.charAt(2 + ${FuseV1Options.RunAsNode}) === '0') delete process.env.ELECTRON_RUN_AS_NODE
+if (!process.env.ELECTRON_RUN_AS_NODE) {
+  // A packaged app takes no app path: Electron runs resources/app.asar (here its extracted copy).
+  const at = args.findIndex((arg) => !arg.startsWith('-'))
+  args.splice(at === -1 ? args.length : at, 0, path.join(__dirname, 'standin-app'))
+}
 process.argv = [process.argv[0], process.argv[1], ...args]
 require(${JSON.stringify(boot)}).main()
 `

@@ -9,7 +9,7 @@ import { readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { runCli } from "../support/cli.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 import { linuxBuild, macBuild, RELEASE_FUSES, tempProject } from "./production-fixture.js"
@@ -88,11 +88,16 @@ describe("production plugin, outside the app", () => {
     expect((await mcp.call("electron_production_asar", { build: hardened, files: -1 })).code).toBe("INVALID_ARGUMENT")
   })
 
-  it("electron_production_launch refuses a build whose EnableNodeCliInspectArguments fuse is off, and says why", async () => {
-    const refused = await mcp.call("electron_production_launch", { build: locked })
-    expect(refused.code).toBe("LAUNCH_FAILED")
-    expect(refused.text).toMatch(/EnableNodeCliInspectArguments is off/)
-    expect(refused.text).toMatch(/Hint: .*electron_attach/)
+  it("electron_production_launch launches a build whose EnableNodeCliInspectArguments fuse is off over CDP, and says what that costs", async () => {
+    const launched = await mcp.call("electron_production_launch", { build: locked })
+    expect(launched.isError, launched.text).toBe(false)
+    expect(launched.structured).toMatchObject({ overCdp: true, mainProcess: false })
+    expect(launched.text).toMatch(/^Launched over CDP: the EnableNodeCliInspectArguments fuse is off; main-process tools .* are unavailable/m)
+    expect((await mcp.call("electron_get_text", { target: "role=heading[level=1]" })).text).toBe("Hardened Demo")
+    const audit = await mcp.call("electron_production_audit")
+    expect(audit.code, audit.text).toBe("NEEDS_MAIN_PROCESS")
+    expect(audit.text).toContain("inspect fuse off: launched over CDP")
+    expect((await mcp.call("electron_close")).isError).toBe(false)
   })
 
   it("tools without an app: audit answers APP_NOT_RUNNING, and so does a report with nothing to check", async () => {

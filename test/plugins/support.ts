@@ -3,7 +3,7 @@
  * read a status line until it shows what the app should have done.
  */
 import { expect } from "@effect/vitest"
-import { sampleAppPath } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData, type TestClient } from "../support/mcp.js"
 
 export const launchApp = async (client: TestClient, app: "tasks" | "framework" = "tasks", extra: Record<string, unknown> = {}) => {

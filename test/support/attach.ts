@@ -1,7 +1,8 @@
 /** Starts the tasks app outside Stagewright with debugging ports, the way a developer would for electron_attach. */
 import { spawn, type ChildProcess } from "node:child_process"
 import { createInterface } from "node:readline"
-import { resolveElectronRuntime, sampleAppPath } from "../../src/index.js"
+import { resolveElectronRuntime } from "../../src/index.js"
+import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData } from "./mcp.js"
 
 export const startForAttach = async (): Promise<{ child: ChildProcess; cdp: string; inspector: string }> => {

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 import { _electron, type ElectronApplication, type Page } from "playwright-core"
-import { createServer, packageRoot, resolveElectronRuntime, sampleAppPath } from "../../index.js"
+import { createServer, packageRoot, resolveElectronRuntime } from "../../index.js"
+import { sampleAppPath } from "../../samples.js"
 import { CALL_TYPES, type CallType } from "./sequence.js"
 
 const root = packageRoot()

@@ -7,7 +7,8 @@ import { execFile } from "node:child_process"
 import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, mkdirSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import { resolveElectronRuntime, sampleAppPath } from "../../index.js"
+import { resolveElectronRuntime } from "../../index.js"
+import { sampleAppPath } from "../../samples.js"
 
 export interface Check {
   readonly ok: boolean

@@ -3,7 +3,8 @@
  * tasks share: launching the app, waiting until it is ready, choosing an option or ticking a box
  * with whatever the variant lists.
  */
-import { resolveElectronRuntime, sampleAppPath } from "../../index.js"
+import { resolveElectronRuntime } from "../../index.js"
+import { sampleAppPath } from "../../samples.js"
 import { Agent, GiveUp } from "./agent.js"
 import type { Check } from "./checks.js"
 

@@ -20,7 +20,8 @@ import { join } from "node:path"
 
 import { runInNewContext } from "node:vm"
 import { setFlagsFromString } from "node:v8"
-import { createServer, sampleAppPath, type StagewrightServer } from "../../index.js"
+import { createServer, type StagewrightServer } from "../../index.js"
+import { sampleAppPath } from "../../samples.js"
 import { checkResult } from "../fuzz/index.js"
 import { commandOf, descendants, isAlive, mb, openFds, percentile, PLAYWRIGHT_ARTIFACTS, STANDIN_PROFILE, tempEntries, treeRss, waitAllGone } from "./procs.js"
 

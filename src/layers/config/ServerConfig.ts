@@ -30,7 +30,13 @@ export interface ServerConfigShape {
   readonly appRoot?: string | undefined
   /** A result longer than this is cut; the whole of it is written under outputDir and linked. */
   readonly maxResponseChars: number
+  /** --xvfb: when a headed launch on Linux gets a private Xvfb display (default auto: only without DISPLAY/WAYLAND_DISPLAY). */
+  readonly xvfb?: XvfbMode | undefined
 }
+
+/** --xvfb: auto starts a private Xvfb only when a headed app on Linux has no display; always starts one anyway; never does not. */
+export const XVFB_MODES = ["auto", "always", "never"] as const
+export type XvfbMode = (typeof XVFB_MODES)[number]
 
 export const defaultServerConfig: ServerConfigShape = {
   allowEval: [],

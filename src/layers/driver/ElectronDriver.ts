@@ -7,15 +7,17 @@
  * app, replacing it, or shutting the server down (however it ends) closes the Electron process.
  * Waiting is Effect (Schedule, timeout): a cancelled or timed-out call makes no further Playwright call.
  */
-import { Context, Effect, ExecutionStrategy, Exit, Layer, Ref, Scope } from "effect"
+import { Context, Effect, ExecutionStrategy, Exit, Layer, Option, Ref, Scope } from "effect"
+import { ServerConfig } from "../config/ServerConfig.js"
 import { AppCrashed, AppNotRunning, NeedsMainProcess, WindowNotFound, type PlaywrightError } from "./errors.js"
 import { attachSession, launchSession, prepareLaunch } from "./launch.js"
+import { launchOverCdp } from "./cdp-launch.js"
 import { fromPlaywright } from "./playwright-errors.js"
 import { gracefulClose } from "./process.js"
 import { mainSource, toFunction } from "./selectors.js"
 import { dialogGate } from "./dialog-gate.js"
 import { snapshotOps } from "./snapshots.js"
-import { hookSource } from "./main-hooks.js"
+import { hookSource, windowOfTarget } from "./main-hooks.js"
 import * as failedLoads from "./failed-loads.js"
 import * as waits from "./waits.js"
 import type { BrowserWindowHandle, ElectronDriverShape, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
@@ -38,8 +40,20 @@ const describeWindowSelector = (selector: WindowSelector) =>
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
     .join(", ")
 
+/** The NEEDS_MAIN_PROCESS answer of a session without a main process: attached without the inspector, or launched over CDP. */
+const needsMainProcess = (s: AppSession, what: string) =>
+  s.overCdpReason !== undefined
+    ? new NeedsMainProcess({
+        message: `${what} needs the Electron main process, which this session does not have (${s.overCdpReason})`,
+        hint: "This build's EnableNodeCliInspectArguments fuse is off, so Electron ignores --inspect: window tools (electron_snapshot, electron_click, electron_fill, electron_screenshot…) work; main-process tools need a build with that fuse on.",
+        details: { reason: s.overCdpReason }
+      })
+    : new NeedsMainProcess({ message: `${what} needs the Electron main process, and this app was attached without its Node inspector` })
+
 const makeDriver = Effect.gen(function* () {
   const layerScope = yield* Effect.scope
+  // --xvfb (ServerConfig, when the composition provides it): whether a headed launch gets a private Xvfb.
+  const xvfbMode = Option.match(yield* Effect.serviceOption(ServerConfig), { onNone: () => "auto" as const, onSome: (config) => config.xvfb ?? "auto" })
   const state = yield* Ref.make<{ session: AppSession; scope: Scope.CloseableScope } | undefined>(undefined)
   const hooks = yield* Ref.make<ReadonlyArray<MainHook>>([])
   // Changes of the session's selection (active window, dialog answers) are made one at a time.
@@ -119,7 +133,7 @@ const makeDriver = Effect.gen(function* () {
 
   const launch = Effect.fn("ElectronDriver.launch")(function* (options: LaunchOptions) {
     const prepared = yield* prepareLaunch(options)
-    return yield* waits.describing(`starting ${options.app ?? prepared.runtime.executablePath} and waiting for its first window`, oneAtATime(install(launchSession(options, prepared)))).pipe(Effect.tapError((error) => Effect.logWarning(`launch failed: ${error.message}`)))
+    return yield* waits.describing(`starting ${options.app ?? prepared.runtime.executablePath} and waiting for its first window`, oneAtATime(install((prepared.overCdp ? launchOverCdp : launchSession)(options, prepared, xvfbMode)))).pipe(Effect.tapError((error) => Effect.logWarning(`launch failed: ${error.message}`)))
   })
 
   const attach = Effect.fn("ElectronDriver.attach")(function* (options: AttachOptions) {
@@ -201,14 +215,14 @@ const makeDriver = Effect.gen(function* () {
     if (s.electronApp) {
       const app = s.electronApp
       const callable = toFunction(fn)
-      // playwright-core's evaluate types its function against ElectronModule; ours is untyped here.
+      // The function is rebuilt from its source (toFunction), so its type is restated for playwright-core.
       return run(what, () => app.evaluate(callable as Parameters<typeof app.evaluate>[0], arg as never) as Promise<R>)
     }
     if (s.inspector && !s.inspector.closed) {
       const inspector = s.inspector
       return run(what, () => inspector.evaluate<R, A>(fn, arg))
     }
-    return Effect.fail(new NeedsMainProcess({ message: `${what} needs the Electron main process, and this app was attached without its Node inspector` }))
+    return Effect.fail(needsMainProcess(s, what))
   }
 
   const evaluateMain = <R, A>(what: string, fn: string | ((electron: ElectronModule, arg: A) => R | Promise<R>), arg: A): Effect.Effect<R, MainError> =>
@@ -248,14 +262,12 @@ const makeDriver = Effect.gen(function* () {
     Effect.gen(function* () {
       const s = yield* session
       if (!s.hasMainProcess) {
-        return yield* new NeedsMainProcess({ message: `${what} needs the Electron main process, and this app was attached without its Node inspector` })
+        return yield* needsMainProcess(s, what)
       }
       const targetId = yield* targetIdOf(s, entry)
       const wrapper = `async (electron, input) => {
         const __name = (target) => target
-        const wc = electron.webContents.fromDevToolsTargetId(input.targetId)
-        const win = wc ? electron.BrowserWindow.fromWebContents(wc) : null
-        if (!win) throw new Error("This page has no BrowserWindow")
+        const win = (${windowOfTarget.toString()})(electron, input.targetId)
         return await (${fn.toString()})(win, input.arg)
       }`
       return yield* evaluateMain<R, { targetId: string; arg: A }>(what, wrapper, { targetId, arg })
@@ -354,3 +366,5 @@ export { titleOf, type AppSession, type AttachOptions, type LaunchOptions, type 
 export { toFunction, expandSelector, pageFunction, REF_PATTERN } from "./selectors.js"
 export type { FieldChange, PageChanges } from "./page-changes.js"
 export type { BrowserWindowHandle, Check, ElectronDriverShape, ElectronModule, MainError, MainHook, MainValue, SessionError } from "./shape.js"
+export { discoverApps, probeDebugPort, untrustedText, whyNotDebuggable, type DebuggableApp, type Discovery } from "./discovery.js"
+export { OVER_CDP_REASON } from "./fuses.js"

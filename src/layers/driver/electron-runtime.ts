@@ -27,10 +27,8 @@ export const packageRoot = (): string => {
   return dir
 }
 
+/** The stand-in's launcher. It exists in the Stagewright repository only: the installed package ships no test/ folder. */
 export const standinExecutable = (): string => join(packageRoot(), "test", "fixtures", "electron-standin", "electron")
-
-export const sampleAppPath = (name: "tasks" | "framework" | "hardened" | "insecure"): string =>
-  join(packageRoot(), "test", "fixtures", "apps", name)
 
 /** Where the platform's Electron binary sits inside the electron package's dist/ folder. */
 const PLATFORM_BINARY: Readonly<Record<string, string>> = {
@@ -97,7 +95,13 @@ export const resolveElectronRuntime = (env: NodeJS.ProcessEnv = process.env, app
   }
   const configured = env.STAGEWRIGHT_ELECTRON
   if (configured === STANDIN) {
-    return { kind: "standin", executablePath: standinExecutable(), reason: "STAGEWRIGHT_ELECTRON=standin: the project's test stand-in (Node + Chromium)" }
+    const executablePath = standinExecutable()
+    if (!existsSync(executablePath)) {
+      throw new Error(
+        `STAGEWRIGHT_ELECTRON=standin: the stand-in is a test runtime in the Stagewright repository; not in this installation (${executablePath} does not exist). Set STAGEWRIGHT_ELECTRON to an Electron binary, pass executablePath, or install electron in the app (npm install --save-dev electron).`
+      )
+    }
+    return { kind: "standin", executablePath, reason: "STAGEWRIGHT_ELECTRON=standin: the project's test stand-in (Node + Chromium)" }
   }
   if (configured !== undefined && configured !== "") {
     const path = resolve(configured)

@@ -16,17 +16,20 @@ import { recordMainConsole } from "./main-console.js"
 import { installMainHooks } from "./main-hooks.js"
 import { mainSource, toFunction } from "./selectors.js"
 import { describeExit, killProcessGroup } from "./process.js"
+import { inspectFuseOff } from "./fuses.js"
 import { AppSession, type AttachOptions, type LaunchOptions } from "./session.js"
+import type { XvfbMode } from "./display.js"
+import { displayForLaunch } from "./xvfb.js"
 
-const firstLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
+export const firstLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
 
-const playwright = Effect.tryPromise({
+export const playwright = Effect.tryPromise({
   try: () => dynamicImport<typeof import("playwright-core")>("playwright-core"),
   catch: (cause) => new LaunchFailed({ message: `playwright-core could not be loaded: ${firstLine(cause)}`, cause })
 })
 
 /** Registers every page of the context, now and later, as a window of the session. */
-const wireSession = (session: AppSession) => {
+export const wireSession = (session: AppSession) => {
   for (const page of session.context.pages()) session.addWindow(page)
   session.context.on("page", (page) => {
     session.addWindow(page)
@@ -58,14 +61,20 @@ export const prepareLaunch = Effect.fn("ElectronDriver.prepareLaunch")(function*
   if (app !== undefined && statSync(app).isDirectory() && !existsSync(resolve(app, "package.json"))) {
     return yield* new LaunchFailed({ message: `app folder ${app} has no package.json`, hint: "Pass the folder that holds package.json, or the main script itself." })
   }
-  return { runtime, app, timeout: options.timeoutMs ?? 30_000 }
+  // A build whose EnableNodeCliInspectArguments fuse is off ignores --inspect: it is launched over CDP (cdp-launch.ts).
+  const overCdp = runtime.kind === "electron" && (yield* inspectFuseOff(runtime.executablePath))
+  return { runtime, app, timeout: options.timeoutMs ?? 30_000, overCdp }
 })
 
-type Prepared = Effect.Effect.Success<ReturnType<typeof prepareLaunch>>
+export type Prepared = Effect.Effect.Success<ReturnType<typeof prepareLaunch>>
 
-/** Launches the prepared app in `scope` and waits for its first window. */
-export const launchSession = (options: LaunchOptions, { runtime, app, timeout }: Prepared) => (scope: Scope.Scope) =>
+/**
+ * Launches the prepared app in `scope` and waits for its first window. A headed app on Linux gets its
+ * display first (xvfb.ts: a private Xvfb in the same scope, per `xvfb`, the --xvfb mode).
+ */
+export const launchSession = (options: LaunchOptions, { runtime, app, timeout }: Prepared, xvfb: XvfbMode = "auto") => (scope: Scope.Scope) =>
   Effect.gen(function* () {
+    const { env, display } = yield* displayForLaunch(xvfb, runtime.kind, { ...(process.env as Record<string, string>), ...(options.env ?? {}) }).pipe(Scope.extend(scope))
     const { _electron } = yield* playwright
     const args = [...(app !== undefined ? [app] : []), ...(options.args ?? [])]
     // The artifacts folder is ours, made before the launch and removed after the app is gone, whatever
@@ -81,7 +90,7 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
             .launch({
               executablePath: runtime.executablePath,
               args,
-              env: { ...(process.env as Record<string, string>), ...(options.env ?? {}) },
+              env,
               ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
               artifactsDir,
               timeout
@@ -96,7 +105,7 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
       "launched",
       electronApp.context(),
       new Date(),
-      { executablePath: runtime.executablePath, runtime: runtime.kind, reason: runtime.reason, app, args: options.args ?? [], cwd: options.cwd, env: options.env ?? {} },
+      { executablePath: runtime.executablePath, runtime: runtime.kind, reason: runtime.reason, app, args: options.args ?? [], cwd: options.cwd, env: options.env ?? {}, ...(display ? { display } : {}) },
       electronApp,
       undefined,
       undefined,
@@ -119,8 +128,8 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
     yield* Effect.tryPromise({
       try: async () => {
         const page = await electronApp.firstWindow({ timeout })
-        // A new window starts at about:blank until the app's loadURL/loadFile commits: wait a little for that.
-        await page.waitForURL((url) => url.href !== "about:blank", { timeout: Math.min(timeout, 3_000), waitUntil: "commit" }).catch(() => undefined)
+        // A new Electron window has no document until the app's first loadURL/loadFile commits, and
+        // playwright-core reports such a page only after that first navigation: no wait of our own here.
         await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
         session.setActive(session.addWindow(page).id)
       },
@@ -187,6 +196,8 @@ export const attachSession = (options: AttachOptions) => (scope: Scope.Scope) =>
       // An app attached right after it started may not have opened its first window yet.
       yield* Effect.promise(() => context.waitForEvent("page", { timeout: Math.min(timeout, 10_000) }).catch(() => undefined))
     }
+    // A window found at attach may still be on a document the app replaces at once (a splash, or
+    // about:blank it loads itself): give its first real document a short while.
     const first = session.windows[0]
     if (first) {
       yield* Effect.promise(() =>

@@ -2,10 +2,9 @@
  * Code that runs inside the Electron main process (serialized by playwright-core's evaluate or sent
  * through the inspector): it sees the `electron` module as its argument and nothing of this process.
  */
-import type { MainValue } from "./shape.js"
-import type { MainHook } from "./shape.js"
+import type * as Electron from "electron"
+import type { ElectronModule, MainHook, MainValue } from "./shape.js"
 
-// The argument is the app's `electron` module, which has no type here.
 /**
  * Runs once in the main process: records uncaught exceptions (as a monitor, so the app's own handling is
  * unchanged) and renderers that crash or hang, for electron_errors; and the menu the app last popped up
@@ -15,7 +14,7 @@ import type { MainHook } from "./shape.js"
  * `browserWindow`), then runs unchanged. `globalThis.__stagewright.popup` is `{ menu, window, at, open }`;
  * `open` turns false on the menu's `menu-will-close`.
  */
-export const installMainHooks = (electron: MainValue): void => {
+export const installMainHooks = (electron: ElectronModule): void => {
   const g = globalThis as MainValue
   if (g.__stagewright) return
   const state = (g.__stagewright = { errors: [] as Array<unknown>, seq: 0, popup: null as unknown })
@@ -34,7 +33,8 @@ export const installMainHooks = (electron: MainValue): void => {
   if (proto && typeof proto.popup === "function") {
     const popup = proto.popup
     proto.popup = function (this: MainValue, ...args: Array<any>) {
-      const result = popup.apply(this, args)
+      // Electron's popup returns { browserWindow, x, y, positioningItem } (its published type says void).
+      const result: MainValue = Reflect.apply(popup, this, args)
       const popped = { menu: this, window: result?.browserWindow ?? args[0]?.window ?? null, at: Date.now(), open: true }
       state.popup = popped
       // A listener is only an observer: the menu closes the same way with or without it.
@@ -42,6 +42,17 @@ export const installMainHooks = (electron: MainValue): void => {
       return result
     }
   }
+}
+
+/**
+ * Runs in the main process (its source is embedded in evaluateWindow's wrapper): the BrowserWindow of a CDP
+ * page target, found the way playwright-core's `browserWindow(page)` finds it.
+ */
+export const windowOfTarget = (electron: ElectronModule, targetId: string): Electron.BrowserWindow => {
+  const wc = electron.webContents.fromDevToolsTargetId(targetId)
+  const win = wc ? electron.BrowserWindow.fromWebContents(wc) : null
+  if (!win) throw new Error("This page has no BrowserWindow")
+  return win
 }
 
 /** Wraps a hook so it runs once per app process, whatever the number of launches or attaches that see it. */

@@ -17,12 +17,12 @@ export const describeExit = (child: ChildProcess): string => {
  * Bounds a wait. Closing runs in finalizers, which are uninterruptible, and there `Effect.timeout` would
  * wait for the effect it bounds: marking the wait interruptible lets the bound end it.
  */
-const bounded = <A, E>(effect: Effect.Effect<A, E>, ms: number) => effect.pipe(Effect.interruptible, Effect.timeout(ms))
+export const bounded = <A, E>(effect: Effect.Effect<A, E>, ms: number) => effect.pipe(Effect.interruptible, Effect.timeout(ms))
 
-const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
+export const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
 
 /** Completes when the process has exited (at once when it already has). */
-const exitOf = (child: ChildProcess): Effect.Effect<void> =>
+export const exitOf = (child: ChildProcess): Effect.Effect<void> =>
   Effect.async<void>((resume) => {
     const done = () => resume(Effect.void)
     if (hasExited(child)) return done()
@@ -46,10 +46,52 @@ export const killProcessGroup = (child: ChildProcess): Effect.Effect<void> =>
     return bounded(exitOf(child), 3_000).pipe(Effect.ignore)
   })
 
+/**
+ * SIGKILLs what is left of a process group whose leader has exited (helpers that outlived it); nothing
+ * when the group is empty. Only for groups we made (a detached spawn: the group id is the leader's pid).
+ */
+export const killGroupLeftovers = (child: ChildProcess): Effect.Effect<void> =>
+  Effect.sync(() => {
+    if (child.pid === undefined || process.platform === "win32") return
+    try {
+      process.kill(-child.pid, "SIGKILL")
+    } catch {
+      // the group is empty
+    }
+  })
+
+/**
+ * A process launched over CDP (no playwright-core handle): SIGTERM, which Electron (and the stand-in)
+ * answer with app.quit(); the whole group is killed when it has not exited within the bound, and what
+ * is left of the group after the exit goes too.
+ */
+const terminate = (child: ChildProcess, timeoutMs: number): Effect.Effect<boolean> =>
+  Effect.gen(function* () {
+    if (hasExited(child)) {
+      yield* killGroupLeftovers(child)
+      return true
+    }
+    try {
+      child.kill("SIGTERM")
+    } catch {
+      // already gone
+    }
+    const quit = yield* bounded(Effect.as(exitOf(child), true), timeoutMs).pipe(Effect.orElseSucceed(() => false))
+    if (!quit) yield* killProcessGroup(child)
+    yield* killGroupLeftovers(child)
+    return quit
+  })
+
 /** Asks the app to quit, and kills it when it has not exited within the bound. Succeeds with whether it quit by itself. */
 export const gracefulClose = (session: AppSession, timeoutMs: number): Effect.Effect<boolean> =>
   Effect.gen(function* () {
     const { electronApp, child } = session
+    if (!electronApp && child) {
+      const quit = yield* terminate(child, timeoutMs)
+      const browser = session.browser
+      if (browser) yield* bounded(Effect.tryPromise(() => browser.close()), 2_000).pipe(Effect.ignore)
+      return quit
+    }
     if (electronApp && child) {
       if (hasExited(child)) return true
       const closed = yield* bounded(Effect.as(Effect.tryPromise(() => electronApp.close()), true), timeoutMs).pipe(Effect.orElseSucceed(() => false))

@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { backfill } from "./backfill.js"
 import { BUFFER_CAPACITY, RingBuffer, type ConsoleEntry, type ErrorEntry, type RequestEntry } from "./buffers.js"
 import type { InspectorClient } from "./inspector-client.js"
+import type { DisplayInfo } from "./display.js"
 
 export interface LaunchOptions {
   /** App folder (with package.json) or main script. */
@@ -124,6 +125,8 @@ export type LaunchInfo = {
   readonly cwd?: string | undefined
   /** Only the variables the caller passed (the rest came from the server's environment). */
   readonly env: Readonly<Record<string, string>>
+  /** The display the app was given on Linux (a private Xvfb, or the environment's). */
+  readonly display?: DisplayInfo | undefined
 }
 
 export class AppSession {
@@ -154,7 +157,9 @@ export class AppSession {
     readonly browser: Browser | undefined,
     readonly inspector: InspectorClient | undefined,
     /** The launched process, captured at launch (playwright-core's handle to it does not outlive the app). */
-    readonly child: ChildProcess | undefined
+    readonly child: ChildProcess | undefined,
+    /** Set on a session launched over CDP (a build whose inspect fuse is off): why it has no main process. */
+    readonly overCdpReason?: string | undefined
   ) {}
 
   get hasMainProcess(): boolean {

@@ -3,23 +3,26 @@
  * reading, a plugin's main-process hook, and the untyped Electron objects main-process code receives.
  */
 import type { Effect } from "effect"
+import type * as Electron from "electron"
 import type { Locator } from "playwright-core"
 import type { AppCrashed, AppNotRunning, DialogOpen, InvalidArgument, LaunchFailed, NeedsMainProcess, PlaywrightError, RefStale, Timeout, WindowNotFound } from "./errors.js"
 import type { PageChanges } from "./page-changes.js"
 import type { AppSession, AttachOptions, DialogPolicy, LaunchOptions, PendingDialog, RecordedStep, WindowEntry, WindowInfo, WindowSelector } from "./session.js"
 
-/** The app's `electron` module, as main-process code receives it (no types for it exist here). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the app's electron module is untyped here
-export type ElectronModule = any
 /**
- * A value of the app's main process (an Electron object, an IPC payload): Electron's types are not
- * available here (no electron package), so main-process code sees them untyped.
+ * The app's `electron` module, as main-process code receives it: typed by Electron's own published
+ * definitions (the `electron` devDependency, types only — a type-only import, nothing loads at run time),
+ * so a wrong member fails `tsc`.
+ */
+export type ElectronModule = typeof Electron
+/**
+ * A value of the app's main process whose shape is not known here (an IPC payload, an app-defined object,
+ * a private member of an Electron object): untyped. Electron's own objects use `ElectronModule`'s types.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Electron's objects have no types here
 export type MainValue = any
-/** A BrowserWindow of the app, as main-process code receives it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an Electron object, untyped here
-export type BrowserWindowHandle = any
+/** A BrowserWindow of the app, as main-process code receives it (Electron's own type). */
+export type BrowserWindowHandle = Electron.BrowserWindow
 
 /**
  * Code a plugin installs in the app's main process at every launch or attach (recorders for IPC, shell

@@ -6,7 +6,7 @@ import { Effect, Schema } from "effect"
 import { ElectronDriver, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
-import type { IpcState } from "./recorder.js"
+import type { InvokeHandlers, IpcState } from "./recorder.js"
 import { Args, Channel, OptionalWindow, preview, requireRecorder, webContentsIdOf } from "./shared.js"
 
 type InvokeOutcome =
@@ -22,9 +22,11 @@ const invokeInMain = async ({ ipcMain, webContents }: ElectronModule, input: { w
   const wc = webContents.fromId(input.wc)
   const state = (globalThis as { __stagewright_ipc?: IpcState }).__stagewright_ipc
   const mocked = state?.mocks.has(input.channel) === true
-  const target = [wc?.ipc, ipcMain].find((candidate) => candidate?._invokeHandlers?.has(input.channel))
+  if (!wc) throw new Error(`webContents ${input.wc} is gone (its window closed)`)
+  // Electron's private handler tables (see InvokeHandlers): the window's webContents.ipc first, then ipcMain.
+  const target = ([wc.ipc, ipcMain] as Array<InvokeHandlers>).find((candidate) => candidate._invokeHandlers?.has(input.channel))
   if (!target) {
-    const table = ipcMain._invokeHandlers
+    const table = (ipcMain as InvokeHandlers)._invokeHandlers
     const channels = state ? [...state.handled()] : table instanceof Map ? (Array.from(Map.prototype.keys.call(table) as Iterable<string>) as Array<string>) : []
     return { kind: "no-handler", channels: channels.sort() }
   }
@@ -42,7 +44,7 @@ const invokeInMain = async ({ ipcMain, webContents }: ElectronModule, input: { w
   }
   const started = Date.now()
   try {
-    const value = await target._invokeHandlers.get(input.channel)(event, ...input.args)
+    const value = await target._invokeHandlers!.get(input.channel)!(event, ...input.args)
     const ms = Date.now() - started
     // What the renderer would get is a copy: send a JSON copy back (or the text of what cannot be one).
     try {
@@ -166,7 +168,7 @@ export const sendTool = defineTool({
       const driver = yield* ElectronDriver
       const entry = yield* driver.window(input.window)
       const args = [...(input.args ?? [])]
-      yield* driver.evaluateWindow(entry, `send ${input.channel}`, (win: ElectronModule, arg: { channel: string; args: Array<unknown> }) => {
+      yield* driver.evaluateWindow(entry, `send ${input.channel}`, (win, arg: { channel: string; args: Array<unknown> }) => {
         win.webContents.send(arg.channel, ...arg.args)
       }, { channel: input.channel, args })
       return {

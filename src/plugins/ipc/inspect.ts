@@ -4,7 +4,7 @@
 import { Effect, Schema } from "effect"
 import { ElectronDriver, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
-import type { IpcEntry, IpcState } from "./recorder.js"
+import type { InvokeHandlers, IpcEntry, IpcState } from "./recorder.js"
 import { label, requireRecorder, time, windowIdsByWebContents } from "./shared.js"
 
 interface ChannelInfo {
@@ -16,7 +16,7 @@ interface ChannelInfo {
 
 /** Runs in the main process: ipcMain's handlers (invoke) and listeners (send), and the mocks. */
 const readChannels = ({ ipcMain }: ElectronModule): ReadonlyArray<ChannelInfo> => {
-  const table = ipcMain._invokeHandlers
+  const table = (ipcMain as typeof ipcMain & InvokeHandlers)._invokeHandlers
   const state = (globalThis as { __stagewright_ipc?: IpcState }).__stagewright_ipc
   // The recorder leaves out the placeholders of mocked channels the app has no handler for.
   const handled: Array<string> = state ? [...state.handled()] : table instanceof Map ? Array.from(Map.prototype.keys.call(table) as Iterable<string>) : []

@@ -13,7 +13,7 @@
  * - renderer -> main `send`: `ipcMain.emit(channel, event, ...args)` with an IPC event (it has `sender`).
  * - main -> renderer: `webContents.send` of every webContents, existing and created later.
  */
-import type { ElectronModule } from "../../layers/driver/ElectronDriver.js"
+import type { ElectronModule, MainValue } from "../../layers/driver/ElectronDriver.js"
 
 /** One recorded message. `dir`: "in" renderer -> main, "out" main -> renderer. */
 export interface IpcEntry {
@@ -43,6 +43,14 @@ export interface IpcMock {
   readonly calls: number
 }
 
+/**
+ * Electron's private table of `handle()` handlers on ipcMain and on each `webContents.ipc`
+ * (lib/browser/ipc-main-impl.ts): not in its published types, so it is declared here.
+ */
+export interface InvokeHandlers {
+  readonly _invokeHandlers?: Map<string, (event: MainValue, ...args: Array<unknown>) => unknown>
+}
+
 export interface IpcState {
   /** Sets (or replaces) a mock; says whether the app has a handler for the channel and whether a mock was replaced. */
   readonly setMock: (channel: string, answer: { readonly result?: unknown; readonly error?: string }) => { readonly handled: boolean; readonly replaced: boolean }
@@ -59,10 +67,10 @@ export interface IpcState {
   readonly handlersHooked: boolean
 }
 
-// The argument is the app's `electron` module (untyped here); its objects are reached dynamically.
+// The argument is the app's `electron` module; Electron's private handler table is reached dynamically.
 export const installIpcRecorder = (electron: ElectronModule): void => {
   const { ipcMain, app, webContents } = electron
-  const handlers = ipcMain._invokeHandlers
+  const handlers = (ipcMain as typeof ipcMain & InvokeHandlers)._invokeHandlers
   const hooked = handlers instanceof Map
   const table = {
     has: (channel: string): boolean => hooked && Map.prototype.has.call(handlers, channel),
@@ -154,7 +162,7 @@ export const installIpcRecorder = (electron: ElectronModule): void => {
   if (hooked && typeof ipcMain.handle === "function") {
     // The app registering a handler for a channel mocked without one replaces the placeholder (the mock stays).
     const handle = ipcMain.handle
-    ipcMain.handle = function (this: unknown, channel: string, fn: unknown) {
+    ipcMain.handle = function (this: unknown, channel: string, fn: Parameters<typeof handle>[1]) {
       if (table.get(channel) === placeholder) table.delete(channel)
       return handle.call(this, channel, fn)
     }

@@ -3,7 +3,7 @@
  * driver's ids (w1, w2) from the webContents ids the main process knows.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type ElectronModule, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { ElectronDriver, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { OperationFailed } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
 
@@ -53,7 +53,7 @@ export const windowIdsByWebContents = Effect.gen(function* () {
   const pairs = yield* Effect.forEach(
     open,
     (entry) =>
-      driver.evaluateWindow(entry, "read the window's webContents id", (win: ElectronModule) => win.webContents.id as number, undefined).pipe(
+      driver.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined).pipe(
         Effect.map((wc) => [wc, entry.id] as const),
         Effect.orElseSucceed(() => undefined)
       ),
@@ -64,7 +64,7 @@ export const windowIdsByWebContents = Effect.gen(function* () {
 
 /** The webContents id of a window. */
 export const webContentsIdOf = (entry: WindowEntry) =>
-  Effect.flatMap(ElectronDriver, (driver) => driver.evaluateWindow(entry, "read the window's webContents id", (win: ElectronModule) => win.webContents.id as number, undefined))
+  Effect.flatMap(ElectronDriver, (driver) => driver.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined))
 
 export const label = (ids: ReadonlyMap<number, string>, wc: number | undefined) => (wc === undefined ? "main" : (ids.get(wc) ?? `webContents ${wc}`))
 

@@ -7,7 +7,7 @@
  */
 import type { ElectronModule, MainValue } from "../../layers/driver/ElectronDriver.js"
 
-/** Runs in the main process, where Electron's objects are untyped here (`ElectronModule`, `MainValue`). */
+/** Runs in the main process (the live objects it finds through the inspector are untyped: `MainValue`). */
 export const discoverTrays = async (electron: ElectronModule): Promise<{ found: number; inferred: boolean }> => {
   const g = globalThis as MainValue
   const state = g.__stagewright_native

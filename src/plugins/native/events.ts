@@ -3,7 +3,7 @@
  * calls the plugin's hook recorded instead of running. Each answer says how many listeners the app has
  * for the event, so an unhandled event is visible rather than a silent success.
  */
-import type { MainValue } from "../../layers/driver/ElectronDriver.js"
+import type { ElectronModule, MainValue } from "../../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
@@ -20,9 +20,9 @@ interface Emitted {
  * Runs in the main process: emits `name` on electron[module] with Electron's arguments; an Event-like
  * first argument for the events that carry one.
  */
-// `any`: Electron's modules are untyped in this process.
-const emit = (electron: any, command: { module: string; name: string; args: ReadonlyArray<unknown>; withEvent: boolean; error?: string }): Emitted => {
-  const target = electron[command.module]
+const emit = (electron: ElectronModule, command: { module: string; name: string; args: ReadonlyArray<unknown>; withEvent: boolean; error?: string }): Emitted => {
+  // The module is chosen by name (app, powerMonitor, autoUpdater): reached dynamically.
+  const target = (electron as unknown as Record<string, MainValue>)[command.module]
   if (!target || typeof target.emit !== "function") return { listeners: 0, defaultPrevented: false, missing: true }
   const listeners = target.listenerCount(command.name) as number
   const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true } }
@@ -112,7 +112,7 @@ export const appEvent = defineTool({
         return yield* new InvalidArgument({ message: `${needs} is required for ${input.event}`, hint: `Example: { "event": "${input.event}", "${needs}": ${needs === "argv" ? "[\"app\", \"--open\", \"x\"]" : needs === "url" ? "\"myapp://open?id=1\"" : "\"/path/file.txt\""} }` })
       }
       const driver = yield* ElectronDriver
-      const hasVisible = input.event === "activate" ? yield* driver.evaluateMain("count visible windows", ({ BrowserWindow }: any) => BrowserWindow.getAllWindows().some((w: any) => w.isVisible()) as boolean, undefined) : false
+      const hasVisible = input.event === "activate" ? yield* driver.evaluateMain("count visible windows", ({ BrowserWindow }: ElectronModule) => BrowserWindow.getAllWindows().some((w) => w.isVisible()), undefined) : false
       const args =
         input.event === "open-url" ? [input.url!] : input.event === "open-file" ? [input.path!] : input.event === "second-instance" ? [input.argv!, input.cwd ?? process.cwd(), {}] : [hasVisible]
       const result = yield* driver.evaluateMain("emit the app event", emit, { module: "app", name: input.event, args, withEvent: true })

@@ -27,7 +27,7 @@ export const nativeRecorders: MainHook = {
       const show = Notification.prototype.show
       Notification.prototype.show = function (this: any, ...args: Array<any>) {
         if (!state.notifications.some((n: any) => n.instance === this)) push(state.notifications, { id: ++state.seq, at: Date.now(), instance: this }, 100)
-        return show.apply(this, args)
+        return Reflect.apply(show, this, args)
       }
     }
     const shell = electron.shell

@@ -2,7 +2,7 @@
  * Trays and notifications, from the records of the plugin's main-process hook: a tray's context menu
  * (read, and click an item as a user would), the notifications the app showed (click one).
  */
-import type { MainValue } from "../../layers/driver/ElectronDriver.js"
+import type { ElectronModule, MainValue } from "../../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "../../tools/errors.js"
@@ -28,9 +28,9 @@ interface TrayView {
 }
 
 /** Runs in the main process: the recorded trays' menus; with `click`, clicks the item with that id or label path. */
-// `any` in the main-process functions: Electron's objects are untyped in this process.
+// `any` in the main-process functions: the recorded trays and menu items are reached dynamically.
 type TrayResult = { installed: boolean; trays: Array<TrayView>; clicked: null | { label: string; error?: string } }
-const trayCommand = ({ BrowserWindow, webContents }: any, command: { click: { id?: string; path?: ReadonlyArray<string> } | null }): TrayResult => {
+const trayCommand = ({ BrowserWindow, webContents }: ElectronModule, command: { click: { id?: string; path?: ReadonlyArray<string> } | null }): TrayResult => {
   const state = (globalThis as MainValue).__stagewright_native
   if (!state) return { installed: false, trays: [], clicked: null }
   const plain = (menu: any): Array<any> =>

@@ -144,6 +144,11 @@ export const readFuses = async (build: BuildInfo): Promise<{ wire: Record<string
   // On macOS the fuses live in the Electron Framework, which @electron/fuses finds from the .app path.
   const target = build.platform === "macos" ? build.path : build.executable
   if (target === undefined) return { error: "the build has no executable to read fuses from" }
+  return fuseWireOf(target)
+}
+
+/** The fuse wire of an Electron executable (or a macOS .app bundle), by fuse name. */
+export const fuseWireOf = async (target: string): Promise<{ wire: Record<string, FuseState> } | { error: string }> => {
   try {
     const fuses = await dynamicImport<typeof import("@electron/fuses")>("@electron/fuses")
     const config = (await fuses.getCurrentFuseWire(target)) as unknown as Record<string, unknown>

@@ -167,7 +167,7 @@ const FUSE_RULES: ReadonlyArray<{ fuse: string; bad: "enabled" | "disabled"; sev
     fuse: "EnableNodeCliInspectArguments",
     bad: "enabled",
     severity: "low",
-    why: "--inspect lets anyone who can start the app attach a debugger to the main process (Stagewright's launch needs it: keep it on only in test builds)"
+    why: "--inspect lets anyone who can start the app attach a debugger to the main process (Stagewright's main-process tools need it; with it off Stagewright drives the windows only, over CDP: keep it on only in test builds)"
   },
   { fuse: "EnableEmbeddedAsarIntegrityValidation", bad: "disabled", severity: "medium", why: "a modified app.asar is not detected at start-up" },
   { fuse: "OnlyLoadAppFromAsar", bad: "disabled", severity: "medium", why: "Electron also loads an app folder next to the asar, which bypasses integrity checks" },

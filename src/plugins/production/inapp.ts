@@ -15,7 +15,7 @@ import type { AppFacts, WebPrefsFacts, WindowFacts } from "./checklist.js"
  * (the CSP header of main-frame responses, as the app's own listener passes it on; never a listener of its
  * own, which would replace the app's). `early` says whether it ran before the app was ready.
  */
-// `any` below: the app's electron module and its objects (sessions, webContents, webRequest details) have no types here.
+// `any` below: the prototypes this hook patches, and the webRequest details it passes on, are reached dynamically.
 export const productionRecorder = (electron: ElectronModule): void => {
   const g = globalThis as MainValue
   if (g.__stagewright_production) return
@@ -34,7 +34,7 @@ export const productionRecorder = (electron: ElectronModule): void => {
     shell.openExternal = function (this: unknown, url: unknown, ...rest: Array<unknown>) {
       state.openExternal.push(String(url).slice(0, 500))
       if (state.openExternal.length > 50) state.openExternal.shift()
-      return original.call(this, url, ...rest)
+      return Reflect.apply(original, this, [url, ...rest])
     }
   } catch {
     // a read-only shell module: openExternal calls stay unseen
@@ -107,7 +107,8 @@ interface MainWindowRead {
 
 /** Runs in the main process for one BrowserWindow (serialized: self-contained). */
 const readWindow = (win: BrowserWindowHandle): MainWindowRead => {
-  const wc = win.webContents
+  // getLastWebPreferences and _windowOpenHandler are Electron's, though not in its published types.
+  const wc: typeof win.webContents & { getLastWebPreferences?: () => Record<string, unknown>; _windowOpenHandler?: unknown } = win.webContents
   const state = (globalThis as MainValue).__stagewright_production
   const prefs = typeof wc.getLastWebPreferences === "function" ? wc.getLastWebPreferences() : undefined
   // Electron keeps the handler in webContents._windowOpenHandler (lib/browser/api/web-contents.ts); read it

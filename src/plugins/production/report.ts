@@ -19,7 +19,7 @@ export const appFactsOrReason = (driver: ElectronDriverShape): Effect.Effect<App
         error._tag === "AppNotRunning"
           ? "no app is running: start one with electron_production_launch (a build) or electron_launch"
           : error._tag === "NeedsMainProcess"
-            ? "the app was attached without its Node inspector, so its main process cannot be read"
+            ? `the session has no main process to read (${typeof error.details?.reason === "string" ? error.details.reason : "attached without its Node inspector"})`
             : `the running app could not be read: ${error.message}`
       return Effect.succeed({ check: IN_APP, item: null, reason })
     })

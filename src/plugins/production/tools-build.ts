@@ -28,7 +28,7 @@ export const findBuild = defineTool({
 })
 
 const INSPECT_OFF =
-  "EnableNodeCliInspectArguments is off: Electron ignores --inspect, which Playwright's launch needs to reach the main process, so this build cannot be launched by Stagewright and main-process tools (audit, menus, dialogs, app info) cannot run on it"
+  "EnableNodeCliInspectArguments is off: Electron ignores --inspect, so Stagewright launches this build over CDP (Chromium's remote debugging port): window tools work, but main-process tools (audit, menus, dialogs, app info) cannot run on it"
 
 const fuseWire = (build: BuildInfo) => promise("read the fuses", () => readFuses(build))
 
@@ -95,7 +95,7 @@ export const asar = defineTool({
 export const launchBuild = defineTool({
   name: "electron_production_launch",
   description:
-    "Launch the newest packaged build (or the build given) through its own executable, as users run it, and make its first window active. Refuses builds whose EnableNodeCliInspectArguments fuse is off (explains the way round).",
+    "Launch the newest packaged build (or the build given) through its own executable, as users run it, and make its first window active. A build whose EnableNodeCliInspectArguments fuse is off is launched over CDP: windows only, no main-process tools.",
   type: "lifecycle",
   openWorld: true,
   errors: ["PATH_NOT_ALLOWED", "OPERATION_FAILED", "LAUNCH_FAILED", "EVAL_NOT_AUTHORIZED"],
@@ -111,12 +111,6 @@ export const launchBuild = defineTool({
       const executable = build.executable
       if (executable === undefined) return yield* new LaunchFailed({ message: `${build.path} has no executable to launch`, hint: "Pass the build folder that holds the app's executable (or the .app bundle)." })
       const wire = yield* fuseWire(build)
-      if ("wire" in wire && wire.wire.EnableNodeCliInspectArguments === "disabled") {
-        return yield* new LaunchFailed({
-          message: `${INSPECT_OFF}.`,
-          hint: "Test a build with the fuse on, or start this one yourself with --remote-debugging-port=9222 and use electron_attach (windows only: main-process tools answer NEEDS_MAIN_PROCESS)."
-        })
-      }
       const request = yield* vetLaunch("electron_production_launch", {
         executablePath: executable,
         args: input.args ?? [],
@@ -127,9 +121,14 @@ export const launchBuild = defineTool({
       const session = yield* driver.launch(request)
       const windows = session.windows.filter((w) => !w.page.isClosed()).map((w) => `${w.id === session.activeId ? "*" : " "} ${w.id} ${w.page.url()}`)
       const warnings = "error" in wire ? [`Warning: fuses not read (${wire.error}).`] : []
+      // The driver reads the fuses itself: a build with --inspect off is launched over CDP, without its main process.
+      const overCdp = session.overCdpReason !== undefined
+      const next = overCdp
+        ? `Launched over CDP: the EnableNodeCliInspectArguments fuse is off; main-process tools (electron_production_audit, menus, dialogs, app info) are unavailable. Next: electron_snapshot, or electron_production_report for the build checks.`
+        : "Next: electron_production_audit or electron_production_report."
       return {
-        text: [`Launched ${describeBuild(build, root)} (pid ${session.pid}).`, ...windows, ...warnings, "Next: electron_production_audit or electron_production_report."].join("\n"),
-        structured: { pid: session.pid, build: build.path, executable, warnings }
+        text: [`Launched ${describeBuild(build, root)} (pid ${session.pid}).`, ...windows, ...warnings, next].join("\n"),
+        structured: { pid: session.pid, build: build.path, executable, warnings, ...(overCdp ? { overCdp, mainProcess: false } : {}) }
       }
     })
 })

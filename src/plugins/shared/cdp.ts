@@ -38,7 +38,7 @@ const stateOf = (session: AppSession): PageSettings => {
       .then((cdp) => Promise.all([...state.settings.values()].map((apply) => apply(cdp).catch(() => undefined))))
       .catch(() => undefined)
   }
-  // A new window starts at about:blank and its first document may get another renderer, which starts
+  // A window's first document (and any later cross-site one) may get another renderer, which starts
   // from the defaults: apply at once and again at each load of its main frame.
   session.context.on("page", (page) => {
     applyAll(page)

@@ -40,7 +40,7 @@ const pageCounts = async () => {
 
 /** Runs in the main process: the distinct sessions (default + windows') and their cookie counts. */
 const cookieCount = async ({ session, BrowserWindow }: ElectronModule) => {
-  const sessions = new Set([session.defaultSession, ...BrowserWindow.getAllWindows().map((w: ElectronModule) => w.webContents.session)])
+  const sessions = new Set([session.defaultSession, ...BrowserWindow.getAllWindows().map((w) => w.webContents.session)])
   let count = 0
   for (const s of sessions) count += (await s.cookies.get({})).length
   return { sessions: sessions.size, cookies: count }
@@ -64,8 +64,9 @@ const census = Effect.gen(function* () {
 
 /** Runs in the main process: clearStorageData on every distinct session. */
 const clearSessions = async ({ session, BrowserWindow }: ElectronModule, options: { storages?: Array<string>; origin?: string }) => {
-  const sessions = new Set([session.defaultSession, ...BrowserWindow.getAllWindows().map((w: ElectronModule) => w.webContents.session)])
-  for (const s of sessions) await s.clearStorageData(options)
+  const sessions = new Set([session.defaultSession, ...BrowserWindow.getAllWindows().map((w) => w.webContents.session)])
+  // "websql" is no longer in Electron 45's published storages; older Electrons (and the stand-in) take it.
+  for (const s of sessions) await s.clearStorageData(options as Parameters<typeof s.clearStorageData>[0])
   return sessions.size
 }
 

@@ -2,7 +2,7 @@
  * electron_storage_cookies: the cookies of a window's session (Electron's session.cookies get/set/remove).
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
+import { ElectronDriver, type BrowserWindowHandle } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { OptionalWindow } from "./windows.js"
@@ -22,14 +22,16 @@ interface Cookie {
 interface CookieOp {
   readonly action: "list" | "set" | "remove"
   readonly filter: { readonly url?: string; readonly name?: string; readonly domain?: string }
-  readonly details?: Record<string, unknown>
+  /** Electron's CookiesSetDetails. */
+  readonly details?: { readonly url: string; readonly name: string; readonly value: string; readonly domain?: string; readonly path?: string; readonly secure?: boolean; readonly httpOnly?: boolean; readonly expirationDate?: number }
 }
 
 /** Runs in the main process on the window's session. */
-const cookiesOf = async (win: ElectronModule, op: CookieOp): Promise<ReadonlyArray<Cookie>> => {
+const cookiesOf = async (win: BrowserWindowHandle, op: CookieOp): Promise<ReadonlyArray<Cookie>> => {
   const cookies = win.webContents.session.cookies
-  if (op.action === "set") await cookies.set(op.details)
-  if (op.action === "remove") await cookies.remove(op.filter.url, op.filter.name)
+  // The handler checked that set and remove have a url and a name (and set its details).
+  if (op.action === "set") await cookies.set(op.details!)
+  if (op.action === "remove") await cookies.remove(op.filter.url!, op.filter.name!)
   return await cookies.get(op.action === "list" ? op.filter : { url: op.filter.url })
 }
 
@@ -83,8 +85,8 @@ export const cookiesTool = defineTool({
       const details =
         action === "set"
           ? {
-              url: input.url,
-              name: input.name,
+              url: input.url!,
+              name: input.name!,
               value: input.value ?? "",
               ...(input.domain !== undefined ? { domain: input.domain } : {}),
               ...(input.path !== undefined ? { path: input.path } : {}),

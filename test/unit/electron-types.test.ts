@@ -1,0 +1,74 @@
+/**
+ * Electron's published types (the `electron` devDependency) check our main-process code and the stand-in:
+ * the stand-in's conformance check (test/fixtures/electron-standin/types/conformance.ts, part of
+ * `npm run typecheck`) passes on the real tree and fails, naming the member, when a stand-in module gets a
+ * member Electron lacks or a member of the wrong shape (the lib file is replaced in memory only); main-process
+ * code typed with ElectronModule fails on a misspelt member; docs/electron-coverage.md is in step.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import ts from "typescript"
+import { COVERAGE_MD_PATH, electronTypesVersion, measureCoverage, renderCoverage } from "../../src/bench/docs/electron-coverage.js"
+import { libFile, ROOT, standinProgram } from "../../src/bench/docs/standin-types.js"
+
+const DIALOG = libFile("dialog.js")
+const dialogSource = () => readFileSync(DIALOG, "utf8")
+
+/** The stand-in's program with dialog.js replaced by `edit(its text)`; the edit must apply. */
+const withDialog = (edit: (text: string) => string) => {
+  const original = dialogSource()
+  const changed = edit(original)
+  expect(changed).not.toBe(original)
+  return standinProgram(new Map([[DIALOG, changed]])).errors()
+}
+
+describe("the stand-in against electron.d.ts", () => {
+  it("conforms on the real tree", () => {
+    expect(standinProgram().errors()).toEqual([])
+  })
+
+  it("fails naming a member Electron's dialog lacks", () => {
+    const errors = withDialog((text) => text.replace("const dialog = {\n", "const dialog = {\n  showColourDialog() {\n    return null;\n  },\n"))
+    expect(errors.join("\n")).toContain(`"dialog.showColourDialog": "not in Electron's type"`)
+    expect(errors).toHaveLength(1)
+  })
+
+  it("fails naming a member whose result has the wrong shape", () => {
+    const errors = withDialog((text) => text.replace('@returns {string} */\n  showSaveDialogSync(...args) {\n    note(\'showSaveDialogSync\', args);\n    return \'\';', "@returns {number} */\n  showSaveDialogSync(...args) {\n    note('showSaveDialogSync', args);\n    return 0;"))
+    expect(errors.join("\n")).toContain(`"dialog.showSaveDialogSync": "not assignable to Electron's type"`)
+  })
+
+  it("fails naming a member that needs an argument Electron's callers do not pass", () => {
+    const errors = withDialog((text) => text.replace("   * @param {string} content\n   */\n  showErrorBox(title, content) {", "   * @param {string} content\n   * @param {number} code\n   */\n  showErrorBox(title, content, code) {"))
+    expect(errors.join("\n")).toContain(`"dialog.showErrorBox": "not assignable to Electron's type"`)
+  })
+})
+
+describe("main-process code typed with ElectronModule", () => {
+  it("fails tsc on a member Electron's app lacks", () => {
+    const file = join(ROOT, "test", "unit", "__electron-module-probe.ts")
+    const text = [
+      'import type { ElectronModule } from "../../src/layers/driver/shape.js"',
+      "export const good = ({ app }: ElectronModule) => app.getName()",
+      "export const bad = ({ app }: ElectronModule) => app.getNmae()"
+    ].join("\n")
+    const parsed = ts.getParsedCommandLineOfConfigFile(join(ROOT, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!
+    const host = ts.createCompilerHost(parsed.options)
+    const getSourceFile = host.getSourceFile.bind(host)
+    host.getSourceFile = (name, language, ...rest) => (name === file ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest))
+    const fileExists = host.fileExists.bind(host)
+    host.fileExists = (name) => name === file || fileExists(name)
+    const program = ts.createProgram({ rootNames: [file], options: { ...parsed.options, noEmit: true }, host })
+    const messages = ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))
+    expect(messages).toEqual([expect.stringContaining("Property 'getNmae' does not exist on type 'App'")])
+  })
+})
+
+describe("docs/electron-coverage.md", () => {
+  it("is in step with npm run coverage:electron, and the live stand-in has no member Electron lacks", () => {
+    const rows = measureCoverage()
+    expect(rows.flatMap((r) => r.runtimeExtras.map((n) => `${r.label}.${n}`))).toEqual([])
+    expect(readFileSync(COVERAGE_MD_PATH, "utf8"), "docs/electron-coverage.md is stale: run npm run coverage:electron").toBe(renderCoverage(rows, electronTypesVersion()))
+  })
+})
