@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import ts from "typescript"
-import { COVERAGE_MD_PATH, electronTypesVersion, measureCoverage, renderCoverage } from "../../src/bench/docs/electron-coverage.js"
+import { COVERAGE_MD_PATH, electronTypesVersion, measureCoverage, renderCoverage, renderReadmeBlock, STANDIN_README_PATH, withReadmeBlock } from "../../src/bench/docs/electron-coverage.js"
 import { libFile, ROOT, standinProgram } from "../../src/bench/docs/standin-types.js"
 
 const DIALOG = libFile("dialog.js")
@@ -70,5 +70,10 @@ describe("docs/electron-coverage.md", () => {
     const rows = measureCoverage()
     expect(rows.flatMap((r) => r.runtimeExtras.map((n) => `${r.label}.${n}`))).toEqual([])
     expect(readFileSync(COVERAGE_MD_PATH, "utf8"), "docs/electron-coverage.md is stale: run npm run coverage:electron").toBe(renderCoverage(rows, electronTypesVersion()))
+    // The stand-in's README states its fidelity from the same measurement, not as prose.
+    const readme = readFileSync(STANDIN_README_PATH, "utf8")
+    const block = renderReadmeBlock(rows, electronTypesVersion())
+    expect(block).toContain(`${rows.reduce((n, r) => n + r.implemented.length, 0)} of`)
+    expect(withReadmeBlock(readme, block), "the stand-in README's coverage block is stale: run npm run coverage:electron").toBe(readme)
   })
 })

@@ -251,3 +251,34 @@ export const renderCoverage = (rows: ReadonlyArray<SubjectCoverage>, electronVer
   ]
   return `${lines.join("\n").trimEnd()}\n`
 }
+
+/** The stand-in's README, whose fidelity summary is generated (between the two markers below). */
+export const STANDIN_README_PATH = join(ROOT, "test", "fixtures", "electron-standin", "README.md")
+const README_START = "<!-- electron-coverage:start (npm run coverage:electron writes this block) -->"
+const README_END = "<!-- electron-coverage:end -->"
+
+/** The summary the stand-in's README carries: totals and the subjects apps lean on most. */
+export const renderReadmeBlock = (rows: ReadonlyArray<SubjectCoverage>, electronVersion: string): string => {
+  const total = totalOf(rows)
+  const line = (r: SubjectCoverage) => {
+    const members = r.implemented.length + r.inert.length + r.lacking.length
+    return `- \`${r.label}\`: ${r.implemented.length} of ${members} implemented, ${r.inert.length} inert, ${r.lacking.length} lacking`
+  }
+  return [
+    README_START,
+    `Against Electron ${electronVersion}'s published types (Linux members; events not counted): **${total.implemented} of ${total.members} members implemented, ${total.inert} inert, ${total.lacking} lacking**. The ten subjects with the most members:`,
+    "",
+    ...[...rows].sort((a, b) => b.implemented.length + b.inert.length + b.lacking.length - (a.implemented.length + a.inert.length + a.lacking.length) || a.label.localeCompare(b.label)).slice(0, 10).map(line),
+    "",
+    "Every subject, and each inert or lacking member by name: [docs/electron-coverage.md](../../../docs/electron-coverage.md).",
+    README_END
+  ].join("\n")
+}
+
+/** The README with its generated block replaced (or `undefined` when the markers are missing). */
+export const withReadmeBlock = (readme: string, block: string): string | undefined => {
+  const start = readme.indexOf(README_START)
+  const end = readme.indexOf(README_END)
+  if (start === -1 || end === -1 || end < start) return undefined
+  return readme.slice(0, start) + block + readme.slice(end + README_END.length)
+}
