@@ -1,10 +1,10 @@
 /**
  * IPC between a preload (contextBridge + ipcRenderer) and the main process (ipcMain, webContents.send),
- * and main-to-page evaluation with webContents.executeJavaScript.
+ * and main-to-page evaluation with webContents.executeJavaScript. ipcRenderer.sendSync: send-sync.test.ts.
  */
 import type { ElectronApplication, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { fixture, isStandin, launch, loadedFirstWindow, runtime } from "./helpers.js"
+import { fixture, launch, loadedFirstWindow, runtime } from "./helpers.js"
 
 describe(`IPC on ${runtime.kind}`, () => {
   let app: ElectronApplication
@@ -69,11 +69,5 @@ describe(`IPC on ${runtime.kind}`, () => {
   it("does not let page scripts reach the stand-in's IPC plumbing", async () => {
     const globals = await page.evaluate(() => Object.getOwnPropertyNames(window).filter((name) => name.startsWith("__stagewright") || name.startsWith("__sw_")))
     expect(globals).toEqual([])
-  })
-
-  it.skipIf(!isStandin)("[stand-in only] ipcRenderer.sendSync throws a clear 'not supported' error", async () => {
-    const result = await page.evaluate(() => (window as any).fixture.trySendSync())
-    expect(result.ok).toBe(false)
-    expect(result.message).toContain("not supported by the Electron stand-in")
   })
 })
