@@ -13,7 +13,6 @@ export { McpServer } from "./server/McpServer.js"
 export { ServerState } from "./server/ServerState.js"
 export { coreTools, serverTools } from "./server/tools.js"
 export { InternalError, PluginNotLoaded, UnknownTool, type ServerError } from "./server/errors.js"
-export { isArgumentObject } from "./server/decode.js"
 export {
   ElectronDriver,
   type AppSession,
@@ -42,9 +41,10 @@ export {
 export { definePlugin, pluginSettings, PluginValue, type MainHook, type Plugin } from "./plugins/Plugin.js"
 export { EvalPolicy, type EvalTarget } from "./eval-policy/EvalPolicy.js"
 export { ProfileSelector, ConflictingToolSelection, UnknownToolInSelection, ToolExcludedByProfile } from "./profile/ProfileSelector.js"
-export { PROFILES, PROFILE_NAMES, CORE_TOOL_NAMES, CORE_GROUPS, type ProfileName } from "./profile/profiles.js"
+// The named lists (the TOOLS.md contract) and the profile a server without `toolProfile` or `tools` selects.
+export { PROFILES, PROFILE_NAMES, CORE_TOOL_NAMES, CORE_GROUPS, DEFAULT_PROFILE, type ProfileName } from "./profile/profiles.js"
 export * from "./tools/errors.js"
 export { defineTool, type Tool, type ToolResult, type ToolServices, type OperationType } from "./tools/Tool.js"
 export { documentationManifest, type ManifestEntry } from "./tools/manifest.js"
-export { resolveElectronRuntime, packageRoot, type ElectronRuntime } from "./layers/driver/electron-runtime.js"
+export { resolveElectronRuntime, type ElectronRuntime } from "./layers/driver/electron-runtime.js"
 export { VERSION } from "./version.js"

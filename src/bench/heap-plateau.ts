@@ -10,7 +10,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { packageRoot, createServer } from "../index.js"
+import { createServer } from "../index.js"
+import { repoRoot } from "./repo-root.js"
 
 // This program runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
 process.env.STAGEWRIGHT_ELECTRON ||= "standin"
@@ -52,8 +53,8 @@ const main = async () => {
     await server.close()
   }
   const report = { date: new Date().toISOString(), node: process.version, callsPerTool: calls, rows }
-  mkdirSync(join(packageRoot(), "bench"), { recursive: true })
-  writeFileSync(join(packageRoot(), "bench", "heap-plateau.json"), JSON.stringify(report, null, 2) + "\n")
+  mkdirSync(join(repoRoot(), "bench"), { recursive: true })
+  writeFileSync(join(repoRoot(), "bench", "heap-plateau.json"), JSON.stringify(report, null, 2) + "\n")
   process.stdout.write("tool              calls   heap after GC (MB)  bytes/call since warm-up\n")
   for (const row of rows) {
     process.stdout.write(

@@ -10,8 +10,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { _electron } from "playwright-core"
-import { packageRoot, resolveElectronRuntime } from "../index.js"
+import { resolveElectronRuntime } from "../index.js"
 import { sampleAppPath } from "../samples.js"
+import { repoRoot } from "./repo-root.js"
 
 const runs = Number(process.argv[2] ?? 10)
 const runtime = resolveElectronRuntime()
@@ -48,8 +49,8 @@ const main = async () => {
     launchToContentMs: stats(content),
     closeMs: stats(close)
   }
-  mkdirSync(join(packageRoot(), "bench"), { recursive: true })
-  writeFileSync(join(packageRoot(), "bench", "standin-timing.json"), JSON.stringify(report, null, 2) + "\n")
+  mkdirSync(join(repoRoot(), "bench"), { recursive: true })
+  writeFileSync(join(repoRoot(), "bench", "standin-timing.json"), JSON.stringify(report, null, 2) + "\n")
   const fmt = (s: { min: number; median: number; max: number }) => `min ${s.min.toFixed(0)} / median ${s.median.toFixed(0)} / max ${s.max.toFixed(0)} ms`
   process.stdout.write(`${runtime.kind}, ${runs} runs on the tasks app\n`)
   process.stdout.write(`launch -> first window: ${fmt(report.launchToFirstWindowMs)}\n`)

@@ -4,13 +4,15 @@
 import { Command, Options } from "@effect/cli"
 import { Effect, Logger } from "effect"
 import { defaultServerConfig, XVFB_MODES } from "../layers/config/ServerConfig.js"
-import { PROFILE_NAMES, DEFAULT_PROFILE } from "../profile/profiles.js"
+import { PROFILE_NAMES, PROFILES, DEFAULT_PROFILE } from "../profile/profiles.js"
 import { VERSION } from "../version.js"
 import type { ServeFlags, TransportFlags } from "./flags.js"
 import { productionCommand } from "./production.js"
 
+/** `essential 19, testing 47, …`: the sizes of the named lists, so the help never goes stale. */
+const profileSizes = PROFILE_NAMES.map((name) => `${name} ${PROFILES[name].size}`).join(", ")
 const toolProfile = Options.choice("tool-profile", PROFILE_NAMES).pipe(
-  Options.withDescription(`Named tool list to expose (default ${DEFAULT_PROFILE}): essential 19, testing 47, debug 32, full 52 tools`),
+  Options.withDescription(`Named tool list to expose (default ${DEFAULT_PROFILE}): ${profileSizes} tools`),
   Options.optional
 )
 const allowEval = Options.text("allow-eval").pipe(

@@ -6,11 +6,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { CORE_GROUPS } from "../../src/profile/profiles.js"
+import { CORE_GROUPS, DEFAULT_PROFILE, PROFILE_NAMES, PROFILES } from "../../src/profile/profiles.js"
 import type { ManifestEntry } from "../../src/tools/manifest.js"
+import { PROFILES_BEGIN, PROFILES_END, renderReadmeProfiles, spliceProfiles } from "../../src/bench/docs/readme-profiles.js"
 import { groupTools, loadReferenceInput, parameterRows, pluginApiRows, renderToolsReference, typeOf } from "../../src/bench/docs/tools-reference.js"
 
 const TOOLS_MD = fileURLToPath(new URL("../../docs/TOOLS.md", import.meta.url))
+const README_MD = fileURLToPath(new URL("../../README.md", import.meta.url))
 
 const entry = (name: string, extra: Partial<ManifestEntry> = {}): ManifestEntry => ({
   name,
@@ -43,6 +45,34 @@ describe("docs/TOOLS.md", () => {
       expect(renderToolsReference(input)).toBe(renderToolsReference({ tools: [...input.tools].reverse(), plugins: input.plugins }))
     })
   )
+})
+
+describe("the README's profile block", () => {
+  it("is up to date with the named lists (regenerate with npm run docs:tools)", () => {
+    const committed = readFileSync(README_MD, "utf8")
+    const fresh = spliceProfiles(committed, renderReadmeProfiles())
+    expect(fresh, `README.md lacks the lines ${PROFILES_BEGIN} and ${PROFILES_END}`).toBeDefined()
+    expect(committed === fresh, "the README's profile block is stale: run npm run docs:tools").toBe(true)
+  })
+
+  it("states every profile's size from src/profile/ and names the default", () => {
+    const block = renderReadmeProfiles()
+    const flat = block.replace(/\n {2}/g, " ")
+    PROFILE_NAMES.forEach((name, i) => {
+      const size = `${PROFILES[name].size}${i === 0 ? " tools" : ""}`
+      expect(flat).toContain(`\`${name}\` (${name === DEFAULT_PROFILE ? `${size}, the default` : size})`)
+    })
+    expect(block.startsWith("- **Profiles** (`--tool-profile`): ")).toBe(true)
+    expect(block.split("\n").every((line) => line.length <= 105)).toBe(true)
+  })
+
+  it("replaces only what lies between the markers, and refuses a README without them", () => {
+    const readme = ["# T", "", PROFILES_BEGIN, "- old line", "  more", PROFILES_END, "- next", ""].join("\n")
+    expect(spliceProfiles(readme, "- new")).toBe(["# T", "", PROFILES_BEGIN, "- new", PROFILES_END, "- next", ""].join("\n"))
+    expect(spliceProfiles("# T\n", "- new")).toBeUndefined()
+    expect(spliceProfiles([PROFILES_END, PROFILES_BEGIN].join("\n"), "- new")).toBeUndefined()
+    expect(spliceProfiles([PROFILES_BEGIN, PROFILES_END, PROFILES_BEGIN, PROFILES_END].join("\n"), "- new")).toBeUndefined()
+  })
 })
 
 describe("tool reference renderer", () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { dirname, join, relative, resolve, sep } from "node:path"
 import { fileURLToPath } from "node:url"
+import ts from "typescript"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
 const SRC = join(ROOT, "src")
@@ -74,6 +75,25 @@ describe("benchmark isolation", () => {
   it.skipIf(!existsSync(DIST))("nothing in dist/ imports gpt-tokenizer or the benchmark (needs a build: npm test builds first)", () => {
     expect(existsSync(join(DIST, "bench")), "dist/bench exists: tsconfig.build.json must keep excluding src/bench").toBe(false)
     expect(violations(walk(DIST))).toEqual([])
+  })
+
+  it("the benchmark is its own TypeScript project: every file of it there, none in the library's configs", () => {
+    const filesOf = (config: string) => {
+      const read = ts.readConfigFile(join(ROOT, config), ts.sys.readFile)
+      expect(read.error, config).toBeUndefined()
+      const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(join(ROOT, config)))
+      expect(parsed.errors, config).toEqual([])
+      return parsed.fileNames.map((file) => resolve(file))
+    }
+    const benchSources = walk(join(SRC, "bench")).filter((file) => file.endsWith(".ts"))
+    expect(benchSources.length).toBeGreaterThan(10)
+    const own = new Set(filesOf("src/bench/tsconfig.json"))
+    expect(benchSources.filter((file) => !own.has(file))).toEqual([])
+    for (const config of ["tsconfig.json", "tsconfig.build.json"]) {
+      expect(filesOf(config).filter((file) => inside(file, join(SRC, "bench"))), config).toEqual([])
+    }
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    expect(pkg.scripts.typecheck).toContain("tsc -p src/bench/tsconfig.json")
   })
 
   it("gpt-tokenizer is a devDependency only", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
+import { PROFILE_NAMES, PROFILES } from "../../src/profile/profiles.js"
 import { CLI, runCli } from "../support/cli.js"
 
 // Each test starts the built CLI several times (about 3 s each on a loaded 2-core machine): roomier than the default 60 s.
@@ -25,7 +26,10 @@ describe("stagewright CLI", { timeout: 180_000 }, () => {
       expect(status).toBe(0)
       expect(stdout).toMatch(/USAGE/)
     }
-    expect((await runCli(["serve", "--help"])).stdout).toContain("--allow-eval")
+    const serveHelp = (await runCli(["serve", "--help"])).stdout
+    expect(serveHelp).toContain("--allow-eval")
+    // --tool-profile states each named list's size, as the lists in src/profile/ make it.
+    expect(serveHelp).toContain(`: ${PROFILE_NAMES.map((name) => `${name} ${PROFILES[name].size}`).join(", ")} tools`)
   })
 
   it("doctor reports its checks as JSON and fails when a required one fails", async () => {

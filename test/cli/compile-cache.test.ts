@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { cacheFolder, cacheKind, pruneStale, STALE_CACHE_MS } from "../../src/cli/compile-cache.js"
-import { packageRoot } from "../../src/index.js"
+import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
 import { CLI, runNode } from "../support/cli.js"
 
 const HELLO = join(packageRoot(), "examples", "plugin-hello", "index.js")

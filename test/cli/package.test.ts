@@ -113,7 +113,7 @@ describe("the packed package", () => {
     expectDone(run, "npm pack --dry-run")
     const [listing] = JSON.parse(run.stdout) as ReadonlyArray<PackListing>
     const paths = listing!.files.map((file) => file.path)
-    expect(paths.filter((path) => /^(test|src|bench|scripts|examples)\//.test(path))).toEqual([])
+    expect(paths.filter((path) => /^(test|src|bench|scripts|examples|dist\/bench)\//.test(path))).toEqual([])
     expect(paths.filter((path) => /^dist\/(demo|samples)\.|\.map$|\.v8cache$/.test(path))).toEqual([])
     for (const needed of ["package.json", "README.md", "LICENSE", "dist/cli.js", "dist/bin/stagewright.cjs", "dist/index.js", "dist/index.d.ts", "docs/TOOLS.md"]) {
       expect(paths).toContain(needed)

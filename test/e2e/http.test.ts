@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { spawn, type ChildProcess } from "node:child_process"
 import { request } from "node:http"
 import { createInterface } from "node:readline"
+import { PROFILES } from "../../src/profile/profiles.js"
 import { sampleAppPath } from "../../src/samples.js"
 import { CLI } from "../support/cli.js"
 import { freshUserData, stdioClient } from "../support/mcp.js"
@@ -80,7 +81,8 @@ describe("HTTP transport", () => {
     await stdio.close()
     expect(overHttp.map((t) => t.name)).toEqual(overStdio.map((t) => t.name))
     expect(JSON.stringify(overHttp)).toBe(JSON.stringify(overStdio))
-    expect(overHttp).toHaveLength(48)
+    // --tool-profile testing --allow-eval renderer: the testing list and the renderer eval tool.
+    expect(overHttp.map((t) => t.name)).toEqual([...PROFILES.testing, "electron_eval_renderer"].sort())
   })
 
   it("rejects a foreign Host, a foreign Origin, and a missing or wrong token", async () => {

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { promisify } from "node:util"
-import { packageRoot } from "../../src/index.js"
+import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
 
 const root = packageRoot()
 const run = promisify(execFile)

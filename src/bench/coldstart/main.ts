@@ -17,7 +17,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join, relative, resolve } from "node:path"
-import { packageRoot } from "../../index.js"
+import { repoRoot } from "../repo-root.js"
 import { haveTimeBin, measureCommand, measureStart, median, TIME_BIN, type StartSample } from "./measure.js"
 
 const argValue = (name: string): string | undefined => {
@@ -25,7 +25,7 @@ const argValue = (name: string): string | undefined => {
   return index >= 0 ? process.argv[index + 1] : undefined
 }
 
-const root = packageRoot()
+const root = repoRoot()
 const runs = Number(argValue("runs") ?? 5)
 const bin = resolve(argValue("bin") ?? join(root, "dist", "cli.js"))
 const saveAs = argValue("save-as") ?? "report"

@@ -7,7 +7,18 @@
  *   npm run docs:tools            regenerate docs/TOOLS.md (entry point: ./main.ts)
  */
 import { Effect, SchemaAST } from "effect"
-import { CORE_GROUPS, CORE_TOOL_NAMES, coreTools, documentationManifest, type ManifestEntry, PluginLoader, PluginValue, PROFILE_NAMES, PROFILES } from "../../index.js"
+import {
+  CORE_GROUPS,
+  CORE_TOOL_NAMES,
+  coreTools,
+  DEFAULT_PROFILE,
+  documentationManifest,
+  type ManifestEntry,
+  PluginLoader,
+  PluginValue,
+  PROFILE_NAMES,
+  PROFILES
+} from "../../index.js"
 
 export interface PluginInfo {
   readonly name: string
@@ -314,7 +325,7 @@ export const renderToolsReference = (input: ReferenceInput): string => {
     `${input.tools.length} tools: ${core} core, ${evalCount} eval, ${pluginCount} from ${input.plugins.length} first-party plugin${input.plugins.length === 1 ? "" : "s"}.`,
     "Hosts receive each tool's name, description, input schema and annotations in `tools/list`; the operation type, eval target, profiles, plugin and error codes below come from the documentation manifest and cost a host nothing.",
     "",
-    `Core tools belong to the profiles that list them (\`--tool-profile\`; core tools per profile: ${profiles}; the default is \`full\`). Eval tools and plugin tools compose with every profile.`,
+    `Core tools belong to the profiles that list them (\`--tool-profile\`; core tools per profile: ${profiles}; the default is ${code(DEFAULT_PROFILE)}). Eval tools and plugin tools compose with every profile.`,
     "Every tool can return `INVALID_ARGUMENT`, `TIMEOUT` and `INTERNAL_ERROR`; failures are tool results with a code, a message and a recovery hint.",
     ""
   ]

@@ -1,7 +1,9 @@
 /**
  * The fuzz generator and oracle shared by the fuzz tests (test/fuzz/) and the reliability benchmark
- * (./reliability.ts). It depends on `effect` alone (Schema, Arbitrary and FastCheck), so `src/` carries
- * no test-only dependency.
+ * (../reliability/). It lives here, not in test/support, because the benchmark uses it too and nothing
+ * in src/ may import test/ (deps:check); tests may import src/bench. It depends on `effect` (Schema,
+ * Arbitrary and FastCheck) and the MCP SDK's request schema, both runtime dependencies, so `src/`
+ * carries no test-only dependency.
  *
  * - Valid-shaped calls: `Arbitrary.make(tool.input)`, encoded with the tool's Schema, sometimes with a
  *   field swapped for an "interesting" value (empty, unicode, path tricks, boundary selectors, ...) as

@@ -1,6 +1,7 @@
 /** Call kinds, decode predicates and the shape of each tool's arguments, for the fuzz generator (./index.ts). */
+import { CallToolRequestParamsSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Either, JSONSchema, Schema } from "effect"
-import { ErrorCodes, isArgumentObject, type Tool } from "../../index.js"
+import { ErrorCodes, type Tool } from "../../index.js"
 
 
 export type CallKind =
@@ -56,12 +57,22 @@ export const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCodes
 // Schema helpers
 
 /**
- * Whether the Dispatcher's decoding would accept `args` for `tool`: the same Schema options, the same
- * `null -> {}` default, and its guard for tools without parameters (`Schema.Struct({})` alone accepts
- * any object). The Dispatcher's size and depth bounds are not mirrored: they only reject more.
+ * MCP's shape of tools/call `arguments`, from the SDK's own schema of the request (a record, or
+ * absent), plus the Dispatcher's documented reading of `null` as `{}`. The oracle states the contract
+ * from the spec rather than importing the Dispatcher's check: a mistake there would otherwise hide
+ * itself. For the JSON values the generator draws, the two agree.
+ */
+const ARGUMENTS = CallToolRequestParamsSchema.shape.arguments
+const isArgumentShape = (args: unknown): boolean => args === null || ARGUMENTS.safeParse(args).success
+
+/**
+ * Whether the Dispatcher's decoding would accept `args` for `tool`: the arguments shape MCP allows, the
+ * same Schema options, the same `null -> {}` default, and its guard for tools without parameters
+ * (`Schema.Struct({})` alone accepts any object). The Dispatcher's size and depth bounds are not
+ * mirrored: they only reject more.
  */
 export const wouldDecode = (tool: Tool<any, any>, args: unknown): boolean => {
-  if (!isArgumentObject(args)) return false
+  if (!isArgumentShape(args)) return false
   if (fieldsOf(tool).length === 0 && args !== null && typeof args === "object" && Object.keys(args).length > 0) return false
   return Either.isRight(Schema.decodeUnknownEither(tool.input, { onExcessProperty: "error" })(args ?? {}))
 }

@@ -31,7 +31,8 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { _electron } from "playwright-core"
-import { packageRoot, resolveElectronRuntime } from "../../index.js"
+import { resolveElectronRuntime } from "../../index.js"
+import { repoRoot } from "../repo-root.js"
 import { CALL_TYPES, ROUNDS } from "./sequence.js"
 import { type Runner, PROBES, directRunner, inMemoryRunner, sdkFloorRunner, stdioFloorRunner, stdioRunner, timeInterleaved, median, round2 } from "./runners.js"
 
@@ -43,7 +44,7 @@ const argValue = (name: string): string | undefined => {
   return index >= 0 ? process.argv[index + 1] : undefined
 }
 
-const root = packageRoot()
+const root = repoRoot()
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
 
 /** One way of making the calls: set up (launch), call one step, tear down. */

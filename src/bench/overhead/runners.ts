@@ -10,11 +10,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 import { _electron, type ElectronApplication, type Page } from "playwright-core"
-import { createServer, packageRoot, resolveElectronRuntime } from "../../index.js"
+import { createServer, resolveElectronRuntime } from "../../index.js"
 import { sampleAppPath } from "../../samples.js"
+import { repoRoot } from "../repo-root.js"
 import { CALL_TYPES, type CallType } from "./sequence.js"
 
-const root = packageRoot()
+const root = repoRoot()
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
 
 export interface Runner {

@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { packageRoot } from "../../index.js"
+import { repoRoot } from "../repo-root.js"
 import { sampleAppPath } from "../../samples.js"
 import { isAlive } from "../reliability/procs.js"
 import { availabilityProbes, confinementProbes, evalProbes, fileProbes, launchProbes, LONG_TEXT_SETUP, urlProbes, type Places, type Probe } from "./probes.js"
@@ -68,7 +68,7 @@ const runServer = (name: string, flags: ReadonlyArray<string>, setup: ReadonlyAr
     const temp = mkdtempSync(join(tmpdir(), "sw-security-tmp-"))
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [join(packageRoot(), "dist", "cli.js"), "serve", "--output-dir", places.out, ...flags],
+      args: [join(repoRoot(), "dist", "cli.js"), "serve", "--output-dir", places.out, ...flags],
       stderr: "ignore",
       env: { ...getDefaultEnvironment(), STAGEWRIGHT_ELECTRON: process.env.STAGEWRIGHT_ELECTRON ?? "standin", TMPDIR: temp }
     })
@@ -149,8 +149,8 @@ const report = () => {
     "",
     ...table.flatMap((r) => r.unexpected.map((u) => `- unexpected (${r.kind}): ${u}`))
   ].join("\n")
-  writeFileSync(join(packageRoot(), "bench", "security-report.json"), JSON.stringify({ at: new Date().toISOString(), totals, table, servers }, null, 2) + "\n")
-  writeFileSync(join(packageRoot(), "bench", "security-report.md"), md + "\n")
+  writeFileSync(join(repoRoot(), "bench", "security-report.json"), JSON.stringify({ at: new Date().toISOString(), totals, table, servers }, null, 2) + "\n")
+  writeFileSync(join(repoRoot(), "bench", "security-report.md"), md + "\n")
   process.stdout.write(md + "\n")
   const failed = totals.codeExecutions + totals.writesOutside + totals.serverExits + totals.leakedProcesses + totals.leakedTempEntries > 0 || totals.refused < totals.probes
   return failed
@@ -162,7 +162,7 @@ const launchApp: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
 ]
 
 const program = Effect.gen(function* () {
-  if (!existsSync(join(packageRoot(), "dist", "cli.js"))) return yield* Effect.die(new Error("dist/cli.js is missing: run npm run build first"))
+  if (!existsSync(join(repoRoot(), "dist", "cli.js"))) return yield* Effect.die(new Error("dist/cli.js is missing: run npm run build first"))
   prepare()
   yield* runServer("no flags, network plugin", ["--plugin", "network"], [...launchApp, ...LONG_TEXT_SETUP], [...urlProbes(places), ...fileProbes(places), ...availabilityProbes(places), ...launchProbes(places)])
   yield* runServer("--allow-eval renderer", ["--allow-eval", "renderer"], launchApp, evalProbes(places))
