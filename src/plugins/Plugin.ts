@@ -37,6 +37,21 @@ export const pluginSettings = <C, I>(name: string, schema: Schema.Schema<C, I, n
 
 const isFunction = (u: unknown): u is (...args: ReadonlyArray<unknown>) => unknown => typeof u === "function"
 
+/** An argument path of Tool.targets / Tool.files: `file`, `paths[]`, `fields[].target`. */
+const ArgumentPath = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]*(?:\[\])?(?:\.[A-Za-z_][A-Za-z0-9_]*(?:\[\])?)*$/, { message: () => "an argument path (file, paths[], fields[].target)" })
+).annotations({ description: "argument paths: file, paths[] (each item), fields[].target" })
+
+/**
+ * What a plugin tool may declare for the call pipeline (Tool.touchesPage, targets, files); checked at load
+ * beside PluginValue, tool by tool.
+ */
+export const ToolNeedsValue = Schema.Struct({
+  touchesPage: Schema.optional(Schema.Boolean),
+  targets: Schema.optional(Schema.Array(ArgumentPath)),
+  files: Schema.optional(Schema.Array(ArgumentPath))
+})
+
 /** What a plugin value must look like; checked when the plugin is loaded. */
 export const PluginValue = Schema.Struct({
   name: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9-]{1,39}$/, { message: () => "a lowercase name (letters, digits, -)" })),

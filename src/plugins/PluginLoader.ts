@@ -7,7 +7,7 @@ import { dynamicImport } from "../dynamic-import.js"
 import { Context, Data, Effect, Layer, ParseResult, Schema } from "effect"
 import { isAbsolute, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
-import { PluginValue, type Plugin } from "./Plugin.js"
+import { PluginValue, ToolNeedsValue, type Plugin } from "./Plugin.js"
 import { firstPartyPlugins } from "./registry.js"
 import { CORE_TOOL_NAMES, EVAL_TOOL_NAMES } from "../profile/profiles.js"
 import type { Tool } from "../tools/Tool.js"
@@ -127,6 +127,11 @@ export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
             return yield* new PluginInvalid({ plugin: spec, reason: `stagewright: "${plugin.stagewright}" is not a semver range (for example ">=0.1.0 <1")` })
           }
           return yield* new PluginVersionMismatch({ plugin: plugin.name, supports: plugin.stagewright, version: VERSION })
+        }
+        for (const [i, tool] of (value as Plugin).tools.entries()) {
+          yield* Schema.decodeUnknown(ToolNeedsValue)(tool).pipe(
+            Effect.mapError((error) => new PluginInvalid({ plugin: spec, reason: `tools[${i}] (${tool.name}): ${formatIssues(error)}` }))
+          )
         }
         for (const tool of plugin.tools) {
           const owner = owners.get(tool.name)

@@ -5,9 +5,9 @@
  *   target is allowed, loaded plugin tools), as the MCP tools/list entries.
  * - `call()` resolves the name and its availability first (unknown, excluded by the profile, eval
  *   target not allowed, plugin not loaded: each with its hint, before any argument is looked at),
- *   then decodes the arguments with the tool's Schema, runs the handler under the operation
- *   timeout, records failures in ServerState and turns every outcome, defects included, into a
- *   tool result. Given a progress sink (the request carried a progress token), the run sends progress
+ *   then decodes the arguments with the tool's Schema, runs the handler through the call's stages
+ *   (tools/guard.ts: the same for every tool) under the operation timeout, records failures in
+ *   ServerState and turns every outcome, defects included, into a tool result. Given a progress sink (the request carried a progress token), the run sends progress
  *   while it lasts (./progress.ts).
  */
 import { Cause, Context, Effect, Layer, Option, Schema } from "effect"
@@ -18,6 +18,7 @@ import { PROFILE_SWITCH_TOOL, ProfileSelector, type Selection } from "../profile
 import { isCoreToolName } from "../profile/profiles.js"
 import { bounded } from "../tools/call-bounds.js"
 import { errorCode, InvalidArgument, Timeout } from "../tools/errors.js"
+import { runStages } from "../tools/guard.js"
 import { inputJsonSchema, toListedTool, type ListedTool } from "../tools/json-schema.js"
 import { isReadOnly, type Tool, type ToolServices } from "../tools/Tool.js"
 import { argumentsTooLarge, formatDecodeError, isArgumentObject } from "./decode.js"
@@ -159,8 +160,10 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           yield* state.recordCall
           const tool = yield* resolveTool(name)
           const input = yield* decode(tool, args)
+          // Every tool, core, eval, plugin or third-party, runs through the same stages (files confined, held
+          // to web dialogs, hints on DIALOG_OPEN and ELEMENT_NOT_FOUND: tools/guard.ts) inside one bound.
           const run = bounded(
-            tool.handler(input),
+            runStages(tool, input),
             config.operationTimeoutMs,
             () =>
               new Timeout({

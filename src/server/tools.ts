@@ -23,6 +23,7 @@ export type ServerServices = ToolServices | ServerState | ProfileSelector | Load
 
 export const status = defineTool({
   name: "electron_status",
+  touchesPage: false,
   description:
     "Server and app state: start time, last error, tool profile, eval policy, loaded plugins, whether an app runs, its windows and open web dialogs. Cheap; call it when something fails unexpectedly.",
   type: "read",
@@ -79,6 +80,7 @@ const showSetting = (value: unknown): unknown => {
 
 export const plugins = defineTool({
   name: "electron_plugins",
+  touchesPage: false,
   description: "Loaded plugins with their tools, and the first-party plugins that --plugin NAME can load.",
   type: "read",
   errors: [],
@@ -112,6 +114,7 @@ export const plugins = defineTool({
  */
 export const profileSwitch = defineTool({
   name: PROFILE_SWITCH_TOOL,
+  touchesPage: false,
   description:
     "Switch the active tool profile (essential, testing, debug, full); the tool list changes (tools/list_changed). Call it when a tool answers TOOL_NOT_IN_PROFILE, then call that tool again.",
   type: "lifecycle",

@@ -1,7 +1,9 @@
 /**
  * A tool is a value: its stable name, the description an agent chooses by, an input Schema, an
  * operation type, an eval target when it runs caller-supplied code, the error codes it can return
- * and an Effect handler. Core groups and plugins are lists of these; the Dispatcher serves them.
+ * and an Effect handler, and what the call pipeline needs to know of it (whether it drives a page, which
+ * arguments are element targets and which name files; none of these is listed to hosts). Core groups and
+ * plugins are lists of these; the Dispatcher serves them, every one through the same stages.
  */
 import type { Effect, Schema } from "effect"
 import type { EvalPolicy, EvalTarget } from "../eval-policy/EvalPolicy.js"
@@ -50,6 +52,23 @@ export interface Tool<A = any, R = ToolServices> {
   readonly idempotent?: boolean
   /** Set on plugin tools: the plugin's name. */
   readonly plugin?: string
+  /**
+   * Whether the tool drives a window's page (default true). A page-touching call is held to open web
+   * dialogs: one that opens during the call and that the call's own action did not report ends it with
+   * DIALOG_OPEN, which is among its declared errors. False for tools that never wait on a page (the app's
+   * lifecycle, the server's state, answering the dialog itself).
+   */
+  readonly touchesPage?: boolean
+  /**
+   * The arguments that are element targets, as paths (`source`, `fields[].target`; default `["target"]`):
+   * a call that matched nothing is told what is near each target that matches nothing.
+   */
+  readonly targets?: ReadonlyArray<string>
+  /**
+   * The arguments that name files on this machine, as paths (`file`, `paths[]`, `rules[].answer.filePath`):
+   * each is confined to --app-root (symlinks resolved) before the handler runs (PATH_NOT_ALLOWED).
+   */
+  readonly files?: ReadonlyArray<string>
   readonly handler: (input: A) => Effect.Effect<ToolResult, ToolError, R>
 }
 
@@ -57,6 +76,12 @@ export interface Tool<A = any, R = ToolServices> {
 export const defineTool = <A, I, R = ToolServices>(
   tool: Omit<Tool<A, R>, "input"> & { readonly input: Schema.Schema<A, I, never> }
 ): Tool<A, R> => tool as Tool<A, R>
+
+/** Whether a tool drives a page (Tool.touchesPage, default true). */
+export const touchesPage = (tool: Pick<Tool, "touchesPage">): boolean => tool.touchesPage !== false
+
+/** The argument paths of a tool's element targets (Tool.targets, default `["target"]`). */
+export const targetPaths = (tool: Pick<Tool, "targets">): ReadonlyArray<string> => tool.targets ?? ["target"]
 
 /** MCP readOnlyHint: by the operation type unless the tool says otherwise. */
 export const isReadOnly = (tool: Pick<Tool, "readOnly" | "type">): boolean =>

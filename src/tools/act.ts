@@ -1,6 +1,6 @@
 /**
- * How an action runs: resolve the target, perform it (a web dialog it opens ends the wait and is reported),
- * record the step for test export, and summarise what changed in the page.
+ * How an action runs: resolve the target, perform it without leaving it in flight (a web dialog it opens
+ * ends the wait and is reported), record the step for test export, and summarise what changed in the page.
  */
 import { Duration, Effect, Option } from "effect"
 
@@ -69,10 +69,23 @@ export interface ActOptions {
   readonly target: string
   readonly describe: string
   readonly step: (code: string) => string
-  readonly perform: (locator: Locator, entry: WindowEntry) => Promise<unknown>
+  /** The action's own timeoutMs (0: none); Playwright is given the smaller of it and what is left of the call. */
+  readonly timeoutMs: number
+  /**
+   * How it waits for its element without acting (the driver's runAction): "trial" repeats the action with
+   * `trial: true` (pointer actions), "attached" waits for the element (keys), "repeat" repeats the action
+   * itself (all-or-nothing ones: fill, selectOption, setInputFiles).
+   */
+  readonly wait: "trial" | "attached" | "repeat"
+  /** Whether the action is tried at once before any probe (default true; a drag that pressed the mouse must not be repeated). */
+  readonly tryFirst?: boolean
+  readonly perform: (locator: Locator, entry: WindowEntry, options: { readonly timeout: number; readonly trial?: boolean }) => Promise<unknown>
 }
 
-/** Resolves the target, performs the action (returning early if a web dialog opens), records the step. */
+/**
+ * Resolves the target, performs the action (returning early if a web dialog opens), records the step.
+ * The action never outlives the call: it waits in slices, and its Playwright bound is what is left of the call.
+ */
 export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, ElectronDriver | ProfileSelector> =>
   Effect.gen(function* () {
     const driver = yield* ElectronDriver
@@ -80,10 +93,22 @@ export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, E
     const locator = yield* driver.locate(entry, options.target)
     const code = yield* stepCode(driver, entry, options.target, locator)
     const step = driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
+    const ready =
+      options.wait === "trial"
+        ? (slice: number) => options.perform(locator, entry, { timeout: slice, trial: true })
+        : options.wait === "attached"
+          ? (slice: number) => locator.waitFor({ state: "attached", timeout: slice })
+          : undefined
     // An action that ran but could not be confirmed still happened: the exported test must replay it.
-    const outcome = yield* driver.runUntilDialog(options.describe, () => options.perform(locator, entry)).pipe(
-      Effect.tapError((error) => (error._tag === "OperationFailed" && error.details?.["performed"] === true ? step : Effect.void))
-    )
+    const outcome = yield* driver
+      .runAction({
+        what: options.describe,
+        timeoutMs: options.timeoutMs,
+        ready,
+        tryFirst: ready !== undefined && options.tryFirst !== false,
+        perform: (timeout) => options.perform(locator, entry, { timeout })
+      })
+      .pipe(Effect.tapError((error) => (error._tag === "OperationFailed" && error.details?.["performed"] === true ? step : Effect.void)))
     yield* step
     if (outcome !== undefined) return yield* dialogResult(outcome)
     const change = yield* changeSummary(driver, entry)

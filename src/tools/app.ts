@@ -35,6 +35,7 @@ export const launch = defineTool({
   description:
     "Start an Electron app and make its first window active. Give the app folder (with package.json) or main script; without executablePath the app's own electron package is used (else STAGEWRIGHT_ELECTRON). Replaces a running app. Next: electron_snapshot.",
   type: "lifecycle",
+  touchesPage: false,
   openWorld: true,
   errors: ["LAUNCH_FAILED", "PATH_NOT_ALLOWED", "EVAL_NOT_AUTHORIZED"],
   input: Schema.Struct({
@@ -71,6 +72,7 @@ export const close = defineTool({
   name: "electron_close",
   description: "Close the app: ask it to quit, then kill it after timeoutMs. An attached app is only detached.",
   type: "lifecycle",
+  touchesPage: false,
   destructive: true,
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({ timeoutMs: TimeoutMs(5_000) }),

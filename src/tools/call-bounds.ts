@@ -1,11 +1,13 @@
 /**
  * What ends a tool call early: the operation timeout, and anything that registers against the call
- * while it runs (the dialog guard). A call runs in one child fiber; ending it interrupts that fiber and
+ * while it runs. The call's deadline is known inside it (CallDeadline), so each Playwright call it makes
+ * is bounded by what is left of it. A call runs in one child fiber; ending it interrupts that fiber and
  * fails the call with the reason given. This costs one fork per call, where a race per bound (timeout,
  * dialog) cost two forks each and a join of the fiber's state (measured in src/bench/overhead).
  */
 import { Cause, Effect, Exit, Fiber, FiberId, FiberRef } from "effect"
 import { globalValue } from "effect/GlobalValue"
+import { CallDeadline } from "../layers/driver/ElectronDriver.js"
 
 /** The running call, for code inside it that may have to end it (from a callback outside any fiber). */
 export interface CallControl {
@@ -31,7 +33,9 @@ export const bounded = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, timeoutMs: 
         fiber.unsafeInterruptAsFork(FiberId.none)
       }
     }
-    return Effect.flatMap(Effect.fork(Effect.locally(effect, CurrentCall, control)), (child) => {
+    // The deadline lets the driver bound each Playwright call by what is left of the call (call-context.ts).
+    const run = effect.pipe(Effect.locally(CurrentCall, control), Effect.locally(CallDeadline, Date.now() + timeoutMs))
+    return Effect.flatMap(Effect.fork(run), (child) => {
       fiber = child
       const timer = setTimeout(() => control.endWith(onTimeout()), timeoutMs)
       return Fiber.await(child).pipe(

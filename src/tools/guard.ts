@@ -1,68 +1,58 @@
 /**
- * One wrapper around every core tool's handler, so that what an agent is told can be trusted whatever
- * the tool: a web dialog that blocks the page fails the call at once with DIALOG_OPEN and the way to
- * answer it in this server's profile (the driver's `window()` refuses a blocked page before the call;
- * a dialog that opens during the call ends it shortly after), and a target that matches nothing says
- * what is near.
+ * The stages every tool call runs through inside the Dispatcher's bound (src/server/Dispatcher.ts), the
+ * same for core, eval, plugin and third-party tools, from what each tool declares (Tool.ts):
+ *
+ * 1. its file arguments (`files`) are confined to --app-root before anything runs;
+ * 2. a page-touching tool (`touchesPage`, the default) is held to web dialogs: the driver's `window()`
+ *    refuses a page a dialog already blocks, and a dialog that opens during the call, unless the call's
+ *    own action reported it as its result (the driver's `runUntilDialog` claims it), ends the call at once
+ *    with DIALOG_OPEN: the handler races the dialog event;
+ * 3. DIALOG_OPEN says how to answer the dialog in this server's profile;
+ * 4. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing.
  */
-import { Effect, FiberRef } from "effect"
-import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { Effect, Queue } from "effect"
+import { DialogClaims, ElectronDriver, type PendingDialog } from "../layers/driver/ElectronDriver.js"
+import type { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
-import { CurrentCall } from "./call-bounds.js"
+import { confine } from "./confine.js"
 import { answerAdvice, dialogOpenError } from "./dialogs.js"
-import { DialogOpen } from "./errors.js"
+import { DialogOpen, type ToolError } from "./errors.js"
 import { explainNoMatch } from "./nearby.js"
-import type { Tool, ToolServices } from "./Tool.js"
-
-/** Tools that never touch a page (or answer the dialog): a dialog opening while they run is not theirs to report. */
-export const DIALOG_EXEMPT: ReadonlySet<string> = new Set([
-  "electron_launch",
-  "electron_attach",
-  "electron_close",
-  "electron_status",
-  "electron_plugins",
-  "electron_web_dialog"
-])
+import { argumentsAt } from "./tool-args.js"
+import { targetPaths, touchesPage, type Tool, type ToolResult } from "./Tool.js"
 
 /**
- * How long a call may go on after a dialog opened in the middle of it. Actions that open a dialog report
- * it themselves at once (their result names it); anything still waiting after this is blocked by it.
+ * Runs `handled` until it ends or a dialog it did not claim opens, whichever comes first; in the second
+ * case the call fails with DIALOG_OPEN and `handled` is interrupted (a Playwright call blocked by the
+ * dialog is abandoned; the driver's actions leave none in flight).
  */
-const DIALOG_GRACE_MS = 750
+const heldToDialogs = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A, E | DialogOpen, R | ElectronDriver | ProfileSelector> =>
+  Effect.gen(function* () {
+    const driver = yield* ElectronDriver
+    const session = yield* driver.current
+    if (session === undefined || session.exit !== undefined) return yield* handled
+    const claims = new Set<PendingDialog>()
+    const opened = yield* Queue.unbounded<PendingDialog>()
+    // The claim is made in the same dialog event, before this side resumes: it reads a settled set.
+    const unclaimed = Queue.take(opened).pipe(Effect.repeat({ until: (dialog) => !claims.has(dialog) }))
+    const blocked = Effect.flatMap(unclaimed, (dialog) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpenError(dialog, hint))))
+    return yield* Effect.acquireUseRelease(
+      driver.onDialog((dialog) => Queue.unsafeOffer(opened, dialog)),
+      () => Effect.raceFirst(Effect.locally(handled, DialogClaims, claims), blocked),
+      (off) => Effect.sync(off)
+    )
+  })
 
-export const guardTool = (tool: Tool): Tool<any, ToolServices | ProfileSelector> => {
-  if (DIALOG_EXEMPT.has(tool.name)) return tool
-  return {
-    ...tool,
-    handler: (input: unknown) =>
-      Effect.gen(function* () {
-        const driver = yield* ElectronDriver
-        const session = yield* driver.current
-        const handled = tool.handler(input).pipe(
-          Effect.catchTag("DialogOpen", (error) =>
-            Effect.flatMap(answerAdvice, (hint) =>
-              Effect.fail(new DialogOpen({ message: error.message, hint, window: error.window, dialog: error.dialog, dialogMessage: error.dialogMessage }))
-            )
-          ),
-          Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, input))
-        )
-        // Handlers run under the dispatcher, which bounds each call (CurrentCall): a dialog that opens during
-        // the call ends it after the grace period.
-        const call = yield* FiberRef.get(CurrentCall)
-        if (session === undefined || session.exit !== undefined || call === undefined) return yield* handled
-        const hint = yield* answerAdvice
-        let timer: ReturnType<typeof setTimeout> | undefined
-        const off = yield* driver.onDialog((dialog) => {
-          timer ??= setTimeout(() => call.endWith(dialogOpenError(dialog, hint)), DIALOG_GRACE_MS)
-        })
-        return yield* Effect.ensuring(
-          handled,
-          Effect.sync(() => {
-            off()
-            clearTimeout(timer)
-          })
-        )
-      })
-  }
+/** One tool call through the stages above (the Dispatcher bounds it and maps its outcome). */
+export const runStages = <R>(tool: Tool<any, R>, input: unknown): Effect.Effect<ToolResult, ToolError, R | ElectronDriver | ServerConfig | ProfileSelector> => {
+  const files = tool.files === undefined ? [] : argumentsAt(input, tool.files)
+  const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
+  return (touchesPage(tool) ? heldToDialogs(confined) : confined).pipe(
+    Effect.catchTag("DialogOpen", (error) =>
+      Effect.flatMap(answerAdvice, (hint) =>
+        Effect.fail(new DialogOpen({ message: error.message, hint, window: error.window, dialog: error.dialog, dialogMessage: error.dialogMessage }))
+      )
+    ),
+    Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, argumentsAt(input, targetPaths(tool))))
+  )
 }
-

@@ -8,7 +8,6 @@ import { assertTools } from "./assert.js"
 import { authorTools } from "./author.js"
 import { debugTools } from "./debug.js"
 import { evalTools } from "./eval.js"
-import { guardTool } from "./guard.js"
 import { interactTools } from "./interact.js"
 import { nativeTools } from "./native.js"
 import { navigationTools } from "./navigation.js"
@@ -17,8 +16,8 @@ import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import type { Tool, ToolServices } from "./Tool.js"
 import { windowTools } from "./windows.js"
 
-/** Each behind the one guard (open web dialogs, targets that match nothing): see guard.ts. */
-export const groupTools: ReadonlyArray<Tool<any, ToolServices | ProfileSelector>> = ([
+/** Plain tool values: the Dispatcher runs every tool, these and plugin tools alike, through the stages of guard.ts. */
+export const groupTools: ReadonlyArray<Tool<any, ToolServices | ProfileSelector>> = [
   ...appTools,
   attach,
   ...windowTools,
@@ -30,4 +29,4 @@ export const groupTools: ReadonlyArray<Tool<any, ToolServices | ProfileSelector>
   ...nativeTools,
   ...debugTools,
   ...evalTools
-] as ReadonlyArray<Tool>).map(guardTool)
+]

@@ -10,13 +10,13 @@ import { resolve } from "node:path"
 
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "./errors.js"
-import { confine } from "./confine.js"
 
 
 
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { act, changeSummary, dialogResult } from "./act.js"
+import { fillForm } from "./fill-form.js"
 import { stepCode } from "./step-code.js"
 
 const timeoutOf = (input: { readonly timeoutMs?: number | undefined }) => input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
@@ -47,7 +47,8 @@ export const click = defineTool({
       target: input.target,
       describe: `${method === "dblclick" ? "double-click" : "click"} ${input.target}`,
       step: (code) => `await ${code}.${method}(${Object.keys(options).length > 0 ? JSON.stringify(options) : ""})`,
-      perform: (locator) => locator[method]({ ...options, timeout: timeoutOf(input) })
+      timeoutMs: timeoutOf(input), wait: "trial",
+      perform: (locator, _entry, bound) => locator[method]({ ...options, ...bound })
     })
   }
 })
@@ -65,7 +66,8 @@ export const hover = defineTool({
       target: input.target,
       describe: `hover ${input.target}`,
       step: (code) => `await ${code}.hover()`,
-      perform: (locator) => locator.hover({ timeout: timeoutOf(input) })
+      timeoutMs: timeoutOf(input), wait: "trial",
+      perform: (locator, _entry, bound) => locator.hover(bound)
     })
 })
 
@@ -82,67 +84,8 @@ export const fill = defineTool({
       target: input.target,
       describe: `fill ${input.target}`,
       step: (code) => `await ${code}.fill(${JSON.stringify(input.value)})`,
-      perform: (locator) => locator.fill(input.value, { timeout: timeoutOf(input) })
-    })
-})
-
-const FormValue = Schema.Union(Schema.String.pipe(Schema.maxLength(100_000)), Schema.Boolean, Schema.Array(Schema.String))
-
-export const fillForm = defineTool({
-  name: "electron_fill_form",
-  description:
-    "Fill many fields in one call, in order: text-like fields take a string, selects a string or list (value or label), checkboxes and radios true/false. Stops at the first field that fails and says which.",
-  type: "interact",
-  idempotent: true,
-  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
-  input: Schema.Struct({
-    fields: Schema.Array(Schema.Struct({ target: Target, value: FormValue })).pipe(Schema.minItems(1), Schema.maxItems(100)),
-    timeoutMs: Timeout5
-  }),
-  handler: (input) =>
-    Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      const done: Array<string> = []
-      for (const [index, field] of input.fields.entries()) {
-        const locator = yield* driver.locate(entry, field.target)
-        const code = yield* stepCode(driver, entry, field.target, locator)
-        const timeout = timeoutOf(input)
-        const kind = yield* driver.run(`fields[${index}] ${field.target}`, () =>
-          locator.evaluate((el) => {
-            const tag = el.tagName.toLowerCase()
-            const type = (el.getAttribute("type") ?? "").toLowerCase()
-            return tag === "select" ? "select" : tag === "input" && (type === "checkbox" || type === "radio") ? "check" : "text"
-          }, undefined, { timeout })
-        )
-        const value = field.value
-        const step = yield* driver.run(`fields[${index}] ${field.target}`, async () => {
-          if (kind === "check") {
-            if (typeof value !== "boolean") throw new Error(`expects true or false for a checkbox or radio`)
-            await locator.setChecked(value, { timeout })
-            return `await window.${code}.setChecked(${value})`
-          }
-          if (kind === "select") {
-            const values = typeof value === "string" ? [value] : Array.isArray(value) ? [...value] : undefined
-            if (!values) throw new Error(`expects a string or list for a select`)
-            await locator.selectOption(values, { timeout })
-            return `await window.${code}.selectOption(${JSON.stringify(values)})`
-          }
-          if (typeof value !== "string") throw new Error(`expects a string for a text field`)
-          await locator.fill(value, { timeout })
-          return `await window.${code}.fill(${JSON.stringify(value)})`
-        }).pipe(
-          Effect.mapError((error) =>
-            error._tag === "OperationFailed"
-              ? new InvalidArgument({ message: `fields[${index}] (${field.target}): ${error.message.replace(/^[^:]*: /, "")}`, hint: "Checkboxes take true/false, selects a string or list, other fields a string." })
-              : error
-          )
-        )
-        yield* driver.recordStep({ tool: "electron_fill_form", window: entry.id, code: step })
-        done.push(code)
-      }
-      const change = yield* changeSummary(driver, entry)
-      return { text: `Filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}.${change}`, structured: { window: entry.id, filled: done } }
+      timeoutMs: timeoutOf(input), wait: "repeat",
+      perform: (locator, _entry, { timeout }) => locator.fill(input.value, { timeout })
     })
 })
 
@@ -167,9 +110,10 @@ export const type = defineTool({
         target: input.target,
         describe: `type into ${input.target}`,
         step: (code) => `await ${code}.pressSequentially(${JSON.stringify(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
-        perform: async (locator) => {
-          await locator.pressSequentially(input.text, { delay, timeout: timeoutOf(input) })
-          if (input.submit === true) await locator.press("Enter", { timeout: timeoutOf(input) })
+        timeoutMs: timeoutOf(input), wait: "attached",
+        perform: async (locator, _entry, { timeout }) => {
+          await locator.pressSequentially(input.text, { delay, timeout })
+          if (input.submit === true) await locator.press("Enter", { timeout })
         }
       })
     }
@@ -200,7 +144,8 @@ export const pressKey = defineTool({
         target: input.target,
         describe: `press ${input.key} on ${input.target}`,
         step: (code) => `await ${code}.press(${JSON.stringify(input.key)})`,
-        perform: (locator) => locator.press(input.key, { timeout: timeoutOf(input) })
+        timeoutMs: timeoutOf(input), wait: "attached",
+        perform: (locator, _entry, { timeout }) => locator.press(input.key, { timeout })
       })
     }
     return Effect.gen(function* () {
@@ -234,7 +179,8 @@ export const selectOption = defineTool({
       target: input.target,
       describe: `select ${input.values.join(", ")} in ${input.target}`,
       step: (code) => `await ${code}.selectOption(${JSON.stringify(input.values)})`,
-      perform: (locator) => locator.selectOption([...input.values], { timeout: timeoutOf(input) })
+      timeoutMs: timeoutOf(input), wait: "repeat",
+      perform: (locator, _entry, { timeout }) => locator.selectOption([...input.values], { timeout })
     })
 })
 
@@ -252,7 +198,8 @@ export const check = defineTool({
       target: input.target,
       describe: `${checked ? "check" : "uncheck"} ${input.target}`,
       step: (code) => `await ${code}.setChecked(${checked})`,
-      perform: (locator) => locator.setChecked(checked, { timeout: timeoutOf(input) })
+      timeoutMs: timeoutOf(input), wait: "trial",
+      perform: (locator, _entry, bound) => locator.setChecked(checked, bound)
     })
   }
 })
@@ -261,6 +208,7 @@ export const drag = defineTool({
   name: "electron_drag",
   description: "Drag one element onto another (HTML5 drag and drop and mouse-based dragging both work).",
   type: "interact",
+  targets: ["source", "target"],
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({ source: Target, target: Target, timeoutMs: Timeout5 }),
   handler: (input) =>
@@ -274,7 +222,9 @@ export const drag = defineTool({
         target: input.source,
         describe: `drag ${input.source} to ${input.target}`,
         step: (code) => `await ${code}.dragTo(window.${destinationCode})`,
-        perform: (locator) => locator.dragTo(destination, { timeout: timeoutOf(input) })
+        // Never tried at once: a drag that pressed the mouse on the source and then timed out must not be repeated.
+        timeoutMs: timeoutOf(input), wait: "trial", tryFirst: false,
+        perform: (locator, _entry, bound) => locator.dragTo(destination, bound)
       })
     })
 })
@@ -284,11 +234,11 @@ export const uploadFile = defineTool({
   description: "Set the files of an <input type=file> (absolute paths, or relative to the server's folder); an empty list clears it. For native open dialogs use electron_dialog_stub.",
   type: "interact",
   idempotent: true,
+  files: ["paths[]"],
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({ target: Target, paths: Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096))).pipe(Schema.maxItems(100)), timeoutMs: Timeout5 }),
   handler: (input) =>
     Effect.gen(function* () {
-      yield* confine(input.paths.map((p, i) => [p, `paths[${i}]`] as const))
       const paths = input.paths.map((p) => resolve(p))
       const missing = paths.filter((p) => !existsSync(p))
       if (missing.length > 0) {
@@ -299,7 +249,8 @@ export const uploadFile = defineTool({
         target: input.target,
         describe: `set ${paths.length} file(s) on ${input.target}`,
         step: (code) => `await ${code}.setInputFiles(${JSON.stringify(paths)})`,
-        perform: (locator) => locator.setInputFiles(paths, { timeout: timeoutOf(input) })
+        timeoutMs: timeoutOf(input), wait: "repeat",
+        perform: (locator, _entry, { timeout }) => locator.setInputFiles(paths, { timeout })
       })
     })
 })
@@ -321,7 +272,7 @@ export const scroll = defineTool({
       const entry = yield* driver.window()
       if (input.target !== undefined) {
         const locator = yield* driver.locate(entry, input.target)
-        yield* driver.run(`scroll ${input.target} into view`, () => locator.scrollIntoViewIfNeeded({ timeout: timeoutOf(input) }))
+        yield* driver.runAction({ what: `scroll ${input.target} into view`, timeoutMs: timeoutOf(input), reportsDialogs: false, perform: (timeout) => locator.scrollIntoViewIfNeeded({ timeout }) })
         const code = yield* stepCode(driver, entry, input.target!, locator)
         yield* driver.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
       }
@@ -342,6 +293,8 @@ export const scroll = defineTool({
 
 export const webDialog = defineTool({
   name: "electron_web_dialog",
+  // It answers the dialog: a dialog never blocks it.
+  touchesPage: false,
   description:
     "Answer the open web dialog (alert, confirm, prompt, beforeunload): accept (with promptText for prompts) or dismiss. always=true also answers every later dialog this way; always=false returns to asking.",
   type: "interact",

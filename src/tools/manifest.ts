@@ -6,8 +6,7 @@
 import { inputJsonSchema } from "./json-schema.js"
 import { PROFILE_NAMES, PROFILES, type CoreToolName } from "../profile/profiles.js"
 import { COMMON_CODES } from "./errors.js"
-import { DIALOG_EXEMPT } from "./guard.js"
-import { toolTitle, type Tool } from "./Tool.js"
+import { toolTitle, touchesPage, type Tool } from "./Tool.js"
 
 export interface ManifestEntry {
   readonly name: string
@@ -33,8 +32,9 @@ export const manifestEntry = (tool: Tool): ManifestEntry => ({
       ? [...PROFILE_NAMES]
       : PROFILE_NAMES.filter((p) => PROFILES[p].has(tool.name as CoreToolName)),
   plugin: tool.plugin ?? null,
-  // Core tools run behind the dialog guard: any of them but the exempt ones can meet an open web dialog.
-  errors: [...new Set([...tool.errors, ...COMMON_CODES, ...(tool.plugin === undefined && !DIALOG_EXEMPT.has(tool.name) ? ["DIALOG_OPEN"] : [])])].sort(),
+  // Every tool runs through the same dialog stage (tools/guard.ts): any that touches a page, core or plugin,
+  // can meet an open web dialog.
+  errors: [...new Set([...tool.errors, ...COMMON_CODES, ...(touchesPage(tool) ? ["DIALOG_OPEN"] : [])])].sort(),
   inputSchema: inputJsonSchema(tool)
 })
 

@@ -6,7 +6,6 @@ import type { ElectronModule, MainValue } from "../layers/driver/ElectronDriver.
 import { Effect, Schema } from "effect"
 import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "./errors.js"
-import { confine } from "./confine.js"
 import { clickMenuItem, flatten, readMenus, renderMenu, similarity, type Menus } from "./menu-model.js"
 import { UNSAFE_CODE_CHARACTERS } from "./step-code.js"
 import { defineTool } from "./Tool.js"
@@ -237,6 +236,7 @@ export const dialogStub = defineTool({
     "Pre-answer native dialogs (dialog.showOpenDialog/showSaveDialog/showMessageBox and their Sync forms): set rules per kind (open|save|message), optionally matching title/message/buttons text; unmatched calls answer \"canceled\", or fail when strict. list shows the recorded calls; restore puts the real dialogs back.",
   type: "native",
   idempotent: true,
+  files: ["rules[].answer.filePaths[]", "rules[].answer.filePath"],
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({
     action: Schema.Literal("set", "list", "restore"),
@@ -248,12 +248,6 @@ export const dialogStub = defineTool({
       if (input.action === "set" && (input.rules === undefined || input.rules.length === 0) && input.strict === undefined) {
         return yield* new InvalidArgument({ message: "set needs rules (or strict)", hint: "Example: { \"action\": \"set\", \"rules\": [{ \"kind\": \"open\", \"answer\": { \"filePaths\": [\"/tmp/a.json\"] } }] }" })
       }
-      yield* confine(
-        (input.rules ?? []).flatMap((rule, r) => [
-          ...(rule.answer.filePaths ?? []).map((path, i) => [path, `rules[${r}].answer.filePaths[${i}]`] as const),
-          [rule.answer.filePath, `rules[${r}].answer.filePath`] as const
-        ])
-      )
       const driver = yield* ElectronDriver
       const command = { action: input.action, rules: input.rules ?? [], strict: input.strict === true }
       const result = yield* driver.evaluateMain("stub the dialogs", applyStub, command)

@@ -9,6 +9,7 @@
 import { Effect } from "effect"
 import { ElectronDriver, REF_PATTERN } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound } from "./errors.js"
+import type { NamedArgument } from "./tool-args.js"
 
 interface Wanted {
   readonly role?: string
@@ -113,14 +114,51 @@ export const noMatchLines = (near: ReadonlyArray<string>, target: string): Reado
   return [...(near.length > 0 ? [`Near: ${near.join("; ")}`] : []), ...(advice ? [`Note: ${advice}.`] : [])]
 }
 
-/** ELEMENT_NOT_FOUND for a call with a target: the same error, with what is near in its hint. */
-export const explainNoMatch = (error: ElementNotFound, input: unknown): Effect.Effect<never, ElementNotFound, ElectronDriver> =>
+/** At most this many targets are counted to find the ones that match nothing (a form may have 100 fields). */
+const MAX_COUNTED = 10
+
+/**
+ * The targets that match nothing in the active window right now, in order; a list's first such item ends
+ * the search (a form is filled in order: the fields after it were never reached). Empty when the window
+ * cannot be read.
+ */
+const unmatched = (targets: ReadonlyArray<NamedArgument>): Effect.Effect<ReadonlyArray<NamedArgument>, never, ElectronDriver> =>
   Effect.gen(function* () {
-    const target = (input as { target?: unknown } | null)?.target
-    if (typeof target !== "string" || error.details?.["nearest"] !== undefined) return yield* error
-    const near = yield* nearbyFor(target)
-    const lines = noMatchLines(near, target)
-    if (lines.length === 0) return yield* error
+    const driver = yield* ElectronDriver
+    const entry = yield* driver.window()
+    const missing: Array<NamedArgument> = []
+    for (const target of targets.slice(0, MAX_COUNTED)) {
+      const locator = yield* driver.locate(entry, target.value)
+      const count = yield* driver.run(`count ${target.value}`, () => locator.count())
+      if (count > 0) continue
+      missing.push(target)
+      if (target.inList) break
+    }
+    return missing
+  }).pipe(
+    Effect.timeout("3 seconds"),
+    Effect.orElseSucceed(() => [] as ReadonlyArray<NamedArgument>)
+  )
+
+/**
+ * ELEMENT_NOT_FOUND for a call with element targets (Tool.targets): the same error, with what is near in
+ * its hint. With one target, what is near it; with several (a drag's source and target, a form's fields),
+ * which of them matches nothing, and what is near each of those.
+ */
+export const explainNoMatch = (error: ElementNotFound, targets: ReadonlyArray<NamedArgument>): Effect.Effect<never, ElementNotFound, ElectronDriver> =>
+  Effect.gen(function* () {
+    if (targets.length === 0 || error.details?.["nearest"] !== undefined) return yield* error
+    const parts: Array<string> = []
+    if (targets.length === 1) {
+      const target = targets[0]!.value
+      parts.push(...noMatchLines(yield* nearbyFor(target), target))
+    } else {
+      for (const target of yield* unmatched(targets)) {
+        const lines = noMatchLines(yield* nearbyFor(target.value), target.value)
+        parts.push(`${target.name} matches nothing.`, ...lines)
+      }
+    }
+    if (parts.length === 0) return yield* error
     // What is near goes in the hint only: the error's structuredContent repeats the hint already.
-    return yield* new ElementNotFound({ message: error.message, hint: `${lines.join(" ")} ${error.hint}`, ...(error.details ? { details: error.details } : {}) })
+    return yield* new ElementNotFound({ message: error.message, hint: `${parts.join(" ")} ${error.hint}`, ...(error.details ? { details: error.details } : {}) })
   })

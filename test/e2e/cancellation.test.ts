@@ -1,8 +1,9 @@
 /**
  * A cancelled call stops driving the app: after the fiber running electron_wait_for, an electron_expect_*
- * poll or electron_wait_for_window is interrupted (an MCP cancellation, the operation timeout), no further
- * playwright-core call is made, and none is left running in the page (a Playwright wait is cut in slices
- * of at most a second). Every method of the window's Page and of its Locators is counted.
+ * poll, electron_wait_for_window or an electron_click still waiting for its element is interrupted (an MCP
+ * cancellation, the operation timeout), no further playwright-core call is made, and none is left running
+ * in the page (a Playwright wait is cut in slices of at most a second; an action waits with a trial of
+ * itself, so none lands later). Every method of the window's Page and of its Locators is counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, ManagedRuntime } from "effect"
@@ -85,6 +86,27 @@ describe("cancellation", () => {
     calls = 0
     pending = 0
     expect(await callsAfterCancel("electron_expect_text", { target: "testid=board-name", text: "never this name", timeoutMs: 30_000 })).toEqual({ further: 0, stillRunning: 0 })
+  })
+
+  it("a cancelled electron_click on an element that appears only later makes no further Playwright call, and never clicks it", async () => {
+    const page = await run(Effect.flatMap(ElectronDriver, (d) => Effect.map(d.window(), (w) => w.page)))
+    // The button appears 3 s from now: after the click (timeoutMs 30 s) is cancelled at 1.5 s, and before the
+    // counting ends at 4 s, so a Playwright click left waiting would have clicked it by then.
+    await page.evaluate(() => {
+      setTimeout(() => {
+        const button = document.createElement("button")
+        button.dataset["testid"] = "late-click"
+        button.textContent = "Late"
+        button.addEventListener("click", () => ((window as unknown as { lateClicked: boolean }).lateClicked = true))
+        document.body.append(button)
+      }, 3_000)
+    })
+    calls = 0
+    pending = 0
+    expect(await callsAfterCancel("electron_click", { target: "testid=late-click", timeoutMs: 30_000 })).toEqual({ further: 0, stillRunning: 0 })
+    // The button is there now, and nothing clicked it.
+    await page.locator("[data-testid=late-click]").waitFor({ state: "attached", timeout: 10_000 })
+    expect(await page.evaluate(() => (window as unknown as { lateClicked?: boolean }).lateClicked === true)).toBe(false)
   })
 
   it("a cancelled electron_wait_for_window makes no further Playwright call", async () => {

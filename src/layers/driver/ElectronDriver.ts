@@ -7,7 +7,7 @@
  * app, replacing it, or shutting the server down (however it ends) closes the Electron process.
  * Waiting is Effect (Schedule, timeout): a cancelled or timed-out call makes no further Playwright call.
  */
-import { Context, Effect, ExecutionStrategy, Exit, Layer, Option, Ref, Scope } from "effect"
+import { Context, Effect, ExecutionStrategy, Exit, FiberRef, Layer, Option, Ref, Scope } from "effect"
 import { ServerConfig } from "../config/ServerConfig.js"
 import { AppCrashed, AppNotRunning, NeedsMainProcess, WindowNotFound, type PlaywrightError } from "./errors.js"
 import { attachSession, launchSession, prepareLaunch } from "./launch.js"
@@ -16,6 +16,8 @@ import { fromPlaywright } from "./playwright-errors.js"
 import { gracefulClose } from "./process.js"
 import { mainSource, toFunction } from "./selectors.js"
 import { dialogGate } from "./dialog-gate.js"
+import { makeRunAction } from "./actions.js"
+import { DialogClaims } from "./call-context.js"
 import { snapshotOps } from "./snapshots.js"
 import { hookSource, windowOfTarget } from "./main-hooks.js"
 import * as failedLoads from "./failed-loads.js"
@@ -78,8 +80,9 @@ const makeDriver = Effect.gen(function* () {
   const run = <A>(what: string, f: () => Promise<A>): Effect.Effect<A, PlaywrightError> =>
     Effect.flatMap(current, (s) => Effect.tryPromise({ try: () => Promise.resolve().then(f), catch: (error) => fromPlaywright(error, what, s) }))
 
+  // The dialog the call's action opened is its result: claimed as the call's own (call-context.ts).
   const runUntilDialog = (what: string, f: () => Promise<unknown>): Effect.Effect<PendingDialog | undefined, PlaywrightError> =>
-    Effect.flatMap(current, (s) =>
+    Effect.flatMap(Effect.zip(current, FiberRef.get(DialogClaims)), ([s, claims]) =>
       s === undefined
         ? Effect.as(run(what, f), undefined)
         : run(
@@ -88,6 +91,7 @@ const makeDriver = Effect.gen(function* () {
               new Promise<PendingDialog | undefined>((resolve, reject) => {
                 const off = s.onDialog((dialog) => {
                   off()
+                  claims?.add(dialog)
                   resolve(dialog)
                 })
                 f().then(
@@ -105,7 +109,9 @@ const makeDriver = Effect.gen(function* () {
     )
 
   const waitSliced = (what: string, attempt: (sliceMs: number) => Promise<unknown>, timeoutMs: number) =>
-    waits.waitSliced((slice) => run(what, () => attempt(slice)), timeoutMs).pipe(Effect.withSpan("ElectronDriver.waitSliced", { attributes: { what } }))
+    waits.waitSliced((slice) => run(what, () => attempt(slice)), timeoutMs).pipe(Effect.asVoid, Effect.withSpan("ElectronDriver.waitSliced", { attributes: { what } }))
+
+  const runAction = makeRunAction(run, runUntilDialog)
 
   const closeCurrent = (timeoutMs: number) =>
     Effect.gen(function* () {
@@ -352,6 +358,7 @@ const makeDriver = Effect.gen(function* () {
     setDialogPolicy,
     onDialog,
     runUntilDialog,
+    runAction,
     takeDialog,
     installMainHooks,
     setTracing
@@ -365,6 +372,7 @@ export class ElectronDriver extends Context.Tag("stagewright/ElectronDriver")<El
 export { titleOf, type AppSession, type AttachOptions, type LaunchOptions, type PendingDialog, type RecordedStep, type WindowEntry, type WindowInfo, type WindowSelector } from "./session.js"
 export { toFunction, expandSelector, pageFunction, REF_PATTERN } from "./selectors.js"
 export type { FieldChange, PageChanges } from "./page-changes.js"
-export type { BrowserWindowHandle, Check, ElectronDriverShape, ElectronModule, MainError, MainHook, MainValue, SessionError } from "./shape.js"
+export type { Action, BrowserWindowHandle, Check, ElectronDriverShape, ElectronModule, MainError, MainHook, MainValue, SessionError } from "./shape.js"
 export { discoverApps, probeDebugPort, untrustedText, whyNotDebuggable, type DebuggableApp, type Discovery } from "./discovery.js"
 export { OVER_CDP_REASON } from "./fuses.js"
+export { budgetMs, CallDeadline, DialogClaims } from "./call-context.js"

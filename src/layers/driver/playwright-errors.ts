@@ -16,6 +16,16 @@ import {
 } from "./errors.js"
 import type { AppSession } from "./session.js"
 
+/**
+ * Whether the call's last wait for an element never found one: a drag resolves its source, then waits
+ * for its target, so only what follows the last "waiting for" counts.
+ */
+const lastWaitUnresolved = (message: string) => {
+  const waits = [...message.matchAll(/waiting for (?:locator|getBy)/g)]
+  const last = waits[waits.length - 1]
+  return last !== undefined && !/locator resolved to/.test(message.slice(last.index))
+}
+
 /** Maps a playwright-core rejection onto the shared error vocabulary. */
 export const fromPlaywright = (error: unknown, what: string, session?: Pick<AppSession, "exit">): PlaywrightError => {
   const message = error instanceof Error ? error.message : String(error)
@@ -49,7 +59,7 @@ export const fromPlaywright = (error: unknown, what: string, session?: Pick<AppS
       const reason = /element is not (?:visible|enabled|editable|stable)|[^\n]*intercepts pointer events/.exec(message)?.[0] ?? "not interactable"
       return new NotInteractable({ message: `${what}: ${reason.trim()}`, cause: message })
     }
-    if (/waiting for (locator|getBy)/.test(message) && !/locator resolved to/.test(message)) {
+    if (lastWaitUnresolved(message)) {
       const waited = /Timeout (\d+)ms exceeded/.exec(message)?.[1]
       return new ElementNotFound({ message: `${what}: no element matched the target${waited ? ` within ${waited} ms` : ""}`, cause: message })
     }

@@ -40,6 +40,32 @@ export interface Check<A> {
   readonly actual: A
 }
 
+/** An action on an element, as the driver's `runAction` makes it (./actions.ts). */
+export interface Action<R> {
+  /** Names the action in errors ("click testid=save"). */
+  readonly what: string
+  /** The action's own bound in ms (its timeoutMs; 0 is none). */
+  readonly timeoutMs: number
+  /**
+   * A probe that changes nothing (its result goes to `perform`), made in slices until it passes. Without
+   * one the action itself is made in slices: only for an action that either does nothing or all of
+   * itself, and may be repeated (fill, selectOption, setInputFiles).
+   */
+  readonly ready?: ((sliceMs: number) => Promise<R>) | undefined
+  /**
+   * Try the action itself first, within one slice (the element is usually there: no extra round trip);
+   * the probe takes over only when that attempt waited without starting the action.
+   */
+  readonly tryFirst?: boolean | undefined
+  /** The action, given its Playwright bound: what is left of the smaller of its own bound and the call's budget. */
+  readonly perform: (timeoutMs: number, ready: R | undefined) => Promise<unknown>
+  /**
+   * Whether a web dialog that opens while the action is made is its result (returned, and claimed as the
+   * call's own); otherwise it blocks the call like any other (default true).
+   */
+  readonly reportsDialogs?: boolean | undefined
+}
+
 export type SessionError = AppNotRunning | AppCrashed
 export type MainError = PlaywrightError | SessionError | NeedsMainProcess
 
@@ -113,6 +139,12 @@ export interface ElectronDriverShape {
    * is blocked until it is answered) and is returned; otherwise undefined when the call succeeded.
    */
   readonly runUntilDialog: (what: string, f: () => Promise<unknown>) => Effect.Effect<PendingDialog | undefined, PlaywrightError>
+  /**
+   * Performs an action on an element without leaving it in flight (./actions.ts): waits in slices with a
+   * probe that changes nothing, then acts within the smaller of its timeout and the call's remaining budget.
+   * A dialog the action opens is returned (unless `reportsDialogs` is false).
+   */
+  readonly runAction: <R>(action: Action<R>) => Effect.Effect<PendingDialog | undefined, PlaywrightError>
   /** Takes the oldest pending web dialog off the queue. */
   readonly takeDialog: Effect.Effect<PendingDialog | undefined, SessionError>
   /**

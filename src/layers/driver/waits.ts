@@ -56,17 +56,20 @@ const retry = <A, E>(check: Effect.Effect<Check<A>, E>, first: Check<A>, remaini
     return held ?? (yield* Ref.get(last))
   }).pipe(Effect.withSpan("ElectronDriver.poll"))
 
-/** `run` makes one Playwright call with the slice's bound; it is retried until success or the deadline. */
-export const waitSliced = (
-  run: (sliceMs: number) => Effect.Effect<unknown, PlaywrightError>,
-  timeoutMs: number
-): Effect.Effect<void, PlaywrightError> =>
+/** A wait's failures that say "not yet" (the element is not there, or not ready): worth another slice. */
+const stillWaiting = (error: PlaywrightError) => error._tag === "Timeout" || error._tag === "ElementNotFound"
+
+/**
+ * `run` makes one Playwright call with the slice's bound; it is retried, while its failure is one of
+ * `retryable`'s (by default: a timeout, no element yet), until it succeeds or the deadline passes.
+ */
+export const waitSliced = <A>(
+  run: (sliceMs: number) => Effect.Effect<A, PlaywrightError>,
+  timeoutMs: number,
+  retryable: (error: PlaywrightError) => boolean = stillWaiting
+): Effect.Effect<A, PlaywrightError> =>
   Effect.gen(function* () {
     const deadline = (yield* Clock.currentTimeMillis) + timeoutMs
     const once = Effect.flatMap(Clock.currentTimeMillis, (now) => run(Math.max(1, Math.min(WAIT_SLICE_MS, deadline - now))))
-    yield* once.pipe(
-      Effect.retry({
-        while: (error) => (error._tag === "Timeout" || error._tag === "ElementNotFound") && Date.now() < deadline - 5
-      })
-    )
+    return yield* once.pipe(Effect.retry({ while: (error) => retryable(error) && Date.now() < deadline - 5 }))
   })

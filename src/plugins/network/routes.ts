@@ -9,7 +9,6 @@ import type { BrowserContext, Route } from "playwright-core"
 import { ElectronDriver, type AppSession } from "../../layers/driver/ElectronDriver.js"
 import { classifyServedBody } from "../../eval-policy/code-paths.js"
 import { allowsCode } from "../../tools/code-gate.js"
-import { confine } from "../../tools/confine.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { compileGlob, compileSafePattern } from "../../tools/patterns.js"
 import { defineTool } from "../../tools/Tool.js"
@@ -78,6 +77,7 @@ export const route = defineTool({
   description:
     "Mock every window's requests whose URL matches: answer with status/headers/body or file, or abort. No url: list routes and hits. Adds CORS allow-origin * if missing. A body served to a document or script needs --allow-eval renderer.",
   type: "interact",
+  files: ["file"],
   errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({
     url: Schema.optional(Pattern),
@@ -101,7 +101,6 @@ export const route = defineTool({
         return yield* new InvalidArgument({ message: "abort cannot be combined with status, headers, body or file", hint: "Either fail the request ({ abort: \"failed\" }) or answer it." })
       }
       if (input.body !== undefined && input.file !== undefined) return yield* new InvalidArgument({ message: "give body or file, not both", hint: "file reads the body from a file." })
-      yield* confine([[input.file, "file"]])
       if (input.file !== undefined && !existsSync(input.file)) return yield* new InvalidArgument({ message: `file: ${input.file} does not exist`, hint: "Give the path of an existing file, or the response text as body." })
       const matcher = yield* toMatcher(input.url, "url")
       const status = input.status ?? 200

@@ -12,6 +12,7 @@ import { BuildPath, buildsAt, newestBuild, promise } from "./locate.js"
 
 export const findBuild = defineTool({
   name: "electron_production_find_build",
+  touchesPage: false,
   description:
     "Find packaged Electron builds under a project folder (out/, dist/, release/; electron-builder and Forge layouts, Linux/macOS/Windows), newest first, with executable and app.asar. Next: electron_production_fuses, _asar, _launch.",
   type: "read",
@@ -34,6 +35,7 @@ const fuseWire = (build: BuildInfo) => promise("read the fuses", () => readFuses
 
 export const fuses = defineTool({
   name: "electron_production_fuses",
+  touchesPage: false,
   description:
     "Read the fuses of the newest build (or the build given) with @electron/fuses: RunAsNode, EnableNodeCliInspectArguments, OnlyLoadAppFromAsar, asar integrity... Warns when a fuse blocks driving the app.",
   type: "read",
@@ -56,6 +58,7 @@ export const fuses = defineTool({
 
 export const asar = defineTool({
   name: "electron_production_asar",
+  touchesPage: false,
   description:
     "List app.asar of the newest build (or the build given) and verify it: every file against the integrity in the asar header, and the header hash against the build's record (ElectronAsarIntegrity, macOS).",
   type: "read",
@@ -94,6 +97,7 @@ export const asar = defineTool({
 
 export const launchBuild = defineTool({
   name: "electron_production_launch",
+  touchesPage: false,
   description:
     "Launch the newest packaged build (or the build given) through its own executable, as users run it, and make its first window active. A build whose EnableNodeCliInspectArguments fuse is off is launched over CDP: windows only, no main-process tools.",
   type: "lifecycle",
