@@ -6,7 +6,8 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect } from "effect"
-import { cli, stderrLogger } from "./cli/main.js"
+import { cli } from "./cli/main.js"
+import { stderrLogger } from "./server/stderr-logger.js"
 
 cli(process.argv).pipe(
   Effect.provide(NodeContext.layer),

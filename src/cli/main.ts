@@ -2,7 +2,7 @@
  * The `stagewright` command: `serve` (the default), `tools [--json]` and `doctor [--json]`.
  */
 import { Command, Options } from "@effect/cli"
-import { Effect, Logger } from "effect"
+import { Effect } from "effect"
 import { defaultServerConfig, XVFB_MODES } from "../layers/config/ServerConfig.js"
 import { PROFILE_NAMES, PROFILES, DEFAULT_PROFILE } from "../profile/profiles.js"
 import { VERSION } from "../version.js"
@@ -88,9 +88,6 @@ const sessionIdleTimeoutMs = Options.integer("session-idle-timeout-ms").pipe(
 )
 const maxConnections = Options.integer("max-connections").pipe(Options.withDescription("Most TCP connections open at once over HTTP (default 128)"), Options.optional)
 const transportOptions = { port, host, authTokenEnv, allowedHost, allowedOrigin, maxSessions, sessionIdleTimeoutMs, maxConnections }
-
-/** Logs go to stderr: stdout of the stdio server carries JSON-RPC only. */
-export const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))
 
 /**
  * Each command's work loads when the command runs: `--help` and flag parsing load only the command

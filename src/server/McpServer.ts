@@ -16,7 +16,7 @@ import {
   type JSONRPCMessage,
   type LoggingLevel
 } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Logger, Runtime, type Scope } from "effect"
+import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Runtime, type Scope } from "effect"
 import { Timeout } from "../tools/errors.js"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { LoadedPlugins } from "../plugins/PluginLoader.js"
@@ -28,6 +28,7 @@ import { mcpProgressSink } from "./progress.js"
 import { makeResources, toMcpError, type ResourceError } from "./resources.js"
 import { errorResult } from "./results.js"
 import { LineLimiter, STDIO_MAX_MESSAGE_BYTES, type OversizedMessage } from "./stdio-limit.js"
+import { stderrLogger } from "./stderr-logger.js"
 import { VERSION } from "../version.js"
 
 export interface McpServerShape {
@@ -47,9 +48,6 @@ export class McpConnectFailed extends Data.TaggedError("McpConnectFailed")<{ rea
 
 /** MCP's log levels, least severe first. */
 const LOG_LEVELS: ReadonlyArray<LoggingLevel> = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
-
-/** Logs go to stderr: stdout of a stdio server carries JSON-RPC only. */
-export const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))
 
 export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, McpServerShape>() {
   static readonly layer = Layer.scoped(

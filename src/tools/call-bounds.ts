@@ -1,9 +1,8 @@
 /**
- * What ends a tool call early: the operation timeout, and anything that registers against the call
- * while it runs. The call's deadline is known inside it (CallDeadline), so each Playwright call it makes
- * is bounded by what is left of it. A call runs in one child fiber; ending it interrupts that fiber and
- * fails the call with the reason given. This costs one fork per call, where a race per bound (timeout,
- * dialog) cost two forks each and a join of the fiber's state (measured in src/bench/overhead).
+ * The operation timeout of a tool call: `bounded` runs the call in a child fiber, interrupts it when the
+ * timeout fires (or code inside ends it through `CurrentCall`) and then fails it with that reason, and it
+ * sets the call's deadline (CallDeadline) so each Playwright call inside is bounded by what is left of it.
+ * Web dialogs do not end a call here: tools/guard.ts races a page-touching call against them.
  */
 import { Cause, Effect, Exit, Fiber, FiberId, FiberRef } from "effect"
 import { globalValue } from "effect/GlobalValue"

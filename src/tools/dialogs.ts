@@ -7,13 +7,8 @@
 import { Effect } from "effect"
 import type { AppSession, PendingDialog, WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { titleOf } from "../layers/driver/ElectronDriver.js"
+import { boundDialogText } from "../layers/driver/errors.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
-import { DialogOpen } from "./errors.js"
-
-export const article = (word: string) => (/^[aeiou]/i.test(word) ? "An" : "A")
-
-/** Dialog messages are page text: shown bounded. */
-export const boundDialogText = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
 /** The dialogs still waiting for an answer, in windows that are still open. */
 export const openDialogs = (session: AppSession): ReadonlyArray<PendingDialog> =>
@@ -41,15 +36,6 @@ export const dialogFields = (dialog: PendingDialog) => ({
   message: boundDialogText(dialog.message),
   ...(dialog.type === "prompt" ? { defaultValue: boundDialogText(dialog.defaultValue, 100) } : {})
 })
-
-export const dialogOpenError = (dialog: PendingDialog, hint: string) =>
-  new DialogOpen({
-    message: `${article(dialog.type)} ${dialog.type} dialog is open in ${dialog.window}: "${boundDialogText(dialog.message)}"${dialog.type === "prompt" ? ` (default "${boundDialogText(dialog.defaultValue, 100)}")` : ""}; its page is blocked until it is answered`,
-    hint,
-    window: dialog.window,
-    dialog: dialog.type,
-    dialogMessage: boundDialogText(dialog.message)
-  })
 
 /** A window's title, or a marker when a dialog blocks its page (reading the title would hang). */
 export const titleOrDialog = (session: AppSession, entry: WindowEntry): Effect.Effect<string> => {

@@ -14,6 +14,7 @@ export {
   AppCrashed,
   AppNotRunning,
   DialogOpen,
+  dialogOpen,
   ElementNotFound,
   InvalidArgument,
   LaunchFailed,

@@ -15,8 +15,8 @@ import { DialogClaims, ElectronDriver, type PendingDialog } from "../layers/driv
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import { confine } from "./confine.js"
-import { answerAdvice, dialogOpenError } from "./dialogs.js"
-import { DialogOpen, type ToolError } from "./errors.js"
+import { answerAdvice } from "./dialogs.js"
+import { dialogOpen, type DialogOpen, type ToolError } from "./errors.js"
 import { explainNoMatch } from "./nearby.js"
 import { argumentsAt } from "./tool-args.js"
 import { targetPaths, touchesPage, type Tool, type ToolResult } from "./Tool.js"
@@ -35,7 +35,7 @@ const heldToDialogs = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<
     const opened = yield* Queue.unbounded<PendingDialog>()
     // The claim is made in the same dialog event, before this side resumes: it reads a settled set.
     const unclaimed = Queue.take(opened).pipe(Effect.repeat({ until: (dialog) => !claims.has(dialog) }))
-    const blocked = Effect.flatMap(unclaimed, (dialog) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpenError(dialog, hint))))
+    const blocked = Effect.flatMap(unclaimed, (dialog) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(dialog, hint))))
     return yield* Effect.acquireUseRelease(
       driver.onDialog((dialog) => Queue.unsafeOffer(opened, dialog)),
       () => Effect.raceFirst(Effect.locally(handled, DialogClaims, claims), blocked),
@@ -48,11 +48,7 @@ export const runStages = <R>(tool: Tool<any, R>, input: unknown): Effect.Effect<
   const files = tool.files === undefined ? [] : argumentsAt(input, tool.files)
   const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
   return (touchesPage(tool) ? heldToDialogs(confined) : confined).pipe(
-    Effect.catchTag("DialogOpen", (error) =>
-      Effect.flatMap(answerAdvice, (hint) =>
-        Effect.fail(new DialogOpen({ message: error.message, hint, window: error.window, dialog: error.dialog, dialogMessage: error.dialogMessage }))
-      )
-    ),
+    Effect.catchTag("DialogOpen", (error) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(error, hint)))),
     Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, argumentsAt(input, targetPaths(tool))))
   )
 }

@@ -127,17 +127,14 @@ export const launchOverCdp = (options: LaunchOptions, { runtime, app, timeout }:
     ).pipe(Scope.extend(scope))
     const context = browser.contexts()[0]
     if (!context) return yield* new LaunchFailed({ message: `${endpoint} has no browser context to drive` })
-    const session = new AppSession(
-      "launched",
+    const session = new AppSession({
+      kind: "launched",
       context,
-      new Date(),
-      { executablePath: runtime.executablePath, runtime: runtime.kind, reason: runtime.reason, app, args: userArgs, cwd: options.cwd, env: options.env ?? {}, ...(display ? { display } : {}) },
-      undefined,
+      launch: { executablePath: runtime.executablePath, runtime: runtime.kind, reason: runtime.reason, app, args: userArgs, cwd: options.cwd, env: options.env ?? {}, ...(display ? { display } : {}) },
       browser,
-      undefined,
       child,
-      OVER_CDP_REASON
-    )
+      overCdpReason: OVER_CDP_REASON
+    })
     wireSession(session)
     child.once("exit", () => {
       if (session.exit) return

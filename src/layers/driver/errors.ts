@@ -5,6 +5,7 @@
  * `cause` keeps the original failure (a playwright-core error's full text) for logs; it is never sent.
  */
 import { Schema } from "effect"
+import type { PendingDialog } from "./session.js"
 
 const Details = Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 
@@ -83,6 +84,30 @@ export class DialogOpen extends Schema.TaggedError<DialogOpen>()("DialogOpen", {
   dialog: Schema.String,
   dialogMessage: Schema.String
 }) {}
+
+/** Dialog messages are page text: shown bounded. */
+export const boundDialogText = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+/**
+ * DIALOG_OPEN for a pending dialog: the one place its answer is written (the message and a prompt's
+ * default shown bounded). Given a DIALOG_OPEN already made, it is the same answer with `hint` instead.
+ * `hint` says how to answer the dialog in this server; without it the error's standard advice stands.
+ */
+export const dialogOpen = (dialog: Pick<PendingDialog, "window" | "type" | "message" | "defaultValue"> | DialogOpen, hint?: string): DialogOpen => {
+  const hinted = hint === undefined ? {} : { hint }
+  if (dialog instanceof DialogOpen) {
+    return new DialogOpen({ message: dialog.message, hint: dialog.hint, window: dialog.window, dialog: dialog.dialog, dialogMessage: dialog.dialogMessage, ...hinted })
+  }
+  const shown = boundDialogText(dialog.message)
+  const withDefault = dialog.type === "prompt" ? ` (default "${boundDialogText(dialog.defaultValue, 100)}")` : ""
+  return new DialogOpen({
+    message: `${/^[aeiou]/i.test(dialog.type) ? "An" : "A"} ${dialog.type} dialog is open in ${dialog.window}: "${shown}"${withDefault}; its page is blocked until it is answered`,
+    window: dialog.window,
+    dialog: dialog.type,
+    dialogMessage: shown,
+    ...hinted
+  })
+}
 
 /** What a playwright-core call made through the driver can end in. */
 export type PlaywrightError =

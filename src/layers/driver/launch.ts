@@ -101,16 +101,13 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
       // playwright-core's handle to the process does not outlive the app: use the one captured at launch.
       ({ child }) => killProcessGroup(child)
     ).pipe(Scope.extend(scope))
-    const session = new AppSession(
-      "launched",
-      electronApp.context(),
-      new Date(),
-      { executablePath: runtime.executablePath, runtime: runtime.kind, reason: runtime.reason, app, args: options.args ?? [], cwd: options.cwd, env: options.env ?? {}, ...(display ? { display } : {}) },
+    const session = new AppSession({
+      kind: "launched",
+      context: electronApp.context(),
+      launch: { executablePath: runtime.executablePath, runtime: runtime.kind, reason: runtime.reason, app, args: options.args ?? [], cwd: options.cwd, env: options.env ?? {}, ...(display ? { display } : {}) },
       electronApp,
-      undefined,
-      undefined,
       child
-    )
+    })
     wireSession(session)
     electronApp.on("console", (message) => recordMainConsole(session, message.type(), message.text()))
     electronApp.on("close", () => {
@@ -179,7 +176,7 @@ export const attachSession = (options: AttachOptions) => (scope: Scope.Scope) =>
       : undefined
     const context = browser.contexts()[0]
     if (!context) return yield* new LaunchFailed({ message: `${endpoint} has no browser context to attach to` })
-    const session = new AppSession("attached", context, new Date(), undefined, undefined, browser, inspector, undefined)
+    const session = new AppSession({ kind: "attached", context, browser, inspector })
     wireSession(session)
     inspector?.onEvent((method, params) => {
       if (method === "Runtime.consoleAPICalled") {

@@ -129,6 +129,26 @@ export type LaunchInfo = {
   readonly display?: DisplayInfo | undefined
 }
 
+/** What an app session is made of; the driver fills in what the way it started gives it. */
+export interface AppSessionOptions {
+  readonly kind: "launched" | "attached"
+  readonly context: BrowserContext
+  /** Defaults to now. */
+  readonly startedAt?: Date | undefined
+  /** How a launched app was started (undefined for an attached one). */
+  readonly launch?: LaunchInfo | undefined
+  /** playwright-core's handle to an app launched with its main process. */
+  readonly electronApp?: ElectronApplication | undefined
+  /** The CDP connection of an attached app or of one launched over CDP. */
+  readonly browser?: Browser | undefined
+  /** The main process's Node inspector of an attached app. */
+  readonly inspector?: InspectorClient | undefined
+  /** The launched process, captured at launch (playwright-core's handle to it does not outlive the app). */
+  readonly child?: ChildProcess | undefined
+  /** Set on a session launched over CDP (a build whose inspect fuse is off): why it has no main process. */
+  readonly overCdpReason?: string | undefined
+}
+
 export class AppSession {
   readonly #windows: Array<WindowEntry> = []
   #activeId: string | undefined
@@ -148,19 +168,29 @@ export class AppSession {
   readonly requests = new RingBuffer<RequestEntry>(BUFFER_CAPACITY.requests)
   private windowSeq = 0
 
-  constructor(
-    readonly kind: "launched" | "attached",
-    readonly context: BrowserContext,
-    readonly startedAt: Date,
-    readonly launch: LaunchInfo | undefined,
-    readonly electronApp: ElectronApplication | undefined,
-    readonly browser: Browser | undefined,
-    readonly inspector: InspectorClient | undefined,
-    /** The launched process, captured at launch (playwright-core's handle to it does not outlive the app). */
-    readonly child: ChildProcess | undefined,
-    /** Set on a session launched over CDP (a build whose inspect fuse is off): why it has no main process. */
-    readonly overCdpReason?: string | undefined
-  ) {}
+  readonly kind: "launched" | "attached"
+  readonly context: BrowserContext
+  readonly startedAt: Date
+  readonly launch: LaunchInfo | undefined
+  readonly electronApp: ElectronApplication | undefined
+  readonly browser: Browser | undefined
+  readonly inspector: InspectorClient | undefined
+  /** The launched process, captured at launch (playwright-core's handle to it does not outlive the app). */
+  readonly child: ChildProcess | undefined
+  /** Set on a session launched over CDP (a build whose inspect fuse is off): why it has no main process. */
+  readonly overCdpReason: string | undefined
+
+  constructor(options: AppSessionOptions) {
+    this.kind = options.kind
+    this.context = options.context
+    this.startedAt = options.startedAt ?? new Date()
+    this.launch = options.launch
+    this.electronApp = options.electronApp
+    this.browser = options.browser
+    this.inspector = options.inspector
+    this.child = options.child
+    this.overCdpReason = options.overCdpReason
+  }
 
   get hasMainProcess(): boolean {
     return this.electronApp !== undefined || (this.inspector !== undefined && !this.inspector.closed)
