@@ -8,6 +8,9 @@ import { PROFILE_NAMES, PROFILES, type CoreToolName } from "../profile/profiles.
 import { COMMON_CODES } from "./errors.js"
 import { toolTitle, touchesPage, type Tool } from "./Tool.js"
 
+/** What any page-touching call can fail with, whatever the tool (the fuzz with an app checks answered codes against the declared ones). */
+const PAGE_CODES = ["APP_CRASHED", "DIALOG_OPEN", "OPERATION_FAILED", "WINDOW_NOT_FOUND"] as const
+
 export interface ManifestEntry {
   readonly name: string
   readonly title: string
@@ -32,9 +35,11 @@ export const manifestEntry = (tool: Tool): ManifestEntry => ({
       ? [...PROFILE_NAMES]
       : PROFILE_NAMES.filter((p) => PROFILES[p].has(tool.name as CoreToolName)),
   plugin: tool.plugin ?? null,
-  // Every tool runs through the same dialog stage (tools/guard.ts): any that touches a page, core or plugin,
-  // can meet an open web dialog.
-  errors: [...new Set([...tool.errors, ...COMMON_CODES, ...(touchesPage(tool) ? ["DIALOG_OPEN"] : [])])].sort(),
+  // Every tool runs through the same stages (tools/guard.ts): any that touches a page, core or plugin, can
+  // meet an open web dialog, and every Playwright call it makes can end in what the driver maps any
+  // playwright-core failure to (playwright-errors.ts): the app gone, its window gone, or an unclassified failure;
+  // a tool that declares file arguments has them confined before its handler runs.
+  errors: [...new Set([...tool.errors, ...COMMON_CODES, ...(touchesPage(tool) ? PAGE_CODES : []), ...((tool.files?.length ?? 0) > 0 ? ["PATH_NOT_ALLOWED"] : [])])].sort(),
   inputSchema: inputJsonSchema(tool)
 })
 

@@ -26,6 +26,8 @@ import {
 } from "../../src/bench/fuzz/index.js"
 import { type Tool } from "../../src/index.js"
 import { sampleAppPath } from "../../src/samples.js"
+import { coreTools } from "../../src/server/tools.js"
+import { manifestEntry } from "../../src/tools/manifest.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 import { descendants, waitAllGone } from "../support/processes.js"
 import { DISRUPTIVE_TOOLS, fuzzableTools, guardProcess, printTable, type ProcessGuard } from "./support.js"
@@ -193,6 +195,12 @@ describe("fuzz with the tasks app running (in-memory MCP client)", () => {
     expect(status.isError, status.text).toBe(false)
     expect(status.structured.app.state).toBe("running")
     expect(tally.violations.length, tally.report(SEED, 40)).toBe(0)
+    // Every error code a tool answered is one it declares (agents and docs/TOOLS.md read the declared list).
+    const declared = new Map<string, ReadonlySet<string>>(coreTools.map((tool) => [tool.name, new Set(manifestEntry(tool).errors)]))
+    const undeclared = [...tally.byTool].flatMap(([tool, codes]) =>
+      [...codes.keys()].filter((code) => code !== "OK" && declared.has(tool) && !declared.get(tool)!.has(code)).map((code) => `${tool}: ${code}`)
+    )
+    expect(undeclared, "codes answered but not declared in the tool's errors").toEqual([])
     expect(guard.events()).toEqual([])
   }, 180_000)
 })
