@@ -14,6 +14,7 @@ import { join } from "node:path"
 import { checkResult, FuzzTally, fuzzSeed, nested, planCalls, runCalls, mayDecode, wouldDecode } from "../../src/bench/fuzz/index.js"
 import { coreLayer, Dispatcher } from "../../src/index.js"
 import { coreTools } from "../../src/server/tools.js"
+import { manifestEntry } from "../../src/tools/manifest.js"
 import { descendants, isAlive } from "../support/processes.js"
 import { guardProcess, printTable, type ProcessGuard } from "./support.js"
 
@@ -60,6 +61,13 @@ layer(coreLayer({ allowEval: ["renderer", "main"], outputDir }), { excludeTestSe
         const validTools = new Set(calls.filter((c) => c.kind === "valid").map((c) => c.tool))
         expect(coreTools.filter((t) => !validTools.has(t.name)).map((t) => t.name).sort()).toEqual(["electron_attach", "electron_launch"])
         expect(tally.violations.length, tally.report(SEED, 40)).toBe(0)
+        // Every code a tool answered without an app is one it declares (the server's own refusals aside).
+        const declared = new Map(coreTools.map((tool) => [tool.name, new Set(manifestEntry(tool).errors)]))
+        const serverCodes = new Set(["UNKNOWN_TOOL", "TOOL_NOT_IN_PROFILE", "EVAL_NOT_AUTHORIZED", "PLUGIN_NOT_LOADED"])
+        const undeclared = [...tally.byTool].flatMap(([tool, codes]) =>
+          [...codes.keys()].filter((code) => code !== "OK" && !serverCodes.has(code) && declared.has(tool) && !declared.get(tool)!.has(code)).map((code) => `${tool}: ${code}`)
+        )
+        expect(undeclared, "codes answered but not declared in the tool's errors").toEqual([])
         expect(guard.events()).toEqual([])
       }),
     180_000
