@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { accessSync, constants, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { delimiter, isAbsolute, join } from "node:path"
@@ -172,9 +172,25 @@ const stop = (child: ChildProcess, display: () => string) =>
           })
         )
       ),
+      // An Xvfb that had to be killed leaves its socket and lock file behind: remove those that are its own.
+      Effect.zipRight(Effect.sync(() => removeLeftovers(display(), child.pid!))),
       Effect.zipRight(Effect.logInfo(`stopped the private Xvfb ${display()} (pid ${child.pid})`))
     )
   })
+
+/** The socket and lock file of display `:N`, removed when the lock names `pid` (an X server killed before its own cleanup). */
+const removeLeftovers = (display: string, pid: number): void => {
+  const n = /^:(\d+)$/.exec(display)?.[1]
+  if (n === undefined) return
+  const lock = `/tmp/.X${n}-lock`
+  try {
+    if (Number(readFileSync(lock, "utf8").trim()) !== pid) return
+  } catch {
+    return // no lock: Xvfb cleaned up after itself
+  }
+  rmSync(`/tmp/.X11-unix/X${n}`, { force: true })
+  rmSync(lock, { force: true })
+}
 
 /**
  * Starts Xvfb in the current scope and waits (bounded) until its display accepts connections. `binary`
