@@ -35,7 +35,21 @@ describe(`protocol.handle and register*Protocol on ${runtime.kind}`, () => {
   })
 
   it("a relative link stays on the scheme and the navigation events carry app:// URLs", async () => {
+    // The main process learns of the navigation from Chromium's own event, which may come after the page
+    // shows the new document: wait for that event (did-navigate) before reading the URL there.
+    await app.evaluate(({ BrowserWindow }) => {
+      const wc = BrowserWindow.getAllWindows()[0]!.webContents
+      ;(globalThis as any).otherNavigated = new Promise<void>((resolve) => {
+        const onNavigate = (_event: unknown, url: string) => {
+          if (url !== "app://bundle/other.html") return
+          wc.off("did-navigate", onNavigate)
+          resolve()
+        }
+        wc.on("did-navigate", onNavigate)
+      })
+    })
     await Promise.all([page.waitForSelector("text=Other page"), page.click("#other")])
+    await app.evaluate(() => (globalThis as any).otherNavigated)
     expect(await mainUrl()).toBe("app://bundle/other.html")
     const events = (await state()).events.filter((event) => event.url === "app://bundle/other.html").map((event) => event.name)
     expect(events).toEqual(expect.arrayContaining(["will-navigate", "did-start-navigation", "did-navigate"]))
