@@ -59,6 +59,14 @@ module.exports = {
       from: { path: "^src/layers/driver/" },
       to: { path: "^src/", pathNot: ["^src/layers/driver/", "^src/layers/config/", "^src/version\\.ts$", "^src/dynamic-import\\.ts$"] }
     },
+    {
+      name: "tools-use-driver-services",
+      comment:
+        "Tools, plugins, the server and the CLI reach the driver through its services and types (ElectronDriver.ts re-exports them) and a few stateless helpers; never its session store, launch code or the operations behind the services (session state changes only through the services).",
+      severity: "error",
+      from: { path: "^src/(tools|plugins|server|cli)/" },
+      to: { path: "^src/layers/driver/", pathNot: ["^src/layers/driver/(ElectronDriver|errors|display|electron-runtime|process|waits|buffers|main-hooks)\\.ts$"] }
+    },
     forbid("tools-stay-below-the-server", "^src/tools/", "^src/(server|plugins|cli|bench)/", "Tools stand on the driver, config, policy and profile."),
     forbid("plugins-stay-below-the-server", "^src/plugins/", "^src/(server|cli|bench)/", "Plugins stand on the tool contract and below."),
     forbid("server-stays-below-the-cli", "^src/server/", "^src/(cli|bench)/", "The server is composed by the CLI, never the reverse."),

@@ -7,7 +7,7 @@
 // (it has no "exports" map), so the example imports the build (npm run build) the CLI itself runs from;
 // `effect` resolves from the repository's node_modules.
 import { Effect, Schema } from "effect"
-import { definePlugin, defineTool, ElectronDriver, pluginSettings } from "../../dist/index.js"
+import { AppLifecycle, definePlugin, defineTool, pluginSettings } from "../../dist/index.js"
 
 /** --plugin-config hello=<json>, decoded at start-up: a bad value stops the server, naming the field. */
 export const Settings = Schema.Struct({
@@ -27,8 +27,8 @@ const greet = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const settings = yield* pluginSettings("hello", Settings)
-      const driver = yield* ElectronDriver
-      const session = yield* driver.current
+      const lifecycle = yield* AppLifecycle
+      const session = yield* lifecycle.current
       const app = session === undefined || session.exit ? "no app is running" : `an app is running (${session.windows.length} window(s))`
       const token = settings.token !== undefined ? "a token is configured" : "no token is configured"
       return {

@@ -10,7 +10,7 @@ import { Console, Effect } from "effect"
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, MainProcess, ElectronDriver } from "../layers/driver/ElectronDriver.js"
 
 const target = Args.text({ name: "app-or-build" }).pipe(Args.withDescription("An app folder (package.json), a project folder with builds in out/, dist/ or release/, or a build"))
 const json = Options.boolean("json").pipe(Options.withDescription("Print the report as JSON"))
@@ -51,20 +51,21 @@ const validate = Command.make("validate", { target, json }, ({ target, json }) =
     }
     const hookDir = mkdtempSync(join(tmpdir(), "stagewright-production-"))
     const result = yield* Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const lifecycle = yield* AppLifecycle
+      const mainProcess = yield* MainProcess
       if (app) {
         const hookFile = join(hookDir, "production-hook.cjs")
         writeFileSync(hookFile, `"use strict";\n(${PRODUCTION_HOOK.install.toString()})(require("electron"));\n`)
-        yield* driver.installMainHooks([PRODUCTION_HOOK])
-        yield* driver.launch({ args: ["-r", hookFile, path], timeoutMs: 45_000 })
+        yield* mainProcess.installMainHooks([PRODUCTION_HOOK])
+        yield* lifecycle.launch({ args: ["-r", hookFile, path], timeoutMs: 45_000 })
       }
-      const gathered = yield* gather(driver, {
+      const gathered = yield* gather({
         build,
         app,
         appMissing: "a packaged build is not launched by validate: give the app folder too, or run electron_production_launch then electron_production_report",
         buildMissing: "no packaged build in this folder or its out/, dist/, release/: package the app to check its fuses and asar"
       })
-      if (app) yield* driver.close(5_000).pipe(Effect.ignore)
+      if (app) yield* lifecycle.close(5_000).pipe(Effect.ignore)
       return gathered
     }).pipe(
       Effect.provide(ElectronDriver.layer),

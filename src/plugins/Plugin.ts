@@ -1,7 +1,8 @@
 /**
  * The plugin contract. A plugin is a value: a name, a one-line purpose, the Stagewright versions it
  * supports, an optional configuration Schema, optional main-process hooks, and tools written exactly like
- * core tools (their handlers use only the public services: ElectronDriver, ServerConfig, EvalPolicy).
+ * core tools (their handlers use only the public services, `ToolServices`: the driver's six services —
+ * AppLifecycle, Windows, Snapshots, MainProcess, Dialogs, PageOps — and ServerConfig, EvalPolicy).
  * First-party plugins live in src/plugins/NAME/ and are registered in ./registry.ts; third-party plugins
  * are modules whose default (or `plugin`) export is such a value. Loaded only by `--plugin NAME`.
  */

@@ -12,7 +12,7 @@ import { firstPartyPlugins } from "./registry.js"
 import { CORE_TOOL_NAMES, EVAL_TOOL_NAMES } from "../profile/profiles.js"
 import type { Tool } from "../tools/Tool.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
-import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { MainProcess } from "../layers/driver/ElectronDriver.js"
 import { VERSION } from "../version.js"
 import semver from "semver"
 
@@ -170,16 +170,16 @@ export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
 
   /**
    * LoadedPlugins from the configured `--plugin` list and `--plugin-config` values; the loaded plugins'
-   * main-process hooks are registered with the driver (an unloaded plugin's never are).
+   * main-process hooks are registered with the driver's MainProcess (an unloaded plugin's never are).
    */
   static readonly layerLoaded = Layer.effect(
     LoadedPlugins,
     Effect.gen(function* () {
       const config = yield* ServerConfig
       const loader = yield* PluginLoader
-      const driver = yield* ElectronDriver
+      const mainProcess = yield* MainProcess
       const loaded = yield* loader.load(config.plugins, config.pluginConfig ?? {})
-      yield* driver.installMainHooks(loaded.plugins.flatMap((p) => p.mainHooks ?? []))
+      yield* mainProcess.installMainHooks(loaded.plugins.flatMap((p) => p.mainHooks ?? []))
       return loaded
     })
   )

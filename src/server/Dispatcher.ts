@@ -28,6 +28,7 @@ import { byName, nearMisses } from "./resolve.js"
 import { capResult, errorResult, successResult, type CallResult } from "./results.js"
 import { ServerState } from "./ServerState.js"
 import { coreTools, profileSwitch, type ServerServices } from "./tools.js"
+import { cut } from "../tools/respond.js"
 
 export type { CallResult, Content } from "./results.js"
 export type { ListedTool } from "../tools/json-schema.js"
@@ -94,7 +95,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
                 plugin
               })
             }
-            const shown = name.length > 80 ? `${name.slice(0, 79)}…` : name
+            const shown = cut(name, 80)
             const suggestions = name.length > 80 ? [] : nearMisses(name, [...known.keys()].filter((n) => isVisible(known.get(n)!)))
             return yield* new UnknownTool({
               message: `There is no tool named ${shown}`,

@@ -3,6 +3,7 @@
  * requires, and one readable line per argument path when the tool's Schema refuses them.
  */
 import { ParseResult } from "effect"
+import { cut } from "../tools/respond.js"
 
 /** Bounds on a call's arguments, checked without recursion before anything formats or decodes them. */
 export const ARGUMENT_LIMITS = { depth: 32, nodes: 200_000, chars: 12_000_000 } as const
@@ -37,15 +38,14 @@ export const formatDecodeError = (error: ParseResult.ParseError): string => {
     const path = issue.path.length > 0 ? issue.path.join(".") : "(arguments)"
     byPath.set(path, [...(byPath.get(path) ?? []), issue.message])
   }
-  const shorten = (text: string) => (text.length > MAX_ISSUE_CHARS ? `${text.slice(0, MAX_ISSUE_CHARS - 1)}…` : text)
   return [...byPath]
     .slice(0, 20)
     .map(([path, messages]) => {
       const parsed = messages.map((m) => /^Expected (.*), actual (.*)$/s.exec(m))
       if (messages.length > 1 && parsed.every((m) => m !== null)) {
-        return shorten(`${path}: Expected ${[...new Set(parsed.map((m) => m![1]))].join(" | ")}, actual ${parsed[0]![2]}`)
+        return cut(`${path}: Expected ${[...new Set(parsed.map((m) => m![1]))].join(" | ")}, actual ${parsed[0]![2]}`, MAX_ISSUE_CHARS)
       }
-      return shorten(`${path}: ${[...new Set(messages)].join("; ")}`)
+      return cut(`${path}: ${[...new Set(messages)].join("; ")}`, MAX_ISSUE_CHARS)
     })
     .join("; ")
 }

@@ -12,6 +12,7 @@
 import type { ProgressToken, ServerNotification } from "@modelcontextprotocol/sdk/types.js"
 import { Clock, Duration, Effect, Ref, Schedule } from "effect"
 import { CallActivity } from "../layers/driver/waits.js"
+import { cut } from "../tools/respond.js"
 
 /** One progress notification's content: `progress` (elapsed ms) strictly increases within a call. */
 export interface ProgressUpdate {
@@ -52,7 +53,7 @@ export const describeCall = (input: unknown, readOnly: boolean): string => {
   const terms = WAIT_TERMS.flatMap((key) => {
     const value = record[key]
     if (typeof value !== "string") return []
-    const shown = value.length > 60 ? `${value.slice(0, 59)}…` : value
+    const shown = cut(value, 60)
     return [key === "target" ? shown : `${key} ${JSON.stringify(shown)}`]
   })
   return terms.length === 0 ? "running" : `waiting for ${terms.join(", ")}`

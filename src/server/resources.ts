@@ -21,6 +21,7 @@ import { documentationManifest } from "../tools/manifest.js"
 import { VERSION } from "../version.js"
 import { ARTIFACT_ROOTS, artifactUri, docUri, parseResourceUri, type ArtifactRoot, type DocName } from "./resource-uri.js"
 import { coreTools } from "./tools.js"
+import { cut } from "../tools/respond.js"
 
 /** Entries of one resources/list page. */
 export const RESOURCES_PAGE_SIZE = 50
@@ -77,7 +78,7 @@ export class ResourceTooLarge extends Data.TaggedError("ResourceTooLarge")<{ rea
 
 export type ResourceError = ResourceRefused | ResourceNotFound | ResourceTooLarge
 
-const shown = (uri: string) => JSON.stringify(uri.length > 200 ? `${uri.slice(0, 199)}…` : uri)
+const shown = (uri: string) => JSON.stringify(cut(uri, 200))
 
 /** The JSON-RPC error of a refused read: invalid params, or MCP's -32002 for a resource that does not exist. */
 export const toMcpError = (error: ResourceError): McpError =>

@@ -6,7 +6,7 @@
 import { Effect, Redacted, Schema } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
-import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle } from "../layers/driver/ElectronDriver.js"
 import { describeDisplay } from "../layers/driver/display.js"
 import { LoadedPlugins } from "../plugins/PluginLoader.js"
 import { PROFILE_SWITCH_TOOL, ProfileSelector } from "../profile/ProfileSelector.js"
@@ -35,10 +35,10 @@ export const status = defineTool({
       const profile = yield* ProfileSelector
       const policy = yield* EvalPolicy
       const plugins = yield* LoadedPlugins
-      const driver = yield* ElectronDriver
+      const lifecycle = yield* AppLifecycle
       const lastError = yield* state.lastError
       const calls = yield* state.calls
-      const session = yield* driver.current
+      const session = yield* lifecycle.current
       const appState = session === undefined ? "none" : session.exit ? (session.exit.expected ? "closed" : "crashed") : "running"
       const windows = session && !session.exit ? yield* describeWindows(session) : []
       const dialogs = session && !session.exit ? openDialogs(session) : []

@@ -8,7 +8,7 @@
 import type { Effect, Schema } from "effect"
 import type { EvalPolicy, EvalTarget } from "../eval-policy/EvalPolicy.js"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
-import type { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import type { DriverServices } from "../layers/driver/ElectronDriver.js"
 import type { ErrorCode } from "./error-codes.js"
 import type { ToolError } from "./errors.js"
 
@@ -28,7 +28,7 @@ export interface ToolResult {
 }
 
 /** The services a tool handler (core or plugin) may use; the Dispatcher provides them. */
-export type ToolServices = ElectronDriver | ServerConfig | EvalPolicy
+export type ToolServices = DriverServices | ServerConfig | EvalPolicy
 
 // `any` in the defaults: a list of tools holds handlers of many input types (the Schema checks each).
 export interface Tool<A = any, R = ToolServices> {

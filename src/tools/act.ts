@@ -6,7 +6,7 @@ import { Duration, Effect, Option } from "effect"
 
 
 import type { Locator } from "playwright-core"
-import { ElectronDriver, type FieldChange, type PendingDialog, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, PageOps, Windows, Snapshots, type FieldChange, type PendingDialog, type WindowEntry, type DriverServices } from "../layers/driver/ElectronDriver.js"
 import { type ToolError } from "./errors.js"
 
 import { answerAdvice, describeDialog, dialogFields } from "./dialogs.js"
@@ -38,15 +38,16 @@ export const SUMMARY_TIME_BOX_MS = 1_000
  * A page whose DOM and visibility did not change needs no new snapshot: the answer names the fields that
  * changed (the action's own, usually) and where the focus went.
  */
-export const changeSummary = (driver: typeof ElectronDriver.Service, entry: WindowEntry) =>
+export const changeSummary = (entry: WindowEntry): Effect.Effect<string, never, Snapshots> =>
   Effect.gen(function* () {
+    const snapshots = yield* Snapshots
     const previous = entry.latestSnapshot
     if (previous === undefined || entry.page.isClosed()) return ""
-    const changes = yield* driver.pageChanges(entry)
+    const changes = yield* snapshots.pageChanges(entry)
     if (changes.quiet) return quietSummary(changes.fields, changes.focus)
     // The diff is against the latest snapshot: field changes earlier answers named are in it again.
     const since = entry.fieldsToldSinceSnapshot ? " since the last snapshot, with the fields earlier answers named" : ""
-    const taken = yield* driver.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined), Effect.timeoutOption(Duration.millis(SUMMARY_TIME_BOX_MS)))
+    const taken = yield* snapshots.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined), Effect.timeoutOption(Duration.millis(SUMMARY_TIME_BOX_MS)))
     if (Option.isNone(taken)) return `\nNo change summary (the page took over ${SUMMARY_TIME_BOX_MS} ms to snapshot); electron_snapshot since="last" shows any change.`
     const next = taken.value
     if (next === undefined) return ""
@@ -86,13 +87,16 @@ export interface ActOptions {
  * Resolves the target, performs the action (returning early if a web dialog opens), records the step.
  * The action never outlives the call: it waits in slices, and its Playwright bound is what is left of the call.
  */
-export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, ElectronDriver | ProfileSelector> =>
+export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, DriverServices | ProfileSelector> =>
   Effect.gen(function* () {
-    const driver = yield* ElectronDriver
-    const entry = yield* driver.window()
-    const locator = yield* driver.locate(entry, options.target)
-    const code = yield* stepCode(driver, entry, options.target, locator)
-    const step = driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
+    const lifecycle = yield* AppLifecycle
+    const windows = yield* Windows
+    const snapshots = yield* Snapshots
+    const pages = yield* PageOps
+    const entry = yield* windows.window()
+    const locator = yield* snapshots.locate(entry, options.target)
+    const code = yield* stepCode(entry, options.target, locator)
+    const step = lifecycle.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
     const ready =
       options.wait === "trial"
         ? (slice: number) => options.perform(locator, entry, { timeout: slice, trial: true })
@@ -100,7 +104,7 @@ export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, E
           ? (slice: number) => locator.waitFor({ state: "attached", timeout: slice })
           : undefined
     // An action that ran but could not be confirmed still happened: the exported test must replay it.
-    const outcome = yield* driver
+    const outcome = yield* pages
       .runAction({
         what: options.describe,
         timeoutMs: options.timeoutMs,
@@ -111,6 +115,6 @@ export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, E
       .pipe(Effect.tapError((error) => (error._tag === "OperationFailed" && error.details?.["performed"] === true ? step : Effect.void)))
     yield* step
     if (outcome !== undefined) return yield* dialogResult(outcome)
-    const change = yield* changeSummary(driver, entry)
+    const change = yield* changeSummary(entry)
     return { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`, structured: { window: entry.id, locator: code } }
   })

@@ -3,7 +3,7 @@
  */
 import type { ElectronModule } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type AppSession } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, MainProcess, type AppSession } from "../layers/driver/ElectronDriver.js"
 import { describeDisplay } from "../layers/driver/display.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
@@ -25,10 +25,11 @@ export const windowLines = (windows: ReadonlyArray<{ id: string; active: boolean
 /** What a launch answer says of a build launched over CDP (its inspect fuse is off). */
 export const OVER_CDP_NOTE = "Launched over CDP: the EnableNodeCliInspectArguments fuse is off; main-process tools are unavailable (they answer NEEDS_MAIN_PROCESS)."
 
-const appIdentity = (driver: typeof ElectronDriver.Service) =>
-  driver
+const appIdentity = Effect.flatMap(MainProcess, (mainProcess) =>
+  mainProcess
     .evaluateMain("read the app name", ({ app }: ElectronModule) => ({ name: app.getName(), version: app.getVersion() }), undefined)
     .pipe(Effect.orElseSucceed(() => undefined as { name: string; version: string } | undefined))
+)
 
 export const launch = defineTool({
   name: "electron_launch",
@@ -54,9 +55,9 @@ export const launch = defineTool({
       }
       const args = locale === undefined ? input.args : [...(input.args ?? []).filter((a) => !a.startsWith("--lang=")), `--lang=${locale}`]
       const request = yield* vetLaunch("electron_launch", { ...input, args })
-      const driver = yield* ElectronDriver
-      const session = yield* driver.launch(request)
-      const identity = yield* appIdentity(driver)
+      const lifecycle = yield* AppLifecycle
+      const session = yield* lifecycle.launch(request)
+      const identity = yield* appIdentity
       const windows = yield* describeWindows(session)
       const runtime = session.launch?.runtime ?? "electron"
       const display = session.launch?.display
@@ -78,8 +79,8 @@ export const close = defineTool({
   input: Schema.Struct({ timeoutMs: TimeoutMs(5_000) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const result = yield* driver.close(input.timeoutMs)
+      const lifecycle = yield* AppLifecycle
+      const result = yield* lifecycle.close(input.timeoutMs)
       return {
         text: result.graceful ? "Closed the app." : `The app did not quit within the bound and was killed${result.pid ? ` (pid ${result.pid})` : ""}.`,
         structured: { graceful: result.graceful }
@@ -95,8 +96,8 @@ export const appInfo = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const info = yield* driver.evaluateMain(
+      const mainProcess = yield* MainProcess
+      const info = yield* mainProcess.evaluateMain(
         "read app info",
         ({ app }: ElectronModule) => {
           const names = ["home", "appData", "userData", "sessionData", "temp", "exe", "logs", "downloads"] as const

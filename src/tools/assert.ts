@@ -5,8 +5,8 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { ElectronDriver, type Check, type WindowEntry } from "../layers/driver/ElectronDriver.js"
-import { PASSWORD_MASK } from "../layers/driver/snapshots.js"
+import { AppLifecycle, Windows, Snapshots, PageOps, type Check, type WindowEntry, type DriverServices } from "../layers/driver/ElectronDriver.js"
+import { PASSWORD_MASK } from "../layers/driver/ElectronDriver.js"
 import { titleOrDialog } from "./dialogs.js"
 import { AssertionFailed, InvalidArgument, type ToolError } from "./errors.js"
 import { stepCode } from "./step-code.js"
@@ -27,13 +27,16 @@ interface ExpectOptions<A> {
   readonly step: (code: string) => string
 }
 
-const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolError, ElectronDriver> =>
+const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolError, DriverServices> =>
   Effect.gen(function* () {
-    const driver = yield* ElectronDriver
-    const entry = yield* driver.window()
-    const locator = yield* driver.locate(entry, options.target)
+    const lifecycle = yield* AppLifecycle
+    const windows = yield* Windows
+    const snapshots = yield* Snapshots
+    const pages = yield* PageOps
+    const entry = yield* windows.window()
+    const locator = yield* snapshots.locate(entry, options.target)
     const timeout = options.timeoutMs ?? DEFAULT_EXPECT_TIMEOUT
-    const outcome = yield* driver.poll(driver.run(options.describe, () => options.read(locator, entry)), timeout)
+    const outcome = yield* pages.poll(pages.run(options.describe, () => options.read(locator, entry)), timeout)
     const actual = boundActual(outcome.actual)
     if (!outcome.ok) {
       return yield* new AssertionFailed({
@@ -42,8 +45,8 @@ const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolE
         actual
       })
     }
-    const code = yield* stepCode(driver, entry, options.target, locator)
-    yield* driver.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
+    const code = yield* stepCode(entry, options.target, locator)
+    yield* lifecycle.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
     return { text: `Passed: ${options.describe}; actual ${showActual(actual)}.`, structured: { passed: true, expected: options.expected, actual } }
   })
 
@@ -331,11 +334,12 @@ export const expectWindow = defineTool({
       if (input.title === undefined && input.url === undefined && input.count === undefined) {
         return yield* new InvalidArgument({ message: "give title, url or count", hint: "Example: { \"title\": \"Settings\" }." })
       }
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
       const timeout = input.timeoutMs ?? DEFAULT_EXPECT_TIMEOUT
       const expected = { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.url !== undefined ? { url: input.url } : {}), ...(input.count !== undefined ? { count: input.count } : {}) }
-      const outcome = yield* driver.poll(
+      const outcome = yield* pages.poll(
         Effect.gen(function* () {
           const open = session.windows.filter((w) => !w.page.isClosed())
           const windows = yield* Effect.forEach(open, (w) => Effect.map(titleOrDialog(session, w), (title) => ({ id: w.id, title, url: w.page.url() })), { concurrency: "unbounded" })
@@ -347,7 +351,7 @@ export const expectWindow = defineTool({
         timeout
       )
       if (!outcome.ok) return yield* new AssertionFailed({ message: `window expectation failed after ${timeout} ms`, expected, actual: outcome.actual })
-      yield* driver.recordStep({
+      yield* lifecycle.recordStep({
         tool: "electron_expect_window",
         window: session.activeId ?? "",
         code: input.count !== undefined ? `expect(app.windows().length).toBe(${input.count})` : `// a window ${JSON.stringify(expected)} is open`

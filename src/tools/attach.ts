@@ -5,7 +5,7 @@
  * does not answer fails fast (a bounded probe) before playwright-core tries to connect.
  */
 import { Effect, Schema } from "effect"
-import { discoverApps, ElectronDriver, probeDebugPort, whyNotDebuggable, type DebuggableApp } from "../layers/driver/ElectronDriver.js"
+import { discoverApps, AppLifecycle, probeDebugPort, whyNotDebuggable, type DebuggableApp } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument, LaunchFailed } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { TimeoutMs } from "./shapes.js"
@@ -25,7 +25,7 @@ const listApps = Effect.gen(function* () {
       structured: { apps: [], supported: false }
     }
   }
-  const current = yield* Effect.map((yield* ElectronDriver).current, (s) => s?.pid)
+  const current = yield* Effect.map((yield* AppLifecycle).current, (s) => s?.pid)
   const apps = found.apps.map(({ pid, name, port, title, browser }) => ({ pid, name, port, ...(title !== undefined ? { title } : {}), ...(browser !== undefined ? { browser } : {}) }))
   const more = found.notProbed > 0 ? `\n(${found.notProbed} more port(s) not probed: attach by port.)` : ""
   const text =
@@ -79,8 +79,8 @@ export const attach = defineTool({
       const timeoutMs = rest.timeoutMs ?? 15_000
       const resolvedPort = pid !== undefined ? yield* portOfPid(pid) : port
       if (resolvedPort !== undefined) yield* answeringPort(resolvedPort, timeoutMs)
-      const driver = yield* ElectronDriver
-      const session = yield* driver.attach({ ...rest, cdpUrl: resolvedPort !== undefined ? `http://127.0.0.1:${resolvedPort}` : cdpUrl! })
+      const lifecycle = yield* AppLifecycle
+      const session = yield* lifecycle.attach({ ...rest, cdpUrl: resolvedPort !== undefined ? `http://127.0.0.1:${resolvedPort}` : cdpUrl! })
       const windows = yield* describeWindows(session)
       const target = pid !== undefined ? `pid ${pid}, port ${resolvedPort}` : resolvedPort !== undefined ? `port ${resolvedPort}` : undefined
       return {

@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
-import { ElectronDriver, type AppSession, type RecordedStep } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, Windows, Snapshots, PageOps, type AppSession, type RecordedStep } from "../layers/driver/ElectronDriver.js"
 import { installMainHooks } from "../layers/driver/main-hooks.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
@@ -24,10 +24,12 @@ export const generateLocator = defineTool({
   input: Schema.Struct({ target: Target }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      const locator = yield* driver.locate(entry, input.target)
-      const count = yield* driver.run("count matches", () => locator.count())
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
+      const locator = yield* snapshots.locate(entry, input.target)
+      const count = yield* pages.count(locator, "count matches")
       if (count === 0) {
         return yield* new ElementNotFound({ message: `Nothing matches ${input.target} in ${entry.id}` })
       }
@@ -141,10 +143,10 @@ export const exportTest = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const lifecycle = yield* AppLifecycle
       const config = yield* ServerConfig
-      const session = yield* driver.current
-      if (session === undefined) return yield* driver.session.pipe(Effect.as(undefined as never))
+      const session = yield* lifecycle.current
+      if (session === undefined) return yield* lifecycle.session.pipe(Effect.as(undefined as never))
       if (session.launch === undefined) {
         return yield* new InvalidArgument({ message: "This app was attached, not launched: there is no launch to replay", hint: "Start the app with electron_launch to record an exportable session." })
       }

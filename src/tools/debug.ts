@@ -4,8 +4,8 @@
  */
 import type { ElectronModule, MainValue } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
-import { PASSWORD_MASK } from "../layers/driver/snapshots.js"
+import { AppLifecycle, Windows, Snapshots, MainProcess, PageOps } from "../layers/driver/ElectronDriver.js"
+import { PASSWORD_MASK } from "../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { RingBuffer } from "../layers/driver/buffers.js"
@@ -13,6 +13,7 @@ import { existsSync, statSync } from "node:fs"
 import { InvalidArgument, OperationFailed } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
+import { cut } from "./respond.js"
 
 const Cursor = Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())).annotations({
   description: "return only entries after this cursor (from the previous call)"
@@ -51,8 +52,8 @@ export const consoleTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const session = yield* lifecycle.session
       const min = levelRank(input.level ?? "debug")
       const result = page(session.console, input.cursor, input.limit ?? 50, (e) =>
         levelRank(e.level) >= min && (input.source === undefined || e.source === input.source) && (input.text === undefined || e.text.includes(input.text))
@@ -75,11 +76,12 @@ export const errorsTool = defineTool({
   input: Schema.Struct({ cursor: Cursor, limit: Limit(20) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const current = yield* driver.current
-      if (current === undefined) return yield* driver.session.pipe(Effect.as(undefined as never))
+      const lifecycle = yield* AppLifecycle
+      const mainProcess = yield* MainProcess
+      const current = yield* lifecycle.current
+      if (current === undefined) return yield* lifecycle.session.pipe(Effect.as(undefined as never))
       // A crashed app still has its error history: read it rather than failing.
-      if (!current.exit) yield* driver.pullMainErrors.pipe(Effect.orElseSucceed(() => undefined))
+      if (!current.exit) yield* mainProcess.pullMainErrors.pipe(Effect.orElseSucceed(() => undefined))
       const result = page(current.errors, input.cursor, input.limit ?? 20, () => true)
       const lines = result.shown.map(({ value: e }) => `${time(e.at)} ${e.kind}${e.window ? ` ${e.window}` : ""}: ${e.message}${e.stack ? `\n  ${e.stack.split("\n").slice(1, 4).map((l) => l.trim()).join("\n  ")}` : ""}`)
       return {
@@ -104,8 +106,8 @@ export const requestsTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const session = yield* lifecycle.session
       const result = page(session.requests, input.cursor, input.limit ?? 30, (r) =>
         (input.url === undefined || r.url.includes(input.url)) &&
         (input.method === undefined || r.method.toUpperCase() === input.method.toUpperCase()) &&
@@ -114,7 +116,7 @@ export const requestsTool = defineTool({
       )
       const lines = result.shown.map(({ value: r }) => {
         const outcome = r.failure ? `FAILED ${r.failure}` : r.status !== undefined ? String(r.status) : "pending"
-        return `${r.method} ${r.url.length > 200 ? r.url.slice(0, 199) + "…" : r.url} → ${outcome}${r.durationMs !== undefined ? ` ${r.durationMs} ms` : ""} (${r.resourceType}, ${r.window})`
+        return `${r.method} ${cut(r.url, 200)} → ${outcome}${r.durationMs !== undefined ? ` ${r.durationMs} ms` : ""} (${r.resourceType}, ${r.window})`
       })
       if (result.omitted > 0) lines.unshift(`… ${result.omitted} older matching requests not shown`)
       return {
@@ -132,9 +134,10 @@ export const metricsTool = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      const processes = yield* driver
+      const windows = yield* Windows
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
+      const processes = yield* (yield* MainProcess)
         .evaluateMain("read app metrics", ({ app }: ElectronModule) =>
           app.getAppMetrics().map((m: MainValue) => ({
             pid: m.pid,
@@ -143,8 +146,7 @@ export const metricsTool = defineTool({
             workingSetKB: m.memory?.workingSetSize ?? null
           })) as Array<{ pid: number; type: string; cpuPercent: number; workingSetKB: number | null }>, undefined)
         .pipe(Effect.catchTag("NeedsMainProcess", () => Effect.succeed(undefined)))
-      const pageMetrics = yield* driver.run("read page metrics", () =>
-        entry.page.evaluate(() => {
+      const pageMetrics = yield* pages.evaluate(entry, "read page metrics", () => {
           const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined
           const memory = (performance as Performance & { memory?: { usedJSHeapSize: number; totalJSHeapSize: number; jsHeapSizeLimit: number } }).memory
           return {
@@ -155,7 +157,6 @@ export const metricsTool = defineTool({
             resources: performance.getEntriesByType("resource").length
           }
         })
-      )
       const lines = [
         ...(processes ?? []).map((p) => `${p.type.padEnd(8)} pid ${p.pid}  cpu ${p.cpuPercent}%  mem ${p.workingSetKB ?? "?"} KB`),
         ...(processes === undefined ? ["process metrics need the main process (attach with inspectorUrl)"] : []),
@@ -180,12 +181,14 @@ export const inspectTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      const locator = yield* driver.locate(entry, input.target)
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
+      const locator = yield* snapshots.locate(entry, input.target)
       const props = input.styles ?? DEFAULT_STYLES
       const maxHtml = input.maxHtml ?? 1_500
-      const details = yield* driver.run(`inspect ${input.target}`, () =>
+      const details = yield* pages.run(`inspect ${input.target}`, () =>
         locator.evaluate(
           (el, args) => {
             const rect = el.getBoundingClientRect()
@@ -235,13 +238,14 @@ export const traceStart = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
       if (session.tracing) return yield* new OperationFailed({ message: "Tracing is already running", hint: "Stop it with electron_trace_stop first." })
-      yield* driver.run("start tracing", () =>
+      yield* pages.run("start tracing", () =>
         session.context.tracing.start({ screenshots: input.screenshots ?? true, snapshots: input.snapshots ?? true, sources: false })
       )
-      yield* driver.setTracing(true)
+      yield* lifecycle.setTracing(true)
       return { text: "Tracing started; electron_trace_stop writes the trace.zip.", structured: { tracing: true } }
     })
 })
@@ -255,14 +259,15 @@ export const traceStop = defineTool({
   input: Schema.Struct({ name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "file name, default trace-<time>.zip" }) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const lifecycle = yield* AppLifecycle
+      const pages = yield* PageOps
       const config = yield* ServerConfig
-      const session = yield* driver.session
+      const session = yield* lifecycle.session
       if (!session.tracing) return yield* new InvalidArgument({ message: "Tracing is not running", hint: "Start it with electron_trace_start." })
       const path = outputPath(config.outputDir, input.name ?? timestampedName("trace", ".zip"), ".zip")
       if (typeof path !== "string") return yield* path
-      yield* driver.run("stop tracing", () => session.context.tracing.stop({ path }))
-      yield* driver.setTracing(false)
+      yield* pages.run("stop tracing", () => session.context.tracing.stop({ path }))
+      yield* lifecycle.setTracing(false)
       const bytes = yield* Effect.sync(() => (existsSync(path) ? statSync(path).size : 0))
       return { text: `Trace written to ${path} (${bytes} bytes)`, structured: { path, bytes } }
     })

@@ -3,7 +3,7 @@
  * Each declares its eval target; the Dispatcher lists and runs it only when `--allow-eval` allows it.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, toFunction } from "../layers/driver/ElectronDriver.js"
+import { Windows, MainProcess, PageOps, toFunction } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 
@@ -56,10 +56,11 @@ export const evalRenderer = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       yield* checkFunction(input.function)
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
+      const windows = yield* Windows
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
       const fn = yield* parseFunction(input.function)
-      const value = yield* driver.run("evaluate in the page", () => entry.page.evaluate(fn, input.arg))
+      const value = yield* pages.evaluate(entry, "evaluate in the page", fn, input.arg)
       return { text: render(value), structured: { window: entry.id, value: structuredValue(value) } }
     })
 })
@@ -75,8 +76,8 @@ export const evalMain = defineTool({
     Effect.gen(function* () {
       yield* checkFunction(input.function)
       yield* parseFunction(input.function)
-      const driver = yield* ElectronDriver
-      const value = yield* driver.evaluateMain("evaluate in the main process", input.function, input.arg)
+      const mainProcess = yield* MainProcess
+      const value = yield* mainProcess.evaluateMain("evaluate in the main process", input.function, input.arg)
       return { text: render(value), structured: { value: structuredValue(value) } }
     })
 })

@@ -5,7 +5,7 @@
  * not this tool's result: it blocks the call, which answers DIALOG_OPEN (tools/guard.ts).
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, PageOps, Windows, Snapshots } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { changeSummary } from "./act.js"
@@ -30,15 +30,18 @@ export const fillForm = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
+      const lifecycle = yield* AppLifecycle
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
       const done: Array<string> = []
       for (const [index, field] of input.fields.entries()) {
-        const locator = yield* driver.locate(entry, field.target)
-        const code = yield* stepCode(driver, entry, field.target, locator)
+        const locator = yield* snapshots.locate(entry, field.target)
+        const code = yield* stepCode(entry, field.target, locator)
         const value = field.value
         let step = ""
-        yield* driver
+        yield* pages
           .runAction<Kind>({
             what: `fields[${index}] ${field.target}`,
             timeoutMs: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT,
@@ -76,10 +79,10 @@ export const fillForm = defineTool({
                 : error
             )
           )
-        yield* driver.recordStep({ tool: "electron_fill_form", window: entry.id, code: step })
+        yield* lifecycle.recordStep({ tool: "electron_fill_form", window: entry.id, code: step })
         done.push(code)
       }
-      const change = yield* changeSummary(driver, entry)
+      const change = yield* changeSummary(entry)
       return { text: `Filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}.${change}`, structured: { window: entry.id, filled: done } }
     })
 })

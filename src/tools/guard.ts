@@ -11,7 +11,7 @@
  * 4. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing.
  */
 import { Effect, Queue } from "effect"
-import { DialogClaims, ElectronDriver, type PendingDialog } from "../layers/driver/ElectronDriver.js"
+import { DialogClaims, AppLifecycle, Dialogs, type PendingDialog, type DriverServices } from "../layers/driver/ElectronDriver.js"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import { confine } from "./confine.js"
@@ -26,10 +26,11 @@ import { targetPaths, touchesPage, type Tool, type ToolResult } from "./Tool.js"
  * case the call fails with DIALOG_OPEN and `handled` is interrupted (a Playwright call blocked by the
  * dialog is abandoned; the driver's actions leave none in flight).
  */
-const heldToDialogs = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A, E | DialogOpen, R | ElectronDriver | ProfileSelector> =>
+const heldToDialogs = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
   Effect.gen(function* () {
-    const driver = yield* ElectronDriver
-    const session = yield* driver.current
+    const lifecycle = yield* AppLifecycle
+    const dialogs = yield* Dialogs
+    const session = yield* lifecycle.current
     if (session === undefined || session.exit !== undefined) return yield* handled
     const claims = new Set<PendingDialog>()
     const opened = yield* Queue.unbounded<PendingDialog>()
@@ -37,14 +38,14 @@ const heldToDialogs = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<
     const unclaimed = Queue.take(opened).pipe(Effect.repeat({ until: (dialog) => !claims.has(dialog) }))
     const blocked = Effect.flatMap(unclaimed, (dialog) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(dialog, hint))))
     return yield* Effect.acquireUseRelease(
-      driver.onDialog((dialog) => Queue.unsafeOffer(opened, dialog)),
+      dialogs.onDialog((dialog) => Queue.unsafeOffer(opened, dialog)),
       () => Effect.raceFirst(Effect.locally(handled, DialogClaims, claims), blocked),
       (off) => Effect.sync(off)
     )
   })
 
 /** One tool call through the stages above (the Dispatcher bounds it and maps its outcome). */
-export const runStages = <R>(tool: Tool<any, R>, input: unknown): Effect.Effect<ToolResult, ToolError, R | ElectronDriver | ServerConfig | ProfileSelector> => {
+export const runStages = <R>(tool: Tool<any, R>, input: unknown): Effect.Effect<ToolResult, ToolError, R | DriverServices | ServerConfig | ProfileSelector> => {
   const files = tool.files === undefined ? [] : argumentsAt(input, tool.files)
   const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
   return (touchesPage(tool) ? heldToDialogs(confined) : confined).pipe(

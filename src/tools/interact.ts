@@ -8,7 +8,7 @@ import { Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 
-import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, Windows, Snapshots, Dialogs, PageOps } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "./errors.js"
 
 
@@ -118,14 +118,16 @@ export const type = defineTool({
       })
     }
     return Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      yield* driver.run("type", async () => {
+      const lifecycle = yield* AppLifecycle
+      const windows = yield* Windows
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
+      yield* pages.run("type", async () => {
         await entry.page.keyboard.type(input.text, { delay })
         if (input.submit === true) await entry.page.keyboard.press("Enter")
       })
-      yield* driver.recordStep({ tool: "electron_type", window: entry.id, code: `await window.keyboard.type(${JSON.stringify(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}` })
-      const change = yield* changeSummary(driver, entry)
+      yield* lifecycle.recordStep({ tool: "electron_type", window: entry.id, code: `await window.keyboard.type(${JSON.stringify(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}` })
+      const change = yield* changeSummary(entry)
       return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }
     })
   }
@@ -149,18 +151,20 @@ export const pressKey = defineTool({
       })
     }
     return Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      const dialog = yield* driver.runUntilDialog(`press ${input.key}`, () => entry.page.keyboard.press(input.key)).pipe(
+      const lifecycle = yield* AppLifecycle
+      const windows = yield* Windows
+      const dialogs = yield* Dialogs
+      const entry = yield* windows.window()
+      const dialog = yield* dialogs.runUntilDialog(`press ${input.key}`, () => entry.page.keyboard.press(input.key)).pipe(
         Effect.mapError((error) =>
           /Unknown key/.test(error.message)
             ? new InvalidArgument({ message: `key: unknown key "${input.key}"`, hint: "Use names like Enter, Tab, Escape, ArrowDown, a, Control+A, ControlOrMeta+S." })
             : error
         )
       )
-      yield* driver.recordStep({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${JSON.stringify(input.key)})` })
+      yield* lifecycle.recordStep({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${JSON.stringify(input.key)})` })
       if (dialog) return yield* dialogResult(dialog)
-      const change = yield* changeSummary(driver, entry)
+      const change = yield* changeSummary(entry)
       return { text: `Pressed ${input.key}.${change}`, structured: { window: entry.id } }
     })
   }
@@ -213,10 +217,11 @@ export const drag = defineTool({
   input: Schema.Struct({ source: Target, target: Target, timeoutMs: Timeout5 }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      const destination = yield* driver.locate(entry, input.target)
-      const destinationCode = yield* stepCode(driver, entry, input.target, destination)
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const entry = yield* windows.window()
+      const destination = yield* snapshots.locate(entry, input.target)
+      const destinationCode = yield* stepCode(entry, input.target, destination)
       return yield* act({
         tool: "electron_drag",
         target: input.source,
@@ -268,24 +273,27 @@ export const scroll = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
+      const lifecycle = yield* AppLifecycle
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
       if (input.target !== undefined) {
-        const locator = yield* driver.locate(entry, input.target)
-        yield* driver.runAction({ what: `scroll ${input.target} into view`, timeoutMs: timeoutOf(input), reportsDialogs: false, perform: (timeout) => locator.scrollIntoViewIfNeeded({ timeout }) })
-        const code = yield* stepCode(driver, entry, input.target!, locator)
-        yield* driver.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
+        const locator = yield* snapshots.locate(entry, input.target)
+        yield* pages.runAction({ what: `scroll ${input.target} into view`, timeoutMs: timeoutOf(input), reportsDialogs: false, perform: (timeout) => locator.scrollIntoViewIfNeeded({ timeout }) })
+        const code = yield* stepCode(entry, input.target!, locator)
+        yield* lifecycle.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
       }
       if (input.dx !== undefined || input.dy !== undefined) {
-        yield* driver.run("scroll", () => entry.page.mouse.wheel(input.dx ?? 0, input.dy ?? 0))
-        yield* driver.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.mouse.wheel(${input.dx ?? 0}, ${input.dy ?? 0})` })
+        yield* pages.run("scroll", () => entry.page.mouse.wheel(input.dx ?? 0, input.dy ?? 0))
+        yield* lifecycle.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.mouse.wheel(${input.dx ?? 0}, ${input.dy ?? 0})` })
       }
       if (input.target === undefined && input.dx === undefined && input.dy === undefined) {
         return yield* new InvalidArgument({ message: "give target, dx or dy", hint: "Example: { \"dy\": 600 } or { \"target\": \"text=Load more\" }." })
       }
       // Wheel scrolling is applied asynchronously; give the page a frame before reading the position.
-      const position = yield* driver.run("read the scroll position", () =>
-        entry.page.evaluate(() => new Promise<{ x: number; y: number }>((r) => requestAnimationFrame(() => r({ x: Math.round(window.scrollX), y: Math.round(window.scrollY) }))))
+      const position = yield* pages.evaluate(entry, "read the scroll position", () =>
+        new Promise<{ x: number; y: number }>((r) => requestAnimationFrame(() => r({ x: Math.round(window.scrollX), y: Math.round(window.scrollY) })))
       )
       return { text: `Scrolled; page position ${position.x},${position.y}.`, structured: { window: entry.id, scroll: position } }
     })
@@ -306,19 +314,20 @@ export const webDialog = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
-      if (input.always !== undefined) yield* driver.setDialogPolicy(input.always ? { action: input.action, promptText: input.promptText } : undefined)
+      const lifecycle = yield* AppLifecycle
+      const dialogs = yield* Dialogs
+      const session = yield* lifecycle.session
+      if (input.always !== undefined) yield* dialogs.setDialogPolicy(input.always ? { action: input.action, promptText: input.promptText } : undefined)
       if (input.always !== undefined && session.activeId !== undefined) {
         const answer = input.action === "accept" ? `dialog.accept(${input.promptText !== undefined ? JSON.stringify(input.promptText) : ""})` : "dialog.dismiss()"
-        yield* driver.recordStep({
+        yield* lifecycle.recordStep({
           tool: "electron_web_dialog",
           window: session.activeId,
           code: input.always ? `window.on("dialog", (dialog) => ${answer})` : `window.removeAllListeners("dialog")`
         })
       }
       // Dialogs of windows that closed meanwhile need no answer (the driver drops them).
-      const pending = yield* driver.takeDialog
+      const pending = yield* dialogs.takeDialog
       if (pending === undefined) {
         if (input.always !== undefined) {
           return { text: input.always ? `Every web dialog will be ${input.action}ed.` : "Web dialogs will wait for electron_web_dialog again.", structured: { policy: session.dialogPolicy ?? null } }
@@ -329,7 +338,7 @@ export const webDialog = defineTool({
         try: () => (input.action === "accept" ? pending.dialog.accept(input.promptText) : pending.dialog.dismiss()),
         catch: (cause) => new OperationFailed({ message: `Could not answer the dialog: ${String(cause)}` })
       })
-      yield* driver.recordStep({
+      yield* lifecycle.recordStep({
         tool: "electron_web_dialog",
         window: pending.window,
         code: `// the ${pending.type} ${JSON.stringify(pending.message)} is answered by the handler registered above`,

@@ -4,7 +4,7 @@
  */
 import type { ElectronModule, MainValue } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, MainProcess } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "./errors.js"
 import { clickMenuItem, flatten, readMenus, renderMenu, similarity, type Menus } from "./menu-model.js"
 import { UNSAFE_CODE_CHARACTERS } from "./step-code.js"
@@ -15,7 +15,7 @@ const windowIdOf = (menus: Menus) =>
   Effect.gen(function* () {
     const url = menus.context?.window?.url
     if (url === undefined) return undefined
-    const session = yield* (yield* ElectronDriver).session
+    const session = yield* (yield* AppLifecycle).session
     return session.windows.find((w) => !w.page.isClosed() && w.page.url() === url)?.id
   })
 
@@ -29,8 +29,8 @@ export const menu = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const menus = yield* driver.evaluateMain("read the menus", readMenus, undefined)
+      const mainProcess = yield* MainProcess
+      const menus = yield* mainProcess.evaluateMain("read the menus", readMenus, undefined)
       const lines = menus.app === null ? ["The app has no application menu."] : renderMenu(menus.app)
       const windowId = yield* windowIdOf(menus)
       if (menus.context) {
@@ -59,8 +59,9 @@ export const menuClick = defineTool({
       if ((input.id === undefined) === (input.path === undefined)) {
         return yield* new InvalidArgument({ message: "give exactly one of id or path", hint: "Example: { \"path\": [\"File\", \"New Task\"] } or { \"id\": \"new-task\" }; electron_menu lists both." })
       }
-      const driver = yield* ElectronDriver
-      const menus = yield* driver.evaluateMain("read the menus", readMenus, undefined)
+      const lifecycle = yield* AppLifecycle
+      const mainProcess = yield* MainProcess
+      const menus = yield* mainProcess.evaluateMain("read the menus", readMenus, undefined)
       // The open context menu first: it is what the user sees, as a click on screen would go to it.
       const items = [...flatten("context", menus.context?.items ?? []), ...flatten("app", menus.app ?? [])].filter(({ node }) => node.type !== "separator")
       const wanted = input.path?.map((p) => p.replace(/&/g, "").trim().toLowerCase())
@@ -91,9 +92,9 @@ export const menuClick = defineTool({
       }
       // Addressed by position, so duplicates and items without ids are unambiguous.
       const target = { source: match.source, positions: match.positions }
-      const after = yield* driver.evaluateMain("click the menu item", clickMenuItem, target)
-      const session = yield* driver.session
-      yield* driver.recordStep({
+      const after = yield* mainProcess.evaluateMain("click the menu item", clickMenuItem, target)
+      const session = yield* lifecycle.session
+      yield* lifecycle.recordStep({
         tool: "electron_menu_click",
         window: session.activeId ?? "",
         code: [
@@ -248,12 +249,13 @@ export const dialogStub = defineTool({
       if (input.action === "set" && (input.rules === undefined || input.rules.length === 0) && input.strict === undefined) {
         return yield* new InvalidArgument({ message: "set needs rules (or strict)", hint: "Example: { \"action\": \"set\", \"rules\": [{ \"kind\": \"open\", \"answer\": { \"filePaths\": [\"/tmp/a.json\"] } }] }" })
       }
-      const driver = yield* ElectronDriver
+      const lifecycle = yield* AppLifecycle
+      const mainProcess = yield* MainProcess
       const command = { action: input.action, rules: input.rules ?? [], strict: input.strict === true }
-      const result = yield* driver.evaluateMain("stub the dialogs", applyStub, command)
+      const result = yield* mainProcess.evaluateMain("stub the dialogs", applyStub, command)
       if (input.action !== "list") {
-        const session = yield* driver.session
-        yield* driver.recordStep({ tool: "electron_dialog_stub", window: session.activeId ?? "", code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})` })
+        const session = yield* lifecycle.session
+        yield* lifecycle.recordStep({ tool: "electron_dialog_stub", window: session.activeId ?? "", code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})` })
       }
       const calls = (result.calls as ReadonlyArray<RecordedDialogCall>).map(describeCall)
       const head =
@@ -278,8 +280,8 @@ export const clipboard = defineTool({
       if (input.action === "write" && input.text === undefined) {
         return yield* new InvalidArgument({ message: "write needs text", hint: "Example: { \"action\": \"write\", \"text\": \"hello\" }" })
       }
-      const driver = yield* ElectronDriver
-      const text = yield* driver.evaluateMain(
+      const mainProcess = yield* MainProcess
+      const text = yield* mainProcess.evaluateMain(
         `${input.action} the clipboard`,
         // Electron 45's published clipboard is asynchronous; awaiting also takes older Electrons' plain strings.
         async ({ clipboard }: ElectronModule, command: { action: string; text?: string }) => {

@@ -3,7 +3,7 @@
  */
 import { Effect, Schema } from "effect"
 import { classifyNavigation, urlScheme } from "../eval-policy/code-paths.js"
-import { ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { Windows, Snapshots, PageOps } from "../layers/driver/ElectronDriver.js"
 import { gateCode } from "./code-gate.js"
 import { confineFileUrl } from "./confine.js"
 import { defineTool } from "./Tool.js"
@@ -29,8 +29,9 @@ export const navigate = defineTool({
       // The policy comes first: a caller-written document is code whatever the app state.
       yield* gateCode("electron_navigate", [classifyNavigation(url)])
       if (urlScheme(url) === "file") yield* confineFileUrl(url)
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
+      const windows = yield* Windows
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
       if (urlScheme(url) === "javascript") {
         const raw = url.replace(/^[^:]*:/, "")
         const source = (() => {
@@ -41,13 +42,13 @@ export const navigate = defineTool({
           }
         })()
         // A string is evaluated by the page itself (never compiled in this process).
-        const value = yield* driver.run("run the javascript: URL", () => entry.page.evaluate(source))
+        const value = yield* pages.evaluate(entry, "run the javascript: URL", source)
         return { text: `Ran the javascript: URL in ${entry.id}${value !== undefined ? `: ${JSON.stringify(value)}` : ""}.` }
       }
-      const response = yield* driver.run(`navigate to ${url}`, () =>
+      const response = yield* pages.run(`navigate to ${url}`, () =>
         entry.page.goto(url, { waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 })
       )
-      const title = yield* driver.run("read the title", () => entry.page.title())
+      const title = yield* pages.run("read the title", () => entry.page.title())
       const status = response?.status()
       return {
         text: `${entry.id} at ${entry.page.url()} "${title}"${status !== undefined ? ` (HTTP ${status})` : ""}`,
@@ -64,11 +65,12 @@ export const history = defineTool({
   input: Schema.Struct({ direction: Schema.Literal("back", "forward"), timeoutMs: TimeoutMs(30_000) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
+      const windows = yield* Windows
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
       const before = entry.page.url()
       const options = { timeout: input.timeoutMs ?? 30_000 }
-      const response = yield* driver.run(`go ${input.direction}`, () =>
+      const response = yield* pages.run(`go ${input.direction}`, () =>
         input.direction === "back" ? entry.page.goBack(options) : entry.page.goForward(options)
       )
       const moved = response !== null || entry.page.url() !== before
@@ -88,10 +90,12 @@ export const reload = defineTool({
   input: Schema.Struct({ waitUntil: WaitUntil, timeoutMs: TimeoutMs(30_000) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      yield* driver.run("reload", () => entry.page.reload({ waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 }))
-      yield* driver.forgetSnapshot(entry)
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
+      yield* pages.run("reload", () => entry.page.reload({ waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 }))
+      yield* snapshots.forgetSnapshot(entry)
       return { text: `Reloaded ${entry.id} (${entry.page.url()}). Refs reset: take a new snapshot.`, structured: { window: entry.id, url: entry.page.url() } }
     })
 })

@@ -7,9 +7,10 @@
  * part in any case, quoted `text="x"` the whole text.
  */
 import { Effect } from "effect"
-import { ElectronDriver, REF_PATTERN } from "../layers/driver/ElectronDriver.js"
+import { Windows, Snapshots, PageOps, REF_PATTERN, type DriverServices } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound } from "./errors.js"
 import type { NamedArgument } from "./tool-args.js"
+import { cut } from "./respond.js"
 
 interface Wanted {
   readonly role?: string
@@ -75,7 +76,7 @@ export const nearLines = (snapshot: string, target: string, max = 3): ReadonlyAr
       if (out.length >= max) return out
       if (seen.has(node.line)) continue
       seen.add(node.line)
-      out.push(node.line.length > 160 ? `${node.line.slice(0, 159)}…` : node.line)
+      out.push(cut(node.line, 160))
     }
   }
   return out
@@ -95,13 +96,14 @@ export const partialMatchAdvice = (target: string): string | undefined => {
 }
 
 /** Nearby lines for a target in the active window (empty when it cannot be read right now). */
-export const nearbyFor = (target: string): Effect.Effect<ReadonlyArray<string>, never, ElectronDriver> =>
+export const nearbyFor = (target: string): Effect.Effect<ReadonlyArray<string>, never, DriverServices> =>
   Effect.gen(function* () {
     if (REF_PATTERN.test(target.trim()) || parseWanted(target) === undefined) return []
-    const driver = yield* ElectronDriver
-    const entry = yield* driver.window()
+    const windows = yield* Windows
+    const snapshots = yield* Snapshots
+    const entry = yield* windows.window()
     // The driver's snapshot records the refs, so the refs named here resolve in the next call.
-    const snapshot = yield* driver.snapshot(entry)
+    const snapshot = yield* snapshots.snapshot(entry)
     return nearLines(snapshot, target)
   }).pipe(
     Effect.timeout("3 seconds"),
@@ -122,14 +124,16 @@ const MAX_COUNTED = 10
  * the search (a form is filled in order: the fields after it were never reached). Empty when the window
  * cannot be read.
  */
-const unmatched = (targets: ReadonlyArray<NamedArgument>): Effect.Effect<ReadonlyArray<NamedArgument>, never, ElectronDriver> =>
+const unmatched = (targets: ReadonlyArray<NamedArgument>): Effect.Effect<ReadonlyArray<NamedArgument>, never, DriverServices> =>
   Effect.gen(function* () {
-    const driver = yield* ElectronDriver
-    const entry = yield* driver.window()
+    const windows = yield* Windows
+    const snapshots = yield* Snapshots
+    const pages = yield* PageOps
+    const entry = yield* windows.window()
     const missing: Array<NamedArgument> = []
     for (const target of targets.slice(0, MAX_COUNTED)) {
-      const locator = yield* driver.locate(entry, target.value)
-      const count = yield* driver.run(`count ${target.value}`, () => locator.count())
+      const locator = yield* snapshots.locate(entry, target.value)
+      const count = yield* pages.count(locator, `count ${target.value}`)
       if (count > 0) continue
       missing.push(target)
       if (target.inList) break
@@ -145,7 +149,7 @@ const unmatched = (targets: ReadonlyArray<NamedArgument>): Effect.Effect<Readonl
  * its hint. With one target, what is near it; with several (a drag's source and target, a form's fields),
  * which of them matches nothing, and what is near each of those.
  */
-export const explainNoMatch = (error: ElementNotFound, targets: ReadonlyArray<NamedArgument>): Effect.Effect<never, ElementNotFound, ElectronDriver> =>
+export const explainNoMatch = (error: ElementNotFound, targets: ReadonlyArray<NamedArgument>): Effect.Effect<never, ElementNotFound, DriverServices> =>
   Effect.gen(function* () {
     if (targets.length === 0 || error.details?.["nearest"] !== undefined) return yield* error
     const parts: Array<string> = []

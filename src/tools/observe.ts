@@ -3,8 +3,8 @@
  * search, text and attributes, and waiting for a condition.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
-import { maskPasswordValues, passwordValues, shownFieldValue } from "../layers/driver/snapshots.js"
+import { Windows, Snapshots, PageOps, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { maskPasswordValues, passwordValues, shownFieldValue } from "../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { InvalidArgument, Timeout } from "./errors.js"
@@ -47,15 +47,16 @@ export const snapshot = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const entry = yield* windows.window()
       const previous = entry.shownSnapshot
-      const text = yield* driver.snapshot(entry, { ...(input.target !== undefined ? { target: input.target } : {}), ...(input.depth !== undefined ? { depth: input.depth } : {}) })
+      const text = yield* snapshots.snapshot(entry, { ...(input.target !== undefined ? { target: input.target } : {}), ...(input.depth !== undefined ? { depth: input.depth } : {}) })
       const head = yield* header(entry)
       const shape = (s: string) => (input.compact === true ? compactSnapshot(s) : s)
       const whole = input.target === undefined && input.depth === undefined
       // Only a whole-window answer is a baseline: it is what the agent now knows of the page.
-      if (whole) yield* driver.markShown(entry, text)
+      if (whole) yield* snapshots.markShown(entry, text)
       if (input.since === "last" && previous !== undefined && whole) {
         const diff = diffSnapshots(previous, text)
         const body = diff.added === 0 && diff.removed === 0 && diff.changed === 0 ? "(no change)" : shape(diff.text)
@@ -87,9 +88,11 @@ export const screenshot = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
       const config = yield* ServerConfig
-      const entry = yield* driver.window()
+      const entry = yield* windows.window()
       // A name saves under the screenshot folder when the server has one, else the output folder; never outside.
       const folder = config.screenshotDir ?? config.outputDir
       let path: string | undefined
@@ -99,10 +102,10 @@ export const screenshot = defineTool({
         path = resolved
       }
       const buffer = yield* input.target !== undefined
-        ? Effect.flatMap(driver.locate(entry, input.target), (locator) =>
-            driver.run("screenshot the element", () => locator.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) }))
+        ? Effect.flatMap(snapshots.locate(entry, input.target), (locator) =>
+            pages.run("screenshot the element", () => locator.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) }))
           )
-        : driver.run("screenshot the window", () => entry.page.screenshot({ fullPage: input.fullPage === true, ...(path ? { path } : {}) }))
+        : pages.run("screenshot the window", () => entry.page.screenshot({ fullPage: input.fullPage === true, ...(path ? { path } : {}) }))
       const size = pngSize(buffer)
       const dims = size ? `${size.width}x${size.height}, ` : ""
       const withImage = input.name === undefined || input.inline === true
@@ -126,26 +129,28 @@ export const find = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      const locator = yield* driver.locate(entry, input.target)
-      const count = yield* driver.run("find", () => locator.count())
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
+      const locator = yield* snapshots.locate(entry, input.target)
+      const count = yield* pages.count(locator, "find")
       const limit = Math.min(count, input.limit ?? 10)
       // A password field's line would end with its value: masked, like every snapshot.
       const passwords = limit > 0 ? yield* Effect.promise(() => passwordValues(entry.page)) : []
       const items: Array<{ ref: string | null; line: string; visible: boolean }> = []
       for (let i = 0; i < limit; i++) {
         const nth = locator.nth(i)
-        const visible = yield* driver.run("find", () => nth.isVisible())
+        const visible = yield* pages.run("find", () => nth.isVisible())
         const line = visible
-          ? yield* driver.run("find", () => nth.ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 })).pipe(Effect.orElseSucceed(() => ""))
+          ? yield* pages.run("find", () => nth.ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 })).pipe(Effect.orElseSucceed(() => ""))
           : ""
         const first = maskPasswordValues(line.split("\n")[0] ?? "", passwords).replace(/^- /, "").replace(/:$/, "")
         const ref = /\[ref=([a-z0-9]+)\]/.exec(first)?.[1] ?? null
         // A hidden element has no aria line, and a visible one whose snapshot timed out must not be blank.
         const fallback = first
           ? ""
-          : yield* driver
+          : yield* pages
               .run("find", () =>
                 nth.evaluate((el, hidden) => `${el.tagName.toLowerCase()}${hidden ? " (hidden)" : ""} ${(el.textContent ?? "").trim().slice(0, 60)}`, !visible, { timeout: 2_000 })
               )
@@ -154,8 +159,8 @@ export const find = defineTool({
       }
       if (limit > 0) {
         // The per-element snapshots replaced the page's ref map: refresh it so every ref resolves.
-        const full = yield* driver.run("find", () => entry.page.ariaSnapshot({ mode: "ai" }))
-        yield* driver.recordSnapshot(entry, full)
+        const full = yield* pages.run("find", () => entry.page.ariaSnapshot({ mode: "ai" }))
+        yield* snapshots.recordSnapshot(entry, full)
       }
       const lines = items.map((item) => `- ${item.line}`)
       if (count > limit) lines.push(`… ${count - limit} more`)
@@ -176,14 +181,16 @@ export const getText = defineTool({
   input: Schema.Struct({ target: Target, all: Schema.optional(Schema.Boolean), timeoutMs: TimeoutMs(DEFAULT_ACTION_TIMEOUT) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      const locator = yield* driver.locate(entry, input.target)
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
+      const locator = yield* snapshots.locate(entry, input.target)
       if (input.all === true) {
-        const texts = yield* driver.run("read texts", () => locator.allInnerTexts())
+        const texts = yield* pages.run("read texts", () => locator.allInnerTexts())
         return { text: texts.map((t, i) => `${i + 1}. ${t}`).join("\n") || "(no matches)", structured: { texts } }
       }
-      const text = yield* driver.run("read text", () => locator.innerText({ timeout: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT }))
+      const text = yield* pages.run("read text", () => locator.innerText({ timeout: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT }))
       return { text, structured: { text } }
     })
 })
@@ -196,14 +203,16 @@ export const getAttribute = defineTool({
   input: Schema.Struct({ target: Target, name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)), timeoutMs: TimeoutMs(DEFAULT_ACTION_TIMEOUT) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      const locator = yield* driver.locate(entry, input.target)
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
+      const locator = yield* snapshots.locate(entry, input.target)
       const timeout = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
       // A password field's value is never shown (nor its value attribute): PASSWORD_MASK stands for it.
       const value = input.name === "value"
-        ? yield* driver.run("read the value", () => locator.inputValue({ timeout }).then((read) => shownFieldValue(locator, read, timeout)))
-        : yield* driver.run(`read ${input.name}`, () =>
+        ? yield* pages.run("read the value", () => locator.inputValue({ timeout }).then((read) => shownFieldValue(locator, read, timeout)))
+        : yield* pages.run(`read ${input.name}`, () =>
             locator.getAttribute(input.name, { timeout }).then((read) => (read !== null && input.name.toLowerCase() === "value" ? shownFieldValue(locator, read, timeout) : read))
           )
       return { text: value === null ? `(no ${input.name} attribute)` : JSON.stringify(value), structured: { name: input.name, value } }
@@ -226,8 +235,10 @@ export const waitFor = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
       const timeout = input.timeoutMs ?? 10_000
       const started = Date.now()
       const conditions: Array<string> = []
@@ -239,24 +250,24 @@ export const waitFor = defineTool({
           )
         )
       if (input.target !== undefined) {
-        const locator = yield* driver.locate(entry, input.target)
+        const locator = yield* snapshots.locate(entry, input.target)
         const state = input.state ?? "visible"
-        yield* asTimeout(`${input.target} ${state}`, driver.waitSliced(`wait for ${input.target}`, (slice) => locator.first().waitFor({ state, timeout: slice }), timeout))
+        yield* asTimeout(`${input.target} ${state}`, pages.waitSliced(`wait for ${input.target}`, (slice) => locator.first().waitFor({ state, timeout: slice }), timeout))
         conditions.push(`${input.target} is ${state}`)
       }
       if (input.text !== undefined) {
         const text = input.text
-        yield* asTimeout(`text "${text}"`, driver.waitSliced("wait for text", (slice) => entry.page.getByText(text).first().waitFor({ state: "visible", timeout: slice }), timeout))
+        yield* asTimeout(`text "${text}"`, pages.waitSliced("wait for text", (slice) => entry.page.getByText(text).first().waitFor({ state: "visible", timeout: slice }), timeout))
         conditions.push(`"${text}" appeared`)
       }
       if (input.textGone !== undefined) {
         const text = input.textGone
-        yield* asTimeout(`text "${text}" gone`, driver.waitSliced("wait for text to go", (slice) => entry.page.getByText(text).first().waitFor({ state: "hidden", timeout: slice }), timeout))
+        yield* asTimeout(`text "${text}" gone`, pages.waitSliced("wait for text to go", (slice) => entry.page.getByText(text).first().waitFor({ state: "hidden", timeout: slice }), timeout))
         conditions.push(`"${text}" is gone`)
       }
       if (input.url !== undefined) {
         const part = input.url
-        yield* asTimeout(`URL containing "${part}"`, driver.waitSliced("wait for URL", (slice) => entry.page.waitForURL((u) => u.href.includes(part), { timeout: slice, waitUntil: "commit" }), timeout))
+        yield* asTimeout(`URL containing "${part}"`, pages.waitSliced("wait for URL", (slice) => entry.page.waitForURL((u) => u.href.includes(part), { timeout: slice, waitUntil: "commit" }), timeout))
         conditions.push(`URL contains "${part}"`)
       }
       if (conditions.length === 0) {

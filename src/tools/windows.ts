@@ -2,7 +2,7 @@
  * Window tools: list, select, wait for, change the state of, size and close the app's windows.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type AppSession, type WindowEntry, type WindowInfo } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, Windows, MainProcess, PageOps, type AppSession, type WindowEntry, type WindowInfo } from "../layers/driver/ElectronDriver.js"
 import { defineTool } from "./Tool.js"
 import { TimeoutMs, WindowId } from "./shapes.js"
 
@@ -21,9 +21,9 @@ const formatWindow = (w: WindowInfo) => {
 
 /** A window's info; a window whose page a web dialog blocks is described without asking its page. */
 const infoOf = (session: AppSession, entry: WindowEntry) =>
-  Effect.flatMap(ElectronDriver, (driver) => {
+  Effect.flatMap(Windows, (windows) => {
     const pending = session.pendingDialogs.find((d) => d.window === entry.id)
-    if (pending === undefined) return driver.windowInfo(entry)
+    if (pending === undefined) return windows.windowInfo(entry)
     return Effect.succeed<WindowInfo>({ id: entry.id, active: session.activeId === entry.id, title: `(${pending.type} dialog open)`, url: entry.page.url() })
   })
 
@@ -35,8 +35,8 @@ export const windows = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const session = yield* lifecycle.session
       const infos = yield* Effect.forEach(session.windows, (w) => infoOf(session, w), { concurrency: "unbounded" })
       return { text: infos.length > 0 ? infos.map(formatWindow).join("\n") : "No open windows.", structured: { windows: infos } }
     })
@@ -57,9 +57,10 @@ export const selectWindow = defineTool({
   input: Schema.Struct({ ...WindowQuery, index: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.selectWindow({ id: input.window, title: input.title, url: input.url, index: input.index })
-      const info = yield* infoOf(yield* driver.session, entry)
+      const lifecycle = yield* AppLifecycle
+      const windows = yield* Windows
+      const entry = yield* windows.selectWindow({ id: input.window, title: input.title, url: input.url, index: input.index })
+      const info = yield* infoOf(yield* lifecycle.session, entry)
       return { text: `Active window: ${formatWindow(info).trim()}`, structured: { window: info } }
     })
 })
@@ -78,9 +79,9 @@ export const waitForWindow = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.waitForWindow({ title: input.title, url: input.url }, { timeoutMs: input.timeoutMs ?? 10_000, select: input.select !== false })
-      const info = yield* driver.windowInfo(entry)
+      const windows = yield* Windows
+      const entry = yield* windows.waitForWindow({ title: input.title, url: input.url }, { timeoutMs: input.timeoutMs ?? 10_000, select: input.select !== false })
+      const info = yield* windows.windowInfo(entry)
       return { text: `Window ${formatWindow(info).trim()}`, structured: { window: info } }
     })
 })
@@ -96,9 +97,10 @@ export const windowState = defineTool({
   input: Schema.Struct({ action: Schema.Literal(...STATE_ACTIONS), window: Schema.optional(WindowId) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window(input.window)
-      yield* driver.evaluateWindow(entry, `${input.action} the window`, (win, action: string) => {
+      const windows = yield* Windows
+      const mainProcess = yield* MainProcess
+      const entry = yield* windows.window(input.window)
+      yield* mainProcess.evaluateWindow(entry, `${input.action} the window`, (win, action: string) => {
         switch (action) {
           case "minimize": return win.minimize()
           case "maximize": return win.maximize()
@@ -115,7 +117,7 @@ export const windowState = defineTool({
           case "unfullscreen": return win.setFullScreen(false)
         }
       }, input.action)
-      const info = yield* driver.windowInfo(entry)
+      const info = yield* windows.windowInfo(entry)
       return { text: formatWindow(info).trim(), structured: { window: info } }
     })
 })
@@ -138,10 +140,11 @@ export const windowBounds = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window(input.window)
+      const windows = yield* Windows
+      const mainProcess = yield* MainProcess
+      const entry = yield* windows.window(input.window)
       const { window: _window, ...change } = input
-      const bounds = yield* driver.evaluateWindow(
+      const bounds = yield* mainProcess.evaluateWindow(
         entry,
         "set the window bounds",
         (win, next: Record<string, number>) => {
@@ -163,10 +166,12 @@ export const windowClose = defineTool({
   input: Schema.Struct({ window: Schema.optional(WindowId) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window(input.window)
-      yield* driver.run("close the window", () => entry.page.close({ runBeforeUnload: false }))
-      const session = yield* driver.current
+      const lifecycle = yield* AppLifecycle
+      const windows = yield* Windows
+      const pages = yield* PageOps
+      const entry = yield* windows.window(input.window)
+      yield* pages.run("close the window", () => entry.page.close({ runBeforeUnload: false }))
+      const session = yield* lifecycle.current
       const left = session && !session.exit ? session.windows.filter((w) => !w.page.isClosed()).map((w) => w.id) : []
       return {
         text: `Closed ${entry.id}. ${left.length > 0 ? `Open: ${left.join(", ")}; active: ${session?.activeId}` : "No windows left."}`,

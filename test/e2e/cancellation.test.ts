@@ -7,13 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, ManagedRuntime } from "effect"
-import { ElectronDriver } from "../../src/layers/driver/ElectronDriver.js"
+import { Windows } from "../../src/layers/driver/ElectronDriver.js"
 import { Dispatcher, coreLayer } from "../../src/index.js"
 import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData } from "../support/mcp.js"
 
-const runtime = ManagedRuntime.make(coreLayer({ operationTimeoutMs: 60_000 }) as Layer.Layer<Dispatcher | ElectronDriver, unknown>)
-const run = <A, E>(effect: Effect.Effect<A, E, Dispatcher | ElectronDriver>) => runtime.runPromise(effect)
+const runtime = ManagedRuntime.make(coreLayer({ operationTimeoutMs: 60_000 }) as Layer.Layer<Dispatcher | Windows, unknown>)
+const run = <A, E>(effect: Effect.Effect<A, E, Dispatcher | Windows>) => runtime.runPromise(effect)
 const call = (name: string, args: Record<string, unknown>) => Effect.flatMap(Dispatcher, (d) => d.call(name, args))
 
 let calls = 0
@@ -65,7 +65,7 @@ const callsAfterCancel = (name: string, args: Record<string, unknown>) =>
 beforeAll(async () => {
   const launched = await run(call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } }))
   expect(launched.isError, JSON.stringify(launched.content)).toBeUndefined()
-  const page = await run(Effect.flatMap(ElectronDriver, (d) => Effect.map(d.window(), (w) => w.page)))
+  const page = await run(Effect.flatMap(Windows, (windows) => Effect.map(windows.window(), (w) => w.page)))
   countCalls(Object.getPrototypeOf(page))
   countCalls(Object.getPrototypeOf(page.locator("body")))
 })
@@ -89,7 +89,7 @@ describe("cancellation", () => {
   })
 
   it("a cancelled electron_click on an element that appears only later makes no further Playwright call, and never clicks it", async () => {
-    const page = await run(Effect.flatMap(ElectronDriver, (d) => Effect.map(d.window(), (w) => w.page)))
+    const page = await run(Effect.flatMap(Windows, (windows) => Effect.map(windows.window(), (w) => w.page)))
     // The button appears 3 s from now: after the click (timeoutMs 30 s) is cancelled at 1.5 s, and before the
     // counting ends at 4 s, so a Playwright click left waiting would have clicked it by then.
     await page.evaluate(() => {

@@ -38,6 +38,7 @@ describe("architecture rules", () => {
     const found = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)
     expect(found).toContain("tools-stay-below-the-server: src/tools/bad.ts -> src/server/Dispatcher.ts")
     expect(found).toContain("samples-for-demo-and-bench-only: src/server/uses-samples.ts -> src/samples.ts")
+    expect(found).toContain("tools-use-driver-services: src/tools/reaches-store.ts -> src/layers/driver/SessionStore.ts")
     expect(found.some((line) => line.startsWith("no-circular: src/eval-policy/"))).toBe(true)
   }, 120_000)
 

@@ -1,9 +1,10 @@
 /**
  * Issue 24, item 1: the stages every tool call runs through (src/tools/guard.ts), from what the tool
- * declares (Tool.ts). Over a stand-in ElectronDriver whose dialog events the test fires: a dialog the call
- * did not claim ends a page-touching call with DIALOG_OPEN (the handler is interrupted), a dialog its own
- * action claimed leaves its result to it, a tool that declares it touches no page is not held to dialogs,
- * declared file arguments are confined before the handler runs, and declared targets are read by path.
+ * declares (Tool.ts). Over test doubles of the driver's services (a running app, and web dialogs the test
+ * fires): a dialog the call did not claim ends a page-touching call with DIALOG_OPEN (the handler is
+ * interrupted), a dialog its own action claimed leaves its result to it, a tool that declares it touches
+ * no page is not held to dialogs, declared file arguments are confined before the handler runs, and
+ * declared targets are read by path.
  * The documentation manifest declares DIALOG_OPEN for every page-touching tool, plugin tools included.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -12,7 +13,20 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ServerConfig } from "../../src/layers/config/ServerConfig.js"
-import { budgetMs, CallDeadline, DialogClaims, ElectronDriver, type PendingDialog } from "../../src/layers/driver/ElectronDriver.js"
+import {
+  AppLifecycle,
+  budgetMs,
+  CallDeadline,
+  DialogClaims,
+  Dialogs,
+  MainProcess,
+  PageOps,
+  Snapshots,
+  Windows,
+  type DriverServices,
+  type PendingDialog
+} from "../../src/layers/driver/ElectronDriver.js"
+import { AppSession } from "../../src/layers/driver/session.js"
 import { PluginLoader } from "../../src/plugins/PluginLoader.js"
 import { firstPartyPlugins } from "../../src/plugins/registry.js"
 import { ProfileSelector } from "../../src/profile/ProfileSelector.js"
@@ -25,27 +39,31 @@ import { defineTool, type Tool } from "../../src/tools/Tool.js"
 const fakeDriver = Effect.gen(function* () {
   const listeners = new Set<(dialog: PendingDialog) => void>()
   const watched = yield* Deferred.make<void>()
-  const driver = {
-    current: Effect.succeed({ exit: undefined }),
+  // A running app (it has not exited); the stages read nothing else of it.
+  const running = new AppSession({ kind: "launched", context: undefined as never })
+  const lifecycle = AppLifecycle.layerTest({ current: Effect.succeed(running) })
+  const dialogs = Dialogs.layerTest({
     onDialog: (listener: (dialog: PendingDialog) => void) =>
       Effect.sync(() => {
         listeners.add(listener)
         Deferred.unsafeDone(watched, Exit.void)
         return () => listeners.delete(listener)
       })
-  }
+  })
   const open = (message: string): PendingDialog => {
     const dialog = { window: "w1", type: "confirm", message, defaultValue: "", dialog: undefined as never }
     for (const listener of [...listeners]) listener(dialog)
     return dialog
   }
-  return { layer: Layer.succeed(ElectronDriver, driver as unknown as ElectronDriver["Type"]), watched, open, listeners }
+  // The stages use no other driver service: any call to one is a defect naming it.
+  const unused = Layer.mergeAll(Windows.layerTest({}), Snapshots.layerTest({}), MainProcess.layerTest({}), PageOps.layerTest({}))
+  return { layer: Layer.mergeAll(lifecycle, dialogs, unused), watched, open, listeners }
 })
 
-const services = (driver: Layer.Layer<ElectronDriver>, config: Partial<ServerConfig["Type"]> = {}) =>
+const services = (driver: Layer.Layer<DriverServices>, config: Partial<ServerConfig["Type"]> = {}) =>
   Layer.mergeAll(driver, ServerConfig.layer(config), ProfileSelector.layer({ toolProfile: "full" }))
 
-type Services = ElectronDriver | ServerConfig
+type Services = DriverServices | ServerConfig
 const tool = (fields: Partial<Tool<any, Services>> & Pick<Tool<any, Services>, "handler">): Tool<any, Services> =>
   defineTool({ name: "electron_test_tool", description: "A tool for the stage tests.", type: "interact", errors: [], input: Schema.Struct({}), ...fields })
 
@@ -78,8 +96,8 @@ describe("the call's stages", () => {
           Effect.gen(function* () {
             const claims = yield* FiberRef.get(DialogClaims)
             const seen = yield* Deferred.make<PendingDialog>()
-            const driver = yield* ElectronDriver
-            yield* driver.onDialog((dialog) => {
+            const dialogs = yield* Dialogs
+            yield* dialogs.onDialog((dialog) => {
               claims?.add(dialog)
               Deferred.unsafeDone(seen, Exit.succeed(dialog))
             })

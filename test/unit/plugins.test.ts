@@ -1,7 +1,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { fileURLToPath } from "node:url"
-import { ElectronDriver, type MainHook } from "../../src/layers/driver/ElectronDriver.js"
+import { MainProcess, type MainHook } from "../../src/layers/driver/ElectronDriver.js"
 import { ServerConfig } from "../../src/layers/config/ServerConfig.js"
 import { definePlugin, pluginSettings, type Plugin } from "../../src/plugins/Plugin.js"
 import { LoadedPlugins, PluginLoader } from "../../src/plugins/PluginLoader.js"
@@ -32,11 +32,11 @@ const firstParty = definePlugin({
   ]
 })
 
-/** A driver double that records the hooks it is asked to install. */
-const recordingDriver = (installed: Array<string>) =>
-  Layer.succeed(ElectronDriver, {
+/** A MainProcess double that records the hooks it is asked to install. */
+const recordingMainProcess = (installed: Array<string>) =>
+  MainProcess.layerTest({
     installMainHooks: (hooks: ReadonlyArray<MainHook>) => Effect.sync(() => installed.push(...hooks.map((h) => h.name)))
-  } as unknown as ElectronDriver["Type"])
+  })
 
 const loaderWith = (registry: Record<string, () => Promise<Plugin<any>>> = {}) => PluginLoader.layerRegistry(registry)
 
@@ -116,7 +116,7 @@ describe("plugin contract checks", () => {
           Effect.provide(
             PluginLoader.layerLoaded.pipe(
               Layer.provide(loaderWith({ demo: async () => hooked })),
-              Layer.provide(recordingDriver(installed)),
+              Layer.provide(recordingMainProcess(installed)),
               Layer.provide(ServerConfig.layer({ plugins }))
             )
           )

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import ts from "typescript"
 import type { AppSession, RecordedStep } from "../../src/layers/driver/ElectronDriver.js"
-import { maskPasswordValues } from "../../src/layers/driver/snapshots.js"
+import { maskPasswordValues } from "../../src/layers/driver/snapshot-ops.js"
 import { MAX_BREADCRUMB_CHARS, redactMessage, redactUrls, stringLeaves } from "../../src/server/ServerState.js"
 import { renderTest, testNameProblem } from "../../src/tools/author.js"
 import { codeString, selectorCode } from "../../src/tools/step-code.js"

@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { pageRegexProblem } from "../../src/layers/driver/page-regex.js"
 import { checkSelectorPatterns, selectorRegexes } from "../../src/layers/driver/selector-patterns.js"
 import type { WindowEntry } from "../../src/layers/driver/session.js"
-import { snapshotOps } from "../../src/layers/driver/snapshots.js"
+import { snapshotOps } from "../../src/layers/driver/snapshot-ops.js"
 
 describe("regexes the page may run", () => {
   it("admits the common bounded shapes", () => {

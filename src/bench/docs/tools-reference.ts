@@ -222,7 +222,7 @@ export const pluginApiRows = (ast: SchemaAST.AST = PluginValue.ast, prefix = "")
 const renderPluginApi = (): ReadonlyArray<string> => [
   "## Plugin API",
   "",
-  "A plugin is a value checked with the `PluginValue` Schema when it is loaded (`--plugin NAME` for a first-party plugin, `--plugin ./path.js` or `--plugin package` for a third-party one); these are its fields. Write it with `definePlugin` and its tools with `defineTool`; a handler may use `ElectronDriver`, `ServerConfig` and `EvalPolicy`, and reads its configuration with `pluginSettings(NAME, Schema)`. How to write, configure, load and test one: [PLUGINS.md](PLUGINS.md).",
+  "A plugin is a value checked with the `PluginValue` Schema when it is loaded (`--plugin NAME` for a first-party plugin, `--plugin ./path.js` or `--plugin package` for a third-party one); these are its fields. Write it with `definePlugin` and its tools with `defineTool`; a handler may use the driver's services (`AppLifecycle`, `Windows`, `Snapshots`, `MainProcess`, `Dialogs`, `PageOps`), `ServerConfig` and `EvalPolicy`, and reads its configuration with `pluginSettings(NAME, Schema)`. How to write, configure, load and test one: [PLUGINS.md](PLUGINS.md).",
   "",
   "| Field | Type | Required | Description |",
   "|---|---|---|---|",

@@ -167,6 +167,16 @@ export class AppSession {
   readonly errors = new RingBuffer<ErrorEntry>(BUFFER_CAPACITY.errors)
   readonly requests = new RingBuffer<RequestEntry>(BUFFER_CAPACITY.requests)
   private windowSeq = 0
+  readonly #locals = new Map<symbol, unknown>()
+
+  /**
+   * The session's value under `key`, made by `init` at its first use (session-local.ts: each key belongs
+   * to one declaration, which alone reads and writes it, so the value has the declaration's type).
+   */
+  local<A>(key: symbol, init: () => A): A {
+    if (!this.#locals.has(key)) this.#locals.set(key, init())
+    return this.#locals.get(key) as A
+  }
 
   readonly kind: "launched" | "attached"
   readonly context: BrowserContext

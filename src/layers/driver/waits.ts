@@ -33,13 +33,13 @@ const POLL_SCHEDULE = Schedule.union(Schedule.exponential(FIRST_INTERVAL, 1.6), 
  * Reads `check` until it holds or `timeoutMs` passes; succeeds with the last complete reading. A check
  * that holds at once costs one reading and nothing else (no timer, no fiber): the common case.
  */
-export const poll = <A, E>(check: Effect.Effect<Check<A>, E>, timeoutMs: number): Effect.Effect<Check<A>, E> =>
+export const poll = <A, E, R>(check: Effect.Effect<Check<A>, E, R>, timeoutMs: number): Effect.Effect<Check<A>, E, R> =>
   Effect.flatMap(Clock.currentTimeMillis, (started) =>
     Effect.flatMap(check, (first) => (first.ok ? Effect.succeed(first) : Effect.flatMap(Clock.currentTimeMillis, (now) => retry(check, first, timeoutMs - (now - started)))))
   )
 
 /** The rest of a poll whose first reading did not hold. */
-const retry = <A, E>(check: Effect.Effect<Check<A>, E>, first: Check<A>, remainingMs: number): Effect.Effect<Check<A>, E> =>
+const retry = <A, E, R>(check: Effect.Effect<Check<A>, E, R>, first: Check<A>, remainingMs: number): Effect.Effect<Check<A>, E, R> =>
   Effect.gen(function* () {
     const last = yield* Ref.make<Check<A>>(first)
     const reading = Effect.tap(check, (outcome) => Ref.set(last, outcome)).pipe(
@@ -54,7 +54,7 @@ const retry = <A, E>(check: Effect.Effect<Check<A>, E>, first: Check<A>, remaini
     )
     // Past the bound the last complete reading decides (one cut short by the bound does not count).
     return held ?? (yield* Ref.get(last))
-  }).pipe(Effect.withSpan("ElectronDriver.poll"))
+  }).pipe(Effect.withSpan("PageOps.poll"))
 
 /** A wait's failures that say "not yet" (the element is not there, or not ready): worth another slice. */
 const stillWaiting = (error: PlaywrightError) => error._tag === "Timeout" || error._tag === "ElementNotFound"

@@ -6,7 +6,7 @@ import type { AxeResults, Result } from "axe-core"
 import { Effect, Schema } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { ElectronDriver, type ElectronDriverShape, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { PageOps, Snapshots, Windows, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { OperationFailed } from "../../tools/errors.js"
@@ -21,10 +21,11 @@ let axeSource: string | undefined
 const loadAxe = () => (axeSource ??= readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8"))
 
 /** Loads axe-core into the page once (it stays until the page navigates). */
-export const ensureAxe = (driver: ElectronDriverShape, entry: WindowEntry) =>
+export const ensureAxe = (entry: WindowEntry) =>
   Effect.gen(function* () {
-    const present = yield* driver.run("look for axe", () => entry.page.evaluate(() => typeof (window as { axe?: unknown }).axe === "object"))
-    if (!present) yield* driver.run("load axe-core", () => entry.page.evaluate(loadAxe()))
+    const pages = yield* PageOps
+    const present = yield* pages.evaluate(entry, "look for axe", () => typeof (window as { axe?: unknown }).axe === "object")
+    if (!present) yield* pages.evaluate(entry, "load axe-core", loadAxe())
   })
 
 /** One-line fixes for the rules agents meet most; other rules use axe's own first check message. */
@@ -75,12 +76,14 @@ export const auditTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
       const config = yield* ServerConfig
-      const entry = yield* driver.window()
-      const scope = input.target !== undefined ? yield* driver.locate(entry, input.target) : undefined
-      if (scope !== undefined) yield* driver.run(`find ${input.target}`, () => scope.waitFor({ state: "attached", timeout: 5_000 }))
-      yield* ensureAxe(driver, entry)
+      const entry = yield* windows.window()
+      const scope = input.target !== undefined ? yield* snapshots.locate(entry, input.target) : undefined
+      if (scope !== undefined) yield* pages.run(`find ${input.target}`, () => scope.waitFor({ state: "attached", timeout: 5_000 }))
+      yield* ensureAxe(entry)
       const options = {
         resultTypes: ["violations"],
         elementRef: true,
@@ -124,16 +127,16 @@ export const auditTool = defineTool({
         }
       }
       const root = scope ?? entry.page.locator("html")
-      const out = yield* driver.run("run axe-core", () => root.evaluate(pageFunction(inPage), args))
+      const out = yield* pages.run("run axe-core", () => root.evaluate(pageFunction(inPage), args))
       if (out.error !== undefined) return yield* new OperationFailed({ message: `axe-core failed: ${out.error}`, hint: "Check the rule ids and tags (axe-core rule ids like label, color-contrast)." })
-      return yield* render(driver, entry, out, config.outputDir)
+      return yield* render(entry, out, config.outputDir)
     })
 })
 
-const render = (driver: ElectronDriverShape, entry: WindowEntry, out: { violations: Array<AxeViolation>; passes: number; version: string; raw?: unknown }, outputDir: string) =>
+const render = (entry: WindowEntry, out: { violations: Array<AxeViolation>; passes: number; version: string; raw?: unknown }, outputDir: string) =>
   Effect.gen(function* () {
     const count = out.violations.reduce((n, v) => n + v.nodes.length, 0)
-    const described = yield* describeMarked(driver, entry, out.violations.reduce((n, v) => n + v.nodes.filter((node) => node.mark >= 0).length, 0))
+    const described = yield* describeMarked(entry, out.violations.reduce((n, v) => n + v.nodes.filter((node) => node.mark >= 0).length, 0))
     let rawFile: string | undefined
     if (out.raw !== undefined) {
       const path = outputPath(outputDir, timestampedName(`a11y-audit-${entry.id}`, ".json"), ".json")

@@ -4,7 +4,7 @@
  * with translucent layers blended; text over a background image is reported as unknown.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { Windows, Snapshots, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
 import { describeMarked, label, MARK, pageFunction } from "./refs.js"
@@ -97,14 +97,16 @@ export const contrastTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
       const self = input.target !== undefined
-      const root = self ? yield* driver.locate(entry, input.target!) : entry.page.locator("body")
+      const root = self ? yield* snapshots.locate(entry, input.target!) : entry.page.locator("body")
       const args = { self, attr: MARK, minRatio: input.level === "AAA" ? 7 : 4.5, limit: input.limit ?? 20 }
-      yield* driver.run("clear marks", () => entry.page.evaluate((attr) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK))
-      const out = yield* driver.run(`measure contrast${self ? ` of ${input.target}` : ""}`, () => root.evaluate(pageFunction(measure), args, { timeout: 5_000 }))
-      const described = yield* describeMarked(driver, entry, out.items.length)
+      yield* pages.evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
+      const out = yield* pages.run(`measure contrast${self ? ` of ${input.target}` : ""}`, () => root.evaluate(pageFunction(measure), args, { timeout: 5_000 }))
+      const described = yield* describeMarked(entry, out.items.length)
       const items = out.items.map((m: Measured, i) => ({ ...m, ...described[i], level: m.ratio === null ? "unknown (background image)" : levels(m.ratio, m.large) }))
       const line = (m: (typeof items)[number]) =>
         `${label(m, `"${m.text}"`)}: ${m.ratio ?? "?"}:1 ${m.fg} on ${m.bg}, ${m.large ? "large" : "normal"} text (${m.fontPx}px) → ${m.level}`

@@ -3,7 +3,7 @@
  * focused element. Role, name and ref come from the element's aria snapshot (see refs.ts).
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { Windows, Snapshots, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
 import { describeMarked, label, MARK } from "./refs.js"
@@ -41,37 +41,37 @@ export const tabOrderTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
       const page = entry.page
       const maxStops = input.maxStops ?? 40
-      yield* driver.run("clear marks", () => page.evaluate((attr) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK))
+      yield* pages.evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
       if (input.from !== undefined) {
-        const start = yield* driver.locate(entry, input.from)
-        yield* driver.run(`focus ${input.from}`, () => start.focus({ timeout: 5_000 }))
+        const start = yield* snapshots.locate(entry, input.from)
+        yield* pages.run(`focus ${input.from}`, () => start.focus({ timeout: 5_000 }))
       } else {
         // An unfocusable marker at the top of the body is the starting point of sequential navigation.
-        yield* driver.run("go to the top", () =>
-          page.evaluate(() => {
-            const marker = document.createElement("span")
-            marker.id = "__sw-tab-start"
-            marker.tabIndex = -1
-            document.body.prepend(marker)
-            marker.focus()
-          })
-        )
+        yield* pages.evaluate(entry, "go to the top", () => {
+          const marker = document.createElement("span")
+          marker.id = "__sw-tab-start"
+          marker.tabIndex = -1
+          document.body.prepend(marker)
+          marker.focus()
+        })
       }
       const stops: Array<{ key: number; tag: string; mark: number }> = []
       if (input.from !== undefined) {
-        const first = yield* driver.run("read focus", () => page.evaluate(readFocus, { attr: MARK, index: 0 }))
+        const first = yield* pages.evaluate(entry, "read focus", readFocus, { attr: MARK, index: 0 })
         if (first.key !== -1) stops.push({ key: first.key, tag: first.tag, mark: first.mark ?? 0 })
       }
       let trap: { kind: "stuck" | "cycle"; from: number } | undefined
       let wrapped = false
       let pageEnds = 0
       for (let i = 0; i < maxStops + 2 && stops.length < maxStops; i++) {
-        yield* driver.run("press Tab", () => page.keyboard.press("Tab"))
-        const seen = yield* driver.run("read focus", () => page.evaluate(readFocus, { attr: MARK, index: stops.length }))
+        yield* pages.run("press Tab", () => page.keyboard.press("Tab"))
+        const seen = yield* pages.evaluate(entry, "read focus", readFocus, { attr: MARK, index: stops.length })
         if (seen.key === -1) {
           // Focus left the page content (past the last stop): the next Tab starts over.
           if (++pageEnds > 1 || stops.length === 0) break
@@ -91,9 +91,9 @@ export const tabOrderTool = defineTool({
         }
         stops.push({ key: seen.key, tag: seen.tag, mark: seen.mark ?? stops.length })
       }
-      const tabbable = yield* driver.run("count tabbable elements", () => page.evaluate(countTabbable))
-      yield* driver.run("remove the start marker", () => page.evaluate(() => document.getElementById("__sw-tab-start")?.remove())).pipe(Effect.ignore)
-      const described = yield* describeMarked(driver, entry, stops.length)
+      const tabbable = yield* pages.evaluate(entry, "count tabbable elements", countTabbable)
+      yield* pages.evaluate(entry, "remove the start marker", () => document.getElementById("__sw-tab-start")?.remove()).pipe(Effect.ignore)
+      const described = yield* describeMarked(entry, stops.length)
       const named = stops.map((s, i) => ({ ...described[s.mark], element: s.tag, index: i + 1 }))
       const lines = named.map((s) => `${s.index}. ${label(s, s.element)}`)
       let verdict: string
@@ -119,10 +119,13 @@ export const focusTool = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
-      const seen = yield* driver.run("read focus", () =>
-        entry.page.evaluate((attr) => {
+      const windows = yield* Windows
+      const pages = yield* PageOps
+      const entry = yield* windows.window()
+      const seen = yield* pages.evaluate(
+        entry,
+        "read focus",
+        (attr: string) => {
           document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr))
           const el = document.activeElement
           if (el === null || el === document.body || el === document.documentElement) return { none: true as const, hasFocus: document.hasFocus() }
@@ -130,10 +133,11 @@ export const focusTool = defineTool({
           const style = getComputedStyle(el)
           const indicator = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none"
           return { none: false as const, tag: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}`, indicator, focusVisible: el.matches(":focus-visible"), hasFocus: document.hasFocus() }
-        }, MARK)
+        },
+        MARK
       )
       if (seen.none) return { text: `Nothing is focused in ${entry.id} (focus is on the document body).`, structured: { window: entry.id, focused: null } }
-      const [d] = yield* describeMarked(driver, entry, 1)
+      const [d] = yield* describeMarked(entry, 1)
       const focused = { ...d, element: seen.tag, focusVisible: seen.focusVisible, indicator: seen.indicator }
       return {
         text: `${entry.id} focus: ${label(d ?? {}, seen.tag)} (${seen.tag}); focus indicator ${seen.indicator ? "visible" : "none (outline/box-shadow off)"}${seen.focusVisible ? ", :focus-visible" : ""}`,

@@ -5,7 +5,7 @@
  * A ref that the full snapshot does not hold (an element outside the accessibility tree) is dropped.
  */
 import { Effect } from "effect"
-import type { ElectronDriverShape, WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { PageOps, Snapshots, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 export { pageFunction } from "../../layers/driver/ElectronDriver.js"
 
 export const MARK = "data-sw-mark"
@@ -24,17 +24,19 @@ const parseLine = (text: string): Described => {
 }
 
 /** Role, name and ref of the elements marked 0..count-1 (in that order); removes the marks. */
-export const describeMarked = (driver: ElectronDriverShape, entry: WindowEntry, count: number) =>
+export const describeMarked = (entry: WindowEntry, count: number) =>
   Effect.gen(function* () {
+    const pages = yield* PageOps
+    const snapshots = yield* Snapshots
     const lines = yield* Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) =>
-      driver
+      pages
         .run("describe an element", () => entry.page.locator(`[${MARK}="${i}"]`).first().ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 }))
         .pipe(Effect.orElseSucceed(() => ""))
     )
-    yield* driver.run("clear marks", () =>
-      entry.page.evaluate((attr) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
-    ).pipe(Effect.ignore)
-    if (count > 0) yield* driver.snapshot(entry).pipe(Effect.ignore)
+    yield* pages
+      .evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
+      .pipe(Effect.ignore)
+    if (count > 0) yield* snapshots.snapshot(entry).pipe(Effect.ignore)
     return lines.map((line): Described => {
       const d = parseLine(line)
       return d.ref !== undefined && !entry.refs.has(d.ref) ? { role: d.role, name: d.name } : d

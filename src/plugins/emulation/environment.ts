@@ -5,7 +5,7 @@
  * --lang only at start-up: it applies at the next launch, or at once with relaunch).
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle, Windows, MainProcess, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
 import { defineTool } from "../../tools/Tool.js"
@@ -23,9 +23,11 @@ export const zoom = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window(input.window)
-      const factor = yield* driver.evaluateWindow(
+      const windows = yield* Windows
+      const mainProcess = yield* MainProcess
+      const pages = yield* PageOps
+      const entry = yield* windows.window(input.window)
+      const factor = yield* mainProcess.evaluateWindow(
         entry,
         "set the zoom factor",
         (win: { webContents: { setZoomFactor: (f: number) => void; getZoomFactor: () => number } }, wanted: number | null) => {
@@ -34,7 +36,7 @@ export const zoom = defineTool({
         },
         input.factor ?? null
       )
-      const dpr = yield* driver.run("read devicePixelRatio", () => entry.page.evaluate(() => window.devicePixelRatio))
+      const dpr = yield* pages.evaluate(entry, "read devicePixelRatio", () => window.devicePixelRatio)
       return { text: `${entry.id}: zoom factor ${factor} (${Math.round(factor * 100)}%), page devicePixelRatio ${dpr}`, structured: { window: entry.id, zoomFactor: factor, devicePixelRatio: dpr } }
     })
 })
@@ -57,23 +59,24 @@ export const timezone = defineTool({
   input: Schema.Struct({ timezone: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
       const wanted = input.timezone
       if (wanted !== undefined) {
         if (wanted !== "system" && !isTimeZone(wanted)) {
           return yield* new InvalidArgument({ message: `timezone: ${wanted} is not an IANA time zone`, hint: "Examples: Europe/Paris, America/New_York, Asia/Tokyo, UTC; \"system\" removes the override." })
         }
         const timezoneId = wanted === "system" ? "" : wanted
-        yield* driver.run("override the time zone", () =>
+        yield* pages.run("override the time zone", () =>
           applyInEveryWindow(session, "timezone", (cdp) => cdp.send("Emulation.setTimezoneOverride", { timezoneId }), timezoneId !== "")
         )
       }
       const seen = yield* Effect.forEach(
-        session.windows.filter((w) => !w.page.isClosed()),
+        yield* (yield* Windows).every,
         (w) =>
-          driver
-            .run("read the time zone", () => w.page.evaluate(() => ({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, utcOffsetMinutes: -new Date().getTimezoneOffset() })))
+          pages
+            .evaluate(w, "read the time zone", () => ({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, utcOffsetMinutes: -new Date().getTimezoneOffset() }))
             .pipe(Effect.map((tz) => ({ window: w.id, ...tz }))),
         { concurrency: "unbounded" }
       )
@@ -95,14 +98,17 @@ export const locale = defineTool({
       if (input.locale !== undefined && !LOCALE.test(input.locale)) {
         return yield* new InvalidArgument({ message: `locale: ${JSON.stringify(input.locale)} is not a locale`, hint: "Give a BCP 47 tag like fr, de-CH or pt-BR." })
       }
-      const driver = yield* ElectronDriver
-      let session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const windows = yield* Windows
+      const mainProcess = yield* MainProcess
+      const pages = yield* PageOps
+      let session = yield* lifecycle.session
       if (input.relaunch === true) {
         if (input.locale === undefined) return yield* new InvalidArgument({ message: "relaunch needs locale", hint: "Example: { \"locale\": \"fr\", \"relaunch\": true }" })
         const launch = session.launch
         if (launch === undefined) return yield* new InvalidArgument({ message: "relaunch: this app was attached, not launched", hint: "Start it with --lang=<locale> yourself, or electron_launch it with locale." })
         const args = [...launch.args.filter((a) => !a.startsWith("--lang=")), `--lang=${input.locale}`]
-        session = yield* driver.launch({
+        session = yield* lifecycle.launch({
           ...(launch.app !== undefined ? { app: launch.app } : {}),
           executablePath: launch.executablePath,
           args,
@@ -110,9 +116,9 @@ export const locale = defineTool({
           ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {})
         })
       }
-      const main = yield* driver.evaluateMain("read the locale", ({ app }: { app: { getLocale: () => string; getSystemLocale?: () => string } }) => ({ appLocale: app.getLocale(), systemLocale: app.getSystemLocale?.() ?? null }), undefined)
-      const entry = yield* driver.window()
-      const page = yield* driver.run("read navigator.language", () => entry.page.evaluate(() => ({ language: navigator.language, languages: [...navigator.languages] })))
+      const main = yield* mainProcess.evaluateMain("read the locale", ({ app }: { app: { getLocale: () => string; getSystemLocale?: () => string } }) => ({ appLocale: app.getLocale(), systemLocale: app.getSystemLocale?.() ?? null }), undefined)
+      const entry = yield* windows.window()
+      const page = yield* pages.evaluate(entry, "read navigator.language", () => ({ language: navigator.language, languages: [...navigator.languages] }))
       const now = `app.getLocale()=${main.appLocale}, ${entry.id} navigator.language=${page.language} (${page.languages.join(", ")})`
       const pending =
         input.locale !== undefined && input.relaunch !== true

@@ -6,23 +6,24 @@
  * prefers-color-scheme, which nativeTheme may drive).
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type AppSession } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle, MainProcess, PageOps, sessionLocal, type AppSession, Windows } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
 
-type Driver = typeof ElectronDriver.Service
-
 /** Reads matchMedia queries in every open window. */
-export const readMedia = (driver: Driver, session: AppSession, queries: ReadonlyArray<string>) =>
-  Effect.forEach(
-    session.windows.filter((w) => !w.page.isClosed()),
-    (w) =>
-      driver
-        .run("read media features", () => w.page.evaluate((qs) => qs.map((q) => window.matchMedia(q).matches), queries))
-        .pipe(Effect.map((matches) => ({ window: w.id, matches }))),
-    { concurrency: "unbounded" }
-  )
+export const readMedia = (session: AppSession, queries: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const pages = yield* PageOps
+    return yield* Effect.forEach(
+      yield* (yield* Windows).every,
+      (w) =>
+        pages
+          .evaluate(w, "read media features", (qs: ReadonlyArray<string>) => qs.map((q) => window.matchMedia(q).matches), queries)
+          .pipe(Effect.map((matches) => ({ window: w.id, matches }))),
+      { concurrency: "unbounded" }
+    )
+  })
 
 export const theme = defineTool({
   name: "electron_emulation_theme",
@@ -33,9 +34,11 @@ export const theme = defineTool({
   input: Schema.Struct({ theme: Schema.optional(Schema.Literal("system", "light", "dark")) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
-      const main = yield* driver.evaluateMain(
+      const lifecycle = yield* AppLifecycle
+      const mainProcess = yield* MainProcess
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
+      const main = yield* mainProcess.evaluateMain(
         "set the theme",
         ({ nativeTheme }: { nativeTheme: { themeSource: string; shouldUseDarkColors: boolean } }, wanted: string | null) => {
           if (wanted !== null) nativeTheme.themeSource = wanted
@@ -44,8 +47,8 @@ export const theme = defineTool({
         input.theme ?? null
       )
       // Windows repaint asynchronously: read until each reports the scheme the main process chose (3 s at most).
-      const seen = yield* driver.poll(
-        Effect.map(readMedia(driver, session, ["(prefers-color-scheme: dark)"]), (windows) => ({
+      const seen = yield* pages.poll(
+        Effect.map(readMedia(session, ["(prefers-color-scheme: dark)"]), (windows) => ({
           ok: windows.every((w) => w.matches[0] === main.shouldUseDarkColors),
           actual: windows.map((w) => ({ window: w.window, colorScheme: w.matches[0] ? "dark" : "light" }))
         })),
@@ -66,7 +69,7 @@ const FEATURES = {
 } as const
 type FeatureKey = keyof typeof FEATURES
 
-const overridesBySession = new WeakMap<AppSession, Partial<Record<FeatureKey, string>>>()
+const mediaOverrides = sessionLocal<Partial<Record<FeatureKey, string>>>("emulation/media", () => ({}))
 
 export const media = defineTool({
   name: "electron_emulation_reduced_motion",
@@ -82,10 +85,10 @@ export const media = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
-      const overrides = overridesBySession.get(session) ?? {}
-      overridesBySession.set(session, overrides)
+      const lifecycle = yield* AppLifecycle
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
+      const overrides = mediaOverrides.of(session)
       const asked = (Object.keys(FEATURES) as Array<FeatureKey>).filter((k) => input[k] !== undefined)
       if (asked.length > 0) {
         for (const k of asked) {
@@ -94,13 +97,13 @@ export const media = defineTool({
         }
         // Every asked feature is sent (an empty value clears the override of this session).
         const features = (Object.keys(FEATURES) as Array<FeatureKey>).map((k) => ({ name: FEATURES[k].name, value: overrides[k] ?? "" }))
-        yield* driver.run("emulate media features", () =>
+        yield* pages.run("emulate media features", () =>
           applyInEveryWindow(session, "media", (cdp) => cdp.send("Emulation.setEmulatedMedia", { features }), Object.keys(overrides).length > 0)
         )
       }
       const keys = Object.keys(FEATURES) as Array<FeatureKey>
       const queries = keys.flatMap((k) => FEATURES[k].values.map((v) => `(${FEATURES[k].name}: ${v})`))
-      const windows = yield* readMedia(driver, session, queries)
+      const windows = yield* readMedia(session, queries)
       const seen = windows.map((w) => {
         let i = 0
         const values: Record<string, string> = {}

@@ -3,7 +3,7 @@
  * from the main process, through Electron's own handler table and webContents.send.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
+import { Windows, MainProcess, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import type { InvokeHandlers, IpcState } from "./recorder.js"
@@ -66,10 +66,11 @@ export const invokeTool = defineTool({
   input: Schema.Struct({ channel: Channel, args: Args, window: OptionalWindow }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window(input.window)
+      const windows = yield* Windows
+      const mainProcess = yield* MainProcess
+      const entry = yield* windows.window(input.window)
       const wc = yield* webContentsIdOf(entry)
-      const outcome = yield* driver.evaluateMain(`invoke ${input.channel}`, invokeInMain, { wc, channel: input.channel, args: [...(input.args ?? [])] })
+      const outcome = yield* mainProcess.evaluateMain(`invoke ${input.channel}`, invokeInMain, { wc, channel: input.channel, args: [...(input.args ?? [])] })
       if (outcome.kind === "no-handler") {
         return yield* new InvalidArgument({
           message: `channel: no handler is registered for '${input.channel}' (a renderer would get "No handler registered for '${input.channel}'")`,
@@ -112,9 +113,9 @@ export const mockTool = defineTool({
         return yield* new InvalidArgument({ message: "give exactly one of result or error", hint: 'Example: { "channel": "tasks:save", "error": "disk full" } or { "channel": "tasks:load", "result": { "tasks": [] } }' })
       }
       yield* requireRecorder("mock an IPC channel", true)
-      const driver = yield* ElectronDriver
+      const mainProcess = yield* MainProcess
       const args = input.error !== undefined ? { channel: input.channel, error: input.error } : { channel: input.channel, result: input.result }
-      const set = yield* driver.evaluateMain(`mock ${input.channel}`, setMock, args)
+      const set = yield* mainProcess.evaluateMain(`mock ${input.channel}`, setMock, args)
       const answer = input.error !== undefined ? `fail with Error: ${input.error}` : `reply ${preview(input.result)}`
       return {
         text: `${input.channel} now ${set.replaced ? "(mock replaced) " : ""}${answer}${set.handled ? "; the app's handler is kept and comes back with electron_ipc_clear_mocks" : "; the app registers no handler for it"}.`,
@@ -140,8 +141,8 @@ export const clearMocksTool = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       yield* requireRecorder("clear IPC mocks", false)
-      const driver = yield* ElectronDriver
-      const result = yield* driver.evaluateMain("clear IPC mocks", clearMocks, input.channel ?? null)
+      const mainProcess = yield* MainProcess
+      const result = yield* mainProcess.evaluateMain("clear IPC mocks", clearMocks, input.channel ?? null)
       if (input.channel !== undefined && result.cleared.length === 0) {
         return yield* new InvalidArgument({
           message: `channel: '${input.channel}' is not mocked`,
@@ -165,10 +166,11 @@ export const sendTool = defineTool({
   input: Schema.Struct({ channel: Channel, args: Args, window: OptionalWindow }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window(input.window)
+      const windows = yield* Windows
+      const mainProcess = yield* MainProcess
+      const entry = yield* windows.window(input.window)
       const args = [...(input.args ?? [])]
-      yield* driver.evaluateWindow(entry, `send ${input.channel}`, (win, arg: { channel: string; args: Array<unknown> }) => {
+      yield* mainProcess.evaluateWindow(entry, `send ${input.channel}`, (win, arg: { channel: string; args: Array<unknown> }) => {
         win.webContents.send(arg.channel, ...arg.args)
       }, { channel: input.channel, args })
       return {

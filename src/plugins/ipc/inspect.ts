@@ -2,7 +2,7 @@
  * electron_ipc_handlers (what the main process answers) and electron_ipc_log (what went across).
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
+import { MainProcess, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import type { InvokeHandlers, IpcEntry, IpcState } from "./recorder.js"
 import { label, requireRecorder, time, windowIdsByWebContents } from "./shared.js"
@@ -43,8 +43,8 @@ export const handlersTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const all = yield* driver.evaluateMain("list the IPC handlers", readChannels, undefined)
+      const mainProcess = yield* MainProcess
+      const all = yield* mainProcess.evaluateMain("list the IPC handlers", readChannels, undefined)
       const shown = all.filter((c) => input.channel === undefined || c.channel.includes(input.channel))
       const lines = shown.map(
         (c) =>
@@ -92,9 +92,9 @@ export const logTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const mainProcess = yield* MainProcess
       yield* requireRecorder("read the IPC log", false)
-      const read = yield* driver.evaluateMain("read the IPC log", readLog, { after: input.cursor ?? 0, clear: input.clear === true })
+      const read = yield* mainProcess.evaluateMain("read the IPC log", readLog, { after: input.cursor ?? 0, clear: input.clear === true })
       if (read === undefined) return yield* Effect.dieMessage("the ipc recorder vanished")
       const entries = read.entries.filter(
         (e) => (input.channel === undefined || e.channel.includes(input.channel)) && (input.direction === undefined || e.dir === input.direction)

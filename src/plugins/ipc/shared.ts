@@ -3,7 +3,7 @@
  * driver's ids (w1, w2) from the webContents ids the main process knows.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle, MainProcess, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { OperationFailed } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
 
@@ -27,8 +27,8 @@ export const NO_RECORDER_HINT = "The ipc hook installs at launch/attach while th
 
 export const requireRecorder = (what: string, needHandlers: boolean) =>
   Effect.gen(function* () {
-    const driver = yield* ElectronDriver
-    const status = yield* driver.evaluateMain(
+    const mainProcess = yield* MainProcess
+    const status = yield* mainProcess.evaluateMain(
       "check the ipc recorder",
       () => {
         const state = (globalThis as { __stagewright_ipc?: { handlersHooked: boolean } }).__stagewright_ipc
@@ -47,13 +47,14 @@ export const requireRecorder = (what: string, needHandlers: boolean) =>
 
 /** The driver's window id of each webContents id (windows that answer; others are left out). */
 export const windowIdsByWebContents = Effect.gen(function* () {
-  const driver = yield* ElectronDriver
-  const session = yield* driver.session
+  const lifecycle = yield* AppLifecycle
+  const mainProcess = yield* MainProcess
+  const session = yield* lifecycle.session
   const open = session.windows.filter((w) => !w.page.isClosed())
   const pairs = yield* Effect.forEach(
     open,
     (entry) =>
-      driver.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined).pipe(
+      mainProcess.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined).pipe(
         Effect.map((wc) => [wc, entry.id] as const),
         Effect.orElseSucceed(() => undefined)
       ),
@@ -64,7 +65,10 @@ export const windowIdsByWebContents = Effect.gen(function* () {
 
 /** The webContents id of a window. */
 export const webContentsIdOf = (entry: WindowEntry) =>
-  Effect.flatMap(ElectronDriver, (driver) => driver.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined))
+  Effect.gen(function* () {
+    const mainProcess = yield* MainProcess
+    return yield* mainProcess.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined)
+  })
 
 export const label = (ids: ReadonlyMap<number, string>, wc: number | undefined) => (wc === undefined ? "main" : (ids.get(wc) ?? `webContents ${wc}`))
 

@@ -2,9 +2,8 @@
  * Trays and notifications, from the records of the plugin's main-process hook: a tray's context menu
  * (read, and click an item as a user would), the notifications the app showed (click one).
  */
-import type { ElectronModule, MainValue } from "../../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { MainProcess, type ElectronModule, type MainValue } from "../../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { discoverTrays } from "./discover.js"
@@ -103,10 +102,10 @@ export const tray = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       if (input.id !== undefined && input.path !== undefined) return yield* new InvalidArgument({ message: "give id or path, not both", hint: "Example: { \"id\": \"check-updates\" }" })
-      const driver = yield* ElectronDriver
+      const mainProcess = yield* MainProcess
       const click = input.id !== undefined ? { id: input.id } : input.path !== undefined ? { path: input.path } : null
-      yield* driver.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
-      const result = yield* driver.evaluateMain(click ? "click the tray item" : "read the tray menus", trayCommand, { click })
+      yield* mainProcess.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
+      const result = yield* mainProcess.evaluateMain(click ? "click the tray item" : "read the tray menus", trayCommand, { click })
       const live = result.trays.filter((t) => !t.destroyed)
       const menus = live.map((t) =>
         [`tray ${t.tray}${t.toolTip ? ` "${t.toolTip}"` : ""}${t.inferred ? " (menu set before attach, inferred)" : ""}:`, ...(t.menu ? render(t.menu, 1) : [`  ${UNREADABLE}`])].join("\n")
@@ -151,8 +150,8 @@ export const notifications = defineTool({
   input: Schema.Struct({ click: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.positive())).annotations({ description: "notification id" }) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const result = yield* driver.evaluateMain("read the notifications", notificationCommand, { click: input.click ?? null })
+      const mainProcess = yield* MainProcess
+      const result = yield* mainProcess.evaluateMain("read the notifications", notificationCommand, { click: input.click ?? null })
       const lines = result.notifications.map((n) => `#${n.id} ${new Date(n.at).toISOString()} "${n.title}"${n.subtitle ? ` (${n.subtitle})` : ""}${n.body ? `: ${n.body}` : ""}`)
       if (input.click !== undefined && !result.clicked) {
         return yield* new ElementNotFound({ message: `No notification #${input.click}`, hint: lines.length > 0 ? `Shown:\n${lines.join("\n")}` : "The app has shown no notification since launch." })

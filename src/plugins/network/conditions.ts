@@ -5,7 +5,7 @@
  * Each answer reads back what the pages see: navigator.onLine and navigator.connection (rtt, downlink).
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type AppSession } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle, PageOps, sessionLocal, type AppSession, Windows } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
@@ -17,12 +17,8 @@ interface Conditions {
   uploadKbps: number
 }
 
-const bySession = new WeakMap<AppSession, Conditions>()
-const conditionsOf = (session: AppSession): Conditions => {
-  let c = bySession.get(session)
-  if (!c) bySession.set(session, (c = { offline: false, latencyMs: 0, downloadKbps: 0, uploadKbps: 0 }))
-  return c
-}
+const conditions = sessionLocal<Conditions>("network/conditions", () => ({ offline: false, latencyMs: 0, downloadKbps: 0, uploadKbps: 0 }))
+const conditionsOf = conditions.of
 
 const throttled = (c: Conditions) => c.latencyMs > 0 || c.downloadKbps > 0 || c.uploadKbps > 0
 
@@ -51,20 +47,21 @@ interface Seen {
 }
 
 /** What each window's page reports now. */
-const readBack = (driver: typeof ElectronDriver.Service, session: AppSession) =>
-  Effect.forEach(
-    session.windows.filter((w) => !w.page.isClosed()),
-    (w) =>
-      driver
-        .run("read the network state", () =>
-          w.page.evaluate(() => {
+const readBack = (session: AppSession) =>
+  Effect.gen(function* () {
+    const pages = yield* PageOps
+    return yield* Effect.forEach(
+      yield* (yield* Windows).every,
+      (w) =>
+        pages
+          .evaluate(w, "read the network state", () => {
             const connection = (navigator as { connection?: { rtt?: number; downlink?: number } }).connection
             return { onLine: navigator.onLine, rttMs: connection?.rtt ?? null, downlinkMbps: connection?.downlink ?? null }
           })
-        )
-        .pipe(Effect.map((seen): Seen => ({ window: w.id, ...seen }))),
-    { concurrency: "unbounded" }
-  )
+          .pipe(Effect.map((seen): Seen => ({ window: w.id, ...seen }))),
+      { concurrency: "unbounded" }
+    )
+  })
 
 const describe = (c: Conditions, seen: ReadonlyArray<Seen>) =>
   [
@@ -81,14 +78,15 @@ export const offline = defineTool({
   input: Schema.Struct({ offline: Schema.Boolean }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
       const c = conditionsOf(session)
       c.offline = input.offline
-      yield* driver.run("set offline", () => session.context.setOffline(input.offline))
+      yield* pages.run("set offline", () => session.context.setOffline(input.offline))
       // The same flag on this plugin's sessions, so throttling set there cannot contradict it.
-      yield* driver.run("set offline", () => applyConditions(session, c))
-      const seen = yield* readBack(driver, session)
+      yield* pages.run("set offline", () => applyConditions(session, c))
+      const seen = yield* readBack(session)
       return { text: describe(c, seen), structured: { ...c, windows: seen } }
     })
 })
@@ -108,8 +106,9 @@ export const throttle = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
       const c = conditionsOf(session)
       if (input.downloadKbps !== undefined && input.downloadKbps > 0 && input.downloadKbps < 1) {
         return yield* new InvalidArgument({ message: "downloadKbps: at least 1 kbit/s (or 0 for no limit)", hint: "Example: { \"latencyMs\": 400, \"downloadKbps\": 400 } (a slow 3G link)." })
@@ -117,8 +116,8 @@ export const throttle = defineTool({
       c.latencyMs = input.latencyMs ?? 0
       c.downloadKbps = input.downloadKbps ?? 0
       c.uploadKbps = input.uploadKbps ?? 0
-      yield* driver.run("throttle the network", () => applyConditions(session, c))
-      const seen = yield* readBack(driver, session)
+      yield* pages.run("throttle the network", () => applyConditions(session, c))
+      const seen = yield* readBack(session)
       return { text: describe(c, seen), structured: { ...c, windows: seen } }
     })
 })

@@ -11,11 +11,12 @@ import { resolve } from "node:path"
 import type { Request } from "playwright-core"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { ElectronDriver, type AppSession } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle, PageOps, sessionLocal } from "../../layers/driver/ElectronDriver.js"
 import { confine } from "../../tools/confine.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Pattern, routesOf, toMatcher, type UrlMatcher } from "./routes.js"
+import { answer, bounded, moreLine } from "../../tools/respond.js"
 
 const MAX_ENTRIES = 2_000
 const MAX_BODY = 5_000_000
@@ -27,8 +28,8 @@ interface Recording {
   readonly matches: (url: string) => boolean
 }
 
-const recordings = new WeakMap<AppSession, Recording>()
-const replays = new WeakMap<AppSession, string>()
+/** The session's running recording and the HAR it replays, if any. */
+const harState = sessionLocal<{ recording?: Recording | undefined; replaying?: string | undefined }>("network/har", () => ({}))
 
 const headerList = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }))
 
@@ -85,9 +86,9 @@ export const harRecord = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
-      const current = recordings.get(session)
+      const lifecycle = yield* AppLifecycle
+      const session = yield* lifecycle.session
+      const current = harState.of(session).recording
       if (input.action === "start") {
         if (current) return yield* new InvalidArgument({ message: "action: a recording is already running", hint: "Stop it first: { \"action\": \"stop\" }." })
         const matcher = input.url !== undefined ? yield* toMatcher(input.url, "url") : undefined
@@ -103,7 +104,7 @@ export const harRecord = defineTool({
           stop: () => session.context.off("requestfinished", onFinished)
         }
         session.context.on("requestfinished", onFinished)
-        recordings.set(session, recording)
+        harState.of(session).recording = recording
         return { text: `Recording HTTP traffic${input.url !== undefined ? ` matching ${input.url}` : ""}. Stop with { "action": "stop" }.`, structured: { recording: true } }
       }
       if (!current) return yield* new InvalidArgument({ message: "action: no recording is running", hint: "Start one with { \"action\": \"start\" }." })
@@ -111,17 +112,15 @@ export const harRecord = defineTool({
       const path = outputPath(config.outputDir, input.name ?? timestampedName("network", ".har"), ".har")
       if (typeof path !== "string") return yield* path
       current.stop()
-      recordings.delete(session)
+      harState.of(session).recording = undefined
       const entries = (yield* Effect.promise(() => Promise.all(current.entries)).pipe(Effect.timeout(10_000), Effect.orElseSucceed(() => []))).filter(
         (e) => e !== undefined
       )
       const har = { log: { version: "1.2", creator: { name: "stagewright", version: "1" }, pages: [], entries } }
       yield* Effect.sync(() => writeFileSync(path, JSON.stringify(har, null, 1)))
       const urls = [...new Set(entries.map((e) => (e as { request: { url: string } }).request.url))]
-      return {
-        text: `Wrote ${entries.length} request(s) to ${path}${urls.length > 0 ? `\n${urls.slice(0, 20).join("\n")}${urls.length > 20 ? `\n… ${urls.length - 20} more` : ""}` : ""}`,
-        structured: { path, entries: entries.length }
-      }
+      const listed = bounded(urls, 20)
+      return answer([`Wrote ${entries.length} request(s) to ${path}`, ...listed.shown, moreLine(listed)], { path, entries: entries.length })
     })
 })
 
@@ -171,18 +170,19 @@ export const harReplay = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
       if (input.stop === true) {
         if (input.file !== undefined) return yield* new InvalidArgument({ message: "stop takes no file", hint: "{ \"stop\": true } ends the replay." })
-        const was = replays.get(session)
+        const was = harState.of(session).replaying
         if (was === undefined) return yield* new InvalidArgument({ message: "stop: no HAR is being replayed", hint: "Start one with { \"file\": \"…har\" }." })
         // unrouteAll is the only public way to drop a HAR router: put the mocked routes back afterwards.
-        yield* driver.run("stop the replay", async () => {
+        yield* pages.run("stop the replay", async () => {
           await session.context.unrouteAll({ behavior: "ignoreErrors" })
           for (const r of routesOf(session)) await session.context.route(r.matcher, r.handler)
         })
-        replays.delete(session)
+        harState.of(session).replaying = undefined
         return { text: `Stopped replaying ${was}; requests reach the network (mocked routes kept).`, structured: { replaying: null } }
       }
       if (input.file === undefined) return yield* new InvalidArgument({ message: "file is required", hint: "Give the path electron_network_har_record returned." })
@@ -193,11 +193,11 @@ export const harReplay = defineTool({
       if (!existsSync(file)) return yield* new InvalidArgument({ message: `file: ${input.file} does not exist`, hint: "Give the path electron_network_har_record returned." })
       yield* checkHar(file, input.file)
       const matcher = input.url !== undefined ? yield* toMatcher(input.url, "url") : undefined
-      yield* driver.run("replay the HAR", () =>
+      yield* pages.run("replay the HAR", () =>
         // playwright-core hands `url` to context.route, which takes a function matcher (its types say string | RegExp only).
         session.context.routeFromHAR(file, { notFound: input.notFound ?? "abort", ...(matcher !== undefined ? { url: matcher as unknown as RegExp } : {}) })
       )
-      replays.set(session, file)
+      harState.of(session).replaying = file
       return {
         text: `Replaying ${file}${input.url !== undefined ? ` for ${input.url}` : ""}; unmatched requests ${input.notFound === "fallback" ? "go to the network" : "abort"}. Stop with { "stop": true }.`,
         structured: { replaying: file }

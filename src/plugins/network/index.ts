@@ -1,7 +1,7 @@
 /**
  * network: mock, fail, throttle and take offline the requests of every window of the app, and record /
- * replay its traffic as HAR. Routes and settings live in the app's Playwright context and in module state
- * keyed by the session (a WeakMap): they last as long as the session.
+ * replay its traffic as HAR. Routes and settings live in the app's Playwright context and in state
+ * held by the session (sessionLocal): they last as long as the session.
  */
 import { definePlugin } from "../Plugin.js"
 import { offline, throttle } from "./conditions.js"

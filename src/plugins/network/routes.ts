@@ -6,7 +6,7 @@
 import { Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import type { BrowserContext, Route } from "playwright-core"
-import { ElectronDriver, type AppSession } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle, PageOps, sessionLocal, type AppSession } from "../../layers/driver/ElectronDriver.js"
 import { classifyServedBody } from "../../eval-policy/code-paths.js"
 import { allowsCode } from "../../tools/code-gate.js"
 import { InvalidArgument } from "../../tools/errors.js"
@@ -25,17 +25,13 @@ export interface MockedRoute {
   blocked: number
 }
 
-const routesBySession = new WeakMap<AppSession, Array<MockedRoute>>()
+const routes = sessionLocal<Array<MockedRoute>>("network/routes", () => [])
 const drop = <A>(list: Array<A>, item: A) => {
   const i = list.indexOf(item)
   if (i >= 0) list.splice(i, 1)
 }
 
-export const routesOf = (session: AppSession): Array<MockedRoute> => {
-  let list = routesBySession.get(session)
-  if (!list) routesBySession.set(session, (list = []))
-  return list
-}
+export const routesOf = (session: AppSession): Array<MockedRoute> => routes.of(session)
 
 /**
  * Whether a request URL matches a route's pattern. Always a function, so playwright-core never builds a
@@ -90,8 +86,9 @@ export const route = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
       const list = routesOf(session)
       if (input.url === undefined) {
         if (Object.keys(input).length > 0) return yield* new InvalidArgument({ message: "url is required to add a route", hint: "Example: { \"url\": \"**/api/quote*\", \"body\": \"{...}\" }; without arguments the routes are listed." })
@@ -135,7 +132,7 @@ export const route = defineTool({
           })
         }
       }
-      yield* driver.run("add the route", () => session.context.route(matcher, entry.handler, input.times !== undefined ? { times: input.times } : undefined))
+      yield* pages.run("add the route", () => session.context.route(matcher, entry.handler, input.times !== undefined ? { times: input.times } : undefined))
       list.push(entry)
       return { text: `Routed ${input.url} -> ${entry.summary}.\n${describeRoutes(list)}`, structured: { routes: routeList(list) } }
     })
@@ -150,8 +147,9 @@ export const unroute = defineTool({
   input: Schema.Struct({ url: Schema.optional(Pattern) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
+      const lifecycle = yield* AppLifecycle
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
       const list = routesOf(session)
       const which = list.filter((r) => input.url === undefined || r.pattern === input.url)
       if (input.url !== undefined && which.length === 0) {
@@ -160,7 +158,7 @@ export const unroute = defineTool({
           hint: list.length > 0 ? `Routes: ${list.map((r) => r.pattern).join(", ")}` : "There are no mocked routes."
         })
       }
-      yield* driver.run("remove the route", () => removeRoutes(session.context, list, which))
+      yield* pages.run("remove the route", () => removeRoutes(session.context, list, which))
       return { text: `Removed ${which.length} route(s).\n${describeRoutes(list)}`, structured: { removed: which.map((r) => r.pattern), routes: routeList(list) } }
     })
 })

@@ -7,7 +7,7 @@ import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { Snapshots, MainProcess, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
@@ -71,7 +71,9 @@ export const cpuProfileTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const snapshots = yield* Snapshots
+      const mainProcess = yield* MainProcess
+      const pages = yield* PageOps
       const config = yield* ServerConfig
       const measured = yield* resolveTarget(input.target)
       const durationMs = input.durationMs ?? 2_000
@@ -85,24 +87,24 @@ export const cpuProfileTool = defineTool({
       const json = yield* Effect.scoped(
         measured.kind === "main"
           ? Effect.gen(function* () {
-              yield* Effect.acquireRelease(driver.evaluateMain("start the main-process profiler", startMain, { interval }), () =>
-                driver.evaluateMain("release the main-process profiler", abandonMain, undefined).pipe(Effect.ignore)
+              yield* Effect.acquireRelease(mainProcess.evaluateMain("start the main-process profiler", startMain, { interval }), () =>
+                mainProcess.evaluateMain("release the main-process profiler", abandonMain, undefined).pipe(Effect.ignore)
               )
               yield* Effect.sleep(durationMs)
-              return yield* driver.evaluateMain<string, undefined>("stop the main-process profiler", stopMain, undefined)
+              return yield* mainProcess.evaluateMain<string, undefined>("stop the main-process profiler", stopMain, undefined)
             })
           : Effect.gen(function* () {
-              const cdp = yield* cdpSession(driver, measured.entry)
-              yield* send(driver, cdp, "Profiler.enable")
-              yield* send(driver, cdp, "Profiler.setSamplingInterval", { interval })
-              yield* send(driver, cdp, "Profiler.start")
+              const cdp = yield* cdpSession(measured.entry)
+              yield* send(cdp, "Profiler.enable")
+              yield* send(cdp, "Profiler.setSamplingInterval", { interval })
+              yield* send(cdp, "Profiler.start")
               const started = Date.now()
               if (input.click !== undefined) {
-                const locator = yield* driver.locate(measured.entry, input.click)
-                yield* driver.run(`click ${input.click}`, () => locator.click({ timeout: Math.max(1_000, durationMs) }))
+                const locator = yield* snapshots.locate(measured.entry, input.click)
+                yield* pages.run(`click ${input.click}`, () => locator.click({ timeout: Math.max(1_000, durationMs) }))
               }
               yield* Effect.sleep(Math.max(0, durationMs - (Date.now() - started)))
-              const stopped = yield* send<{ profile: CpuProfile }>(driver, cdp, "Profiler.stop")
+              const stopped = yield* send<{ profile: CpuProfile }>(cdp, "Profiler.stop")
               return JSON.stringify(stopped.profile)
             })
       )

@@ -6,32 +6,39 @@ import { Effect, Ref, Schedule, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { ElectronDriver, type ElectronDriverShape, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle, MainProcess, PageOps, type MainError, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { cdpSession, kb, LOAD_BUILTIN, ProcessTarget, resolveTarget, send, targetName } from "./shared.js"
 import { chart, slopePerSecond } from "./chart.js"
 
-const readMain = (driver: ElectronDriverShape) =>
-  driver.evaluateMain("read main-process memory", () => {
-    const m = process.memoryUsage()
-    return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }
-  }, undefined)
+const readMain = Effect.gen(function* () {
+  const mainProcess = yield* MainProcess
+  return yield* mainProcess.evaluateMain(
+    "read main-process memory",
+    () => {
+      const m = process.memoryUsage()
+      return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }
+    },
+    undefined
+  )
+})
 
 const writeMainSnapshot = `(_electron, path) => { ${LOAD_BUILTIN} return load("node:v8").writeHeapSnapshot(path) }`
 
 /** A renderer heap snapshot through HeapProfiler, its chunks joined into the file. */
-const rendererSnapshot = (driver: ElectronDriverShape, entry: WindowEntry, file: string) =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const cdp = yield* cdpSession(driver, entry)
+const rendererSnapshot = (entry: WindowEntry, file: string) =>
+  Effect.gen(function* () {
+    const pages = yield* PageOps
+    const snapshot = yield* pages.withCdp(entry, "take a heap snapshot", async (cdp) => {
       const chunks: Array<string> = []
-      cdp.on("HeapProfiler.addHeapSnapshotChunk", (event: { chunk: string }) => chunks.push(event.chunk))
-      yield* send(driver, cdp, "HeapProfiler.enable")
-      yield* send(driver, cdp, "HeapProfiler.takeHeapSnapshot", { reportProgress: false })
-      writeFileSync(file, chunks.join(""))
+      cdp.on("HeapProfiler.addHeapSnapshotChunk", (event) => chunks.push(event.chunk))
+      await cdp.send("HeapProfiler.enable")
+      await cdp.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false })
+      return chunks.join("")
     })
-  )
+    writeFileSync(file, snapshot)
+  })
 
 export const heapTool = defineTool({
   name: "electron_perf_heap",
@@ -44,12 +51,14 @@ export const heapTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const lifecycle = yield* AppLifecycle
+      const mainProcess = yield* MainProcess
+      const pages = yield* PageOps
       const config = yield* ServerConfig
-      const session = yield* driver.session
-      const main = yield* readMain(driver).pipe(Effect.catchTag("NeedsMainProcess", () => Effect.succeed(undefined)))
+      const session = yield* lifecycle.session
+      const main = yield* readMain.pipe(Effect.catchTag("NeedsMainProcess", () => Effect.succeed(undefined)))
       const windows = yield* Effect.forEach(session.windows, (entry) =>
-        Effect.scoped(Effect.flatMap(cdpSession(driver, entry), (cdp) => send<{ usedSize: number; totalSize: number }>(driver, cdp, "Runtime.getHeapUsage"))).pipe(
+        pages.withCdp(entry, "Runtime.getHeapUsage", (cdp) => cdp.send("Runtime.getHeapUsage")).pipe(
           Effect.map((heap) => ({ window: entry.id, used: heap.usedSize, total: heap.totalSize })),
           Effect.timeout(5_000),
           Effect.orElseSucceed(() => ({ window: entry.id, used: null, total: null }))
@@ -60,8 +69,8 @@ export const heapTool = defineTool({
         const measured = yield* resolveTarget(input.snapshot)
         const file = outputPath(config.outputDir, timestampedName(`heap-${targetName(measured)}`, ".heapsnapshot"), ".heapsnapshot")
         if (typeof file !== "string") return yield* file
-        if (measured.kind === "main") yield* driver.evaluateMain("write a main-process heap snapshot", writeMainSnapshot, file)
-        else yield* rendererSnapshot(driver, measured.entry, file)
+        if (measured.kind === "main") yield* mainProcess.evaluateMain("write a main-process heap snapshot", writeMainSnapshot, file)
+        else yield* rendererSnapshot(measured.entry, file)
         snapshotFile = file
       }
       const lines = [
@@ -86,7 +95,6 @@ export const memoryWatchTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
       const config = yield* ServerConfig
       const measured = yield* resolveTarget(input.target)
       const intervalMs = input.intervalMs ?? 500
@@ -98,10 +106,10 @@ export const memoryWatchTool = defineTool({
       const started = Date.now()
       yield* Effect.scoped(
         Effect.gen(function* () {
-          const read =
+          const read: Effect.Effect<number, MainError, MainProcess | PageOps> =
             measured.kind === "main"
-              ? Effect.map(readMain(driver), (m) => m.heapUsed)
-              : yield* Effect.map(cdpSession(driver, measured.entry), (cdp) => Effect.map(send<{ usedSize: number }>(driver, cdp, "Runtime.getHeapUsage"), (h) => h.usedSize))
+              ? Effect.map(readMain, (m) => m.heapUsed)
+              : yield* Effect.map(cdpSession(measured.entry), (cdp) => Effect.map(send<{ usedSize: number }>(cdp, "Runtime.getHeapUsage"), (h) => h.usedSize))
           const sample = Effect.flatMap(read, (used) => Ref.update(rows, (list) => [...list, { t: Date.now() - started, used }]))
           yield* Effect.repeat(sample, Schedule.spaced(intervalMs).pipe(Schedule.intersect(Schedule.recurs(count - 1))))
         })

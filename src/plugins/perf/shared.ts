@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { CDPSession } from "playwright-core"
-import { ElectronDriver, type ElectronDriverShape, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle, PageOps, Windows, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 export { pageFunction } from "../../layers/driver/ElectronDriver.js"
 
 export const ProcessTarget = Schema.String.pipe(Schema.pattern(/^(main|w\d+)$/)).annotations({
@@ -16,27 +16,39 @@ export type Measured = { readonly kind: "main" } | { readonly kind: "window"; re
 /** Resolves "main", a window id or the active window. */
 export const resolveTarget = (target: string | undefined) =>
   Effect.gen(function* () {
-    const driver = yield* ElectronDriver
+    const lifecycle = yield* AppLifecycle
+    const windows = yield* Windows
     if (target === "main") {
-      yield* driver.session
+      yield* lifecycle.session
       return { kind: "main" } as Measured
     }
-    return { kind: "window", entry: yield* driver.window(target) } as Measured
+    return { kind: "window", entry: yield* windows.window(target) } as Measured
   })
 
 export const targetName = (m: Measured) => (m.kind === "main" ? "main" : m.entry.id)
 
-/** A DevTools protocol session on the window's page for the scope of the effect. */
-export const cdpSession = (driver: ElectronDriverShape, entry: WindowEntry) =>
-  Effect.acquireRelease(
-    Effect.flatMap(driver.session, (s) => driver.run("open a DevTools session", () => s.context.newCDPSession(entry.page))),
-    (cdp: CDPSession) => Effect.promise(() => cdp.detach().catch(() => undefined))
-  )
+/**
+ * A DevTools protocol session on the window's page for the scope of the effect: for a session that must
+ * last across Effect waits (a profile started, an Effect sleep, then stopped on the same session). One
+ * exchange that fits in a Promise uses `pages.withCdp` instead.
+ */
+export const cdpSession = (entry: WindowEntry) =>
+  Effect.gen(function* () {
+    const lifecycle = yield* AppLifecycle
+    const pages = yield* PageOps
+    return yield* Effect.acquireRelease(
+      Effect.flatMap(lifecycle.session, (s) => pages.run("open a DevTools session", () => s.context.newCDPSession(entry.page))),
+      (cdp: CDPSession) => Effect.promise(() => cdp.detach().catch(() => undefined))
+    )
+  })
 
 /** Sends a DevTools protocol command, typed by the caller. */
-export const send = <R>(driver: ElectronDriverShape, cdp: CDPSession, method: string, params?: Record<string, unknown>) =>
-  // playwright-core types `send` by the protocol's method names; ours are chosen at run time.
-  driver.run(method, () => cdp.send(method as "Runtime.evaluate", params as never) as unknown as Promise<R>)
+export const send = <R>(cdp: CDPSession, method: string, params?: Record<string, unknown>) =>
+  Effect.gen(function* () {
+    const pages = yield* PageOps
+    // playwright-core types `send` by the protocol's method names; ours are chosen at run time.
+    return yield* pages.run(method, () => cdp.send(method as "Runtime.evaluate", params as never) as unknown as Promise<R>)
+  })
 
 /**
  * Source prelude for main-process functions: `load(name)` returns a Node built-in whether the app's main

@@ -2,7 +2,7 @@
  * electron_perf_startup: the last launch's timeline, each figure labelled with where it comes from.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle, MainProcess, PageOps, Windows } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import { pageFunction } from "./shared.js"
 
@@ -24,9 +24,11 @@ export const startupTool = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const session = yield* driver.session
-      const main = yield* driver
+      const lifecycle = yield* AppLifecycle
+      const mainProcess = yield* MainProcess
+      const pages = yield* PageOps
+      const session = yield* lifecycle.session
+      const main = yield* mainProcess
         .evaluateMain("read the process start", () => {
           const p = process as unknown as { getCreationTime?: () => number | null }
           return { now: Date.now(), uptime: process.uptime(), creation: typeof p.getCreationTime === "function" ? p.getCreationTime() : null }
@@ -38,11 +40,13 @@ export const startupTool = defineTool({
         events.push({ at: start, what: `process start (main process ${main.creation !== null ? "process.getCreationTime()" : "Date.now() - process.uptime()"})` })
       }
       events.push({ at: session.startedAt.getTime(), what: `Stagewright connected (${session.kind === "launched" ? "launch returned" : "attached"})` })
-      for (const entry of session.windows) {
+      for (const entry of yield* (yield* Windows).every) {
         events.push({ at: entry.openedAt, what: `${entry.id} window first seen by the driver` })
-        const timing = yield* driver
-          .run(`read ${entry.id} timings`, () =>
-            entry.page.evaluate(pageFunction((): PageTiming => {
+        const timing = yield* pages
+          .evaluate(
+            entry,
+            `read ${entry.id} timings`,
+            pageFunction((): PageTiming => {
               const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined
               const paint = (name: string) => performance.getEntriesByName(name, "paint")[0]?.startTime ?? null
               return {
@@ -53,7 +57,7 @@ export const startupTool = defineTool({
                 firstContentfulPaint: paint("first-contentful-paint"),
                 url: location.href
               }
-            }))
+            })
           )
           .pipe(Effect.timeout(5_000), Effect.option)
         if (timing._tag === "None") continue

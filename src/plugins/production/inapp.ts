@@ -3,9 +3,8 @@
  * handlers, shell.openExternal calls, CSP headers an app's webRequest listener passes on), and the reads
  * that turn a running app into AppFacts for the checklist.
  */
-import type { MainValue } from "../../layers/driver/ElectronDriver.js"
 import { Effect } from "effect"
-import type { BrowserWindowHandle, ElectronDriverShape, ElectronModule, WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { MainProcess, PageOps, type BrowserWindowHandle, type ElectronModule, type MainValue, type WindowEntry, Windows } from "../../layers/driver/ElectronDriver.js"
 import type { AppFacts, WebPrefsFacts, WindowFacts } from "./checklist.js"
 
 /**
@@ -154,49 +153,48 @@ export const effectivePrefs = (raw: Record<string, unknown>): WebPrefsFacts => {
 }
 
 /** CSP meta tags of the page in a window. */
-const readCspMeta = (driver: ElectronDriverShape, entry: WindowEntry) =>
-  driver.run("read the page's CSP meta tags", () =>
-    entry.page.evaluate(() =>
+const readCspMeta = (entry: WindowEntry) =>
+  Effect.gen(function* () {
+    const pages = yield* PageOps
+    return yield* pages.evaluate(entry, "read the page's CSP meta tags", () =>
       Array.from(document.querySelectorAll("meta[http-equiv]"))
         .filter((meta) => (meta.getAttribute("http-equiv") ?? "").toLowerCase() === "content-security-policy")
         .map((meta) => meta.getAttribute("content") ?? "")
     )
-  )
+  })
 
 /** Everything the checklist needs from the running app (fails when it has no main process). */
-export const appFacts = (driver: ElectronDriverShape) =>
-  Effect.gen(function* () {
-    const session = yield* driver.session
-    const app = yield* driver.evaluateMain(
-      "read the app's security facts",
-      ({ app }: { app: { isPackaged: boolean } }) => {
-        const state = (globalThis as { __stagewright_production?: { openExternal: Array<string>; early: boolean } }).__stagewright_production
-        return { electron: process.versions.electron ?? "unknown", packaged: app.isPackaged, openExternal: state ? [...state.openExternal] : [], early: state?.early ?? false }
-      },
-      undefined
-    )
-    const open = session.windows.filter((w) => !w.page.isClosed())
-    const windows = yield* Effect.forEach(open, (entry) =>
-      Effect.gen(function* () {
-        const main = yield* driver.evaluateWindow(entry, `read ${entry.id}'s webPreferences and handlers`, readWindow, undefined)
-        const cspMeta = yield* readCspMeta(driver, entry).pipe(Effect.orElseSucceed(() => undefined))
-        const facts: WindowFacts = {
-          id: entry.id,
-          url: main.url,
-          prefs: main.prefs ? effectivePrefs(main.prefs) : undefined,
-          cspMeta,
-          cspHeader: main.cspHeader,
-          willNavigateListeners: main.willNavigate,
-          windowOpenHandler: main.windowOpen,
-          permissionHandler: main.permission,
-          devToolsOpened: main.devTools
-        }
-        return facts
-      })
-    )
-    const facts: AppFacts = { electron: app.electron, packaged: app.packaged, windows, openExternal: app.openExternal, hookedEarly: app.early }
-    return facts
-  })
+export const appFacts = Effect.gen(function* () {
+  const mainProcess = yield* MainProcess
+  const app = yield* mainProcess.evaluateMain(
+    "read the app's security facts",
+    ({ app }: { app: { isPackaged: boolean } }) => {
+      const state = (globalThis as { __stagewright_production?: { openExternal: Array<string>; early: boolean } }).__stagewright_production
+      return { electron: process.versions.electron ?? "unknown", packaged: app.isPackaged, openExternal: state ? [...state.openExternal] : [], early: state?.early ?? false }
+    },
+    undefined
+  )
+  const windows = yield* Effect.forEach(yield* (yield* Windows).every, (entry) =>
+    Effect.gen(function* () {
+      const main = yield* mainProcess.evaluateWindow(entry, `read ${entry.id}'s webPreferences and handlers`, readWindow, undefined)
+      const cspMeta = yield* readCspMeta(entry).pipe(Effect.orElseSucceed(() => undefined))
+      const facts: WindowFacts = {
+        id: entry.id,
+        url: main.url,
+        prefs: main.prefs ? effectivePrefs(main.prefs) : undefined,
+        cspMeta,
+        cspHeader: main.cspHeader,
+        willNavigateListeners: main.willNavigate,
+        windowOpenHandler: main.windowOpen,
+        permissionHandler: main.permission,
+        devToolsOpened: main.devTools
+      }
+      return facts
+    })
+  )
+  const facts: AppFacts = { electron: app.electron, packaged: app.packaged, windows, openExternal: app.openExternal, hookedEarly: app.early }
+  return facts
+})
 
 const onOff = (value: boolean, name: string) => `${name} ${value ? "on" : "off"}`
 

@@ -3,7 +3,7 @@
  * its reason) and evaluating them. Used by electron_production_report and `stagewright production validate`.
  */
 import { Effect } from "effect"
-import type { ElectronDriverShape } from "../../layers/driver/ElectronDriver.js"
+import type { AppLifecycle, MainProcess, PageOps, Windows } from "../../layers/driver/ElectronDriver.js"
 import { buildFacts, type BuildInfo } from "./build.js"
 import { evaluate, type AppFacts, type Facts, type NotRun, type Report } from "./checklist.js"
 import { appFacts } from "./inapp.js"
@@ -12,24 +12,25 @@ import { promise } from "./locate.js"
 const IN_APP = "in-app checks (items 1-15: webPreferences, CSP, navigation, windows, permissions, openExternal)"
 
 /** The running app's facts, or why there are none. */
-export const appFactsOrReason = (driver: ElectronDriverShape): Effect.Effect<AppFacts | NotRun> =>
-  appFacts(driver).pipe(
-    Effect.catchAll((error): Effect.Effect<NotRun> => {
-      const reason =
-        error._tag === "AppNotRunning"
-          ? "no app is running: start one with electron_production_launch (a build) or electron_launch"
-          : error._tag === "NeedsMainProcess"
-            ? `the session has no main process to read (${typeof error.details?.reason === "string" ? error.details.reason : "attached without its Node inspector"})`
-            : `the running app could not be read: ${error.message}`
-      return Effect.succeed({ check: IN_APP, item: null, reason })
-    })
-  )
+export const appFactsOrReason: Effect.Effect<AppFacts | NotRun, never, AppLifecycle | MainProcess | PageOps | Windows> = appFacts.pipe(
+  Effect.catchAll((error): Effect.Effect<NotRun> => {
+    const reason =
+      error._tag === "AppNotRunning"
+        ? "no app is running: start one with electron_production_launch (a build) or electron_launch"
+        : error._tag === "NeedsMainProcess"
+          ? `the session has no main process to read (${typeof error.details?.reason === "string" ? error.details.reason : "attached without its Node inspector"})`
+          : `the running app could not be read: ${error.message}`
+    return Effect.succeed({ check: IN_APP, item: null, reason })
+  })
+)
 
 /** Facts of the build (when given) and of the running app (when `app`), then the report. */
-export const gather = (
-  driver: ElectronDriverShape,
-  options: { readonly build?: BuildInfo | undefined; readonly app: boolean; readonly appMissing?: string | undefined; readonly buildMissing?: string | undefined }
-) =>
+export const gather = (options: {
+  readonly build?: BuildInfo | undefined
+  readonly app: boolean
+  readonly appMissing?: string | undefined
+  readonly buildMissing?: string | undefined
+}) =>
   Effect.gen(function* () {
     const missing: Array<NotRun> = []
     const build = options.build === undefined ? undefined : yield* promise("check the build", () => buildFacts(options.build!))
@@ -39,7 +40,7 @@ export const gather = (
     }
     let app: AppFacts | undefined
     if (options.app) {
-      const read = yield* appFactsOrReason(driver)
+      const read = yield* appFactsOrReason
       if ("windows" in read) app = read
       else missing.push(read)
     } else if (options.appMissing !== undefined) {

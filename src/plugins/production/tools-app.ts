@@ -3,7 +3,7 @@
  * security checklist.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import { describeBuild } from "./build.js"
 import { formatReport } from "./checklist.js"
@@ -20,8 +20,7 @@ export const audit = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const facts = yield* appFacts(driver)
+      const facts = yield* appFacts
       const text = [
         `Electron ${facts.electron}, isPackaged ${facts.packaged}, ${facts.windows.length} window(s)`,
         ...facts.windows.map(describeWindow),
@@ -44,11 +43,11 @@ export const report = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const lifecycle = yield* AppLifecycle
       // Without a build there is nothing to report on but the running app.
-      if (input.build === undefined) yield* driver.session
+      if (input.build === undefined) yield* lifecycle.session
       const found = input.build === undefined ? undefined : yield* newestBuild(input.build, "build")
-      const { facts, report } = yield* gather(driver, { build: found?.build, app: true })
+      const { facts, report } = yield* gather({ build: found?.build, app: true })
       const heading = found ? `Security report (build ${describeBuild(found.build, found.root)})` : "Security report (running app)"
       return { text: formatReport(report, heading), structured: { ...report, platform: facts.build?.platform, electron: facts.app?.electron } }
     })

@@ -2,13 +2,14 @@
  * The outside tier's tools: find a build, read its fuses, check its asar, launch it.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle } from "../../layers/driver/ElectronDriver.js"
 import { LaunchFailed, OperationFailed } from "../../tools/errors.js"
 import { TimeoutMs } from "../../tools/shapes.js"
 import { vetLaunch } from "../../tools/launch-policy.js"
 import { defineTool } from "../../tools/Tool.js"
 import { checkAsar, describeBuild, readFuses, type BuildInfo } from "./build.js"
 import { BuildPath, buildsAt, newestBuild, promise } from "./locate.js"
+import { bounded, moreLine } from "../../tools/respond.js"
 
 export const findBuild = defineTool({
   name: "electron_production_find_build",
@@ -84,14 +85,15 @@ export const asar = defineTool({
           : header.status === "missing"
             ? `header hash ${check.headerHash}: the build records none (ElectronAsarIntegrity missing)`
             : `header hash ${check.headerHash}: ${header.status === "match" ? "matches" : "DOES NOT match"} the build's ElectronAsarIntegrity`
+      const listed = bounded(check.files, limit)
       const text = [
         `${describeBuild(build, root)}`,
         `${check.files.length} files; ${check.corrupt.length === 0 ? "every file matches its recorded integrity" : `${check.corrupt.length} CORRUPT: ${check.corrupt.join(", ")}`}${check.withoutIntegrity > 0 ? `; ${check.withoutIntegrity} without integrity (old asar)` : ""}`,
         headerLine,
-        ...check.files.slice(0, limit).map((f) => `  ${f.path} ${f.size} B${f.unpacked ? " (unpacked)" : ""}`),
-        ...(check.files.length > limit ? [`  … ${check.files.length - limit} more (files: N lists more)`] : [])
+        ...listed.shown.map((f) => `  ${f.path} ${f.size} B${f.unpacked ? " (unpacked)" : ""}`),
+        ...(listed.omitted > 0 ? [`  ${moreLine(listed, "files: N lists more")}`] : [])
       ].join("\n")
-      return { text, structured: { ...check, files: check.files.slice(0, limit), fileCount: check.files.length } }
+      return { text, structured: { ...check, files: listed.shown, fileCount: listed.total } }
     })
 })
 
@@ -121,8 +123,8 @@ export const launchBuild = defineTool({
         ...(input.env !== undefined ? { env: input.env } : {}),
         timeoutMs: input.timeoutMs ?? 30_000
       })
-      const driver = yield* ElectronDriver
-      const session = yield* driver.launch(request)
+      const lifecycle = yield* AppLifecycle
+      const session = yield* lifecycle.launch(request)
       const windows = session.windows.filter((w) => !w.page.isClosed()).map((w) => `${w.id === session.activeId ? "*" : " "} ${w.id} ${w.page.url()}`)
       const warnings = "error" in wire ? [`Warning: fuses not read (${wire.error}).`] : []
       // The driver reads the fuses itself: a build with --inspect off is launched over CDP, without its main process.

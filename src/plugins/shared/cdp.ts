@@ -2,11 +2,10 @@
  * Per-window DevTools settings that must hold in every window, new ones too, for the plugins that set
  * them (network conditions, emulated media and timezone; each under its own key): each window gets one CDP
  * session, kept open for the window's life (closing it would drop what it set), and a new window gets every
- * setting applied so far. Module state keyed by the session object (a plugin has no state service): it
- * goes with the session.
+ * setting applied so far. The state is the session's own (sessionLocal): it goes with the session.
  */
 import type { CDPSession, Page } from "playwright-core"
-import type { AppSession } from "../../layers/driver/ElectronDriver.js"
+import { sessionLocal, type AppSession } from "../../layers/driver/ElectronDriver.js"
 
 type Apply = (cdp: CDPSession) => Promise<unknown>
 
@@ -15,7 +14,6 @@ interface PageSettings {
   readonly settings: Map<string, Apply>
 }
 
-const bySession = new WeakMap<AppSession, PageSettings>()
 
 const cdpOf = (session: AppSession, state: PageSettings, page: Page): Promise<CDPSession> => {
   let cdp = state.sessions.get(page)
@@ -27,11 +25,8 @@ const cdpOf = (session: AppSession, state: PageSettings, page: Page): Promise<CD
   return cdp
 }
 
-const stateOf = (session: AppSession): PageSettings => {
-  const known = bySession.get(session)
-  if (known) return known
+const pageSettings = sessionLocal<PageSettings>("shared/page-settings", (session) => {
   const state: PageSettings = { sessions: new WeakMap(), settings: new Map() }
-  bySession.set(session, state)
   const applyAll = (page: Page) => {
     if (state.settings.size === 0 || page.isClosed()) return
     void cdpOf(session, state, page)
@@ -45,7 +40,8 @@ const stateOf = (session: AppSession): PageSettings => {
     page.on("load", () => applyAll(page))
   })
   return state
-}
+})
+const stateOf = pageSettings.of
 
 /**
  * Applies a setting (by key: a later one replaces it) in every open window now and in each new window;

@@ -5,7 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import { lstat, rm } from "node:fs/promises"
-import { ElectronDriver, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
+import { MainProcess, PageOps, type ElectronModule, Windows } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { insideUserData, userDataPath } from "./userdata.js"
@@ -47,19 +47,19 @@ const cookieCount = async ({ session, BrowserWindow }: ElectronModule) => {
 }
 
 const census = Effect.gen(function* () {
-  const driver = yield* ElectronDriver
-  const session = yield* driver.session
-  const pages = yield* Effect.forEach(
-    session.windows.filter((w) => !w.page.isClosed()),
+  const mainProcess = yield* MainProcess
+  const pages = yield* PageOps
+  const counted = yield* Effect.forEach(
+    yield* (yield* Windows).every,
     (entry) =>
-      driver.run("count storage", () => entry.page.evaluate(pageCounts)).pipe(
+      pages.evaluate(entry, "count storage", pageCounts).pipe(
         Effect.map((counts): PageCensus => ({ window: entry.id, origin: originOf(entry.page.url()), ...counts })),
         Effect.orElseSucceed((): PageCensus => ({ window: entry.id, origin: originOf(entry.page.url()), localKeys: -1, databases: -1 }))
       ),
     { concurrency: "unbounded" }
   )
-  const cookies = yield* driver.evaluateMain("count cookies", cookieCount, undefined)
-  return { pages, ...cookies }
+  const cookies = yield* mainProcess.evaluateMain("count cookies", cookieCount, undefined)
+  return { pages: counted, ...cookies }
 })
 
 /** Runs in the main process: clearStorageData on every distinct session. */
@@ -91,7 +91,7 @@ export const resetTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const mainProcess = yield* MainProcess
       // Check every file before anything is cleared: a bad name stops the reset whole.
       const root = yield* userDataPath
       const files = yield* Effect.forEach(input.files ?? [], (file, i) =>
@@ -104,7 +104,7 @@ export const resetTool = defineTool({
       )
       const before = yield* census
       const options = { ...(input.storages ? { storages: [...input.storages] } : {}), ...(input.origin ? { origin: input.origin } : {}) }
-      const sessions = yield* driver.evaluateMain("clear the storage data", clearSessions, options)
+      const sessions = yield* mainProcess.evaluateMain("clear the storage data", clearSessions, options)
       const deleted: Array<string> = []
       const missing: Array<string> = []
       for (const f of files) {

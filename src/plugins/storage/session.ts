@@ -2,7 +2,7 @@
  * electron_storage_cookies: the cookies of a window's session (Electron's session.cookies get/set/remove).
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type BrowserWindowHandle } from "../../layers/driver/ElectronDriver.js"
+import { Windows, MainProcess, type BrowserWindowHandle } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { OptionalWindow } from "./windows.js"
@@ -75,8 +75,9 @@ export const cookiesTool = defineTool({
       if (action !== "list" && (input.url === undefined || input.name === undefined)) {
         return yield* new InvalidArgument({ message: `${input.url === undefined ? "url" : "name"}: required to ${action} a cookie`, hint: 'Example: { "action": "set", "url": "https://example.com", "name": "sid", "value": "abc" }' })
       }
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window(input.window)
+      const windows = yield* Windows
+      const mainProcess = yield* MainProcess
+      const entry = yield* windows.window(input.window)
       const filter = {
         ...(input.url !== undefined ? { url: input.url } : {}),
         ...(input.name !== undefined ? { name: input.name } : {}),
@@ -96,7 +97,7 @@ export const cookiesTool = defineTool({
             }
           : undefined
       const op: CookieOp = { action, filter, ...(details ? { details } : {}) }
-      const cookies = yield* driver.evaluateWindow(entry, `${action} cookies`, cookiesOf, op)
+      const cookies = yield* mainProcess.evaluateWindow(entry, `${action} cookies`, cookiesOf, op)
       const scope = action === "list" ? (Object.keys(filter).length > 0 ? ` matching ${JSON.stringify(filter)}` : "") : ` for ${input.url}`
       const listing = cookies.length > 0 ? cookies.slice(0, 100).map(describeCookie).join("\n") : "none"
       const present = cookies.some((c) => c.name === input.name)

@@ -3,7 +3,7 @@
  * electron_storage_indexeddb (databases, object stores, record counts), run in a page of the origin.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { PageOps } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { OptionalWindow, Origin, pageFor } from "./windows.js"
@@ -72,11 +72,11 @@ export const localTool = defineTool({
       if (action === "set" && input.value === undefined) {
         return yield* new InvalidArgument({ message: "value: required to set (a string)", hint: 'Example: { "action": "set", "key": "tasks.filter", "value": "open" }' })
       }
-      const driver = yield* ElectronDriver
+      const pages = yield* PageOps
       const { entry, origin } = yield* pageFor(input)
       const areas: ReadonlyArray<Area> = input.area !== undefined ? [input.area] : action === "read" ? ["local", "session"] : ["local"]
       const op: StorageOp = { action, areas, key: input.key, value: input.value }
-      const result = yield* driver.run(`${action} ${areas[0]}Storage`, () => entry.page.evaluate(storageInPage, op))
+      const result = yield* pages.evaluate(entry, `${action} ${areas[0]}Storage`, storageInPage, op)
       const contents = result.areas
       const done =
         action === "set" ? `Set ${areas[0]}Storage["${input.key}"]. ` :
@@ -146,9 +146,9 @@ export const indexedDbTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const pages = yield* PageOps
       const { entry, origin } = yield* pageFor(input)
-      const result = yield* driver.run("read IndexedDB", () => entry.page.evaluate(readDatabases, input.database ?? null))
+      const result = yield* pages.evaluate(entry, "read IndexedDB", readDatabases, input.database ?? null)
       const where = `${origin} (${entry.id})`
       if (!result.supported) return { text: `IndexedDB is not available in ${where}.`, structured: { origin, window: entry.id, databases: [] } }
       if (result.databases.length === 0) {

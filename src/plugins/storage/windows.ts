@@ -2,7 +2,7 @@
  * Picking the window whose page a storage tool reads: by window id, by origin, or the active one.
  */
 import { Effect, Schema } from "effect"
-import { ElectronDriver, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle, Windows, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
 
@@ -24,9 +24,10 @@ const normalize = (origin: string) => (origin.startsWith("file:") ? "file://" : 
 /** The window to run in: `window`, else the first open window of `origin`, else the active window. */
 export const pageFor = (input: { readonly window?: string | undefined; readonly origin?: string | undefined }) =>
   Effect.gen(function* () {
-    const driver = yield* ElectronDriver
+    const lifecycle = yield* AppLifecycle
+    const windows = yield* Windows
     if (input.window !== undefined || input.origin === undefined) {
-      const entry = yield* driver.window(input.window)
+      const entry = yield* windows.window(input.window)
       const origin = originOf(entry.page.url())
       if (input.origin !== undefined && normalize(input.origin) !== origin) {
         return yield* new InvalidArgument({ message: `origin: window ${entry.id} shows ${origin}, not ${normalize(input.origin)}`, hint: "Give only origin (a window of that origin is picked) or only window." })
@@ -34,7 +35,7 @@ export const pageFor = (input: { readonly window?: string | undefined; readonly 
       return { entry, origin }
     }
     const wanted = normalize(input.origin)
-    const session = yield* driver.session
+    const session = yield* lifecycle.session
     const open = session.windows.filter((w) => !w.page.isClosed())
     const entry: WindowEntry | undefined = open.find((w) => originOf(w.page.url()) === wanted)
     if (entry === undefined) {

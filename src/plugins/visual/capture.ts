@@ -6,7 +6,7 @@ import { Effect, Schema } from "effect"
 import { join } from "node:path"
 import { outputPath } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import type { ElectronDriverShape, WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { PageOps, Snapshots, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 
 export const BaselineName = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/)).annotations({ description: "baseline name" })
@@ -35,21 +35,21 @@ export const describeCapture = (info: CaptureInfo): string =>
   `window ${info.window.width}x${info.window.height} @${info.deviceScaleFactor}x, image ${info.image.width}x${info.image.height}${info.target ? `, target ${info.target}` : ""}`
 
 /** A PNG of the window's viewport or of a target, with its capture information. */
-export const capture = (driver: ElectronDriverShape, entry: WindowEntry, target: string | undefined) =>
+export const capture = (entry: WindowEntry, target: string | undefined) =>
   Effect.gen(function* () {
-    const view = yield* driver.run("read the window size", () =>
-      entry.page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight, deviceScaleFactor: window.devicePixelRatio }))
-    )
+    const snapshots = yield* Snapshots
+    const pages = yield* PageOps
+    const view = yield* pages.evaluate(entry, "read the window size", () => ({ width: window.innerWidth, height: window.innerHeight, deviceScaleFactor: window.devicePixelRatio }))
     let png: Buffer
     let origin = { x: 0, y: 0 }
     if (target !== undefined) {
-      const locator = yield* driver.locate(entry, target)
-      const box = yield* driver.run(`find ${target}`, () => locator.boundingBox({ timeout: 5_000 }))
+      const locator = yield* snapshots.locate(entry, target)
+      const box = yield* pages.run(`find ${target}`, () => locator.boundingBox({ timeout: 5_000 }))
       if (box === null) return yield* new InvalidArgument({ message: `target: ${target} is not visible`, hint: "Pick a visible element (electron_find), or omit target for the whole window." })
       origin = { x: box.x, y: box.y }
-      png = yield* driver.run(`screenshot ${target}`, () => locator.screenshot({ animations: "disabled", caret: "hide", timeout: 10_000 }))
+      png = yield* pages.run(`screenshot ${target}`, () => locator.screenshot({ animations: "disabled", caret: "hide", timeout: 10_000 }))
     } else {
-      png = yield* driver.run("screenshot the window", () => entry.page.screenshot({ animations: "disabled", caret: "hide", timeout: 10_000 }))
+      png = yield* pages.run("screenshot the window", () => entry.page.screenshot({ animations: "disabled", caret: "hide", timeout: 10_000 }))
     }
     return { png, origin, view, target }
   })

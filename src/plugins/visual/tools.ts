@@ -8,7 +8,7 @@ import pixelmatch from "pixelmatch"
 import { PNG } from "pngjs"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { ElectronDriver } from "../../layers/driver/ElectronDriver.js"
+import { Windows, Snapshots, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
@@ -58,9 +58,11 @@ export const compareTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
+      const windows = yield* Windows
+      const snapshots = yield* Snapshots
+      const pages = yield* PageOps
       const config = yield* ServerConfig
-      const entry = yield* driver.window()
+      const entry = yield* windows.window()
       const paths = yield* baselinePaths(input.name)
       if (!existsSync(paths.png)) {
         const known = existsSync(paths.dir) ? readdirSync(paths.dir).filter((f) => f.endsWith(".png")).map((f) => f.slice(0, -4)) : []
@@ -71,7 +73,7 @@ export const compareTool = defineTool({
       }
       const base = PNG.sync.read(readFileSync(paths.png))
       const baseInfo = readInfo(paths.json)
-      const shot = yield* capture(driver, entry, input.target)
+      const shot = yield* capture(entry, input.target)
       const current = PNG.sync.read(shot.png)
       const currentInfo = infoOf(shot, current)
       const sizes = `baseline ${baseInfo ? describeCapture(baseInfo) : `image ${base.width}x${base.height}`}; current ${describeCapture(currentInfo)}`
@@ -84,8 +86,8 @@ export const compareTool = defineTool({
       const scale = currentInfo.deviceScaleFactor
       for (const item of input.mask ?? []) {
         if (typeof item === "string") {
-          const locator = yield* driver.locate(entry, item)
-          const boxes = yield* driver.run(`find mask ${item}`, () => locator.evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height } })))
+          const locator = yield* snapshots.locate(entry, item)
+          const boxes = yield* pages.run(`find mask ${item}`, () => locator.evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height } })))
           for (const box of boxes) {
             const relative = { ...box, x: box.x - shot.origin.x, y: box.y - shot.origin.y }
             blank(base, relative, scale)
@@ -125,11 +127,11 @@ export const updateBaselineTool = defineTool({
   input: Schema.Struct({ name: BaselineName, target: Schema.optional(Target) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const driver = yield* ElectronDriver
-      const entry = yield* driver.window()
+      const windows = yield* Windows
+      const entry = yield* windows.window()
       const paths = yield* baselinePaths(input.name)
       const previous = existsSync(paths.png) ? (readInfo(paths.json) ?? { takenAt: statSync(paths.png).mtime.toISOString() }) : undefined
-      const shot = yield* capture(driver, entry, input.target)
+      const shot = yield* capture(entry, input.target)
       const info = infoOf(shot, PNG.sync.read(shot.png))
       writeFileSync(paths.png, shot.png)
       writeFileSync(paths.json, JSON.stringify(info, null, 2))

@@ -1,0 +1,113 @@
+/**
+ * The driver's own state, shared by its services (AppLifecycle, Windows, Snapshots, MainProcess, Dialogs,
+ * PageOps) and by nothing else: the app session with the scope that owns its process, the main-process
+ * hooks loaded plugins registered, the locks, and the primitives every service builds on (running a
+ * playwright-core call, evaluating in the main process). Tools never import this module (deps:check rule
+ * `tools-use-driver-services`): they ask the services.
+ */
+import { Context, Effect, Layer, Ref, type Scope } from "effect"
+import { AppCrashed, AppNotRunning, NeedsMainProcess, type PlaywrightError } from "./errors.js"
+import { hookSource } from "./main-hooks.js"
+import { fromPlaywright } from "./playwright-errors.js"
+import { mainSource, toFunction } from "./selectors.js"
+import type { AppSession } from "./session.js"
+import type { ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
+
+/** The running (or ended) session and the scope its process lives in. */
+export interface HeldSession {
+  readonly session: AppSession
+  readonly scope: Scope.CloseableScope
+}
+
+/** Main-process code: a function of the `electron` module and an argument, or its source. */
+export type MainCode<R, A> = string | ((electron: ElectronModule, arg: A) => R | Promise<R>)
+
+export interface SessionStoreShape {
+  readonly state: Ref.Ref<HeldSession | undefined>
+  readonly hooks: Ref.Ref<ReadonlyArray<MainHook>>
+  /** Changes of the session's selection (active window, dialog answers), one at a time. */
+  readonly serialized: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Launches, attaches and closes, one at a time (two launches would each replace the session). */
+  readonly oneAtATime: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  readonly current: Effect.Effect<AppSession | undefined>
+  readonly session: Effect.Effect<AppSession, SessionError>
+  readonly run: <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
+  /** Runs main-process code in a given session (playwright-core's evaluate, or the attached inspector). */
+  readonly evaluateIn: <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A) => Effect.Effect<R, MainError>
+  /** Installs hooks in a session's main process; a hook that fails is logged, never fatal. */
+  readonly installHooksIn: (s: AppSession, list: ReadonlyArray<MainHook>) => Effect.Effect<void>
+}
+
+/** The NEEDS_MAIN_PROCESS answer of a session without a main process: attached without the inspector, or launched over CDP. */
+export const needsMainProcess = (s: AppSession, what: string) =>
+  s.overCdpReason !== undefined
+    ? new NeedsMainProcess({
+        message: `${what} needs the Electron main process, which this session does not have (${s.overCdpReason})`,
+        hint: "This build's EnableNodeCliInspectArguments fuse is off, so Electron ignores --inspect: window tools (electron_snapshot, electron_click, electron_fill, electron_screenshot…) work; main-process tools need a build with that fuse on.",
+        details: { reason: s.overCdpReason }
+      })
+    : new NeedsMainProcess({ message: `${what} needs the Electron main process, and this app was attached without its Node inspector` })
+
+const make = Effect.gen(function* () {
+  const state = yield* Ref.make<HeldSession | undefined>(undefined)
+  const hooks = yield* Ref.make<ReadonlyArray<MainHook>>([])
+  const lock = yield* Effect.makeSemaphore(1)
+  const lifecycle = yield* Effect.makeSemaphore(1)
+
+  const current = Effect.map(Ref.get(state), (s) => s?.session)
+
+  const session = Effect.flatMap(current, (s): Effect.Effect<AppSession, SessionError> => {
+    if (s === undefined) return Effect.fail(new AppNotRunning({ message: "No app is running" }))
+    if (s.exit && !s.exit.expected) return Effect.fail(new AppCrashed({ message: `The app exited unexpectedly (${s.exit.detail})` }))
+    if (s.exit) return Effect.fail(new AppNotRunning({ message: "The app was closed" }))
+    return Effect.succeed(s)
+  })
+
+  // playwright-core captures (and parses) up to 50 stack frames on every call: started from a microtask,
+  // the call sees a shallow stack instead of the fiber runtime's.
+  const run = <A>(what: string, f: () => Promise<A>): Effect.Effect<A, PlaywrightError> =>
+    Effect.flatMap(current, (s) => Effect.tryPromise({ try: () => Promise.resolve().then(f), catch: (error) => fromPlaywright(error, what, s) }))
+
+  const evaluateIn = <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A): Effect.Effect<R, MainError> => {
+    const fn = typeof code === "string" ? code : mainSource(code)
+    if (s.electronApp) {
+      const app = s.electronApp
+      const callable = toFunction(fn)
+      // The function is rebuilt from its source (toFunction), so its type is restated for playwright-core.
+      return run(what, () => app.evaluate(callable as Parameters<typeof app.evaluate>[0], arg as never) as Promise<R>)
+    }
+    if (s.inspector && !s.inspector.closed) {
+      const inspector = s.inspector
+      return run(what, () => inspector.evaluate<R, A>(fn, arg))
+    }
+    return Effect.fail(needsMainProcess(s, what))
+  }
+
+  const installHooksIn = (s: AppSession, list: ReadonlyArray<MainHook>) =>
+    s.hasMainProcess
+      ? Effect.forEach(
+          list,
+          (hook) =>
+            evaluateIn(s, `install the ${hook.name} hook`, hookSource(hook), undefined).pipe(
+              Effect.catchAll((error) => Effect.logWarning(`main-process hook ${hook.name} failed: ${error.message}`))
+            ),
+          { discard: true }
+        )
+      : Effect.void
+
+  return SessionStore.of({
+    state,
+    hooks,
+    serialized: (effect) => lock.withPermits(1)(effect),
+    oneAtATime: (effect) => lifecycle.withPermits(1)(effect),
+    current,
+    session,
+    run,
+    evaluateIn,
+    installHooksIn
+  })
+})
+
+export class SessionStore extends Context.Tag("stagewright/SessionStore")<SessionStore, SessionStoreShape>() {
+  static readonly layer = Layer.effect(SessionStore, make)
+}
