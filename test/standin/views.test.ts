@@ -63,7 +63,8 @@ describe(`views on ${runtime.kind}`, () => {
         { x: 0, y: 0, width: 300, height: 600 },
         { x: 300, y: 0, width: 600, height: 600 }
       ],
-      types: ["browserView", "browserView"],
+      // As Electron 45: a WebContentsView's webContents is of type 'window' (only BrowserView's says 'browserView').
+      types: ["window", "window"],
       owner: true,
       isBaseWindow: true,
       isBrowserWindow: false,
@@ -113,10 +114,11 @@ describe(`views on ${runtime.kind}`, () => {
         views: g.bvWindow.getBrowserViews().length,
         from: BrowserWindow.fromBrowserView(g.browserView) === g.bvWindow,
         owner: BrowserWindow.fromWebContents(g.browserView.webContents) === g.bvWindow,
-        bounds: g.browserView.getBounds()
+        bounds: g.browserView.getBounds(),
+        type: g.browserView.webContents.getType()
       }
     })
-    expect(info).toEqual({ got: true, views: 1, from: true, owner: true, bounds: { x: 0, y: 50, width: 800, height: 550 } })
+    expect(info).toEqual({ got: true, views: 1, from: true, owner: true, bounds: { x: 0, y: 50, width: 800, height: 550 }, type: "browserView" })
     const handle = await app.browserWindow(page)
     await expect(handle.evaluate((win: any) => win.getTitle())).resolves.toBe("with a BrowserView")
     await app.evaluate(() => {
