@@ -60,6 +60,7 @@ const validate = Command.make("validate", { target, json }, ({ target, json }) =
       }
       const gathered = yield* gather(driver, {
         build,
+        root: path,
         app,
         appMissing: "a packaged build is not launched by validate: give the app folder too, or run electron_production_launch then electron_production_report",
         buildMissing: "no packaged build in this folder or its out/, dist/, release/: package the app to check its fuses and asar"
