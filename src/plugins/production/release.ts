@@ -9,7 +9,7 @@
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
 import { existsSync } from "node:fs"
-import { readdir, stat } from "node:fs/promises"
+import { opendir, stat } from "node:fs/promises"
 import { dirname, isAbsolute, join, relative } from "node:path"
 import { promisify } from "node:util"
 import type { BuildInfo } from "./build.js"
@@ -49,13 +49,27 @@ const inside = (folder: string, path: string) => {
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)
 }
 
-/** Files called *`ext` in the folders (the root, and beside the build when inside the root), newest first, at most 3. */
+/** The first 1000 names in a folder (a folder with more is not read further). */
+const listed = async (folder: string): Promise<ReadonlyArray<string>> => {
+  const names: Array<string> = []
+  try {
+    const dir = await opendir(folder)
+    for await (const entry of dir) {
+      names.push(entry.name)
+      if (names.length >= 1_000) break
+    }
+  } catch {
+    // not a folder, or gone: nothing beside the build
+  }
+  return names
+}
+
+/** Files called *`ext` (electron-builder's own __uninstaller-* leftovers aside) in the folders (the root, and beside the build when inside the root), newest first, at most 3. */
 const packagesBeside = async (build: BuildInfo, root: string, ext: RegExp): Promise<ReadonlyArray<string>> => {
   const folders = [...new Set([root, ...(inside(root, dirname(build.path)) ? [dirname(build.path)] : [])])]
   const found: Array<{ path: string; time: number }> = []
   for (const folder of folders) {
-    const names = await readdir(folder).catch(() => [] as Array<string>)
-    for (const name of names.slice(0, 1_000).filter((n) => ext.test(n))) {
+    for (const name of (await listed(folder)).filter((n) => ext.test(n) && !n.startsWith("__"))) {
       const path = join(folder, name)
       const stats = await stat(path).catch(() => undefined)
       if (stats?.isFile()) found.push({ path, time: stats.mtimeMs })

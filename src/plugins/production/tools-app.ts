@@ -35,7 +35,7 @@ export const audit = defineTool({
 export const report = defineTool({
   name: "electron_production_report",
   description:
-    "Security report of the running app and/or a packaged build: findings with severity (high/medium/low/info), each tied to its item of Electron's security checklist; for a build also its release signatures (macOS codesign/notarization, Windows Authenticode, AppImage) and update feed, each pass/fail/warn; and the checks that could not run and why.",
+    "Security report of the running app and/or a packaged build: findings with severity (high/medium/low/info), each tied to its item of Electron's security checklist; for a build also its signatures (macOS code signing and notarization, Authenticode, AppImage) and update feed, each pass/fail/warn; and the checks that could not run and why.",
   type: "read",
   openWorld: true,
   errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED", "OPERATION_FAILED"],

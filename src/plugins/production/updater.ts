@@ -178,7 +178,7 @@ export const updateChecks = async (build: BuildInfo, root: string): Promise<Read
     const feed = describeFeed(parseFlatYaml(yml.data.toString("utf8")))
     const facts = `${feed.feed}${feed.cacheDir ? `, updaterCacheDirName ${feed.cacheDir}` : ""}${packages}`
     if (feed.secrets.length > 0) {
-      checks.push({ id: "update-feed-credential", check, status: "fail", severity: "high", where, detail: `app-update.yml ships a credential in ${feed.secrets.join(", ")} (value not shown): anyone who unpacks the app can read it; publish to a feed that needs no token. ${facts}` })
+      checks.push({ id: "update-feed-credential", check, status: "fail", severity: "high", where, detail: `app-update.yml ships a credential in ${feed.secrets.join(", ")} (value not shown): anyone who unpacks the app can read it; publish to a feed that needs no token${feed.insecure.length > 0 ? "" : `. ${facts}`}` })
     }
     if (feed.insecure.length > 0) {
       checks.push({ id: "update-feed", check, status: "fail", severity: "high", where, detail: `the feed is plain http (${feed.insecure.join(", ")}): whoever is on the network path can substitute the update metadata and its checksums; use https. ${facts}` })
