@@ -1,7 +1,7 @@
 /**
  * `stagewright production validate <app folder or build> [--json]`: the production plugin's security
  * report for a release pipeline. A packaged build (or a project folder with one in out/, dist/, release/)
- * gets the build checks (fuses, asar); an app folder (package.json with its main script) is launched with
+ * gets the build checks (fuses, asar, release signatures, update feed); an app folder (package.json with its main script) is launched with
  * the recorder hook preloaded (`-r`, before the app's own code), checked in-app, then closed. Exits 1 when
  * a finding is high, 2 when nothing could be checked.
  */
@@ -61,9 +61,10 @@ const validate = Command.make("validate", { target, json }, ({ target, json }) =
       }
       const gathered = yield* gather({
         build,
+        root: path,
         app,
         appMissing: "a packaged build is not launched by validate: give the app folder too, or run electron_production_launch then electron_production_report",
-        buildMissing: "no packaged build in this folder or its out/, dist/, release/: package the app to check its fuses and asar"
+        buildMissing: "no packaged build in this folder or its out/, dist/, release/: package the app to check its fuses, asar and signatures"
       })
       if (app) yield* lifecycle.close(5_000).pipe(Effect.ignore)
       return gathered

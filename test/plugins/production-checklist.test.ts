@@ -103,6 +103,29 @@ describe("production checklist", () => {
     expect(tampered.notRun[0]).toMatchObject({ check: "fuses", reason: "no wire" })
   })
 
+  it("release checks: pass is info, fail medium and warn low unless they say, not-checked a check not run; all kept in order in report.release", () => {
+    const release = [
+      { id: "win-authenticode", check: "Authenticode signature", status: "fail", detail: "not signed", where: "App.exe" },
+      { id: "win-authenticode", check: "Authenticode signature", status: "pass", detail: "present; not verified on this OS", where: "Setup.exe" },
+      { id: "update-feed", check: "update feed", status: "fail", severity: "high", detail: "plain http", where: "app-update.yml" },
+      { id: "appimage-signature", check: "AppImage signature", status: "warn", detail: "not signed", where: "App.AppImage" },
+      { id: "mac-codesign", check: "codesign --verify", status: "not-checked", detail: "not checked on this OS: codesign needs macOS", where: "App.app" }
+    ] as const
+    const report = evaluate({ build: { path: "/b", platform: "windows", fuses: { error: "no wire" }, asar: undefined, release } })
+    expect(report.findings.filter((f) => f.item === null).map((f) => `${f.severity}:${f.id}@${f.where}`)).toEqual([
+      "high:update-feed-fail@app-update.yml",
+      "medium:win-authenticode-fail@App.exe",
+      "low:appimage-signature-warn@App.AppImage",
+      "info:win-authenticode-pass@Setup.exe"
+    ])
+    expect(report.notRun).toContainEqual({ check: "codesign --verify (App.app)", item: null, reason: "not checked on this OS: codesign needs macOS" })
+    expect(report.release).toEqual(release)
+    const text = formatReport(report, "Report")
+    expect(text).toMatch(/^INFO {3}\[release hygiene\] Setup\.exe: Authenticode signature PASS: present; not verified on this OS$/m)
+    expect(text).toMatch(/^- codesign --verify \(App\.app\): not checked on this OS: codesign needs macOS$/m)
+    expect(evaluate({ app: app([window()]) }).release).toEqual([])
+  })
+
   it("formats findings with their checklist item and the checks not run", () => {
     const text = formatReport(evaluate({ app: app([window({ cspMeta: undefined, devToolsOpened: true })]) }), "Report")
     expect(text).toMatch(/^Report: 0 high, 1 medium, 0 low, 0 info$/m)

@@ -270,7 +270,7 @@ describe("stagewright production validate", () => {
         "low:no-permission-handler"
       ].sort()
     )
-    expect(JSON.parse(good.stdout).notRun.map((n: { check: string }) => n.check)).toEqual(["build checks (fuses, asar)"])
+    expect(JSON.parse(good.stdout).notRun.map((n: { check: string }) => n.check)).toEqual(["build checks (fuses, asar, signatures, update feed)"])
   }, 120_000)
 
   it("checks a packaged build's fuses and asar from outside, and says the in-app checks did not run", async () => {

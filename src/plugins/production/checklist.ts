@@ -50,6 +50,22 @@ export interface NotRun {
 
 export type FuseState = "enabled" | "disabled" | "removed" | "unknown"
 
+/** How a release check came out; "not-checked" always says why (another OS, a file missing, unreadable). */
+export type ReleaseStatus = "pass" | "fail" | "warn" | "not-checked"
+
+/** One release check of a packaged build: a signature, a notarization staple, the update feed. */
+export interface ReleaseCheck {
+  /** A stable id, e.g. "win-authenticode". */
+  readonly id: string
+  readonly check: string
+  readonly status: ReleaseStatus
+  readonly detail: string
+  /** The file or bundle checked, relative to the folder given. */
+  readonly where: string
+  /** The finding's severity for a fail (default medium) or a warn (default low). */
+  readonly severity?: Severity | undefined
+}
+
 export interface BuildFacts {
   readonly path: string
   readonly platform: "linux" | "windows" | "macos"
@@ -68,6 +84,8 @@ export interface BuildFacts {
       }
     | { readonly error: string }
     | undefined
+  /** Release signatures and the update feed, each pass / fail / warn / not checked. */
+  readonly release?: ReadonlyArray<ReleaseCheck> | undefined
 }
 
 export interface WebPrefsFacts {
@@ -120,6 +138,8 @@ export interface Report {
   readonly findings: ReadonlyArray<Finding>
   readonly notRun: ReadonlyArray<NotRun>
   readonly counts: Readonly<Record<Severity, number>>
+  /** The release checks as they came out (each is also a finding, or a check not run). */
+  readonly release: ReadonlyArray<ReleaseCheck>
 }
 
 /** How a URL's content counts: remote over https, remote over plain http, or local to the app. */
@@ -215,6 +235,18 @@ const buildFindings = (build: BuildFacts, findings: Array<Finding>, notRun: Arra
   }
 }
 
+/** A release check as a finding (pass: info; fail: medium unless said; warn: low unless said) or, not checked, as a check not run. */
+const releaseFindings = (checks: ReadonlyArray<ReleaseCheck>, findings: Array<Finding>, notRun: Array<NotRun>) => {
+  for (const c of checks) {
+    if (c.status === "not-checked") {
+      notRun.push({ check: `${c.check} (${c.where})`, item: null, reason: c.detail })
+      continue
+    }
+    const severity = c.status === "pass" ? "info" : (c.severity ?? (c.status === "fail" ? "medium" : "low"))
+    findings.push({ severity, item: null, id: `${c.id}-${c.status}`, message: `${c.check} ${c.status.toUpperCase()}: ${c.detail}`, where: c.where })
+  }
+}
+
 const windowFindings = (app: AppFacts, w: WindowFacts, findings: Array<Finding>, notRun: Array<NotRun>) => {
   const where = w.id
   const kind = contentKind(w.url)
@@ -278,6 +310,8 @@ export const evaluate = (facts: Facts): Report => {
   const findings: Array<Finding> = []
   const notRun: Array<NotRun> = [...(facts.missing ?? [])]
   if (facts.build) buildFindings(facts.build, findings, notRun)
+  const release = facts.build?.release ?? []
+  releaseFindings(release, findings, notRun)
   const app = facts.app
   if (app) {
     for (const w of app.windows) windowFindings(app, w, findings, notRun)
@@ -292,7 +326,7 @@ export const evaluate = (facts: Facts): Report => {
   findings.sort((a, b) => rank(a.severity) - rank(b.severity) || (a.item ?? 99) - (b.item ?? 99))
   const counts = { high: 0, medium: 0, low: 0, info: 0 }
   for (const f of findings) counts[f.severity]++
-  return { findings, notRun, counts }
+  return { findings, notRun, counts, release }
 }
 
 const itemLabel = (item: number | null) => (item === null ? "release hygiene" : `${item}. ${CHECKLIST[item]}`)

@@ -1,6 +1,7 @@
 /**
  * The production plugin: checks a build the way a release engineer does. From outside: find the newest
- * packaged build, read its fuses, verify its asar, launch it. From the running app's main process: each
+ * packaged build, read its fuses, verify its asar and its release signatures (code signing, notarization,
+ * Authenticode, AppImage) and update feed, launch it. From the running app's main process: each
  * window's webPreferences, CSP, navigation / window-open / permission handlers, shell.openExternal use,
  * remote content and DevTools. The report ties each finding to Electron's security checklist.
  */
@@ -13,7 +14,7 @@ export const PRODUCTION_HOOK = { name: "production-recorder", install: productio
 
 export default definePlugin({
   name: "production",
-  purpose: "Check a packaged build like a release engineer: fuses, asar integrity, webPreferences, CSP, handlers, a security report",
+  purpose: "Check a packaged build like a release engineer: fuses, asar integrity, signatures, update feed, webPreferences, CSP, handlers, a security report",
   stagewright: ">=0.1.0 <1",
   mainHooks: [PRODUCTION_HOOK],
   tools: [findBuild, fuses, asar, audit, launchBuild, report]

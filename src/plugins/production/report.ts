@@ -8,6 +8,7 @@ import { buildFacts, type BuildInfo } from "./build.js"
 import { evaluate, type AppFacts, type Facts, type NotRun, type Report } from "./checklist.js"
 import { appFacts } from "./inapp.js"
 import { promise } from "./locate.js"
+import { releaseChecks, type ReleaseHost } from "./release.js"
 
 const IN_APP = "in-app checks (items 1-15: webPreferences, CSP, navigation, windows, permissions, openExternal)"
 
@@ -27,16 +28,26 @@ export const appFactsOrReason: Effect.Effect<AppFacts | NotRun, never, AppLifecy
 /** Facts of the build (when given) and of the running app (when `app`), then the report. */
 export const gather = (options: {
   readonly build?: BuildInfo | undefined
+  /** The folder the build was found in (what the agent gave): packages beside the build and dev-app-update.yml are looked for there. */
+  readonly root?: string | undefined
   readonly app: boolean
   readonly appMissing?: string | undefined
   readonly buildMissing?: string | undefined
+  readonly host?: ReleaseHost | undefined
 }) =>
   Effect.gen(function* () {
     const missing: Array<NotRun> = []
-    const build = options.build === undefined ? undefined : yield* promise("check the build", () => buildFacts(options.build!))
+    const given = options.build
+    const build =
+      given === undefined
+        ? undefined
+        : {
+            ...(yield* promise("check the build", () => buildFacts(given))),
+            release: yield* releaseChecks(given, options.root ?? given.path, options.host)
+          }
     if (build === undefined) {
       const reason = options.buildMissing ?? "no packaged build was given: pass build (a project folder with out/, dist/ or release/, or the build itself)"
-      missing.push({ check: "build checks (fuses, asar)", item: 19, reason })
+      missing.push({ check: "build checks (fuses, asar, signatures, update feed)", item: 19, reason })
     }
     let app: AppFacts | undefined
     if (options.app) {

@@ -34,12 +34,12 @@ export const audit = defineTool({
 export const report = defineTool({
   name: "electron_production_report",
   description:
-    "Security report of the running app and/or a packaged build: findings with severity (high/medium/low/info), each tied to its item of Electron's security checklist, and the checks that could not run and why.",
+    "Security report of the running app and/or a packaged build: findings with severity (high/medium/low/info), each tied to its item of Electron's security checklist; for a build also its signatures (macOS code signing and notarization, Authenticode, AppImage) and update feed, each pass/fail/warn; and the checks that could not run and why.",
   type: "read",
   openWorld: true,
   errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED", "OPERATION_FAILED"],
   input: Schema.Struct({
-    build: Schema.optional(BuildPath).annotations({ description: "project folder or build to check too (fuses, asar); omit for the running app only" })
+    build: Schema.optional(BuildPath).annotations({ description: "project folder or build to check too (fuses, asar, signatures, update feed); omit for the running app only" })
   }),
   handler: (input) =>
     Effect.gen(function* () {
@@ -47,7 +47,7 @@ export const report = defineTool({
       // Without a build there is nothing to report on but the running app.
       if (input.build === undefined) yield* lifecycle.session
       const found = input.build === undefined ? undefined : yield* newestBuild(input.build, "build")
-      const { facts, report } = yield* gather({ build: found?.build, app: true })
+      const { facts, report } = yield* gather({ build: found?.build, root: found?.root, app: true })
       const heading = found ? `Security report (build ${describeBuild(found.build, found.root)})` : "Security report (running app)"
       return { text: formatReport(report, heading), structured: { ...report, platform: facts.build?.platform, electron: facts.app?.electron } }
     })
