@@ -68,7 +68,7 @@ const callWith = (observers: ReadonlyArray<CallObserver>, args: Record<string, u
     )
   )
 
-const textOf = (result: { readonly content: ReadonlyArray<{ readonly type: string }> }) => (result.content[0] as { text: string }).text
+const textOf = (result: { readonly content: ReadonlyArray<{ readonly type: string }> }) => (result.content[0] as unknown as { text: string }).text
 
 describe("the observer seam", () => {
   it.live("an observer that throws, or never answers, does not break the call, and the others still see it", () =>

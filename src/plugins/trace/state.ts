@@ -30,6 +30,9 @@ export interface Totals {
   errors: number
   chars: number
   approxTokens: number
+  /** Calls the budget refused, and their answers' tokens (left out of a tool's estimate). */
+  refused: number
+  refusedTokens: number
 }
 
 export interface Limits {
@@ -39,7 +42,6 @@ export interface Limits {
 
 export interface TraceState {
   readonly totals: Totals
-  readonly refused: { count: number }
   readonly byTool: Map<string, Totals>
   /** The largest calls, largest first (at most LARGEST_KEPT). */
   largest: Array<{ readonly index: number; readonly tool: string; readonly approxTokens: number; readonly outcome: string }>
@@ -53,14 +55,14 @@ const LARGEST_KEPT = 100
 
 const states = new WeakMap<ServerConfigShape, TraceState>()
 
-const zero = (): Totals => ({ calls: 0, errors: 0, chars: 0, approxTokens: 0 })
+const zero = (): Totals => ({ calls: 0, errors: 0, chars: 0, approxTokens: 0, refused: 0, refusedTokens: 0 })
 
 /** The state of the server whose configuration this is (made on first use). */
 export const stateOf = (config: ServerConfigShape, settings?: TraceSettings): TraceState => {
   let state = states.get(config)
   if (state === undefined) {
     const limits = { soft: settings?.softTokens, hard: settings?.hardTokens }
-    state = { totals: zero(), refused: { count: 0 }, byTool: new Map(), largest: [], limits, ceilings: limits, file: { written: 0 } }
+    state = { totals: zero(), byTool: new Map(), largest: [], limits, ceilings: limits, file: { written: 0 } }
     states.set(config, state)
   }
   return state
@@ -73,12 +75,15 @@ export const account = (state: TraceState, record: CallRecord): void => {
     if (record.outcome === "error") t.errors++
     t.chars += record.chars
     t.approxTokens += record.approxTokens
+    if (record.code === "CALL_REFUSED") {
+      t.refused++
+      t.refusedTokens += record.approxTokens
+    }
   }
   add(state.totals)
   let tool = state.byTool.get(record.tool)
   if (tool === undefined) state.byTool.set(record.tool, (tool = zero()))
   add(tool)
-  if (record.code === "CALL_REFUSED") state.refused.count++
   const smallest = state.largest[state.largest.length - 1]
   if (state.largest.length < LARGEST_KEPT || (smallest !== undefined && record.approxTokens > smallest.approxTokens)) {
     state.largest.push({ index: record.index, tool: record.tool, approxTokens: record.approxTokens, outcome: record.code ?? record.outcome })
@@ -89,11 +94,12 @@ export const account = (state: TraceState, record: CallRecord): void => {
 
 /** What the next call of `tool` is expected to cost: the mean of its earlier answers, else of all answers, else 0. */
 export const estimateFor = (state: TraceState, tool: string): { readonly tokens: number; readonly basis: string } => {
-  const own = state.byTool.get(tool)
-  if (own !== undefined && own.calls > 0) return { tokens: Math.ceil(own.approxTokens / own.calls), basis: `the mean of its ${own.calls} earlier answer${own.calls === 1 ? "" : "s"}` }
-  const all = state.totals
-  if (all.calls > 0) return { tokens: Math.ceil(all.approxTokens / all.calls), basis: `the mean answer of this session (no earlier ${tool} call)` }
-  return { tokens: 0, basis: "nothing yet to estimate from" }
+  const mean = (t: Totals | undefined) => (t === undefined || t.calls - t.refused === 0 ? undefined : Math.ceil((t.approxTokens - t.refusedTokens) / (t.calls - t.refused)))
+  const own = mean(state.byTool.get(tool))
+  if (own !== undefined) return { tokens: own, basis: "its mean answer" }
+  const all = mean(state.totals)
+  if (all !== undefined) return { tokens: all, basis: "the session's mean answer" }
+  return { tokens: 0, basis: "no answer yet" }
 }
 
 const n = (value: number) => value.toLocaleString("en-US")
@@ -106,29 +112,29 @@ export const budgetVerdict = (state: TraceState, tool: string): { readonly refus
   if (EXEMPT.has(tool)) return {}
   const used = state.totals.approxTokens
   const { soft, hard } = state.limits
+  const note = soft !== undefined && used >= soft ? `~${n(used)} tokens used, past the soft budget ${n(soft)}${hard !== undefined ? ` (hard ${n(hard)})` : ""}; see ${REPORT_TOOL}.` : undefined
   if (hard !== undefined) {
     const estimate = estimateFor(state, tool)
-    if (used + estimate.tokens > hard || used >= hard) {
+    // The note is part of the answer (in its text and its structured content) and costs tokens too.
+    const tokens = estimate.tokens + (note === undefined ? 0 : Math.ceil((2 * note.length + 20) / 4))
+    if (used + tokens > hard || used >= hard) {
       const ceiling = state.ceilings.hard
       const raise =
         ceiling === undefined || hard < ceiling
-          ? `raise the limit with ${BUDGET_TOOL} hardTokens${ceiling !== undefined ? ` (up to ${n(ceiling)}, the operator's limit)` : ""}`
-          : "the operator's limit (--plugin-config trace) cannot be raised from a tool"
+          ? `raise hardTokens with ${BUDGET_TOOL}${ceiling !== undefined ? ` (at most ${n(ceiling)})` : ""}`
+          : "ask the operator to raise hardTokens (--plugin-config trace)"
       return {
         refuse: new CallRefused({
-          message: `${tool} refused: it would pass the session's token budget (~${n(used)} tokens used + ~${n(estimate.tokens)} for this call, ${estimate.basis}, > hard limit ${n(hard)}; token figures are estimates, about 4 characters a token)`,
-          hint: `Finish with what you have (electron_close ends the app; ${REPORT_TOOL} shows where the tokens went), or ${raise}.`,
+          message: `${tool} would pass the token budget: ~${n(used)} used + ~${n(tokens)} for this call (${estimate.basis}) > hard limit ${n(hard)} (estimates, ~4 characters a token)`,
+          hint: `Wrap up (electron_close ends the app; ${REPORT_TOOL} shows where the tokens went) or ${raise}.`,
           tool,
           by: "trace",
-          details: { usedTokens: used, estimateTokens: estimate.tokens, hardTokens: hard, ...(soft !== undefined ? { softTokens: soft } : {}) }
+          details: { usedTokens: used, estimateTokens: tokens, hardTokens: hard, ...(soft !== undefined ? { softTokens: soft } : {}) }
         })
       }
     }
   }
-  if (soft !== undefined && used >= soft) {
-    return { note: `token budget: ~${n(used)} tokens used, past the soft limit ${n(soft)}${hard !== undefined ? ` (calls that would pass ${n(hard)} are refused)` : ""}; ${REPORT_TOOL} shows where they went.` }
-  }
-  return {}
+  return note === undefined ? {} : { note }
 }
 
 export const formatNumber = n

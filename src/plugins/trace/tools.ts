@@ -15,7 +15,8 @@ const budgetLine = (state: TraceState): string => {
   if (soft === undefined && hard === undefined) return "Budget: none."
   const used = state.totals.approxTokens
   const parts = [soft !== undefined ? `soft ${n(soft)}` : undefined, hard !== undefined ? `hard ${n(hard)} (${percent(used, hard)} used)` : undefined]
-  return `Budget: ${parts.filter(Boolean).join(", ")}${state.refused.count > 0 ? `; ${state.refused.count} call${state.refused.count === 1 ? "" : "s"} refused` : ""}.`
+  const refused = state.totals.refused
+  return `Budget: ${parts.filter(Boolean).join(", ")}${refused > 0 ? `; ${refused} call${refused === 1 ? "" : "s"} refused` : ""}.`
 }
 
 const fileLine = (state: TraceState): string =>
@@ -57,7 +58,7 @@ export const traceReport = defineTool({
           tokens: TOKEN_ESTIMATE_NOTE,
           byTool: tools.map(([tool, t]) => ({ tool, ...t })),
           largest,
-          budget: { ...state.limits, usedTokens: total.approxTokens, refused: state.refused.count },
+          budget: { ...state.limits, usedTokens: total.approxTokens, refused: state.totals.refused },
           file: state.file.path ?? null,
           written: state.file.written,
           ...(state.file.problem !== undefined ? { fileProblem: state.file.problem } : {})
