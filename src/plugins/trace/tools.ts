@@ -67,7 +67,7 @@ export const traceReport = defineTool({
     })
 })
 
-const Limit = Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 1_000_000_000)))
+const Limit = Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative()))
 
 /** The new limit: 0 removes it; never above (or without) the operator's. */
 const nextLimit = (name: string, asked: number | undefined, current: number | undefined, ceiling: number | undefined) => {
@@ -86,15 +86,15 @@ const nextLimit = (name: string, asked: number | undefined, current: number | un
 export const traceBudget = defineTool({
   name: BUDGET_TOOL,
   description:
-    "Set this session's token budget: past softTokens answers carry a warning; a call that would pass hardTokens is refused (CALL_REFUSED). 0 removes a limit. Returns the budget and tokens used.",
+    "Set this session's token budget (estimated answer tokens): past softTokens answers carry a warning; a call that would pass hardTokens is refused (CALL_REFUSED). 0 removes a limit.",
   type: "debug",
   readOnly: false,
   idempotent: true,
   touchesPage: false,
   errors: [],
   input: Schema.Struct({
-    softTokens: Limit.annotations({ description: "estimated answer tokens; omitted: unchanged" }),
-    hardTokens: Limit.annotations({ description: "estimated answer tokens; omitted: unchanged" })
+    softTokens: Limit.annotations({ description: "omitted: unchanged" }),
+    hardTokens: Limit.annotations({ description: "omitted: unchanged" })
   }),
   handler: (input) =>
     Effect.gen(function* () {
