@@ -51,6 +51,16 @@ export {
   type PluginLoadError
 } from "./plugins/PluginLoader.js"
 export { definePlugin, pluginSettings, PluginValue, type MainHook, type Plugin } from "./plugins/Plugin.js"
+export {
+  CallRefused,
+  OBSERVER_BOUNDS,
+  REDACTED_MARK,
+  type CallObserver,
+  type CallRecord,
+  type CallStart,
+  type ObserverHooks
+} from "./plugins/observer.js"
+export { markSecret } from "./tools/call-secrets.js"
 export { EvalPolicy, type EvalTarget } from "./eval-policy/EvalPolicy.js"
 export { ProfileSelector, ConflictingToolSelection, UnknownToolInSelection, ToolExcludedByProfile } from "./profile/ProfileSelector.js"
 // The named lists (the TOOLS.md contract) and the profile a server without `toolProfile` or `tools` selects.

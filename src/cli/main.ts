@@ -1,7 +1,7 @@
 /**
- * The `stagewright` command: `serve` (the default), `tools [--json]` and `doctor [--json]`.
+ * The `stagewright` command: `serve` (the default), `tools [--json]`, `doctor [--json]` and `replay <trace.jsonl>`.
  */
-import { Command, Options } from "@effect/cli"
+import { Args, Command, Options } from "@effect/cli"
 import { Effect } from "effect"
 import { defaultServerConfig, XVFB_MODES } from "../layers/config/ServerConfig.js"
 import { PROFILE_NAMES, PROFILES, DEFAULT_PROFILE } from "../profile/profiles.js"
@@ -112,9 +112,25 @@ const doctorCommand = Command.make("doctor", { json, app: doctorApp, ...serveOpt
   Command.withDescription("Check Node, playwright-core, Chromium, Electron or the stand-in, display, paths and policy (with --app, one app's launch too); exits non-zero when a required check fails")
 )
 
+const traceFile = Args.text({ name: "trace.jsonl" }).pipe(Args.withDescription("A trace file the trace plugin wrote (--plugin trace)"))
+const replayApp = Options.text("app").pipe(Options.withDescription("Launch this app folder in place of each recorded electron_launch's app"), Options.optional)
+const replayEnv = Options.keyValueMap("env").pipe(
+  Options.withDescription("NAME=VALUE for a launch's environment variable whose value was redacted in the trace (repeatable)"),
+  Options.optional
+)
+const replayCommand = Command.make(
+  "replay",
+  { trace: traceFile, app: replayApp, env: replayEnv, allowEval, plugin, outputDir, operationTimeoutMs },
+  (flags) => Effect.flatMap(Effect.promise(() => import("./replay.js")), (m) => m.replay(flags))
+).pipe(
+  Command.withDescription(
+    "Re-run a recorded session headless against a fresh launch, one line per step; exits non-zero when a step that was ok in the trace now fails (steps with redacted arguments are skipped)"
+  )
+)
+
 export const rootCommand = Command.make("stagewright", { ...serveOptions, ...transportOptions }, serve).pipe(
   Command.withDescription("MCP server that lets an AI agent launch or attach to an Electron app and drive, test and debug it"),
-  Command.withSubcommands([serveCommand, toolsCommand, doctorCommand, productionCommand])
+  Command.withSubcommands([serveCommand, toolsCommand, doctorCommand, productionCommand, replayCommand])
 )
 
 export const cli = Command.run(rootCommand, { name: "stagewright", version: VERSION })

@@ -1,18 +1,21 @@
 /**
  * The plugin contract. A plugin is a value: a name, a one-line purpose, the Stagewright versions it
- * supports, an optional configuration Schema, optional main-process hooks, and tools written exactly like
- * core tools (their handlers use only the public services, `ToolServices`: the driver's six services —
- * AppLifecycle, Windows, Snapshots, MainProcess, Dialogs, PageOps — and ServerConfig, EvalPolicy).
+ * supports, an optional configuration Schema, optional main-process hooks, optional observers of every tool
+ * call (./observer.ts), and tools written exactly like core tools (their handlers use only the public
+ * services, `ToolServices`: the driver's six services — AppLifecycle, Windows, Snapshots, MainProcess,
+ * Dialogs, PageOps — and ServerConfig, EvalPolicy).
  * First-party plugins live in src/plugins/NAME/ and are registered in ./registry.ts; third-party plugins
  * are modules whose default (or `plugin`) export is such a value. Loaded only by `--plugin NAME`.
  */
 import { Effect, Schema } from "effect"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
+import type { CallObserver } from "./observer.js"
 import type { MainHook } from "../layers/driver/ElectronDriver.js"
 import { ErrorCodes } from "../tools/error-codes.js"
 import { OPERATION_TYPES, type Tool } from "../tools/Tool.js"
 
 export type { MainHook } from "../layers/driver/ElectronDriver.js"
+export { CallRefused, OBSERVER_BOUNDS, REDACTED_MARK, type CallObserver, type CallRecord, type CallStart, type ObserverHooks } from "./observer.js"
 
 export interface Plugin<C = unknown> {
   readonly name: string
@@ -23,6 +26,8 @@ export interface Plugin<C = unknown> {
   readonly config?: Schema.Schema<C, any, never> // `any`: the encoded side is whatever JSON the operator wrote
   /** Code installed in the app's main process at every launch or attach, only while the plugin is loaded. */
   readonly mainHooks?: ReadonlyArray<MainHook>
+  /** Observers of every tool call (./observer.ts): built once per server, bounded, able to refuse a call. */
+  readonly observers?: ReadonlyArray<CallObserver>
   readonly tools: ReadonlyArray<Tool>
 }
 
@@ -66,6 +71,14 @@ export const PluginValue = Schema.Struct({
       Schema.Struct({
         name: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9-]{1,63}$/, { message: () => "a lowercase hook name" })),
         install: Schema.declare(isFunction, { identifier: "Function", description: "a self-contained function (electron) => void" })
+      })
+    )
+  ),
+  observers: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        name: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9-]{1,63}$/, { message: () => "a lowercase observer name" })),
+        make: Schema.declare((u): u is Effect.Effect<unknown> => Effect.isEffect(u), { identifier: "Effect", description: "an Effect building the observer's hooks" })
       })
     )
   ),

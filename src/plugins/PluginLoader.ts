@@ -7,6 +7,7 @@ import { dynamicImport } from "../dynamic-import.js"
 import { Context, Data, Effect, Layer, ParseResult, Schema } from "effect"
 import { isAbsolute, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
+import type { CallObserver } from "./observer.js"
 import { PluginValue, ToolNeedsValue, type Plugin } from "./Plugin.js"
 import { firstPartyPlugins } from "./registry.js"
 import { CORE_TOOL_NAMES, EVAL_TOOL_NAMES } from "../profile/profiles.js"
@@ -66,6 +67,8 @@ export interface LoadedPluginsShape {
   /** Each loaded plugin's decoded configuration, for electron_plugins (Redacted values stay redacted). */
   readonly settings: Readonly<Record<string, unknown>>
   readonly tools: ReadonlyArray<Tool>
+  /** The loaded plugins' call observers, each with its plugin's name (the Dispatcher builds and runs them). */
+  readonly observers: ReadonlyArray<{ readonly plugin: string; readonly observer: CallObserver }>
   /** First-party plugins that exist but are not loaded (for `restart with --plugin NAME` hints). */
   readonly available: ReadonlyArray<string>
 }
@@ -158,6 +161,7 @@ export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
         plugins,
         settings,
         tools: plugins.flatMap((p) => p.tools),
+        observers: plugins.flatMap((p) => (p.observers ?? []).map((observer) => ({ plugin: p.name, observer }))),
         available: Object.keys(registry).filter((name) => !loadedNames.has(name)).sort()
       }
     })

@@ -13,5 +13,7 @@ export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> 
   perf: () => import("./perf/index.js").then((m) => m.default),
   network: () => import("./network/index.js").then((m) => m.default),
   emulation: () => import("./emulation/index.js").then((m) => m.default),
-  native: () => import("./native/index.js").then((m) => m.default)
+  native: () => import("./native/index.js").then((m) => m.default),
+  // A plugin with a configuration Schema is a Plugin<C>: the registry holds them all as Plugin.
+  trace: () => import("./trace/index.js").then((m) => m.default as unknown as Plugin)
 }

@@ -7,7 +7,8 @@
  *   target not allowed, plugin not loaded: each with its hint, before any argument is looked at),
  *   then decodes the arguments with the tool's Schema, runs the handler through the call's stages
  *   (tools/guard.ts: the same for every tool) under the operation timeout, records failures in
- *   ServerState and turns every outcome, defects included, into a tool result. Given a progress sink (the request carried a progress token), the run sends progress
+ *   ServerState and turns every outcome, defects included, into a tool result. Loaded plugins' call
+ *   observers see every call, may add a note to its answer or refuse it first (./observers.ts). Given a progress sink (the request carried a progress token), the run sends progress
  *   while it lasts (./progress.ts).
  */
 import { Cause, Context, Effect, Layer, Option, Schema } from "effect"
@@ -27,6 +28,8 @@ import { callLimitMs, describeCall, withProgress, type ProgressSink } from "./pr
 import { byName, nearMisses } from "./resolve.js"
 import { capResult, errorResult, successResult, type CallResult } from "./results.js"
 import { ServerState } from "./ServerState.js"
+import { makeObserverRunner } from "./observers.js"
+import type { CallRefused } from "../plugins/observer.js"
 import { coreTools, profileSwitch, type ServerServices } from "./tools.js"
 import { cut } from "../tools/respond.js"
 
@@ -50,7 +53,7 @@ export interface DispatcherShape {
 }
 
 export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher, DispatcherShape>() {
-  static readonly layer = Layer.effect(
+  static readonly layer = Layer.scoped(
     Dispatcher,
     Effect.gen(function* () {
       const profile = yield* ProfileSelector
@@ -59,6 +62,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
       const config = yield* ServerConfig
       const state = yield* ServerState
       const context = yield* Effect.context<ToolServices | ServerServices>()
+      const observers = yield* makeObserverRunner(plugins.observers)
 
       const known = new Map<string, AnyTool>()
       // electron_profile exists only with --allow-profile-switch: without it the name is unknown.
@@ -156,11 +160,17 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           )
         )
 
+      // Observers (plugins' call observers: ./observers.ts) see every call; `gate` runs their `before`
+      // once the name and arguments are checked, and may refuse the call (CALL_REFUSED).
       const call = (name: string, args: unknown, options?: CallOptions): Effect.Effect<CallResult> =>
+        observers.observe(name, args, (gate) => answer(name, args, gate, options))
+
+      const answer = (name: string, args: unknown, gate: Effect.Effect<void, CallRefused>, options?: CallOptions): Effect.Effect<CallResult> =>
         Effect.gen(function* () {
           yield* state.recordCall
           const tool = yield* resolveTool(name)
           const input = yield* decode(tool, args)
+          yield* gate
           // Every tool, core, eval, plugin or third-party, runs through the same stages (files confined, held
           // to web dialogs, hints on DIALOG_OPEN and ELEMENT_NOT_FOUND: tools/guard.ts) inside one bound.
           const run = bounded(

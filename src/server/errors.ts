@@ -1,9 +1,10 @@
 /**
  * The server's own errors (a name that resolves to no tool, a tool of a plugin that is not loaded, a
- * defect) and `ServerError`, the whole vocabulary a tools/call can answer with.
+ * defect) and `ServerError` (with an observer's CallRefused), the whole vocabulary a tools/call can answer with.
  */
 import { Schema } from "effect"
 import { errorFields } from "../layers/driver/errors.js"
+import type { CallRefused } from "../plugins/observer.js"
 import type { ToolExcludedByProfile } from "../profile/ProfileSelector.js"
 import type { ToolError } from "../tools/errors.js"
 
@@ -25,4 +26,4 @@ export class InternalError extends Schema.TaggedError<InternalError>()(
 ) {}
 
 /** Everything a tools/call can end in. */
-export type ServerError = ToolError | ToolExcludedByProfile | PluginNotLoaded | UnknownTool | InternalError
+export type ServerError = ToolError | ToolExcludedByProfile | PluginNotLoaded | UnknownTool | InternalError | CallRefused

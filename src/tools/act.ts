@@ -2,12 +2,13 @@
  * How an action runs: resolve the target, perform it without leaving it in flight (a web dialog it opens
  * ends the wait and is reported), record the step for test export, and summarise what changed in the page.
  */
-import { Duration, Effect, Option } from "effect"
+import { Duration, Effect, Exit, Option } from "effect"
 
 
 import type { Locator } from "playwright-core"
 import { AppLifecycle, PageOps, Windows, Snapshots, type FieldChange, type PendingDialog, type WindowEntry, type DriverServices } from "../layers/driver/ElectronDriver.js"
 import { type ToolError } from "./errors.js"
+import { markIfPasswordField, markSecret } from "./call-secrets.js"
 
 import { answerAdvice, describeDialog, dialogFields } from "./dialogs.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
@@ -81,6 +82,8 @@ export interface ActOptions {
   /** Whether the action is tried at once before any probe (default true; a drag that pressed the mouse must not be repeated). */
   readonly tryFirst?: boolean
   readonly perform: (locator: Locator, entry: WindowEntry, options: { readonly timeout: number; readonly trial?: boolean }) => Promise<unknown>
+  /** The text the action types, if any: secret in the call's record when the target is a password field (./call-secrets.ts). */
+  readonly typed?: string
 }
 
 /**
@@ -112,7 +115,14 @@ export const act = (options: ActOptions): Effect.Effect<ToolResult, ToolError, D
         tryFirst: ready !== undefined && options.tryFirst !== false,
         perform: (timeout) => options.perform(locator, entry, { timeout })
       })
-      .pipe(Effect.tapError((error) => (error._tag === "OperationFailed" && error.details?.["performed"] === true ? step : Effect.void)))
+      .pipe(
+        Effect.tapError((error) => (error._tag === "OperationFailed" && error.details?.["performed"] === true ? step : Effect.void)),
+        Effect.onExit((exit) => {
+          const typed = options.typed
+          if (typed === undefined) return Effect.void
+          return Exit.isInterrupted(exit) ? markSecret(typed) : markIfPasswordField(locator, typed)
+        })
+      )
     yield* step
     if (outcome !== undefined) return yield* dialogResult(outcome)
     const change = yield* changeSummary(entry)

@@ -22,6 +22,7 @@ export const ErrorCodes = {
   NeedsMainProcess: "NEEDS_MAIN_PROCESS",
   OperationFailed: "OPERATION_FAILED",
   DialogOpen: "DIALOG_OPEN",
+  CallRefused: "CALL_REFUSED",
   InternalError: "INTERNAL_ERROR"
 } as const
 

@@ -10,11 +10,12 @@ import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { changeSummary } from "./act.js"
 import { stepCode } from "./step-code.js"
+import { markSecret } from "./call-secrets.js"
 import { defineTool } from "./Tool.js"
 
 const FormValue = Schema.Union(Schema.String.pipe(Schema.maxLength(100_000)), Schema.Boolean, Schema.Array(Schema.String))
 
-type Kind = "select" | "check" | "text"
+type Kind = "select" | "check" | "text" | "password"
 
 export const fillForm = defineTool({
   name: "electron_fill_form",
@@ -41,6 +42,7 @@ export const fillForm = defineTool({
         const code = yield* stepCode(entry, field.target, locator)
         const value = field.value
         let step = ""
+        let seen: Kind | undefined
         yield* pages
           .runAction<Kind>({
             what: `fields[${index}] ${field.target}`,
@@ -51,9 +53,10 @@ export const fillForm = defineTool({
               locator.evaluate((el): Kind => {
                 const tag = el.tagName.toLowerCase()
                 const type = (el.getAttribute("type") ?? "").toLowerCase()
-                return tag === "select" ? "select" : tag === "input" && (type === "checkbox" || type === "radio") ? "check" : "text"
+                return tag === "select" ? "select" : tag === "input" && (type === "checkbox" || type === "radio") ? "check" : tag === "input" && type === "password" ? "password" : "text"
               }, undefined, { timeout }),
             perform: async (timeout, kind) => {
+              seen = kind
               if (kind === "check") {
                 if (typeof value !== "boolean") throw new Error(`expects true or false for a checkbox or radio`)
                 await locator.setChecked(value, { timeout })
@@ -77,7 +80,9 @@ export const fillForm = defineTool({
               error._tag === "OperationFailed"
                 ? new InvalidArgument({ message: `fields[${index}] (${field.target}): ${error.message.replace(/^[^:]*: /, "")}`, hint: "Checkboxes take true/false, selects a string or list, other fields a string." })
                 : error
-            )
+            ),
+            // A value typed into a password field (or a field whose kind was never read) is secret in the call's record.
+            Effect.ensuring(Effect.suspend(() => (typeof value === "string" && (seen === undefined || seen === "password") ? markSecret(value) : Effect.void)))
           )
         yield* lifecycle.recordStep({ tool: "electron_fill_form", window: entry.id, code: step })
         done.push(code)

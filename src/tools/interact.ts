@@ -18,6 +18,7 @@ import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { act, changeSummary, dialogResult } from "./act.js"
 import { fillForm } from "./fill-form.js"
 import { stepCode } from "./step-code.js"
+import { markIfFocusedPassword } from "./call-secrets.js"
 
 const timeoutOf = (input: { readonly timeoutMs?: number | undefined }) => input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
 const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
@@ -84,7 +85,7 @@ export const fill = defineTool({
       target: input.target,
       describe: `fill ${input.target}`,
       step: (code) => `await ${code}.fill(${JSON.stringify(input.value)})`,
-      timeoutMs: timeoutOf(input), wait: "repeat",
+      timeoutMs: timeoutOf(input), wait: "repeat", typed: input.value,
       perform: (locator, _entry, { timeout }) => locator.fill(input.value, { timeout })
     })
 })
@@ -110,7 +111,7 @@ export const type = defineTool({
         target: input.target,
         describe: `type into ${input.target}`,
         step: (code) => `await ${code}.pressSequentially(${JSON.stringify(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
-        timeoutMs: timeoutOf(input), wait: "attached",
+        timeoutMs: timeoutOf(input), wait: "attached", typed: input.text,
         perform: async (locator, _entry, { timeout }) => {
           await locator.pressSequentially(input.text, { delay, timeout })
           if (input.submit === true) await locator.press("Enter", { timeout })
@@ -122,10 +123,9 @@ export const type = defineTool({
       const windows = yield* Windows
       const pages = yield* PageOps
       const entry = yield* windows.window()
-      yield* pages.run("type", async () => {
-        await entry.page.keyboard.type(input.text, { delay })
-        if (input.submit === true) await entry.page.keyboard.press("Enter")
-      })
+      // Where the keys went is read before Enter submits (a submitted form may clear or leave the page).
+      yield* pages.run("type", () => entry.page.keyboard.type(input.text, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, input.text)))
+      if (input.submit === true) yield* pages.run("type", () => entry.page.keyboard.press("Enter"))
       yield* lifecycle.recordStep({ tool: "electron_type", window: entry.id, code: `await window.keyboard.type(${JSON.stringify(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}` })
       const change = yield* changeSummary(entry)
       return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }

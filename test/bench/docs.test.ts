@@ -156,6 +156,7 @@ describe("the Plugin API section", () => {
     const rows = pluginApiRows()
     expect(rows.map((r) => r.name)).toEqual([
       "name", "purpose", "stagewright", "config", "mainHooks", "mainHooks[].name", "mainHooks[].install",
+      "observers", "observers[].name", "observers[].make",
       "tools", "tools[].name", "tools[].description", "tools[].input", "tools[].type", "tools[].evalTarget",
       "tools[].errors", "tools[].destructive", "tools[].openWorld", "tools[].readOnly", "tools[].title", "tools[].idempotent", "tools[].handler"
     ])

@@ -7,6 +7,9 @@
  *   npm run docs:tools            regenerate docs/TOOLS.md (entry point: ./main.ts)
  */
 import { Effect, SchemaAST } from "effect"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { repoRoot } from "../repo-root.js"
 import {
   CORE_GROUPS,
   CORE_TOOL_NAMES,
@@ -23,6 +26,14 @@ import {
 export interface PluginInfo {
   readonly name: string
   readonly purpose: string
+  /** docs/plugins/NAME.md, when the plugin has one: shown in its section as written (Markdown). */
+  readonly readme?: string | undefined
+}
+
+/** A first-party plugin's own page (docs/plugins/NAME.md), if it has one. */
+const pluginReadme = (name: string): string | undefined => {
+  const path = join(repoRoot(), "docs", "plugins", `${name}.md`)
+  return existsSync(path) ? readFileSync(path, "utf8").trim() : undefined
 }
 
 export interface ReferenceInput {
@@ -37,7 +48,7 @@ export const loadReferenceInput = Effect.gen(function* () {
   const loaded = yield* loader.load(available)
   return {
     tools: documentationManifest([...coreTools, ...loaded.tools]),
-    plugins: loaded.plugins.map((p) => ({ name: p.name, purpose: p.purpose }))
+    plugins: loaded.plugins.map((p) => ({ name: p.name, purpose: p.purpose, readme: pluginReadme(p.name) }))
   } satisfies ReferenceInput
 }).pipe(Effect.provide(PluginLoader.layer))
 
@@ -238,6 +249,8 @@ export interface ToolGroup {
   readonly id: string
   readonly title: string
   readonly intro: string | undefined
+  /** Markdown shown as written after the intro (a plugin's docs/plugins/NAME.md). */
+  readonly readme?: string | undefined
   readonly tools: ReadonlyArray<ManifestEntry>
 }
 
@@ -247,6 +260,7 @@ const coreGroupOf = new Map<string, string>(Object.entries(CORE_GROUPS).flatMap(
 export const groupTools = (input: ReferenceInput): ReadonlyArray<ToolGroup> => {
   const sorted = [...input.tools].sort((a, b) => byName(a.name, b.name))
   const purposes = new Map(input.plugins.map((p) => [p.name, p.purpose]))
+  const readmes = new Map(input.plugins.map((p) => [p.name, p.readme]))
   const groups: Array<ToolGroup> = Object.keys(CORE_GROUPS).map((group) => ({
     id: group,
     title: group,
@@ -272,6 +286,7 @@ export const groupTools = (input: ReferenceInput): ReadonlyArray<ToolGroup> => {
       id: `plugin-${plugin}`,
       title: `plugin ${plugin}`,
       intro: `${purpose !== undefined ? `${purpose.trim().replace(/\.?$/, ".")} ` : ""}Loaded with \`--plugin ${plugin}\`; its tools compose with every profile.`,
+      readme: readmes.get(plugin),
       tools: sorted.filter((t) => t.plugin === plugin)
     })
   }
@@ -338,6 +353,7 @@ export const renderToolsReference = (input: ReferenceInput): string => {
   for (const group of groups) {
     out.push(`## ${group.title}`, "")
     if (group.intro !== undefined) out.push(escapeText(group.intro), "")
+    if (group.readme !== undefined) out.push(group.readme, "")
     for (const tool of group.tools) out.push(renderTool(tool))
   }
   out.push(...renderPluginApi())

@@ -21,7 +21,8 @@ export const BUDGETS: Readonly<Record<string, number>> = {
   "profile:essential:safe": 3_600,
   // Was 16,000: issue 21's host-fit fields (a title on every tool, additionalProperties: false, idempotentHint)
   // cost ~1,100 BPE on this variant, ~11 per tool; a host that cannot see them refuses schemas or shows raw names.
-  "everything:eval": 17_000
+  // Was 17,000: issue 26 adds the trace plugin (electron_trace_report, electron_trace_budget: 236 BPE).
+  "everything:eval": 17_300
 }
 
 const Count = Schema.Int.pipe(Schema.nonNegative())
