@@ -84,7 +84,7 @@ describe("a dialog that opens during the call (full profile)", () => {
 describe("a dialog already open (essential profile)", () => {
   let mcp: TestClient
   beforeAll(async () => {
-    mcp = await inMemoryClient({ toolProfile: "essential", operationTimeoutMs: OPERATION_TIMEOUT, plugins: ["a11y", PAGE_PLUGIN] })
+    mcp = await inMemoryClient({ toolProfile: "essential", operationTimeoutMs: OPERATION_TIMEOUT, plugins: ["a11y", "perf", "emulation", PAGE_PLUGIN] })
     await launchTasks(mcp)
   })
   afterAll(async () => {
@@ -94,7 +94,9 @@ describe("a dialog already open (essential profile)", () => {
   it("plugin tools answer DIALOG_OPEN with how to answer it in this profile", async () => {
     const opened = await mcp.call("electron_click", { target: 'role=button[name="Delete Renew passport"]' })
     expect(opened.structured.dialog).toMatchObject({ type: "confirm", window: "w1" })
-    for (const [name, args] of [["electron_a11y_audit", {}], ["pagewait_title", { ms: 0 }]] as const) {
+    // The perf and emulation tools read every window (Windows.every): the blocked one fails them at once.
+    const tools = [["electron_a11y_audit", {}], ["pagewait_title", { ms: 0 }], ["electron_perf_startup", {}], ["electron_emulation_theme", {}]] as const
+    for (const [name, args] of tools) {
       const result = await mcp.call(name, args)
       expect(result.code, `${name}: ${result.text}`).toBe("DIALOG_OPEN")
       expect(result.text).toContain('confirm dialog is open in w1: "Delete "Renew passport"?"')
