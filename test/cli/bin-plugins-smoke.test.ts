@@ -35,6 +35,7 @@ const ARGUMENTS: Readonly<Record<string, ReadonlyArray<Args>>> = {
   electron_native_app_event: [{ event: "activate" }],
   electron_native_power: [{ event: "resume" }],
   electron_native_updater: [{ event: "update-not-available" }],
+  electron_network_capture: [{ action: "start", url: route }, { action: "read" }, { action: "stop" }],
   electron_network_har_record: [{ action: "start", url: route }, { action: "stop", name: "smoke.har" }],
   electron_network_har_replay: [{ file: "smoke.har", url: route }, { stop: true }],
   electron_network_offline: [{ offline: false }],

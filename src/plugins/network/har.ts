@@ -15,7 +15,7 @@ import { AppLifecycle, PageOps, sessionLocal } from "../../layers/driver/Electro
 import { confine } from "../../tools/confine.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
-import { Pattern, routesOf, toMatcher, type UrlMatcher } from "./routes.js"
+import { matchesUrl, Pattern, routesOf, toMatcher } from "./routes.js"
 import { answer, bounded, moreLine } from "../../tools/respond.js"
 
 const MAX_ENTRIES = 2_000
@@ -123,15 +123,6 @@ export const harRecord = defineTool({
       return answer([`Wrote ${entries.length} request(s) to ${path}`, ...listed.shown, moreLine(listed)], { path, entries: entries.length })
     })
 })
-
-/** A request URL against a route matcher (the same linear-time matching as the mocked routes). */
-const matchesUrl = (matcher: UrlMatcher, url: string): boolean => {
-  try {
-    return matcher(new URL(url))
-  } catch {
-    return false
-  }
-}
 
 const MAX_HAR_BYTES = 256 * 1024 * 1024
 
