@@ -16,13 +16,13 @@ const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 export const expectWindow = defineTool({
   name: "electron_expect_window",
   description:
-    "Assert a window with the given title or URL (substring; urlPattern: regex source) is open, and/or how many windows are open, retrying until timeoutMs. not=true: no such window is open (and the count differs).",
+    "Assert a window with the given title, URL (substring) or urlPattern is open, and/or how many windows are open, retrying until timeoutMs; not=true: none is (count: another number).",
   type: "assert",
   errors: ["APP_NOT_RUNNING", "ASSERTION_FAILED", "INVALID_ARGUMENT"],
   input: Schema.Struct({
     title: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))),
     url: Schema.optional(Schema.String.pipe(Schema.maxLength(2_000))),
-    urlPattern: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))),
+    urlPattern: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "regex source" }),
     count: Schema.optional(Count),
     not: Not,
     timeoutMs: Timeout

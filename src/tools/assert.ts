@@ -48,7 +48,7 @@ const containsLiteral = (text: string, ignoreCase: boolean) => `/${text.replace(
 export const expectText = defineTool({
   name: "electron_expect_text",
   description:
-    "Assert an element's text contains text (exact=true: equals it, whitespace normalized) or matches pattern (regex source), retrying until timeoutMs. attribute: check that attribute's value instead (neither text nor pattern: that it is present). not=true: the opposite. Fails with the actual value.",
+    "Assert an element's text contains text (exact=true: equals it, whitespace normalized) or matches pattern (regex source), retrying until timeoutMs; attribute: that attribute's value instead (alone: it is present); not=true: the opposite. Fails with the actual value.",
   type: "assert",
   errors: ["APP_NOT_RUNNING", "ASSERTION_FAILED", "REF_STALE", "INVALID_ARGUMENT"],
   input: Schema.Struct({
@@ -57,7 +57,7 @@ export const expectText = defineTool({
     pattern: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))),
     exact: Schema.optional(Schema.Boolean),
     ignoreCase: Schema.optional(Schema.Boolean),
-    attribute: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
+    attribute: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({ description: "attribute name" }),
     not: Not,
     timeoutMs: Timeout
   }),
@@ -117,7 +117,7 @@ export const expectText = defineTool({
 
 export const expectValue = defineTool({
   name: "electron_expect_value",
-  description: "Assert a form field's current value equals value (select: the selected option's value), retrying until timeoutMs; not=true: that it differs.",
+  description: "Assert a form field's current value equals value (select: the selected option's value; not=true: differs), retrying until timeoutMs.",
   type: "assert",
   errors: ["APP_NOT_RUNNING", "ASSERTION_FAILED", "REF_STALE"],
   input: Schema.Struct({ target: Target, value: Schema.String.pipe(Schema.maxLength(100_000)), not: Not, timeoutMs: Timeout }),
@@ -150,7 +150,7 @@ export const expectValue = defineTool({
 export const expectState = defineTool({
   name: "electron_expect_state",
   description:
-    "Assert several states of one element at once, e.g. {\"visible\":true,\"enabled\":true,\"checked\":false}; all are read in one atomic check, retried until timeoutMs. States: visible, hidden, enabled, disabled, checked, focused, editable, empty, inViewport, attached (false: no element matches). not=true: at least one differs.",
+    "Assert several states of one element at once, e.g. {\"visible\":true,\"enabled\":true,\"checked\":false}; all are read in one atomic check, retried until timeoutMs. not=true: at least one differs.",
   type: "assert",
   errors: ["APP_NOT_RUNNING", "ASSERTION_FAILED", "REF_STALE", "INVALID_ARGUMENT"],
   input: Schema.Struct({
@@ -195,7 +195,7 @@ const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 
 export const expectCount = defineTool({
   name: "electron_expect_count",
-  description: "Assert how many elements match a target: exactly count, or within min/max (not=true: any other number), retrying until timeoutMs.",
+  description: "Assert how many elements match a target: exactly count, or within min/max (not=true: outside), retrying until timeoutMs.",
   type: "assert",
   errors: ["APP_NOT_RUNNING", "ASSERTION_FAILED", "INVALID_ARGUMENT"],
   input: Schema.Struct({ target: Target, count: Schema.optional(Count), min: Schema.optional(Count), max: Schema.optional(Count), not: Not, timeoutMs: Timeout }),

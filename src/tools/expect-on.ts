@@ -14,7 +14,7 @@ import { DEFAULT_EXPECT_TIMEOUT, TimeoutMs } from "./shapes.js"
 export const Timeout = TimeoutMs(DEFAULT_EXPECT_TIMEOUT)
 
 /** The `not` flag of the element assertions. */
-export const Not = Schema.optional(Schema.Boolean).annotations({ description: "assert the opposite (waits until it no longer holds)" })
+export const Not = Schema.optional(Schema.Boolean)
 
 /** One reading: whether the expectation holds, what was seen; `undecided` when neither it nor its opposite can be told (several matches). */
 export interface Reading<A> {

@@ -50,7 +50,7 @@ export const webDialog = defineTool({
   // It answers the dialog: a dialog never blocks it.
   touchesPage: false,
   description:
-    "Answer the open web dialog (alert, confirm, prompt, beforeunload): accept (with promptText for prompts) or dismiss. always=true also answers every later dialog this way, once=true only the next one (when none is open); type limits either to one dialog type; always=false returns to asking. list: the dialogs seen this session and how each was answered.",
+    "Answer the open web dialog (alert, confirm, prompt, beforeunload): accept (promptText for prompts) or dismiss. always=true: also every later one, once=true: the next one if none is open; type: only that type; always=false: ask again. list: dialogs seen and their answers.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "INVALID_ARGUMENT"],
   input: Schema.Struct({

@@ -83,12 +83,12 @@ describe("manifest gate: compare", () => {
   })
 
   it("fails a variant over its absolute budget even when it grew less than the limit, naming the budget", () => {
-    const atBudget = { variants: { "everything:eval": variant(16_900, ["tool_a"]) }, toolBpe: {} }
+    const atBudget = { variants: { "everything:eval": variant(17_400, ["tool_a"]) }, toolBpe: {} }
     const only = (current: Snapshot) => ({ variants: { "everything:eval": current.variants["everything:eval"]! }, toolBpe: {} })
-    expect(compare(atBudget, only(snapshot({ "everything:eval": variant(17_000, ["tool_a"]) }))).failures).toEqual([])
-    const over = compare(atBudget, only(snapshot({ "everything:eval": variant(17_001, ["tool_a"]) }))).failures
+    expect(compare(atBudget, only(snapshot({ "everything:eval": variant(17_500, ["tool_a"]) }))).failures).toEqual([])
+    const over = compare(atBudget, only(snapshot({ "everything:eval": variant(17_501, ["tool_a"]) }))).failures
     expect(over.map((f) => f._tag)).toEqual(["OverBudget"])
-    expect(describeFinding(over[0]!)).toBe("everything:eval: 17001 BPE is over its budget of 17000")
+    expect(describeFinding(over[0]!)).toBe("everything:eval: 17501 BPE is over its budget of 17500")
   })
 
   it("passes a variant that shrinks", () => {

@@ -144,14 +144,14 @@ const UNREADABLE =
 export const tray = defineTool({
   name: "electron_native_tray",
   description:
-    "The app's tray menus (labels, ids, enabled, checked); click an item by id or label path as a user would, or the tray icon itself (icon: click, right-click, double-click; the app gets Electron's Tray event with its bounds) and see whether the app handled it or popped up a menu.",
+    "The app's tray menus (labels, ids, enabled, checked); click an item by id or label path as a user would, or the icon itself (the app gets the Tray event; the answer says if it handled it or popped up a menu).",
   type: "native",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE"],
   input: Schema.Struct({
     id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({ description: "click the item with this id" }),
     path: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(200))).pipe(Schema.minItems(1), Schema.maxItems(10))).annotations({ description: "click by labels" }),
     icon: Schema.optional(Schema.Literal("click", "right-click", "double-click")),
-    tray: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.positive())).annotations({ description: "icon: which tray (default the only one)" })
+    tray: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.positive())).annotations({ description: "icon: tray id, default the only one" })
   }),
   handler: (input) =>
     Effect.gen(function* () {

@@ -176,16 +176,16 @@ export const databaseLines = (databases: ReadonlyArray<DatabaseInfo>) =>
 export const indexedDbTool = defineTool({
   name: "electron_storage_indexeddb",
   description:
-    "IndexedDB of an origin, from a window showing it. list (default): databases, object stores with record counts, key paths, indexes. With database+store: get (a record by key, or the first limit), keys, set (put value, at key for stores without a keyPath), delete (key), clear.",
+    "IndexedDB of an origin, from a window showing it. list (default): databases, stores, record counts, key paths, indexes. By database+store: get (key, or the first limit), keys, set (value, key unless the store has a keyPath), delete (key), clear.",
   type: "interact",
   destructive: true,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
   input: Schema.Struct({
     action: Schema.optional(Schema.Literal("list", "get", "keys", "set", "delete", "clear")),
     database: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({ description: "list: only this one" }),
-    store: Schema.optional(Schema.String.pipe(Schema.maxLength(500))),
-    key: Schema.optional(Schema.Unknown).annotations({ description: "a key (string, number or array)" }),
-    value: Schema.optional(Schema.Unknown).annotations({ description: "set: the record (JSON)" }),
+    store: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({ description: "object store" }),
+    key: Schema.optional(Schema.Unknown).annotations({ description: "string, number or array" }),
+    value: Schema.optional(Schema.Unknown).annotations({ description: "set: the record" }),
     limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 100))).annotations({ description: "get/keys: default 20" }),
     origin: Origin,
     window: OptionalWindow

@@ -57,7 +57,7 @@ export const describeCookie = (c: Cookie, show: boolean) => {
 export const cookiesTool = defineTool({
   name: "electron_storage_cookies",
   description:
-    "Cookies of a window's session: list (filter by url, name, domain), set one, or remove one (url and name). Values are hidden (length shown) unless showValues=true.",
+    "Cookies of a window's session: list (filter by url, name, domain), set one, or remove one (url and name). Values hidden unless showValues.",
   type: "interact",
   destructive: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],

@@ -18,7 +18,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 export const snapshotTool = defineTool({
   name: "electron_storage_snapshot",
   description:
-    "Everything an origin stores, in one call, from a window showing it: localStorage and sessionStorage (first 20 keys of each), IndexedDB databases with stores and record counts, and the cookies its pages get (file://: all of the window's session). Cookie values are hidden unless showCookieValues=true.",
+    "Everything an origin stores, in one call, from a window showing it: local/sessionStorage (20 keys each), IndexedDB databases, stores and record counts, cookies (file://: all of the session; values hidden unless showCookieValues).",
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
   input: Schema.Struct({ origin: Origin, window: OptionalWindow, showCookieValues: Schema.optional(Schema.Boolean) }),
