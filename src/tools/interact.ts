@@ -9,7 +9,7 @@ import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 
 import { AppLifecycle, Windows, Snapshots, Dialogs, PageOps } from "../layers/driver/ElectronDriver.js"
-import { InvalidArgument, OperationFailed } from "./errors.js"
+import { InvalidArgument } from "./errors.js"
 
 
 
@@ -17,6 +17,7 @@ import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { act, changeSummary, dialogResult } from "./act.js"
 import { fillForm } from "./fill-form.js"
+import { webDialog } from "./web-dialog.js"
 import { stepCode } from "./step-code.js"
 import { markIfFocusedPassword } from "./call-secrets.js"
 
@@ -296,58 +297,6 @@ export const scroll = defineTool({
         new Promise<{ x: number; y: number }>((r) => requestAnimationFrame(() => r({ x: Math.round(window.scrollX), y: Math.round(window.scrollY) })))
       )
       return { text: `Scrolled; page position ${position.x},${position.y}.`, structured: { window: entry.id, scroll: position } }
-    })
-})
-
-export const webDialog = defineTool({
-  name: "electron_web_dialog",
-  // It answers the dialog: a dialog never blocks it.
-  touchesPage: false,
-  description:
-    "Answer the open web dialog (alert, confirm, prompt, beforeunload): accept (with promptText for prompts) or dismiss. always=true also answers every later dialog this way; always=false returns to asking.",
-  type: "interact",
-  errors: ["APP_NOT_RUNNING", "INVALID_ARGUMENT"],
-  input: Schema.Struct({
-    action: Schema.Literal("accept", "dismiss"),
-    promptText: Schema.optional(Text(10_000)),
-    always: Schema.optional(Schema.Boolean)
-  }),
-  handler: (input) =>
-    Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const dialogs = yield* Dialogs
-      const session = yield* lifecycle.session
-      if (input.always !== undefined) yield* dialogs.setDialogPolicy(input.always ? { action: input.action, promptText: input.promptText } : undefined)
-      if (input.always !== undefined && session.activeId !== undefined) {
-        const answer = input.action === "accept" ? `dialog.accept(${input.promptText !== undefined ? JSON.stringify(input.promptText) : ""})` : "dialog.dismiss()"
-        yield* lifecycle.recordStep({
-          tool: "electron_web_dialog",
-          window: session.activeId,
-          code: input.always ? `window.on("dialog", (dialog) => ${answer})` : `window.removeAllListeners("dialog")`
-        })
-      }
-      // Dialogs of windows that closed meanwhile need no answer (the driver drops them).
-      const pending = yield* dialogs.takeDialog
-      if (pending === undefined) {
-        if (input.always !== undefined) {
-          return { text: input.always ? `Every web dialog will be ${input.action}ed.` : "Web dialogs will wait for electron_web_dialog again.", structured: { policy: session.dialogPolicy ?? null } }
-        }
-        return yield* new InvalidArgument({ message: "No web dialog is open", hint: "Dialogs show up in the result of the action that opened them; always=true sets a standing answer." })
-      }
-      yield* Effect.tryPromise({
-        try: () => (input.action === "accept" ? pending.dialog.accept(input.promptText) : pending.dialog.dismiss()),
-        catch: (cause) => new OperationFailed({ message: `Could not answer the dialog: ${String(cause)}` })
-      })
-      yield* lifecycle.recordStep({
-        tool: "electron_web_dialog",
-        window: pending.window,
-        code: `// the ${pending.type} ${JSON.stringify(pending.message)} is answered by the handler registered above`,
-        dialog: { action: input.action, promptText: input.promptText }
-      })
-      return {
-        text: `${input.action === "accept" ? "Accepted" : "Dismissed"} the ${pending.type} "${pending.message}".${session.pendingDialogs.length > 0 ? ` ${session.pendingDialogs.length} more dialog(s) waiting.` : ""}`,
-        structured: { type: pending.type, message: pending.message, action: input.action, policy: session.dialogPolicy ?? null }
-      }
     })
 })
 

@@ -62,9 +62,13 @@ describe("storage plugin on tasks", () => {
 
   it("electron_storage_cookies sets, lists and removes cookies of the window's session", async () => {
     const set = ok(await mcp.call("electron_storage_cookies", { action: "set", url: "http://127.0.0.1:4321/", name: "sid", value: "abc123" }))
-    expect(set.text).toMatch(/^Set cookie sid\. 1 cookie in w1's session for http:\/\/127\.0\.0\.1:4321\/:\nsid="abc123" \(domain 127\.0\.0\.1, path \/, session\)$/)
-    const listed = ok(await mcp.call("electron_storage_cookies", { name: "sid" }))
+    expect(set.text).toMatch(/^Set cookie sid\. 1 cookie in w1's session for http:\/\/127\.0\.0\.1:4321\/:\nsid=\(hidden, 6 chars\) \(domain 127\.0\.0\.1, path \/, session\)$/)
+    expect(set.text).not.toContain("abc123")
+    const listed = ok(await mcp.call("electron_storage_cookies", { name: "sid", showValues: true }))
+    expect(listed.text).toContain('sid="abc123"')
     expect(listed.structured.cookies).toEqual([expect.objectContaining({ name: "sid", value: "abc123" })])
+    const hidden = ok(await mcp.call("electron_storage_cookies", { name: "sid" }))
+    expect(hidden.structured.cookies).toEqual([expect.objectContaining({ name: "sid", value: "(hidden, 6 chars)" })])
     const removed = ok(await mcp.call("electron_storage_cookies", { action: "remove", url: "http://127.0.0.1:4321/", name: "sid" }))
     expect(removed.text).toMatch(/^Removed cookie sid\. 0 cookies/)
     const noUrl = await mcp.call("electron_storage_cookies", { action: "set", name: "x" })

@@ -1,6 +1,6 @@
 /**
- * Dialogs: the app's web dialogs (alert, confirm, prompt, beforeunload): a standing answer to them, the
- * queue of pending ones, a subscription to each that opens, and running a playwright-core call that may
+ * Dialogs: the app's web dialogs (alert, confirm, prompt, beforeunload): prepared answers to them (standing
+ * by type, or one-shot), the queue of pending ones, answering one (recorded in the session's history), a subscription to each that opens, and running a playwright-core call that may
  * open one (the dialog ends the wait and is the call's result, claimed as its own: call-context.ts).
  */
 import { Context, Effect, FiberRef, Layer } from "effect"
@@ -12,8 +12,10 @@ import type { SessionError } from "./shape.js"
 import { testDouble } from "./test-double.js"
 
 export interface DialogsShape {
-  /** Sets (or clears) the standing answer to web dialogs. */
+  /** Prepares an answer to web dialogs (standing by type, or one-shot: session.ts's DialogPolicy); undefined clears them all. */
   readonly setDialogPolicy: (policy: DialogPolicy | undefined) => Effect.Effect<void, SessionError>
+  /** Answers a pending dialog (one taken with takeDialog) and records the answer in the session's dialog history. */
+  readonly answerDialog: (dialog: PendingDialog, action: "accept" | "dismiss", promptText?: string) => Effect.Effect<void, PlaywrightError | SessionError>
   /** Calls `listener` with each web dialog that opens in the current app from now on; returns the unsubscribe (without an app, nothing). */
   readonly onDialog: (listener: (dialog: PendingDialog) => void) => Effect.Effect<() => void>
   /**
@@ -58,6 +60,12 @@ const make = Effect.map(SessionStore, (store) =>
     setDialogPolicy: (policy) => store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.setDialogPolicy(policy)))),
     onDialog: (listener) => Effect.map(store.current, (s) => (s === undefined ? () => undefined : s.onDialog(listener))),
     runUntilDialog: makeRunUntilDialog(store),
+    answerDialog: (dialog, action, promptText) =>
+      Effect.flatMap(store.session, (s) =>
+        store.run(`${action} the ${dialog.type}`, () => (action === "accept" ? dialog.dialog.accept(promptText) : dialog.dialog.dismiss())).pipe(
+          Effect.tap(() => Effect.sync(() => s.noteDialogAnswer(dialog, action)))
+        )
+      ),
     takeDialog: store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.takeDialog())))
   })
 )

@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, ConsoleMessage, Dialog, ElectronApplicati
 import { Effect } from "effect"
 import { backfill } from "./backfill.js"
 import { BUFFER_CAPACITY, RingBuffer, type ConsoleEntry, type ErrorEntry, type RequestEntry } from "./buffers.js"
+import { DialogAnswers, type DialogPolicy, type DialogSeen } from "./dialog-answers.js"
 import type { InspectorClient } from "./inspector-client.js"
 import type { DisplayInfo } from "./display.js"
 
@@ -51,7 +52,7 @@ export interface PendingDialog {
   readonly dialog: Dialog
 }
 
-export type DialogPolicy = { readonly action: "accept" | "dismiss"; readonly promptText?: string | undefined }
+export type { DialogPolicy, DialogSeen, DialogType } from "./dialog-answers.js"
 
 export class WindowEntry {
   #latestSnapshot: string | undefined
@@ -153,7 +154,7 @@ export class AppSession {
   readonly #windows: Array<WindowEntry> = []
   #activeId: string | undefined
   readonly #pendingDialogs: Array<PendingDialog> = []
-  #dialogPolicy: DialogPolicy | undefined
+  readonly #dialogAnswers = new DialogAnswers()
   #tracing = false
   readonly #steps: Array<RecordedStep> = []
   readonly #dialogListeners = new Set<(dialog: PendingDialog) => void>()
@@ -222,8 +223,14 @@ export class AppSession {
     return this.#pendingDialogs
   }
 
-  get dialogPolicy(): DialogPolicy | undefined {
-    return this.#dialogPolicy
+  /** The prepared answers to web dialogs: standing (by type) and one-shot. */
+  get dialogPolicies(): DialogAnswers["policies"] {
+    return this.#dialogAnswers.policies
+  }
+
+  /** The web dialogs seen in this session (the last DIALOG_HISTORY), with how each was answered. */
+  get dialogHistory(): ReadonlyArray<DialogSeen> {
+    return this.#dialogAnswers.history.since().map((item) => item.value)
   }
 
   get tracing(): boolean {
@@ -254,9 +261,14 @@ export class AppSession {
     this.#activeId = id
   }
 
-  /** @internal driver only */
+  /** @internal driver only: adds a one-shot answer, replaces a standing one, or (undefined) clears them all. */
   setDialogPolicy(policy: DialogPolicy | undefined): void {
-    this.#dialogPolicy = policy
+    this.#dialogAnswers.set(policy)
+  }
+
+  /** @internal driver only: records that the agent answered a pending dialog. */
+  noteDialogAnswer(dialog: PendingDialog, action: "accept" | "dismiss"): void {
+    this.#dialogAnswers.ended(dialog, action)
   }
 
   /** @internal driver only: the oldest pending dialog of a window still open, removed from the queue (dialogs of closed windows need no answer and are dropped). */
@@ -264,6 +276,7 @@ export class AppSession {
     for (let dialog = this.#pendingDialogs.shift(); dialog !== undefined; dialog = this.#pendingDialogs.shift()) {
       const window = dialog.window
       if (this.#windows.some((w) => w.id === window && !w.page.isClosed())) return dialog
+      this.#dialogAnswers.ended(dialog, "window closed")
     }
     return undefined
   }
@@ -339,13 +352,10 @@ export class AppSession {
       record.entry.failure = request.failure()?.errorText ?? "failed"
     })
     page.on("dialog", (dialog) => {
-      const policy = this.#dialogPolicy
-      if (policy) {
-        const settle = policy.action === "accept" ? dialog.accept(policy.promptText) : dialog.dismiss()
-        settle.catch(() => undefined)
-        return
-      }
+      const { seen, answered } = this.#dialogAnswers.opened(window, dialog)
+      if (answered) return
       const pending = { window, type: dialog.type(), message: dialog.message(), defaultValue: dialog.defaultValue(), dialog }
+      this.#dialogAnswers.track(pending, seen)
       this.#pendingDialogs.push(pending)
       for (const listener of this.#dialogListeners) listener(pending)
     })

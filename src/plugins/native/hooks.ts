@@ -5,7 +5,7 @@
  * - notifications the app shows (Notification.prototype.show is wrapped; the real one still runs);
  * - shell.openExternal / openPath / showItemInFolder / trashItem, replaced by recorders (nothing leaves the app);
  * - trays whose context menu the app sets (Tray.prototype.setContextMenu is wrapped: Electron has no getter;
- *   trays made before the hook are found by ./discover.ts);
+ *   trays made before the hook are found by ./discover.ts), and the menus it pops up (popUpContextMenu);
  * - autoUpdater.checkForUpdates / quitAndInstall, replaced by recorders (the update UI is driven by emitted events).
  */
 import type { MainHook } from "../Plugin.js"
@@ -49,6 +49,17 @@ export const nativeRecorders: MainHook = {
         entry.menu = menu
         entry.inferred = false
         return setContextMenu.call(this, menu)
+      }
+      // A tray's own menu popped up by the app (on a click on its icon, say): counted, with the labels shown.
+      const popUpContextMenu = Tray.prototype.popUpContextMenu
+      if (popUpContextMenu) {
+        Tray.prototype.popUpContextMenu = function (this: any, menu?: any, ...rest: Array<any>) {
+          const entry = entryOf(this)
+          const shown = menu ?? entry.menu
+          entry.popups = (entry.popups ?? 0) + 1
+          entry.popped = shown ? shown.items.map((item: any) => item.label ?? "") : null
+          return Reflect.apply(popUpContextMenu, this, [menu, ...rest])
+        }
       }
       const setToolTip = Tray.prototype.setToolTip
       Tray.prototype.setToolTip = function (this: any, toolTip: any) {

@@ -1,6 +1,7 @@
 /**
  * Trays and notifications, from the records of the plugin's main-process hook: a tray's context menu
- * (read, and click an item as a user would), the notifications the app showed (click one).
+ * (read, and click an item as a user would), its icon (click, right-click, double-click: the Tray events
+ * with Electron's arguments), the notifications the app showed (click one).
  */
 import { Effect, Schema } from "effect"
 import { MainProcess, type ElectronModule, type MainValue } from "../../layers/driver/ElectronDriver.js"
@@ -79,6 +80,56 @@ const trayCommand = ({ BrowserWindow, webContents }: ElectronModule, command: { 
   return { installed: true, trays, clicked }
 }
 
+type IconEvent = "click" | "right-click" | "double-click"
+interface IconClick {
+  readonly tray: number
+  readonly listeners: number
+  readonly bounds: { x: number; y: number; width: number; height: number }
+  /** The labels of the menu the app popped up in answer (null: one the hook could not read), if it did. */
+  readonly popped?: ReadonlyArray<string> | null
+  readonly defaultPrevented: boolean
+  readonly error?: string
+}
+type IconResult = { installed: boolean; live: Array<{ tray: number; toolTip: string }>; clicked: IconClick | null }
+
+/**
+ * Runs in the main process: emits a Tray icon event on the chosen tray (or the only live one) as the OS does —
+ * click (event, bounds, position), right-click and double-click (event, bounds) — and says what the app did.
+ */
+const trayIconCommand = (_electron: ElectronModule, command: { event: IconEvent; tray: number | null }): IconResult => {
+  const state = (globalThis as MainValue).__stagewright_native
+  if (!state) return { installed: false, live: [], clicked: null }
+  const live = state.trays.filter((t: any) => t.instance.isDestroyed?.() !== true)
+  const listed = live.map((t: any) => ({ tray: t.id, toolTip: t.toolTip }))
+  const entry = command.tray !== null ? live.find((t: any) => t.id === command.tray) : live.length === 1 ? live[0] : undefined
+  if (!entry) return { installed: true, live: listed, clicked: null }
+  const tray = entry.instance
+  const listeners = tray.listenerCount(command.event) as number
+  const bounds = tray.getBounds?.() ?? { x: 0, y: 0, width: 0, height: 0 }
+  const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true }, altKey: false, shiftKey: false, ctrlKey: false, metaKey: false, triggeredByAccelerator: false }
+  const position = { x: bounds.x + Math.round(bounds.width / 2), y: bounds.y + Math.round(bounds.height / 2) }
+  const before = entry.popups ?? 0
+  let error: string | undefined
+  try {
+    tray.emit(command.event, event, bounds, ...(command.event === "click" ? [position] : []))
+  } catch (thrown) {
+    error = thrown instanceof Error ? thrown.message : String(thrown)
+  }
+  const popped = (entry.popups ?? 0) > before ? { popped: entry.popped } : {}
+  return { installed: true, live: listed, clicked: { tray: entry.id, listeners, bounds, defaultPrevented: event.defaultPrevented, ...popped, ...(error !== undefined ? { error } : {}) } }
+}
+
+const iconAnswer = (event: IconEvent, c: IconClick) => {
+  const head = `Sent ${event} to tray ${c.tray}'s icon (bounds ${c.bounds.x},${c.bounds.y} ${c.bounds.width}x${c.bounds.height})`
+  const handled =
+    c.listeners === 0
+      ? `: the app has no ${event} listener${event === "click" ? "" : " (the OS may show the tray's context menu itself: read it with electron_native_tray)"}`
+      : `: ${c.listeners} listener${c.listeners === 1 ? "" : "s"} ran`
+  const threw = c.error !== undefined ? `; a listener threw: ${c.error.slice(0, 300)}` : ""
+  const menu = c.popped === undefined ? "" : c.popped === null ? "; the app popped up a menu the hook cannot read" : `; the app popped up its menu: ${c.popped.filter((l) => l !== "").join(", ")}`
+  return `${head}${handled}${threw}${menu}.`
+}
+
 const render = (items: ReadonlyArray<TrayItem>, depth = 0): Array<string> =>
   items.flatMap((item) => {
     if (item.type === "separator") return [`${"  ".repeat(depth)}---`]
@@ -92,17 +143,36 @@ const UNREADABLE =
 
 export const tray = defineTool({
   name: "electron_native_tray",
-  description: "The app's tray menus (labels, ids, enabled, checked); click an item by id or label path as a user would.",
+  description:
+    "The app's tray menus (labels, ids, enabled, checked); click an item by id or label path as a user would, or the icon itself (the app gets the Tray event; the answer says if it handled it or popped up a menu).",
   type: "native",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE"],
   input: Schema.Struct({
     id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({ description: "click the item with this id" }),
-    path: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(200))).pipe(Schema.minItems(1), Schema.maxItems(10))).annotations({ description: "click by labels" })
+    path: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(200))).pipe(Schema.minItems(1), Schema.maxItems(10))).annotations({ description: "click by labels" }),
+    icon: Schema.optional(Schema.Literal("click", "right-click", "double-click")),
+    tray: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.positive())).annotations({ description: "icon: tray id, default the only one" })
   }),
   handler: (input) =>
     Effect.gen(function* () {
       if (input.id !== undefined && input.path !== undefined) return yield* new InvalidArgument({ message: "give id or path, not both", hint: "Example: { \"id\": \"check-updates\" }" })
+      if (input.icon !== undefined && (input.id !== undefined || input.path !== undefined)) {
+        return yield* new InvalidArgument({ message: "give icon, or a menu item's id or path, not both", hint: "Example: { \"icon\": \"right-click\" }" })
+      }
+      if (input.tray !== undefined && input.icon === undefined) return yield* new InvalidArgument({ message: "tray: only with icon", hint: "Example: { \"icon\": \"click\", \"tray\": 3 }" })
       const mainProcess = yield* MainProcess
+      if (input.icon !== undefined) {
+        yield* mainProcess.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
+        const result = yield* mainProcess.evaluateMain(`${input.icon} the tray icon`, trayIconCommand, { event: input.icon, tray: input.tray ?? null })
+        if (result.clicked === null) {
+          const trays = result.live.map((t) => `tray ${t.tray}${t.toolTip ? ` "${t.toolTip}"` : ""}`).join(", ")
+          return yield* new ElementNotFound({
+            message: result.live.length === 0 ? NOT_SEEN : input.tray !== undefined ? `No live tray ${input.tray}` : `The app has ${result.live.length} trays`,
+            hint: result.live.length === 0 ? "Trays are recorded while the native plugin is loaded." : `Give tray: ${trays}.`
+          })
+        }
+        return { text: iconAnswer(input.icon, result.clicked), structured: { icon: input.icon, ...result.clicked } }
+      }
       const click = input.id !== undefined ? { id: input.id } : input.path !== undefined ? { path: input.path } : null
       yield* mainProcess.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
       const result = yield* mainProcess.evaluateMain(click ? "click the tray item" : "read the tray menus", trayCommand, { click })

@@ -1,5 +1,6 @@
 /**
  * electron_storage_cookies: the cookies of a window's session (Electron's session.cookies get/set/remove).
+ * Cookie values are session secrets: answers show each value's length only, unless showValues is set.
  */
 import { Effect, Schema } from "effect"
 import { Windows, MainProcess, type BrowserWindowHandle } from "../../layers/driver/ElectronDriver.js"
@@ -7,7 +8,7 @@ import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { OptionalWindow } from "./windows.js"
 
-interface Cookie {
+export interface Cookie {
   readonly name: string
   readonly value: string
   readonly domain?: string
@@ -19,7 +20,7 @@ interface Cookie {
   readonly sameSite?: string
 }
 
-interface CookieOp {
+export interface CookieOp {
   readonly action: "list" | "set" | "remove"
   readonly filter: { readonly url?: string; readonly name?: string; readonly domain?: string }
   /** Electron's CookiesSetDetails. */
@@ -27,7 +28,7 @@ interface CookieOp {
 }
 
 /** Runs in the main process on the window's session. */
-const cookiesOf = async (win: BrowserWindowHandle, op: CookieOp): Promise<ReadonlyArray<Cookie>> => {
+export const cookiesOf = async (win: BrowserWindowHandle, op: CookieOp): Promise<ReadonlyArray<Cookie>> => {
   const cookies = win.webContents.session.cookies
   // The handler checked that set and remove have a url and a name (and set its details).
   if (op.action === "set") await cookies.set(op.details!)
@@ -37,8 +38,11 @@ const cookiesOf = async (win: BrowserWindowHandle, op: CookieOp): Promise<Readon
 
 const Url = Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/, { message: () => "an http(s) URL" }))
 
-const describeCookie = (c: Cookie) => {
-  const value = c.value.length > 100 ? `${JSON.stringify(c.value.slice(0, 100))}… (${c.value.length} chars)` : JSON.stringify(c.value)
+/** A cookie as the answers give it: its value hidden (its length kept) unless `show`. */
+export const shownCookie = (c: Cookie, show: boolean): Cookie => (show ? c : { ...c, value: `(hidden, ${c.value.length} chars)` })
+
+export const describeCookie = (c: Cookie, show: boolean) => {
+  const value = !show ? `(hidden, ${c.value.length} chars)` : c.value.length > 100 ? `${JSON.stringify(c.value.slice(0, 100))}… (${c.value.length} chars)` : JSON.stringify(c.value)
   const flags = [
     c.domain !== undefined ? `domain ${c.domain}` : undefined,
     c.path !== undefined ? `path ${c.path}` : undefined,
@@ -53,7 +57,7 @@ const describeCookie = (c: Cookie) => {
 export const cookiesTool = defineTool({
   name: "electron_storage_cookies",
   description:
-    "Cookies of a window's session: list (filter by url, name, domain), set one, or remove one (url and name).",
+    "Cookies of a window's session: list (filter by url, name, domain), set one, or remove one (url and name). Values hidden unless showValues.",
   type: "interact",
   destructive: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
@@ -67,6 +71,7 @@ export const cookiesTool = defineTool({
     secure: Schema.optional(Schema.Boolean),
     httpOnly: Schema.optional(Schema.Boolean),
     expires: Schema.optional(Schema.Number).annotations({ description: "set: epoch seconds; none: session cookie" }),
+    showValues: Schema.optional(Schema.Boolean),
     window: OptionalWindow
   }),
   handler: (input) =>
@@ -98,8 +103,9 @@ export const cookiesTool = defineTool({
           : undefined
       const op: CookieOp = { action, filter, ...(details ? { details } : {}) }
       const cookies = yield* mainProcess.evaluateWindow(entry, `${action} cookies`, cookiesOf, op)
+      const show = input.showValues === true
       const scope = action === "list" ? (Object.keys(filter).length > 0 ? ` matching ${JSON.stringify(filter)}` : "") : ` for ${input.url}`
-      const listing = cookies.length > 0 ? cookies.slice(0, 100).map(describeCookie).join("\n") : "none"
+      const listing = cookies.length > 0 ? cookies.slice(0, 100).map((c) => describeCookie(c, show)).join("\n") : "none"
       const present = cookies.some((c) => c.name === input.name)
       if (action === "set" && !present) {
         return yield* new OperationFailed({ message: `Cookie ${input.name} was not stored for ${input.url}`, hint: "Check url, domain, path and secure (a secure cookie needs an https url)." })
@@ -110,7 +116,7 @@ export const cookiesTool = defineTool({
       const head = action === "set" ? `Set cookie ${input.name}. ` : action === "remove" ? `Removed cookie ${input.name}. ` : ""
       return {
         text: `${head}${cookies.length} cookie${cookies.length === 1 ? "" : "s"} in ${entry.id}'s session${scope}:\n${listing}${cookies.length > 100 ? `\n… ${cookies.length - 100} more` : ""}`,
-        structured: { action, window: entry.id, stored: action === "set" ? present : undefined, cookies: cookies.slice(0, 100) }
+        structured: { action, window: entry.id, stored: action === "set" ? present : undefined, cookies: cookies.slice(0, 100).map((c) => shownCookie(c, show)) }
       }
     })
 })

@@ -1,6 +1,5 @@
 /**
- * electron_storage_local (local and session storage: read, set, remove, clear) and
- * electron_storage_indexeddb (databases, object stores, record counts), run in a page of the origin.
+ * electron_storage_local: local and session storage (read, set, remove, clear), run in a page of the origin.
  */
 import { Effect, Schema } from "effect"
 import { PageOps } from "../../layers/driver/ElectronDriver.js"
@@ -10,7 +9,7 @@ import { OptionalWindow, Origin, pageFor } from "./windows.js"
 
 type Area = "local" | "session"
 
-interface AreaContent {
+export interface AreaContent {
   readonly area: Area
   readonly count: number
   readonly chars: number
@@ -25,7 +24,7 @@ interface StorageOp {
 }
 
 /** Runs in the page: applies the action, then reads the areas (values cut at 300 chars, 100 keys). */
-const storageInPage = (op: StorageOp): { readonly areas: ReadonlyArray<AreaContent>; readonly removed: boolean | null } => {
+export const storageInPage = (op: StorageOp): { readonly areas: ReadonlyArray<AreaContent>; readonly removed: boolean | null } => {
   const storeOf = (area: Area) => (area === "local" ? window.localStorage : window.sessionStorage)
   const first = storeOf(op.areas[0]!)
   if (op.action === "set") first.setItem(op.key!, op.value!)
@@ -88,81 +87,5 @@ export const localTool = defineTool({
         return [head, ...lines, ...(c.count > c.items.length ? [`  … ${c.count - c.items.length} more keys`] : [])].join("\n")
       })
       return { text: `${done}${body.join("\n")}`, structured: { origin, window: entry.id, action, areas: contents } }
-    })
-})
-
-interface DatabaseInfo {
-  readonly name: string
-  readonly version: number
-  readonly stores: ReadonlyArray<{ readonly name: string; readonly count: number; readonly keyPath: unknown; readonly indexes: ReadonlyArray<string> }>
-  readonly error?: string
-}
-
-/** Runs in the page: every database (or the named one) with its object stores and their record counts. */
-const readDatabases = async (only: string | null): Promise<{ readonly supported: boolean; readonly databases: ReadonlyArray<DatabaseInfo> }> => {
-  if (typeof indexedDB === "undefined" || typeof indexedDB.databases !== "function") return { supported: false, databases: [] }
-  const listed = (await indexedDB.databases()).filter((d) => d.name !== undefined && (only === null || d.name === only)).slice(0, 50)
-  const request = <T>(r: IDBRequest<T>) => new Promise<T>((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))))
-  const databases: Array<DatabaseInfo> = []
-  for (const info of listed) {
-    const name = info.name!
-    try {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const open = indexedDB.open(name)
-        open.onsuccess = () => resolve(open.result)
-        open.onerror = () => reject(open.error)
-        open.onblocked = () => reject(new Error("blocked by another connection"))
-      })
-      try {
-        const names = Array.from(db.objectStoreNames)
-        const stores = []
-        if (names.length > 0) {
-          const tx = db.transaction(names, "readonly")
-          for (const store of names) {
-            const os = tx.objectStore(store)
-            stores.push({ name: store, count: await request(os.count()), keyPath: os.keyPath, indexes: Array.from(os.indexNames) })
-          }
-        }
-        databases.push({ name, version: db.version, stores })
-      } finally {
-        db.close()
-      }
-    } catch (error) {
-      databases.push({ name, version: info.version ?? 0, stores: [], error: String(error) })
-    }
-  }
-  return { supported: true, databases }
-}
-
-export const indexedDbTool = defineTool({
-  name: "electron_storage_indexeddb",
-  description: "IndexedDB databases of an origin, from a window showing it: name, version, object stores with record counts, key paths and indexes.",
-  type: "read",
-  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
-  input: Schema.Struct({
-    database: Schema.optional(Schema.String).annotations({ description: "only this database" }),
-    origin: Origin,
-    window: OptionalWindow
-  }),
-  handler: (input) =>
-    Effect.gen(function* () {
-      const pages = yield* PageOps
-      const { entry, origin } = yield* pageFor(input)
-      const result = yield* pages.evaluate(entry, "read IndexedDB", readDatabases, input.database ?? null)
-      const where = `${origin} (${entry.id})`
-      if (!result.supported) return { text: `IndexedDB is not available in ${where}.`, structured: { origin, window: entry.id, databases: [] } }
-      if (result.databases.length === 0) {
-        return {
-          text: input.database !== undefined ? `${where} has no IndexedDB database "${input.database}".` : `${where} has no IndexedDB databases.`,
-          structured: { origin, window: entry.id, databases: [] }
-        }
-      }
-      const lines = result.databases.map((db) =>
-        [
-          `${db.name} v${db.version}: ${db.error !== undefined ? `could not open: ${db.error}` : `${db.stores.length} object store${db.stores.length === 1 ? "" : "s"}`}`,
-          ...db.stores.map((s) => `  ${s.name}: ${s.count} record${s.count === 1 ? "" : "s"}${s.keyPath !== null ? `, keyPath ${JSON.stringify(s.keyPath)}` : ""}${s.indexes.length > 0 ? `, indexes ${s.indexes.join(", ")}` : ""}`)
-        ].join("\n")
-      )
-      return { text: `IndexedDB of ${where}:\n${lines.join("\n")}`, structured: { origin, window: entry.id, databases: result.databases } }
     })
 })
