@@ -13,5 +13,6 @@ export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin>>> 
   perf: () => import("./perf/index.js").then((m) => m.default),
   network: () => import("./network/index.js").then((m) => m.default),
   emulation: () => import("./emulation/index.js").then((m) => m.default),
-  native: () => import("./native/index.js").then((m) => m.default)
+  native: () => import("./native/index.js").then((m) => m.default),
+  clock: () => import("./clock/index.js").then((m) => m.default)
 }
