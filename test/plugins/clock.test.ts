@@ -163,4 +163,12 @@ describe("clock plugin on tasks", () => {
     expect((await mcp.call("electron_wait_for", { target: "testid=late-panel" })).isError).toBe(false)
     expect((await clock({ action: "advance", by: "1h" })).code).toBe("INVALID_ARGUMENT")
   })
+
+  it("an app quits with its clocks paused: the main-process clock steps aside at before-quit", async () => {
+    expect((await clock({ action: "install", time: START })).isError).toBe(false)
+    expect((await clock({ action: "pause" })).structured.main.paused).toBe(true)
+    const closed = await mcp.call("electron_close")
+    expect(closed.isError, closed.text).toBe(false)
+    expect((await clock({ action: "status" })).code).toBe("APP_NOT_RUNNING")
+  })
 })

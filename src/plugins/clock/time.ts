@@ -17,13 +17,15 @@ export const parseDuration = (text: string): number | undefined => {
   return Math.round(ms)
 }
 
-/** Latest and earliest times accepted: what Date can show, within reason (years 1970–9999). */
+/** The latest time accepted (the earliest is 1970). */
 const MAX_TIME = Date.UTC(9999, 11, 31)
+/** ISO 8601 as Date.parse reads it: a date, a time, a zone (without one, this machine's local time). */
+const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i
 
-/** Epoch ms of a time, or undefined when it is not one. */
+/** Epoch ms of a time (ISO 8601 or epoch ms), or undefined when it is not one. */
 export const parseTime = (text: string): number | undefined => {
   const t = text.trim()
-  const ms = /^\d+$/.test(t) ? Number(t) : Date.parse(t)
+  const ms = /^\d+$/.test(t) ? Number(t) : ISO.test(t) ? Date.parse(t) : NaN
   return Number.isFinite(ms) && ms >= 0 && ms <= MAX_TIME ? ms : undefined
 }
 
