@@ -38,7 +38,7 @@ describe("manifest variants", () => {
   it.effect("reads the first-party plugins from the registry", () =>
     Effect.gen(function* () {
       // The nine first-party plugins of the design's catalog (../shared/design/TOOLS.md).
-      expect(yield* firstPartyPluginNames).toEqual(["a11y", "emulation", "ipc", "native", "network", "perf", "production", "storage", "visual"])
+      expect(yield* firstPartyPluginNames).toEqual(["a11y", "clock", "emulation", "ipc", "native", "network", "perf", "production", "storage", "visual"])
     })
   )
 

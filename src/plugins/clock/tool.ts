@@ -49,7 +49,7 @@ const windowsLine = (installed: boolean, paused: boolean, fixed: boolean, times:
 export const clockControl = defineTool({
   name: "electron_clock_control",
   description:
-    "Fake time in every window (new ones too) and the main process (Date, setTimeout/setInterval). install starts it (at time, running); set jumps to time, firing nothing (fixed: Date frozen, timers run); advance jumps by, firing each due timer once; run fires every timer on the way; pause (at time) stops it; resume; status; uninstall restores real time.",
+    "Fake time (Date, timers) in every window, new ones too, and the main process. install (at time, running); set time without firing timers (fixed: Date frozen); advance by, each due timer fires once; run by, every timer fires; pause (at time); resume; status; uninstall.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "INVALID_ARGUMENT", "OPERATION_FAILED"],
   input: Schema.Struct({
