@@ -4,9 +4,13 @@
  * own). The clock is paused in each case, so nothing depends on how fast this machine is.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
 import { EventEmitter } from "node:events"
 import vm from "node:vm"
+import { AppLifecycle, MainProcess, PageOps, Windows } from "../../src/layers/driver/ElectronDriver.js"
 import { mainSource } from "../../src/layers/driver/selectors.js"
+import { NeedsMainProcess } from "../../src/tools/errors.js"
+import { clockControl } from "../../src/plugins/clock/tool.js"
 import { mainClock, type MainClockCommand, type MainClockState } from "../../src/plugins/clock/main-clock.js"
 import { formatDuration, parseDuration, parseTime } from "../../src/plugins/clock/time.js"
 
@@ -181,4 +185,29 @@ describe("clock: the main-process clock", () => {
     expect(await main.call({ action: "status" })).toMatchObject({ installed: false, removedAtQuit: true })
     expect(main.run("Date")).toBe(Date)
   })
+})
+
+describe("clock: the tool without a main process", () => {
+  const noMain = Layer.mergeAll(
+    MainProcess.layerTest({ evaluateMain: () => Effect.fail(new NeedsMainProcess({ message: "status the main-process clock needs the Electron main process" })) }),
+    AppLifecycle.layerTest({}),
+    Windows.layerTest({}),
+    PageOps.layerTest({})
+  )
+
+  it.effect("answers NEEDS_MAIN_PROCESS and points at target renderer", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(clockControl.handler({ action: "status", target: "main" }))
+      expect(error._tag).toBe("NeedsMainProcess")
+      expect(error.hint).toContain('target "renderer"')
+    }).pipe(Effect.provide(noMain))
+  )
+
+  it.effect("refuses a bad duration before it touches the app", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(clockControl.handler({ action: "advance", by: "a while" }))
+      expect(error._tag).toBe("InvalidArgument")
+      expect(error.message).toContain("by")
+    }).pipe(Effect.provide(noMain))
+  )
 })

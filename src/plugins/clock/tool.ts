@@ -5,10 +5,10 @@
  */
 import { Effect, Schema } from "effect"
 import { MainProcess } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "../../tools/errors.js"
+import { InvalidArgument, NeedsMainProcess } from "../../tools/errors.js"
 import { answer } from "../../tools/respond.js"
 import { defineTool } from "../../tools/Tool.js"
-import { mainClock, type MainClockAction, type MainClockState } from "./main-clock.js"
+import { mainClock, type MainClockAction, type MainClockCommand, type MainClockState } from "./main-clock.js"
 import { applyRenderer, rendererClock, windowTimes, type RendererCommand, type WindowTime } from "./renderer.js"
 import { formatDuration, parseDuration, parseTime } from "./time.js"
 
@@ -83,12 +83,16 @@ export const clockControl = defineTool({
         return yield* invalid(`the windows' clock is not installed, so it cannot ${action}`, 'Call { "action": "install" } first (or target "main").')
       }
       const mainProcess = yield* MainProcess
+      const inMain = (what: string, command: MainClockCommand) =>
+        mainProcess.evaluateMain(what, mainClock, command).pipe(
+          Effect.catchTag("NeedsMainProcess", (e) => Effect.fail(new NeedsMainProcess({ message: e.message, hint: `${e.hint} Or fake the windows' time alone: target "renderer".`, details: e.details })))
+        )
       // A pause without time stops the clocks together at the next whole second: a running clock cannot
       // be stopped at an exact instant from outside, and playwright-core refuses a time already past.
       let at = time
       if (action === "pause" && onRenderer) {
         const seen = (yield* windowTimes).map((t) => t.now)
-        if (onMain) seen.push((yield* mainProcess.evaluateMain("read the main-process clock", mainClock, { action: "status", maxFire: MAX_FIRE })).now)
+        if (onMain) seen.push((yield* inMain("read the main-process clock", { action: "status", maxFire: MAX_FIRE })).now)
         const latest = Math.max(0, ...seen)
         if (at === undefined) at = Math.ceil((latest + 250) / 1_000) * 1_000
         else if (at < latest) return yield* invalid(`time: ${iso(at)} is before the app's time ${iso(latest)}`, "pause stops the clock at a time still to come; set jumps back.")
@@ -96,7 +100,7 @@ export const clockControl = defineTool({
 
       let main: MainClockState | undefined
       if (onMain) {
-        const m = yield* mainProcess.evaluateMain(`${action} the main-process clock`, mainClock, {
+        const m = yield* inMain(`${action} the main-process clock`, {
           action,
           ...(at !== undefined ? { time: at } : {}),
           ...(by !== undefined ? { by } : {}),
