@@ -16,5 +16,6 @@ export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin<any
   network: () => import("./network/index.js").then((m) => m.default),
   emulation: () => import("./emulation/index.js").then((m) => m.default),
   native: () => import("./native/index.js").then((m) => m.default),
-  trace: () => import("./trace/index.js").then((m) => m.default)
+  trace: () => import("./trace/index.js").then((m) => m.default),
+  clock: () => import("./clock/index.js").then((m) => m.default)
 }

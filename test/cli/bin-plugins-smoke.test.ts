@@ -29,6 +29,7 @@ const route = "**/stagewright-smoke-never-requested"
  * has a required property; optional otherwise (to keep a call short or well-formed).
  */
 const ARGUMENTS: Readonly<Record<string, ReadonlyArray<Args>>> = {
+  electron_clock_control: [{ action: "install" }, { action: "advance", by: "1m" }, { action: "status" }, { action: "uninstall" }],
   electron_ipc_invoke: [{ channel: "app:ping", args: ["smoke"] }],
   electron_ipc_mock: [{ channel: "smoke:mocked", result: "ok" }],
   electron_ipc_send: [{ channel: "smoke:unheard" }],
