@@ -12,15 +12,15 @@ import { titleOrDialog } from "./dialogs.js"
 import { TimeoutMs } from "./shapes.js"
 
 export const describeWindows = (session: AppSession) =>
-  Effect.forEach(session.windows, (w) =>
+  Effect.forEach(session.surfaces.filter((w) => w.frame === undefined), (w) =>
     titleOrDialog(session, w).pipe(
-      Effect.map((title) => ({ id: w.id, active: session.activeId === w.id, title, url: w.page.url() }))
+      Effect.map((title) => ({ id: w.id, kind: w.kind, ...(w.parentId !== undefined ? { parent: w.parentId } : {}), active: session.activeId === w.id, title, url: w.page.url() }))
     ),
     { concurrency: "unbounded" }
   )
 
-export const windowLines = (windows: ReadonlyArray<{ id: string; active: boolean; title: string; url: string }>) =>
-  windows.map((w) => `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}`).join("\n")
+export const windowLines = (windows: ReadonlyArray<{ id: string; kind: string; parent?: string; active: boolean; title: string; url: string }>) =>
+  windows.map((w) => `${w.active ? "*" : " "} ${w.id}${w.kind === "window" ? "" : ` ${w.kind}${w.parent !== undefined ? ` in ${w.parent}` : ""}`} "${w.title}" ${w.url}`).join("\n")
 
 /** What a launch answer says of a build launched over CDP (its inspect fuse is off). */
 export const OVER_CDP_NOTE = "Launched over CDP: the EnableNodeCliInspectArguments fuse is off; main-process tools are unavailable (they answer NEEDS_MAIN_PROCESS)."

@@ -13,7 +13,7 @@ export const TimeoutMs = (defaultMs: number) =>
     description: `ms, default ${defaultMs}`
   })
 
-export const WindowId = Schema.String.pipe(Schema.pattern(/^w\d+$/)).annotations({ description: "window id (w1) from electron_windows" })
+export const WindowId = Schema.String.pipe(Schema.pattern(/^(?:w|v|g|fr)\d+$/)).annotations({ description: "window or surface id (w1, v1, g1, fr1) from electron_windows" })
 
 export const DEFAULT_ACTION_TIMEOUT = 5_000
 export const DEFAULT_EXPECT_TIMEOUT = 5_000

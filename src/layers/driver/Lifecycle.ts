@@ -58,6 +58,7 @@ const make = Effect.gen(function* () {
       const started = yield* start(scope).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, Exit.void))))
       yield* Ref.set(store.state, { session: started, scope })
       yield* store.installHooksIn(started, yield* Ref.get(store.hooks))
+      yield* store.refresh(started)
       return started
     })
 

@@ -12,6 +12,7 @@ import { fromPlaywright } from "./playwright-errors.js"
 import { mainSource, toFunction } from "./selectors.js"
 import type { AppSession } from "./session.js"
 import type { ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
+import { classifyPages } from "./surfaces.js"
 
 /** The running (or ended) session and the scope its process lives in. */
 export interface HeldSession {
@@ -36,6 +37,8 @@ export interface SessionStoreShape {
   readonly evaluateIn: <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A) => Effect.Effect<R, MainError>
   /** Installs hooks in a session's main process; a hook that fails is logged, never fatal. */
   readonly installHooksIn: (s: AppSession, list: ReadonlyArray<MainHook>) => Effect.Effect<void>
+  /** Tells the session's new pages apart (window, view, guest: ./surfaces.ts); never fails. */
+  readonly refresh: (s: AppSession) => Effect.Effect<void>
 }
 
 /** The NEEDS_MAIN_PROCESS answer of a session without a main process: attached without the inspector, or launched over CDP. */
@@ -104,7 +107,8 @@ const make = Effect.gen(function* () {
     session,
     run,
     evaluateIn,
-    installHooksIn
+    installHooksIn,
+    refresh: (s) => classifyPages(s, run, evaluateIn)
   })
 })
 
