@@ -40,7 +40,7 @@ const time = (at: number) => new Date(at).toISOString().slice(11, 23)
 export const consoleTool = defineTool({
   name: "electron_console",
   description:
-    "Console messages of the windows (each names its surface: window, view, guest or frame) and the main process, oldest first. Filter by minimum level and source; pass the returned cursor next time to read only what is new.",
+    "Console messages of the windows (by surface) and the main process, oldest first. Filter by minimum level and source; pass the returned cursor next time to read only what is new.",
   type: "debug",
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({

@@ -5,7 +5,7 @@ import { Effect, Schema } from "effect"
 import { AppLifecycle, Windows, MainProcess, PageOps, type AppSession, type WindowEntry, type WindowInfo } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
-import { TimeoutMs, WindowId } from "./shapes.js"
+import { SessionName, TimeoutMs, WindowId } from "./shapes.js"
 
 const formatWindow = (w: WindowInfo) => {
   const flags = [
@@ -34,7 +34,7 @@ const infoOf = (session: AppSession, entry: WindowEntry) =>
 export const windows = defineTool({
   name: "electron_windows",
   description:
-    "List the app's surfaces, parents first: windows, their views (WebContentsView, BrowserView), <webview> guests and frames (same- and cross-origin), each with id, kind, parent, title, URL, bounds and state; * marks the active one that other tools act on (electron_select_window picks any).",
+    "List windows, views (WebContentsView/BrowserView), <webview> guests and frames, parents first: id, kind, parent, title, URL, bounds, state; * marks the active one.",
   type: "read",
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({}),
@@ -57,16 +57,18 @@ const WindowQuery = {
 
 export const selectWindow = defineTool({
   name: "electron_select_window",
-  description: "Make a window, view, guest or frame active (by id, title or URL substring, or index in electron_windows); later tools act in it.",
+  description: "Make a window, view or frame active (by id, title or URL substring, or index); later tools act in it.",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
-  input: Schema.Struct({ ...WindowQuery, index: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())) }),
+  input: Schema.Struct({ ...WindowQuery, index: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())), session: Schema.optional(SessionName) }),
   handler: (input) =>
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle
       const windows = yield* Windows
-      const entry = yield* windows.selectWindow({ id: input.window, title: input.title, url: input.url, index: input.index })
+      if (input.session !== undefined) yield* lifecycle.selectSession(input.session)
+      const chosen = input.window !== undefined || input.title !== undefined || input.url !== undefined || input.index !== undefined
+      const entry = chosen ? yield* windows.selectWindow({ id: input.window, title: input.title, url: input.url, index: input.index }) : yield* windows.window()
       const info = yield* infoOf(yield* lifecycle.session, entry)
       return { text: `Active window: ${formatWindow(info).trim()}`, structured: { window: info } }
     })
