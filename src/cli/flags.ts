@@ -38,6 +38,8 @@ export interface ServeFlags {
   readonly maxResponseChars: number
   /** --xvfb (absent in older callers: auto). */
   readonly xvfb?: XvfbMode
+  /** --max-apps: app sessions held at once (absent: the default). */
+  readonly maxApps?: Option.Option<number>
 }
 
 /** A flag whose value cannot be used; the server does not start. */
@@ -65,6 +67,8 @@ export const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigS
     if (flags.operationTimeoutMs <= 0) return invalid("--operation-timeout-ms must be positive")
     if (flags.maxResponseChars < 1_000) return invalid("--max-response-chars must be at least 1000")
     if (Option.isSome(flags.appRoot) && !existsSync(flags.appRoot.value)) return invalid(`--app-root ${flags.appRoot.value}: no such folder`)
+    const maxApps = flags.maxApps ?? Option.none()
+    if (Option.isSome(maxApps) && (!Number.isSafeInteger(maxApps.value) || maxApps.value < 1)) return invalid(`--max-apps ${maxApps.value}: expected a positive integer`)
     return Effect.succeed({
       ...(Option.isSome(flags.toolProfile) ? { toolProfile: flags.toolProfile.value } : {}),
       allowEval: targets as ReadonlyArray<EvalTarget>,
@@ -77,6 +81,7 @@ export const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigS
       operationTimeoutMs: flags.operationTimeoutMs,
       maxResponseChars: flags.maxResponseChars,
       ...(flags.xvfb !== undefined ? { xvfb: flags.xvfb } : {}),
+      ...(Option.isSome(maxApps) ? { maxApps: maxApps.value } : {}),
       ...(Option.isSome(flags.appRoot) ? { appRoot: resolve(flags.appRoot.value) } : {})
     })
   })

@@ -77,7 +77,11 @@ const allowedOrigin = Options.text("allowed-origin").pipe(
   Options.repeated
 )
 
-const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars, xvfb }
+const maxApps = Options.integer("max-apps").pipe(
+  Options.withDescription("Most app sessions (launched or attached apps) held at once (default 4); a launch of a new session over it fails"),
+  Options.optional
+)
+const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars, xvfb, maxApps }
 const maxSessions = Options.integer("max-sessions").pipe(
   Options.withDescription("Most HTTP sessions open at once (default 16); an initialize over it gets 503"),
   Options.optional

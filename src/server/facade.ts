@@ -35,6 +35,8 @@ export interface CreateServerOptions {
   readonly maxResponseChars?: number
   /** Private Xvfb for headed launches on Linux (as --xvfb): auto (default), always, never. */
   readonly xvfb?: XvfbMode
+  /** Most app sessions held at once (as --max-apps; default 4). */
+  readonly maxApps?: number
 }
 
 /** Why a server could not start. */
@@ -72,7 +74,8 @@ export const createServer = async (options: CreateServerOptions = {}): Promise<S
     ...(options.operationTimeoutMs !== undefined ? { operationTimeoutMs: options.operationTimeoutMs } : {}),
     ...(options.appRoot !== undefined ? { appRoot: options.appRoot } : {}),
     ...(options.maxResponseChars !== undefined ? { maxResponseChars: options.maxResponseChars } : {}),
-    ...(options.xvfb !== undefined ? { xvfb: options.xvfb } : {})
+    ...(options.xvfb !== undefined ? { xvfb: options.xvfb } : {}),
+    ...(options.maxApps !== undefined ? { maxApps: options.maxApps } : {})
   }
   // Logs go to stderr: a host may run this server over stdio, where stdout carries JSON-RPC only.
   const runtime = ManagedRuntime.make(Layer.merge(serverLayer(config), stderrLogger))

@@ -6,7 +6,7 @@
 import { Effect, Redacted, Schema } from "effect"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
-import { AppLifecycle } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, type AppSession } from "../layers/driver/ElectronDriver.js"
 import { describeDisplay } from "../layers/driver/display.js"
 import { LoadedPlugins } from "../plugins/PluginLoader.js"
 import { PROFILE_SWITCH_TOOL, ProfileSelector } from "../profile/ProfileSelector.js"
@@ -39,6 +39,8 @@ export const status = defineTool({
       const lastError = yield* state.lastError
       const calls = yield* state.calls
       const session = yield* lifecycle.current
+      const sessions = yield* lifecycle.sessions
+      const stateOf = (s: AppSession) => (s.exit ? (s.exit.expected ? "closed" : "crashed") : "running")
       const appState = session === undefined ? "none" : session.exit ? (session.exit.expected ? "closed" : "crashed") : "running"
       const windows = session && !session.exit ? yield* describeWindows(session) : []
       const dialogs = session && !session.exit ? openDialogs(session) : []
@@ -55,13 +57,15 @@ export const status = defineTool({
           ...(session?.exit ? { exit: session.exit } : {}),
           windows,
           ...(dialogs.length > 0 ? { dialogs: dialogs.map(dialogFields) } : {})
-        }
+        },
+        sessions: sessions.map((s) => ({ name: s.name, active: s.active, state: stateOf(s.session), kind: s.session.kind, pid: s.session.pid ?? null }))
       }
       const lines = [
         `server: started ${structured.server.startedAt}, ${calls.total} calls, ${calls.failed} failed`,
         `last_error: ${lastError ? `${lastError.at} ${lastError.tool} ${lastError.code}: ${lastError.message}` : "none"}`,
         `profile: ${profile.active}; eval: ${policy.allowed.length > 0 ? policy.allowed.join(", ") : "off"}; plugins: ${structured.plugins.join(", ") || "none"}`,
-        `app: ${appState}${session?.pid ? ` (pid ${session.pid})` : ""}${session?.exit ? ` — ${session.exit.detail}` : ""}${session?.launch?.display && !session.exit ? `; ${describeDisplay(session.launch.display)}` : ""}`,
+        ...(sessions.length > 1 ? [`sessions: ${sessions.map((s) => `${s.active ? "*" : ""}${s.name} ${stateOf(s.session)}${s.session.pid ? ` (pid ${s.session.pid})` : ""}`).join(", ")}`] : []),
+        `app: ${appState}${session?.pid ? ` (pid ${session.pid})` : ""}${sessions.length > 0 ? `, session ${sessions.find((s) => s.active)?.name}` : ""}${session?.exit ? ` — ${session.exit.detail}` : ""}${session?.launch?.display && !session.exit ? `; ${describeDisplay(session.launch.display)}` : ""}`,
         ...(windows.length > 0 ? [windowLines(windows)] : []),
         ...dialogs.map((d) => `dialog open: ${describeDialog(d)}`),
         ...(dialogs.length > 0 ? [advice] : [])

@@ -43,7 +43,7 @@ export const changeSummary = (entry: WindowEntry): Effect.Effect<string, never, 
   Effect.gen(function* () {
     const snapshots = yield* Snapshots
     const previous = entry.latestSnapshot
-    if (previous === undefined || entry.page.isClosed()) return ""
+    if (previous === undefined || entry.closed) return ""
     const changes = yield* snapshots.pageChanges(entry)
     if (changes.quiet) return quietSummary(changes.fields, changes.focus)
     // The diff is against the latest snapshot: field changes earlier answers named are in it again.

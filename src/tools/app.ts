@@ -9,18 +9,18 @@ import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { vetLaunch } from "./launch-policy.js"
 import { titleOrDialog } from "./dialogs.js"
-import { TimeoutMs } from "./shapes.js"
+import { SessionName, TimeoutMs } from "./shapes.js"
 
 export const describeWindows = (session: AppSession) =>
-  Effect.forEach(session.windows, (w) =>
+  Effect.forEach(session.surfaces.filter((w) => w.frame === undefined), (w) =>
     titleOrDialog(session, w).pipe(
-      Effect.map((title) => ({ id: w.id, active: session.activeId === w.id, title, url: w.page.url() }))
+      Effect.map((title) => ({ id: w.id, kind: w.kind, ...(w.parentId !== undefined ? { parent: w.parentId } : {}), active: session.activeId === w.id, title, url: w.page.url() }))
     ),
     { concurrency: "unbounded" }
   )
 
-export const windowLines = (windows: ReadonlyArray<{ id: string; active: boolean; title: string; url: string }>) =>
-  windows.map((w) => `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}`).join("\n")
+export const windowLines = (windows: ReadonlyArray<{ id: string; kind: string; parent?: string; active: boolean; title: string; url: string }>) =>
+  windows.map((w) => `${w.active ? "*" : " "} ${w.id}${w.kind === "window" ? "" : ` ${w.kind}${w.parent !== undefined ? ` in ${w.parent}` : ""}`} "${w.title}" ${w.url}`).join("\n")
 
 /** What a launch answer says of a build launched over CDP (its inspect fuse is off). */
 export const OVER_CDP_NOTE = "Launched over CDP: the EnableNodeCliInspectArguments fuse is off; main-process tools are unavailable (they answer NEEDS_MAIN_PROCESS)."
@@ -34,7 +34,7 @@ const appIdentity = Effect.flatMap(MainProcess, (mainProcess) =>
 export const launch = defineTool({
   name: "electron_launch",
   description:
-    "Start an Electron app and make its first window active. Give the app folder (with package.json) or main script; without executablePath the app's own electron package is used (else STAGEWRIGHT_ELECTRON). Replaces a running app. Next: electron_snapshot.",
+    "Start an Electron app and make its first window active. Give the app folder (with package.json) or main script; without executablePath the app's own electron package is used (else STAGEWRIGHT_ELECTRON). Replaces the running app unless session is a new name. Next: electron_snapshot.",
   type: "lifecycle",
   touchesPage: false,
   openWorld: true,
@@ -46,9 +46,10 @@ export const launch = defineTool({
     env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })).annotations({ description: "extra environment variables" }),
     cwd: Schema.optional(Schema.String),
     locale: Schema.optional(Schema.String).annotations({ description: "--lang, e.g. fr" }),
+    session: Schema.optional(SessionName),
     timeoutMs: TimeoutMs(30_000)
   }),
-  handler: ({ locale, ...input }) =>
+  handler: ({ locale, session: name, ...input }) =>
     Effect.gen(function* () {
       if (locale !== undefined && !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/.test(locale)) {
         return yield* new InvalidArgument({ message: `locale: ${JSON.stringify(locale)} is not a locale`, hint: "Give a BCP 47 tag like fr, de-CH or pt-BR." })
@@ -56,14 +57,15 @@ export const launch = defineTool({
       const args = locale === undefined ? input.args : [...(input.args ?? []).filter((a) => !a.startsWith("--lang=")), `--lang=${locale}`]
       const request = yield* vetLaunch("electron_launch", { ...input, args })
       const lifecycle = yield* AppLifecycle
-      const session = yield* lifecycle.launch(request)
+      const session = yield* lifecycle.launch(request, name)
+      const named = (yield* lifecycle.sessions).find((s) => s.session === session)?.name
       const identity = yield* appIdentity
       const windows = yield* describeWindows(session)
       const runtime = session.launch?.runtime ?? "electron"
       const display = session.launch?.display
       const overCdp = session.overCdpReason !== undefined
       return {
-        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} (${runtime === "standin" ? "Electron stand-in" : "Electron"}, pid ${session.pid}; ${session.launch?.executablePath}: ${session.launch?.reason}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${display ? `${describeDisplay(display)}\n` : ""}${windowLines(windows)}`,
+        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} as session ${named} (${runtime === "standin" ? "Electron stand-in" : "Electron"}, pid ${session.pid}; ${session.launch?.executablePath}: ${session.launch?.reason}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${display ? `${describeDisplay(display)}\n` : ""}${windowLines(windows)}`,
         structured: { pid: session.pid, runtime, executablePath: session.launch?.executablePath, runtimeReason: session.launch?.reason, ...(overCdp ? { overCdp, mainProcess: false } : {}), ...(display ? { display } : {}), ...identity, windows }
       }
     })
@@ -71,7 +73,7 @@ export const launch = defineTool({
 
 export const close = defineTool({
   name: "electron_close",
-  description: "Close the app: ask it to quit, then kill it after timeoutMs. An attached app is only detached.",
+  description: "Close the active session's app: ask it to quit, then kill it after timeoutMs. An attached app is only detached.",
   type: "lifecycle",
   touchesPage: false,
   destructive: true,
@@ -81,9 +83,12 @@ export const close = defineTool({
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle
       const result = yield* lifecycle.close(input.timeoutMs)
+      const left = yield* lifecycle.sessions
+      const active = left.find((s) => s.active)?.name
+      const rest = left.length > 0 ? ` Sessions left: ${left.map((s) => s.name).join(", ")}; active: ${active}.` : ""
       return {
-        text: result.graceful ? "Closed the app." : `The app did not quit within the bound and was killed${result.pid ? ` (pid ${result.pid})` : ""}.`,
-        structured: { graceful: result.graceful }
+        text: `${result.graceful ? `Closed the app of session ${result.name}.` : `The app of session ${result.name} did not quit within the bound and was killed${result.pid ? ` (pid ${result.pid})` : ""}.`}${rest}`,
+        structured: { graceful: result.graceful, session: result.name, sessions: left.map((s) => s.name), active: active ?? null }
       }
     })
 })

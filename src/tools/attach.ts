@@ -8,7 +8,7 @@ import { Effect, Schema } from "effect"
 import { discoverApps, AppLifecycle, probeDebugPort, whyNotDebuggable, type DebuggableApp } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument, LaunchFailed } from "./errors.js"
 import { defineTool } from "./Tool.js"
-import { TimeoutMs } from "./shapes.js"
+import { SessionName, TimeoutMs } from "./shapes.js"
 import { describeWindows, windowLines } from "./app.js"
 
 const LIST_HINT = "Call electron_attach with no arguments to list running apps, or start the app with --remote-debugging-port=PORT."
@@ -66,9 +66,10 @@ export const attach = defineTool({
     port: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 65_535))).annotations({ description: "debugging port on 127.0.0.1" }),
     pid: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 4_194_304))).annotations({ description: "app process from the listing (Linux)" }),
     inspectorUrl: Schema.optional(Schema.String).annotations({ description: "Node inspector: ws://…, http://127.0.0.1:9229 or a port" }),
+    session: Schema.optional(SessionName),
     timeoutMs: TimeoutMs(15_000)
   }),
-  handler: ({ cdpUrl, port, pid, ...rest }) =>
+  handler: ({ cdpUrl, port, pid, session: name, ...rest }) =>
     Effect.gen(function* () {
       const given = [cdpUrl !== undefined && "cdpUrl", port !== undefined && "port", pid !== undefined && "pid"].filter((name): name is string => name !== false)
       if (given.length > 1) return yield* new InvalidArgument({ message: `Give one of cdpUrl, port and pid (got ${given.join(", ")})`, hint: "Pick one target; electron_attach with no arguments lists running apps." })
@@ -80,7 +81,7 @@ export const attach = defineTool({
       const resolvedPort = pid !== undefined ? yield* portOfPid(pid) : port
       if (resolvedPort !== undefined) yield* answeringPort(resolvedPort, timeoutMs)
       const lifecycle = yield* AppLifecycle
-      const session = yield* lifecycle.attach({ ...rest, cdpUrl: resolvedPort !== undefined ? `http://127.0.0.1:${resolvedPort}` : cdpUrl! })
+      const session = yield* lifecycle.attach({ ...rest, cdpUrl: resolvedPort !== undefined ? `http://127.0.0.1:${resolvedPort}` : cdpUrl! }, name)
       const windows = yield* describeWindows(session)
       const target = pid !== undefined ? `pid ${pid}, port ${resolvedPort}` : resolvedPort !== undefined ? `port ${resolvedPort}` : undefined
       return {

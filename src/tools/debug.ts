@@ -40,7 +40,7 @@ const time = (at: number) => new Date(at).toISOString().slice(11, 23)
 export const consoleTool = defineTool({
   name: "electron_console",
   description:
-    "Console messages of the windows and the main process, oldest first. Filter by minimum level and source; pass the returned cursor next time to read only what is new.",
+    "Console messages of the windows (by surface) and the main process, oldest first. Filter by minimum level and source; pass the returned cursor next time to read only what is new.",
   type: "debug",
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({
@@ -58,7 +58,7 @@ export const consoleTool = defineTool({
       const result = page(session.console, input.cursor, input.limit ?? 50, (e) =>
         levelRank(e.level) >= min && (input.source === undefined || e.source === input.source) && (input.text === undefined || e.text.includes(input.text))
       )
-      const lines = result.shown.map(({ value: e }) => `${time(e.at)} ${e.source === "main" ? "main" : e.window} ${e.level}: ${e.text}`)
+      const lines = result.shown.map(({ value: e }) => `${time(e.at)} ${e.source === "main" ? "main" : (e.surface ?? e.window)} ${e.level}: ${e.text}`)
       if (result.omitted > 0) lines.unshift(`… ${result.omitted} older matching messages not shown`)
       return {
         text: `${lines.length > 0 ? lines.join("\n") : "No matching console messages."}\ncursor: ${result.cursor}`,
@@ -83,7 +83,7 @@ export const errorsTool = defineTool({
       // A crashed app still has its error history: read it rather than failing.
       if (!current.exit) yield* mainProcess.pullMainErrors.pipe(Effect.orElseSucceed(() => undefined))
       const result = page(current.errors, input.cursor, input.limit ?? 20, () => true)
-      const lines = result.shown.map(({ value: e }) => `${time(e.at)} ${e.kind}${e.window ? ` ${e.window}` : ""}: ${e.message}${e.stack ? `\n  ${e.stack.split("\n").slice(1, 4).map((l) => l.trim()).join("\n  ")}` : ""}`)
+      const lines = result.shown.map(({ value: e }) => `${time(e.at)} ${e.kind}${e.surface ?? e.window ? ` ${e.surface ?? e.window}` : ""}: ${e.message}${e.stack ? `\n  ${e.stack.split("\n").slice(1, 4).map((l) => l.trim()).join("\n  ")}` : ""}`)
       return {
         text: `${lines.length > 0 ? lines.join("\n") : "No errors."}\ncursor: ${result.cursor}`,
         structured: { cursor: result.cursor, omitted: result.omitted, errors: result.shown.map((i) => ({ seq: i.seq, ...i.value })) }
@@ -116,7 +116,7 @@ export const requestsTool = defineTool({
       )
       const lines = result.shown.map(({ value: r }) => {
         const outcome = r.failure ? `FAILED ${r.failure}` : r.status !== undefined ? String(r.status) : "pending"
-        return `${r.method} ${cut(r.url, 200)} → ${outcome}${r.durationMs !== undefined ? ` ${r.durationMs} ms` : ""} (${r.resourceType}, ${r.window})`
+        return `${r.method} ${cut(r.url, 200)} → ${outcome}${r.durationMs !== undefined ? ` ${r.durationMs} ms` : ""} (${r.resourceType}, ${r.surface ?? r.window})`
       })
       if (result.omitted > 0) lines.unshift(`… ${result.omitted} older matching requests not shown`)
       return {

@@ -46,13 +46,13 @@ export const navigate = defineTool({
         return { text: `Ran the javascript: URL in ${entry.id}${value !== undefined ? `: ${JSON.stringify(value)}` : ""}.` }
       }
       const response = yield* pages.run(`navigate to ${url}`, () =>
-        entry.page.goto(url, { waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 })
+        entry.scope.goto(url, { waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 })
       )
-      const title = yield* pages.run("read the title", () => entry.page.title())
+      const title = yield* pages.run("read the title", () => entry.scope.title())
       const status = response?.status()
       return {
-        text: `${entry.id} at ${entry.page.url()} "${title}"${status !== undefined ? ` (HTTP ${status})` : ""}`,
-        structured: { window: entry.id, url: entry.page.url(), title, ...(status !== undefined ? { status } : {}) }
+        text: `${entry.id} at ${entry.url()} "${title}"${status !== undefined ? ` (HTTP ${status})` : ""}`,
+        structured: { window: entry.id, url: entry.url(), title, ...(status !== undefined ? { status } : {}) }
       }
     })
 })

@@ -3,7 +3,7 @@
  * search, text and attributes, and waiting for a condition.
  */
 import { Effect, Schema } from "effect"
-import { Windows, Snapshots, PageOps, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { Windows, Snapshots, PageOps, prefixRefs, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { maskPasswordValues, passwordValues, shownFieldValue } from "../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
@@ -31,7 +31,7 @@ export const compactSnapshot = (snapshot: string): string => {
 }
 
 const header = (entry: WindowEntry) =>
-  titleOf(entry.page).pipe(Effect.map((title) => `${entry.id} "${title}" ${entry.page.url()}`))
+  titleOf(entry.scope).pipe(Effect.map((title) => `${entry.id}${entry.kind === "window" && entry.parentId === undefined ? "" : ` ${entry.kind}${entry.parentId !== undefined ? ` in ${entry.parentId}` : ""}`} "${title}" ${entry.url()}`))
 
 export const snapshot = defineTool({
   name: "electron_snapshot",
@@ -105,7 +105,9 @@ export const screenshot = defineTool({
         ? Effect.flatMap(snapshots.locate(entry, input.target), (locator) =>
             pages.run("screenshot the element", () => locator.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) }))
           )
-        : pages.run("screenshot the window", () => entry.page.screenshot({ fullPage: input.fullPage === true, ...(path ? { path } : {}) }))
+        : entry.frame !== undefined
+          ? pages.run("screenshot the frame", () => entry.frame!.frameElement().then((element) => element.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) })))
+          : pages.run("screenshot the window", () => entry.page.screenshot({ fullPage: input.fullPage === true, ...(path ? { path } : {}) }))
       const size = pngSize(buffer)
       const dims = size ? `${size.width}x${size.height}, ` : ""
       const withImage = input.name === undefined || input.inline === true
@@ -145,7 +147,7 @@ export const find = defineTool({
         const line = visible
           ? yield* pages.run("find", () => nth.ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 })).pipe(Effect.orElseSucceed(() => ""))
           : ""
-        const first = maskPasswordValues(line.split("\n")[0] ?? "", passwords).replace(/^- /, "").replace(/:$/, "")
+        const first = prefixRefs(entry.refPrefix, maskPasswordValues(line.split("\n")[0] ?? "", passwords)).replace(/^- /, "").replace(/:$/, "")
         const ref = /\[ref=([a-z0-9]+)\]/.exec(first)?.[1] ?? null
         // A hidden element has no aria line, and a visible one whose snapshot timed out must not be blank.
         const fallback = first
@@ -159,8 +161,7 @@ export const find = defineTool({
       }
       if (limit > 0) {
         // The per-element snapshots replaced the page's ref map: refresh it so every ref resolves.
-        const full = yield* pages.run("find", () => entry.page.ariaSnapshot({ mode: "ai" }))
-        yield* snapshots.recordSnapshot(entry, full)
+        yield* snapshots.snapshot(entry)
       }
       const lines = items.map((item) => `- ${item.line}`)
       if (count > limit) lines.push(`… ${count - limit} more`)
@@ -257,17 +258,17 @@ export const waitFor = defineTool({
       }
       if (input.text !== undefined) {
         const text = input.text
-        yield* asTimeout(`text "${text}"`, pages.waitSliced("wait for text", (slice) => entry.page.getByText(text).first().waitFor({ state: "visible", timeout: slice }), timeout))
+        yield* asTimeout(`text "${text}"`, pages.waitSliced("wait for text", (slice) => entry.scope.getByText(text).first().waitFor({ state: "visible", timeout: slice }), timeout))
         conditions.push(`"${text}" appeared`)
       }
       if (input.textGone !== undefined) {
         const text = input.textGone
-        yield* asTimeout(`text "${text}" gone`, pages.waitSliced("wait for text to go", (slice) => entry.page.getByText(text).first().waitFor({ state: "hidden", timeout: slice }), timeout))
+        yield* asTimeout(`text "${text}" gone`, pages.waitSliced("wait for text to go", (slice) => entry.scope.getByText(text).first().waitFor({ state: "hidden", timeout: slice }), timeout))
         conditions.push(`"${text}" is gone`)
       }
       if (input.url !== undefined) {
         const part = input.url
-        yield* asTimeout(`URL containing "${part}"`, pages.waitSliced("wait for URL", (slice) => entry.page.waitForURL((u) => u.href.includes(part), { timeout: slice, waitUntil: "commit" }), timeout))
+        yield* asTimeout(`URL containing "${part}"`, pages.waitSliced("wait for URL", (slice) => entry.scope.waitForURL((u) => u.href.includes(part), { timeout: slice, waitUntil: "commit" }), timeout))
         conditions.push(`URL contains "${part}"`)
       }
       if (conditions.length === 0) {

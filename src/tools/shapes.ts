@@ -13,7 +13,10 @@ export const TimeoutMs = (defaultMs: number) =>
     description: `ms, default ${defaultMs}`
   })
 
-export const WindowId = Schema.String.pipe(Schema.pattern(/^w\d+$/)).annotations({ description: "window id (w1) from electron_windows" })
+export const WindowId = Schema.String.pipe(Schema.maxLength(8)).annotations({ description: "window id (w1) from electron_windows" })
+
+/** An app session's name: several apps at once, each its own session (electron_status lists them). */
+export const SessionName = Schema.String.pipe(Schema.maxLength(40))
 
 export const DEFAULT_ACTION_TIMEOUT = 5_000
 export const DEFAULT_EXPECT_TIMEOUT = 5_000

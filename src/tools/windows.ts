@@ -3,8 +3,9 @@
  */
 import { Effect, Schema } from "effect"
 import { AppLifecycle, Windows, MainProcess, PageOps, type AppSession, type WindowEntry, type WindowInfo } from "../layers/driver/ElectronDriver.js"
+import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
-import { TimeoutMs, WindowId } from "./shapes.js"
+import { SessionName, TimeoutMs, WindowId } from "./shapes.js"
 
 const formatWindow = (w: WindowInfo) => {
   const flags = [
@@ -16,28 +17,34 @@ const formatWindow = (w: WindowInfo) => {
   ].filter(Boolean)
   const bounds = w.bounds ? ` ${w.bounds.width}x${w.bounds.height}@${w.bounds.x},${w.bounds.y}` : ""
   const failed = w.failedUrl !== undefined ? ` (failed to load ${w.failedUrl})` : ""
-  return `${w.active ? "*" : " "} ${w.id} "${w.title}" ${w.url}${failed}${bounds}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`
+  // A plain window reads as before; a view, guest or frame says what it is and where it is shown.
+  const kind = w.kind !== undefined && (w.kind !== "window" || w.parent !== undefined) ? ` ${w.kind}${w.parent !== undefined ? ` in ${w.parent}` : ""}${w.crossOrigin ? ", cross-origin" : ""}` : ""
+  return `${w.active ? "*" : " "} ${w.id}${kind} "${w.title}" ${w.url}${failed}${bounds}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`
 }
 
 /** A window's info; a window whose page a web dialog blocks is described without asking its page. */
 const infoOf = (session: AppSession, entry: WindowEntry) =>
   Effect.flatMap(Windows, (windows) => {
-    const pending = session.pendingDialogs.find((d) => d.window === entry.id)
+    const page = session.windowOf(entry.page)?.id
+    const pending = session.pendingDialogs.find((d) => d.window === page)
     if (pending === undefined) return windows.windowInfo(entry)
-    return Effect.succeed<WindowInfo>({ id: entry.id, active: session.activeId === entry.id, title: `(${pending.type} dialog open)`, url: entry.page.url() })
+    return Effect.succeed<WindowInfo>({ id: entry.id, kind: entry.kind, active: session.activeId === entry.id, title: `(${pending.type} dialog open)`, url: entry.url() })
   })
 
 export const windows = defineTool({
   name: "electron_windows",
-  description: "List the app's windows: id, title, URL, bounds, focused/visible state; * marks the active window that other tools act on.",
+  description:
+    "List windows, views (WebContentsView/BrowserView), <webview> guests and frames, parents first: id, kind, parent, title, URL, bounds, state; * marks the active one.",
   type: "read",
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle
+      const windows = yield* Windows
+      const surfaces = yield* windows.surfaces
       const session = yield* lifecycle.session
-      const infos = yield* Effect.forEach(session.windows, (w) => infoOf(session, w), { concurrency: "unbounded" })
+      const infos = yield* Effect.forEach(surfaces, (w) => infoOf(session, w), { concurrency: "unbounded" })
       return { text: infos.length > 0 ? infos.map(formatWindow).join("\n") : "No open windows.", structured: { windows: infos } }
     })
 })
@@ -50,16 +57,18 @@ const WindowQuery = {
 
 export const selectWindow = defineTool({
   name: "electron_select_window",
-  description: "Make a window active (by id, title or URL substring, or index); later tools act on it.",
+  description: "Make a window, view or frame active (by id, title or URL substring, or index); later tools act in it.",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
-  input: Schema.Struct({ ...WindowQuery, index: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())) }),
+  input: Schema.Struct({ ...WindowQuery, index: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())), session: Schema.optional(SessionName) }),
   handler: (input) =>
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle
       const windows = yield* Windows
-      const entry = yield* windows.selectWindow({ id: input.window, title: input.title, url: input.url, index: input.index })
+      if (input.session !== undefined) yield* lifecycle.selectSession(input.session)
+      const chosen = input.window !== undefined || input.title !== undefined || input.url !== undefined || input.index !== undefined
+      const entry = chosen ? yield* windows.selectWindow({ id: input.window, title: input.title, url: input.url, index: input.index }) : yield* windows.window()
       const info = yield* infoOf(yield* lifecycle.session, entry)
       return { text: `Active window: ${formatWindow(info).trim()}`, structured: { window: info } }
     })
@@ -170,6 +179,9 @@ export const windowClose = defineTool({
       const windows = yield* Windows
       const pages = yield* PageOps
       const entry = yield* windows.window(input.window)
+      if (entry.kind === "frame") {
+        return yield* new InvalidArgument({ message: `${entry.id} is a frame, not a window`, hint: `Close the window it is in (${entry.parentId ?? "electron_windows lists it"}).` })
+      }
       yield* pages.run("close the window", () => entry.page.close({ runBeforeUnload: false }))
       const session = yield* lifecycle.current
       const left = session && !session.exit ? session.windows.filter((w) => !w.page.isClosed()).map((w) => w.id) : []

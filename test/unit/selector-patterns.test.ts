@@ -89,8 +89,8 @@ describe("regexes found in selectors", () => {
   it.effect("the driver's locate refuses an unsafe target before touching the page", () =>
     Effect.gen(function* () {
       const touched: Array<string> = []
-      const entry = { refs: new Set(), page: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as WindowEntry
-      const { locate } = snapshotOps(() => Effect.die("no page call"))
+      const entry = { refs: new Set(), scope: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as WindowEntry
+      const { locate } = snapshotOps(() => Effect.die("no page call"), Effect.succeed(undefined))
       const refused = yield* Effect.flip(locate(entry, "text=/(a+)+$/"))
       assert.strictEqual(refused._tag, "InvalidArgument")
       expect(refused.message).toContain("(a+)+$")

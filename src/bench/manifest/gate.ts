@@ -17,8 +17,10 @@ export const MAX_GROWTH = 0.03
 export const BUDGETS: Readonly<Record<string, number>> = {
   // Were 9,000 and 3,300: issue 21 adds the server's instructions (~150 BPE, counted with the tools as what a
   // host receives) and per-tool titles, additionalProperties: false and idempotentHint.
-  "profile:full:safe": 9_300,
-  "profile:essential:safe": 3_600,
+  // Were 9,300 and 3,600: issue 27's assertion and dialog fields (+175 on full, +60 on essential) and issue 25's
+  // surfaces and named app sessions (+88 / +70: a session argument on launch, attach and select_window).
+  "profile:full:safe": 9_450,
+  "profile:essential:safe": 3_650,
   // Was 16,000: issue 21's host-fit fields (a title on every tool, additionalProperties: false, idempotentHint)
   // cost ~1,100 BPE on this variant, ~11 per tool; a host that cannot see them refuses schemas or shows raw names.
   // Was 17,000: issue 26 adds the trace plugin (electron_trace_report, electron_trace_budget: 236 BPE).

@@ -32,7 +32,12 @@ export interface ServerConfigShape {
   readonly maxResponseChars: number
   /** --xvfb: when a headed launch on Linux gets a private Xvfb display (default auto: only without DISPLAY/WAYLAND_DISPLAY). */
   readonly xvfb?: XvfbMode | undefined
+  /** --max-apps: how many app sessions (launched or attached apps) the server holds at once (default DEFAULT_MAX_APPS). */
+  readonly maxApps?: number | undefined
 }
+
+/** The default bound on app sessions per server: a few apps at once (a second instance, a peer) without runaway processes. */
+export const DEFAULT_MAX_APPS = 4
 
 /** --xvfb: auto starts a private Xvfb only when a headed app on Linux has no display; always starts one anyway; never does not. */
 export const XVFB_MODES = ["auto", "always", "never"] as const

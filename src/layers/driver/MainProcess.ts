@@ -9,6 +9,7 @@ import { windowOfTarget } from "./main-hooks.js"
 import type { AppSession, WindowEntry } from "./session.js"
 import { needsMainProcess, SessionStore, type MainCode } from "./SessionStore.js"
 import type { BrowserWindowHandle, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
+import { targetIdOf as readTargetId } from "./surfaces.js"
 import { testDouble } from "./test-double.js"
 
 export interface MainProcessShape {
@@ -31,19 +32,7 @@ const make = Effect.gen(function* () {
   const evaluateMain = <R, A>(what: string, fn: MainCode<R, A>, arg: A): Effect.Effect<R, MainError> =>
     Effect.flatMap(store.session, (s) => store.evaluateIn<R, A>(s, what, fn, arg)).pipe(Effect.withSpan("MainProcess.evaluateMain", { attributes: { what } }))
 
-  const targetIdOf = (s: AppSession, entry: WindowEntry) =>
-    entry.targetId !== undefined
-      ? Effect.succeed(entry.targetId)
-      : store.run("read the window's target id", async () => {
-          const cdp = await s.context.newCDPSession(entry.page)
-          try {
-            const { targetInfo } = (await cdp.send("Target.getTargetInfo")) as { targetInfo: { targetId: string } }
-            entry.targetId = targetInfo.targetId
-            return targetInfo.targetId
-          } finally {
-            await cdp.detach().catch(() => undefined)
-          }
-        })
+  const targetIdOf = (s: AppSession, entry: WindowEntry) => readTargetId(s, entry, store.run)
 
   const evaluateWindow = <R, A>(entry: WindowEntry, what: string, fn: (win: BrowserWindowHandle, arg: A) => R | Promise<R>, arg: A): Effect.Effect<R, MainError> =>
     Effect.gen(function* () {

@@ -21,7 +21,7 @@ export type PageFunction<A, R> = string | ((arg: A) => R | Promise<R>)
 export interface PageOpsShape {
   /** Runs a playwright-core call, mapping its rejection onto the error vocabulary (the general case). */
   readonly run: <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
-  /** Evaluates a page function in a window's main frame. */
+  /** Evaluates a page function in a surface: a page's main frame, or a frame surface's frame. */
   readonly evaluate: <R, A = undefined>(entry: WindowEntry, what: string, fn: PageFunction<A, R>, arg?: A) => Effect.Effect<R, PlaywrightError>
   /** How many elements a locator matches now (no waiting). */
   readonly count: (locator: Locator, what: string) => Effect.Effect<number, PlaywrightError>
@@ -51,7 +51,7 @@ const make = Effect.map(SessionStore, (store) => {
   return PageOps.of({
     run,
     // The page function's type is restated for playwright-core (its own type is not exported).
-    evaluate: <R, A>(entry: WindowEntry, what: string, fn: PageFunction<A, R>, arg?: A) => run(what, () => entry.page.evaluate<R, A | undefined>(fn as never, arg)),
+    evaluate: <R, A>(entry: WindowEntry, what: string, fn: PageFunction<A, R>, arg?: A) => run(what, () => entry.scope.evaluate<R, A | undefined>(fn as never, arg)),
     count: (locator, what) => run(what, () => locator.count()),
     withCdp: (entry, what, use) =>
       Effect.flatMap(store.session, (s) =>

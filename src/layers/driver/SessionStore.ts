@@ -12,18 +12,26 @@ import { fromPlaywright } from "./playwright-errors.js"
 import { mainSource, toFunction } from "./selectors.js"
 import type { AppSession } from "./session.js"
 import type { ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
+import { classifyPages } from "./surfaces.js"
 
-/** The running (or ended) session and the scope its process lives in. */
+/** A running (or ended) session, the name tools give it, and the scope its process lives in. */
 export interface HeldSession {
+  readonly name: string
   readonly session: AppSession
   readonly scope: Scope.CloseableScope
+}
+
+/** The app sessions of this server (several apps at once, each its own session) and the active one tools act on. */
+export interface HeldSessions {
+  readonly sessions: ReadonlyArray<HeldSession>
+  readonly active: string | undefined
 }
 
 /** Main-process code: a function of the `electron` module and an argument, or its source. */
 export type MainCode<R, A> = string | ((electron: ElectronModule, arg: A) => R | Promise<R>)
 
 export interface SessionStoreShape {
-  readonly state: Ref.Ref<HeldSession | undefined>
+  readonly state: Ref.Ref<HeldSessions>
   readonly hooks: Ref.Ref<ReadonlyArray<MainHook>>
   /** Changes of the session's selection (active window, dialog answers), one at a time. */
   readonly serialized: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -36,6 +44,8 @@ export interface SessionStoreShape {
   readonly evaluateIn: <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A) => Effect.Effect<R, MainError>
   /** Installs hooks in a session's main process; a hook that fails is logged, never fatal. */
   readonly installHooksIn: (s: AppSession, list: ReadonlyArray<MainHook>) => Effect.Effect<void>
+  /** Tells the session's new pages apart (window, view, guest: ./surfaces.ts); never fails. */
+  readonly refresh: (s: AppSession) => Effect.Effect<void>
 }
 
 /** The NEEDS_MAIN_PROCESS answer of a session without a main process: attached without the inspector, or launched over CDP. */
@@ -49,12 +59,12 @@ export const needsMainProcess = (s: AppSession, what: string) =>
     : new NeedsMainProcess({ message: `${what} needs the Electron main process, and this app was attached without its Node inspector` })
 
 const make = Effect.gen(function* () {
-  const state = yield* Ref.make<HeldSession | undefined>(undefined)
+  const state = yield* Ref.make<HeldSessions>({ sessions: [], active: undefined })
   const hooks = yield* Ref.make<ReadonlyArray<MainHook>>([])
   const lock = yield* Effect.makeSemaphore(1)
   const lifecycle = yield* Effect.makeSemaphore(1)
 
-  const current = Effect.map(Ref.get(state), (s) => s?.session)
+  const current = Effect.map(Ref.get(state), (held) => held.sessions.find((s) => s.name === held.active)?.session)
 
   const session = Effect.flatMap(current, (s): Effect.Effect<AppSession, SessionError> => {
     if (s === undefined) return Effect.fail(new AppNotRunning({ message: "No app is running" }))
@@ -104,7 +114,8 @@ const make = Effect.gen(function* () {
     session,
     run,
     evaluateIn,
-    installHooksIn
+    installHooksIn,
+    refresh: (s) => classifyPages(s, run, evaluateIn)
   })
 })
 

@@ -35,7 +35,7 @@ export interface SnapshotsShape {
 }
 
 export class Snapshots extends Context.Tag("stagewright/Snapshots")<Snapshots, SnapshotsShape>() {
-  static readonly layer = Layer.effect(Snapshots, Effect.map(SessionStore, (store) => Snapshots.of(snapshotOps(store.run))))
+  static readonly layer = Layer.effect(Snapshots, Effect.map(SessionStore, (store) => Snapshots.of(snapshotOps(store.run, store.current))))
   /** A double answering the given operations (any other one is a defect naming it). */
   static readonly layerTest = (given: Partial<SnapshotsShape>) => Layer.succeed(Snapshots, testDouble("Snapshots", given, []))
 }

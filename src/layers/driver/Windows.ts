@@ -10,8 +10,9 @@ import { WindowNotFound } from "./errors.js"
 import * as failedLoads from "./failed-loads.js"
 import { MainProcess } from "./MainProcess.js"
 import { titleOf, type AppSession, type WindowEntry, type WindowInfo, type WindowSelector } from "./session.js"
+import { surfaceFacts } from "./surface-info.js"
 import { SessionStore } from "./SessionStore.js"
-import type { SessionError } from "./shape.js"
+import type { MainValue, SessionError } from "./shape.js"
 import { testDouble } from "./test-double.js"
 
 export interface WindowsShape {
@@ -22,6 +23,8 @@ export interface WindowsShape {
    * blocks one of them (its page runs no script: the call would wait out its bound).
    */
   readonly every: Effect.Effect<ReadonlyArray<WindowEntry>, SessionError | DialogOpen>
+  /** Every open surface (windows, views, guests, frames), parents first, new pages told apart first. */
+  readonly surfaces: Effect.Effect<ReadonlyArray<WindowEntry>, SessionError>
   readonly findWindow: (selector: WindowSelector) => Effect.Effect<WindowEntry, SessionError | WindowNotFound>
   /** Makes the window the selector finds the active one. */
   readonly selectWindow: (selector: WindowSelector) => Effect.Effect<WindowEntry, SessionError | WindowNotFound>
@@ -48,20 +51,40 @@ const make = Effect.gen(function* () {
   const store = yield* SessionStore
   const main = yield* MainProcess
 
+  /** The running session, its new pages told apart (window, view, guest). */
+  const session = Effect.tap(store.session, (s) => store.refresh(s))
+  const openIds = (s: AppSession) => s.surfaces.map((w) => w.id).join(", ") || "none"
+
   const window = Effect.fn("Windows.window")(function* (id?: string) {
-    const s = yield* store.session
+    const s = yield* session
     const wanted = id ?? s.activeId
-    const entry = s.windows.find((w) => w.id === wanted && !w.page.isClosed())
-    if (entry) return yield* dialogGate(s, entry)
-    const open = s.windows.map((w) => w.id).join(", ") || "none"
+    const entry = wanted === undefined ? undefined : s.surface(wanted)
+    if (entry && !entry.closed) return yield* dialogGate(s, entry)
     return yield* new WindowNotFound({
-      message: id === undefined ? `No active window (open windows: ${open})` : `No window ${id} (open windows: ${open})`
+      message: id === undefined ? `No active window (open surfaces: ${openIds(s)})` : `No window or surface ${id} (open: ${openIds(s)})`
     })
   })
 
-  const title = (entry: WindowEntry, ms?: number) => titleOf(entry.page, ms)
+  const title = (entry: WindowEntry, ms?: number) => titleOf(entry.scope, ms)
 
-  const every = Effect.flatMap(store.session, (s) =>
+  /** A view's bounds within its window, read now (they follow the app's layout), else as last read. */
+  const viewBounds = (entry: WindowEntry) =>
+    entry.facts === undefined
+      ? Effect.succeed({})
+      : main
+          .evaluateMain("read the view's bounds", (electron, id: number) => {
+            const wc = electron.webContents.fromId(id)
+            const win = wc ? (electron.BrowserWindow.fromWebContents(wc) as MainValue) : null
+            const views: Array<MainValue> = win && win.contentView ? [...win.contentView.children, ...(typeof win.getBrowserViews === "function" ? win.getBrowserViews() : [])] : []
+            const view = views.find((v) => v.webContents === wc)
+            return view ? (view.getBounds() as { x: number; y: number; width: number; height: number }) : null
+          }, entry.facts.webContentsId)
+          .pipe(
+            Effect.map((bounds) => (bounds === null ? {} : { bounds })),
+            Effect.orElseSucceed(() => (entry.facts?.bounds !== undefined ? { bounds: entry.facts.bounds } : {}))
+          )
+
+  const every = Effect.flatMap(session, (s) =>
     Effect.forEach(
       s.windows.filter((w) => !w.page.isClosed()),
       (entry) => dialogGate(s, entry)
@@ -69,13 +92,13 @@ const make = Effect.gen(function* () {
   )
 
   const findWindow = Effect.fn("Windows.findWindow")(function* (selector: WindowSelector) {
-    const s = yield* store.session
-    const open = s.windows.filter((w) => !w.page.isClosed())
+    const s = yield* session
+    const open = s.surfaces
     if (selector.id !== undefined) {
       // Selecting is not touching the page: a window with an open dialog can be selected.
       const byId = open.find((w) => w.id === selector.id)
       if (byId) return byId
-      return yield* new WindowNotFound({ message: `No window ${selector.id} (open windows: ${open.map((w) => w.id).join(", ") || "none"})` })
+      return yield* new WindowNotFound({ message: `No window or surface ${selector.id} (open: ${openIds(s)})`, hint: "electron_windows lists the surfaces: windows, views, guests and frames." })
     }
     if (selector.index !== undefined) {
       const entry = open[selector.index]
@@ -95,31 +118,33 @@ const make = Effect.gen(function* () {
 
   const activate = (s: AppSession, entry: WindowEntry) =>
     Effect.sync(() => {
-      s.setActive(entry.id)
-      entry.page.bringToFront().catch(() => undefined)
+      s.setActive(entry.id, true)
+      // A view, guest or frame is shown in its window: selecting it does not raise a page of its own.
+      if (entry.kind === "window") entry.page.bringToFront().catch(() => undefined)
       return entry
     })
 
   const selectWindow = Effect.fn("Windows.selectWindow")(function* (selector: WindowSelector) {
-    return yield* store.serialized(Effect.flatMap(findWindow(selector), (entry) => Effect.flatMap(store.session, (s) => activate(s, entry))))
+    return yield* store.serialized(Effect.flatMap(findWindow(selector), (entry) => Effect.flatMap(session, (s) => activate(s, entry))))
   })
 
   const waitForWindow = Effect.fn("Windows.waitForWindow")(function* (
     filter: { readonly title?: string | undefined; readonly url?: string | undefined },
     options: { readonly timeoutMs: number; readonly select: boolean }
   ) {
-    const s = yield* store.session
+    const s = yield* session
     const entry = yield* failedLoads.waitForWindow(s, filter, options.timeoutMs, title)
     if (options.select) yield* store.serialized(activate(s, entry))
     return entry
   })
 
   const windowInfo = Effect.fn("Windows.windowInfo")(function* (entry: WindowEntry) {
-    const s = yield* store.session
+    const s = yield* session
     const t = yield* title(entry)
-    const failed = yield* failedLoads.failedUrlOf(s, entry)
-    const base = { id: entry.id, active: s.activeId === entry.id, title: t, url: entry.page.url(), ...(failed !== undefined ? { failedUrl: failed } : {}) }
-    if (!s.hasMainProcess) return base as WindowInfo
+    const failed = entry.frame === undefined ? yield* failedLoads.failedUrlOf(s, entry) : undefined
+    const base = { ...surfaceFacts(s, entry), active: s.activeId === entry.id, title: t, url: entry.url(), ...(failed !== undefined ? { failedUrl: failed } : {}) }
+    if (entry.kind === "view") return { ...base, ...(yield* viewBounds(entry)) } as WindowInfo
+    if (!s.hasMainProcess || entry.kind !== "window") return base as WindowInfo
     const details = yield* main
       .evaluateWindow(entry, "read the window state", (win) => ({
         bounds: win.getBounds(),
@@ -133,11 +158,11 @@ const make = Effect.gen(function* () {
     return { ...base, ...details } as WindowInfo
   })
 
-  return Windows.of({ window, every, findWindow, selectWindow, waitForWindow, windowInfo, title })
+  return Windows.of({ window, every, surfaces: Effect.map(session, (s) => s.surfaces), findWindow, selectWindow, waitForWindow, windowInfo, title })
 })
 
 export class Windows extends Context.Tag("stagewright/Windows")<Windows, WindowsShape>() {
   static readonly layer = Layer.effect(Windows, make)
   /** A double answering the given operations (any other one is a defect naming it). */
-  static readonly layerTest = (given: Partial<WindowsShape>) => Layer.succeed(Windows, testDouble("Windows", given, ["every"]))
+  static readonly layerTest = (given: Partial<WindowsShape>) => Layer.succeed(Windows, testDouble("Windows", given, ["every", "surfaces"]))
 }

@@ -47,6 +47,8 @@ export interface ConsoleEntry {
   readonly at: number
   readonly source: "renderer" | "main"
   readonly window?: string
+  /** The surface it came from: the window's page, or a frame / view / guest surface in it. */
+  surface?: string
   readonly level: string
   readonly text: string
   readonly location?: string
@@ -58,6 +60,8 @@ export interface ErrorEntry {
   readonly kind: "pageerror" | "crash" | "unresponsive" | "main" | "rejection" | "load-failed"
   /** The window's id; a failed load's window is filled in once the driver has matched its URL to a window. */
   window?: string
+  /** The surface it came from (a frame's, when its stack says so). */
+  surface?: string
   readonly message: string
   readonly stack?: string
   /** A failed load: the URL that failed and Chromium's error name (ERR_CONNECTION_REFUSED) and number (-102). */
@@ -69,6 +73,8 @@ export interface ErrorEntry {
 export interface RequestEntry {
   readonly at: number
   readonly window?: string
+  /** The surface that made it (the frame's, for a frame's request). */
+  readonly surface?: string
   readonly method: string
   readonly url: string
   readonly resourceType: string

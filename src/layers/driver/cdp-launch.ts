@@ -147,7 +147,7 @@ export const launchOverCdp = (options: LaunchOptions, { runtime, app, timeout }:
         // A new Electron window has no document until the app's first loadURL/loadFile commits, and
         // playwright-core reports such a page only after that first navigation: no wait of our own here.
         await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
-        session.setActive(session.addWindow(page).id)
+        session.setActive((await session.addPage(page, Promise.resolve(null))).id)
       },
       catch: (cause) =>
         new LaunchFailed({

@@ -7,7 +7,9 @@ import type { AppSession, WindowEntry } from "./session.js"
  * dialog runs no script, so any call on it would hang until its timeout. Fail at once instead.
  */
 export const dialogGate = (session: AppSession, entry: WindowEntry): Effect.Effect<WindowEntry, DialogOpen> => {
-  const pending = session.pendingDialogs.find((d) => d.window === entry.id)
+  // A dialog blocks its page, and so every frame of it.
+  const page = entry.frame === undefined ? entry.id : session.windowOf(entry.page)?.id
+  const pending = session.pendingDialogs.find((d) => d.window === page)
   if (pending === undefined) return Effect.succeed(entry)
   return Effect.fail(dialogOpen(pending))
 }

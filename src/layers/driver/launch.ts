@@ -20,6 +20,7 @@ import { inspectFuseOff } from "./fuses.js"
 import { AppSession, type AttachOptions, type LaunchOptions } from "./session.js"
 import type { XvfbMode } from "./display.js"
 import { displayForLaunch } from "./xvfb.js"
+import { pageFacts } from "./surfaces.js"
 
 export const firstLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
 
@@ -28,11 +29,11 @@ export const playwright = Effect.tryPromise({
   catch: (cause) => new LaunchFailed({ message: `playwright-core could not be loaded: ${firstLine(cause)}`, cause })
 })
 
-/** Registers every page of the context, now and later, as a window of the session. */
+/** Registers every page of the context, now and later, as a surface of the session (a window, view or guest: ./surfaces.ts). */
 export const wireSession = (session: AppSession) => {
-  for (const page of session.context.pages()) session.addWindow(page)
+  for (const page of session.context.pages()) void session.addPage(page, pageFacts(session, page))
   session.context.on("page", (page) => {
-    session.addWindow(page)
+    void session.addPage(page, pageFacts(session, page))
   })
 }
 
@@ -128,7 +129,7 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
         // A new Electron window has no document until the app's first loadURL/loadFile commits, and
         // playwright-core reports such a page only after that first navigation: no wait of our own here.
         await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
-        session.setActive(session.addWindow(page).id)
+        session.setActive((await session.addPage(page, pageFacts(session, page))).id)
       },
       catch: (cause) =>
         new LaunchFailed({
@@ -178,6 +179,7 @@ export const attachSession = (options: AttachOptions) => (scope: Scope.Scope) =>
     if (!context) return yield* new LaunchFailed({ message: `${endpoint} has no browser context to attach to` })
     const session = new AppSession({ kind: "attached", context, browser, inspector })
     wireSession(session)
+    yield* Effect.promise(() => session.pagesSettled())
     inspector?.onEvent((method, params) => {
       if (method === "Runtime.consoleAPICalled") {
         const text = (params.args ?? []).map((a: { value?: unknown; description?: string; type: string }) => (a.value !== undefined ? String(a.value) : (a.description ?? a.type))).join(" ")

@@ -11,7 +11,7 @@
  * frames, more than MAX_FIELDS fields changed) asks for the full snapshot. The page-side state is a
  * non-enumerable symbol property of the window, out of the app's way.
  */
-import type { Page } from "playwright-core"
+import type { Frame, Page } from "playwright-core"
 import { pageFunction } from "./selectors.js"
 
 /** What a change summary shows for a non-empty password field's value (snapshots.ts masks snapshots the same way). */
@@ -139,7 +139,7 @@ const ARM = `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; 
 const CHECK = `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; return noted === undefined ? { quiet: false } : noted.check() })()`
 
 /** Notes the page's state as the baseline of the next check; call it right before a full snapshot. */
-export const armPageChanges = (page: Page): Promise<void> =>
+export const armPageChanges = (page: Page | Frame): Promise<void> =>
   page
     .evaluate(ARM)
     .then((armed) => (armed === true ? undefined : page.evaluate(install, LIMITS)))
@@ -152,8 +152,8 @@ export const armPageChanges = (page: Page): Promise<void> =>
  * What changed since the page was armed. A page with frames (which the check does not see into), a
  * navigated page, or a failed evaluation is never quiet.
  */
-export const checkPageChanges = async (page: Page): Promise<PageChanges> => {
-  if (page.frames().length > 1) return { quiet: false }
+export const checkPageChanges = async (page: Page | Frame): Promise<PageChanges> => {
+  if (("frames" in page ? page.frames().length - 1 : page.childFrames().length) > 0) return { quiet: false }
   const result = await page.evaluate<PageChanges>(CHECK).catch(() => undefined)
   return result ?? { quiet: false }
 }

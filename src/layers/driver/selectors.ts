@@ -3,8 +3,11 @@
  * the function values handed to playwright-core's evaluate from source text.
  */
 
-/** Where an element is looked for: a ref from the latest snapshot or a Playwright selector. */
-export const REF_PATTERN = /^(?:f\d+)?e\d+$/
+/**
+ * Where an element is looked for: a ref from the latest snapshot or a Playwright selector. A ref is
+ * Playwright's (`e5`, `f2e3` inside a frame), maybe after the id of the view or guest it is of (`v1e5`: ./refs.ts).
+ */
+export const REF_PATTERN = /^(?:[vg]\d+)?(?:f\d+)?e\d+$/
 
 /**
  * Our selector shorthands, rewritten to the engines Playwright's getBy* locators use, segment by

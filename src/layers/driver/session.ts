@@ -1,158 +1,30 @@
 /**
- * The session model: an app session (launched or attached), its windows and the active one, the
- * latest snapshot of each window, pending web dialogs and bounded buffers. Only the driver changes it
+ * The session model: an app session (launched or attached), its surfaces (windows, views, guests, frames:
+ * ./surface.ts) and the active one, the latest snapshot of each, pending web dialogs and bounded buffers whose
+ * entries name the surface they came from. Only the driver changes it
  * (the setters are marked internal, and src/index.ts exports these classes as types only); tools read
  * it and ask the driver for every change.
  */
 import type { ChildProcess } from "node:child_process"
-import type { Browser, BrowserContext, ConsoleMessage, Dialog, ElectronApplication, Page } from "playwright-core"
-import { Effect } from "effect"
+import type { Browser, BrowserContext, ConsoleMessage, ElectronApplication, Frame, Page } from "playwright-core"
 import { backfill } from "./backfill.js"
 import { BUFFER_CAPACITY, RingBuffer, type ConsoleEntry, type ErrorEntry, type RequestEntry } from "./buffers.js"
 import { DialogAnswers, type DialogPolicy, type DialogSeen } from "./dialog-answers.js"
 import type { InspectorClient } from "./inspector-client.js"
-import type { DisplayInfo } from "./display.js"
+import { scriptSurface } from "./event-surface.js"
+import { kindOf, WindowEntry, type PageFacts } from "./surface.js"
+import type { AppSessionOptions, ExitInfo, LaunchInfo, PendingDialog, RecordedStep } from "./session-types.js"
 
-export interface LaunchOptions {
-  /** App folder (with package.json) or main script. */
-  readonly app?: string | undefined
-  readonly executablePath?: string | undefined
-  readonly args?: ReadonlyArray<string> | undefined
-  readonly env?: Readonly<Record<string, string>> | undefined
-  readonly cwd?: string | undefined
-  readonly timeoutMs?: number | undefined
-}
+export { WindowEntry, type SurfaceKind } from "./surface.js"
 
-export interface AttachOptions {
-  /** Chromium's remote debugging endpoint: http://127.0.0.1:9222, ws://..., or a port. */
-  readonly cdpUrl: string
-  /** The main process's Node inspector: ws://..., http://127.0.0.1:9229 or a port. */
-  readonly inspectorUrl?: string | undefined
-  readonly timeoutMs?: number | undefined
-}
-
-/** One recorded step, for test export. */
-export interface RecordedStep {
-  readonly tool: string
-  readonly window: string
-  readonly code: string
-  /** The window's URL when the step ran (the export finds the window by it). */
-  readonly windowUrl?: string
-  /** The step uses what the core's main-process hooks record (a popped-up menu): the export installs them at launch. */
-  readonly mainHooks?: boolean
-  /** Set on answered web dialogs: the export registers the answer before the action that opened it. */
-  readonly dialog?: { readonly action: "accept" | "dismiss"; readonly promptText?: string | undefined }
-}
-
-export interface PendingDialog {
-  readonly window: string
-  readonly type: string
-  readonly message: string
-  readonly defaultValue: string
-  readonly dialog: Dialog
-}
-
-export type { DialogPolicy, DialogSeen, DialogType } from "./dialog-answers.js"
-
-export class WindowEntry {
-  #latestSnapshot: string | undefined
-  #refs: ReadonlySet<string> = new Set()
-  #shownSnapshot: string | undefined
-  #fieldsToldSinceSnapshot = false
-  /** @internal driver only: refs' normalized locator code, valid for the latest snapshot */
-  readonly refCodes = new Map<string, string>()
-  /** @internal the driver caches the CDP target id here */
-  targetId: string | undefined
-  constructor(
-    readonly id: string,
-    readonly page: Page,
-    readonly openedAt: number
-  ) {}
-
-  /** The latest full snapshot of this window the agent was given (the baseline of since:"last"). */
-  get latestSnapshot(): string | undefined {
-    return this.#latestSnapshot
-  }
-
-  /** The refs of that snapshot: the only refs a target may use. */
-  get refs(): ReadonlySet<string> {
-    return this.#refs
-  }
-
-  /**
-   * The last whole-window snapshot the agent was shown: the baseline of `electron_snapshot since:"last"`.
-   * The latest snapshot moves with every change summary and ref refresh, which the agent never saw in full.
-   */
-  get shownSnapshot(): string | undefined {
-    return this.#shownSnapshot
-  }
-
-  /** @internal driver only */
-  markShown(text: string | undefined): void {
-    this.#shownSnapshot = text
-  }
-
-  /**
-   * Whether an answer named field changes (a quiet page's summary) since the latest snapshot: a diff against
-   * that snapshot then holds those changes again.
-   */
-  get fieldsToldSinceSnapshot(): boolean {
-    return this.#fieldsToldSinceSnapshot
-  }
-
-  /** @internal driver only */
-  noteFieldsTold(): void {
-    this.#fieldsToldSinceSnapshot = true
-  }
-
-  /** @internal driver only: records a full snapshot and its refs. */
-  recordSnapshot(text: string | undefined): void {
-    this.#fieldsToldSinceSnapshot = false
-    this.#latestSnapshot = text
-    this.refCodes.clear()
-    this.#refs = text === undefined ? new Set() : new Set(Array.from(text.matchAll(/\[ref=([a-z0-9]+)\]/g), (m) => m[1]!))
-  }
-}
-
-export type ExitInfo = { readonly at: string; readonly expected: boolean; readonly detail: string }
-
-export type LaunchInfo = {
-  readonly executablePath: string
-  readonly runtime: string
-  /** How the runtime was chosen (the app's own electron, executablePath, STAGEWRIGHT_ELECTRON). */
-  readonly reason?: string | undefined
-  readonly app?: string | undefined
-  readonly args: ReadonlyArray<string>
-  readonly cwd?: string | undefined
-  /** Only the variables the caller passed (the rest came from the server's environment). */
-  readonly env: Readonly<Record<string, string>>
-  /** The display the app was given on Linux (a private Xvfb, or the environment's). */
-  readonly display?: DisplayInfo | undefined
-}
-
-/** What an app session is made of; the driver fills in what the way it started gives it. */
-export interface AppSessionOptions {
-  readonly kind: "launched" | "attached"
-  readonly context: BrowserContext
-  /** Defaults to now. */
-  readonly startedAt?: Date | undefined
-  /** How a launched app was started (undefined for an attached one). */
-  readonly launch?: LaunchInfo | undefined
-  /** playwright-core's handle to an app launched with its main process. */
-  readonly electronApp?: ElectronApplication | undefined
-  /** The CDP connection of an attached app or of one launched over CDP. */
-  readonly browser?: Browser | undefined
-  /** The main process's Node inspector of an attached app. */
-  readonly inspector?: InspectorClient | undefined
-  /** The launched process, captured at launch (playwright-core's handle to it does not outlive the app). */
-  readonly child?: ChildProcess | undefined
-  /** Set on a session launched over CDP (a build whose inspect fuse is off): why it has no main process. */
-  readonly overCdpReason?: string | undefined
-}
+export * from "./session-types.js"
 
 export class AppSession {
   readonly #windows: Array<WindowEntry> = []
+  readonly #frames: Array<WindowEntry> = []
+  private frameSeq = 0
   #activeId: string | undefined
+  #activeChosen = false
   readonly #pendingDialogs: Array<PendingDialog> = []
   readonly #dialogAnswers = new DialogAnswers()
   #tracing = false
@@ -168,6 +40,9 @@ export class AppSession {
   readonly errors = new RingBuffer<ErrorEntry>(BUFFER_CAPACITY.errors)
   readonly requests = new RingBuffer<RequestEntry>(BUFFER_CAPACITY.requests)
   private windowSeq = 0
+  private viewSeq = 0
+  private guestSeq = 0
+  readonly #pendingPages = new Map<Page, Promise<WindowEntry>>()
   readonly #locals = new Map<symbol, unknown>()
 
   /**
@@ -245,20 +120,110 @@ export class AppSession {
     return this.#windows.find((w) => w.page === page)
   }
 
-  /** @internal driver only */
-  addWindow(page: Page): WindowEntry {
-    const existing = this.windowOf(page)
-    if (existing) return existing
-    const entry = new WindowEntry(`w${++this.windowSeq}`, page, Date.now())
-    this.#windows.push(entry)
-    if (this.#activeId === undefined) this.#activeId = entry.id
-    this.watchPage(entry)
+  /** The frame surfaces (subframes of every page), in the order they attached. */
+  get frames(): ReadonlyArray<WindowEntry> {
+    return this.#frames
+  }
+
+  /** A surface by id: a page's (window, view, guest) or a frame's. */
+  surface(id: string): WindowEntry | undefined {
+    return this.#windows.find((w) => w.id === id) ?? this.#frames.find((f) => f.id === id)
+  }
+
+  /** Every open surface, parents first (each followed by what is shown in it). */
+  get surfaces(): ReadonlyArray<WindowEntry> {
+    const open = [...this.#windows, ...this.#frames].filter((s) => !s.closed)
+    const ids = new Set(open.map((s) => s.id))
+    const out: Array<WindowEntry> = []
+    const visit = (parent: string | undefined) => {
+      for (const s of open) {
+        if ((parent === undefined ? s.parentId === undefined || !ids.has(s.parentId) : s.parentId === parent) && !out.includes(s)) {
+          out.push(s)
+          visit(s.id)
+        }
+      }
+    }
+    visit(undefined)
+    return out
+  }
+
+  /** @internal driver only: the frame surface of a subframe (made at its first sight; undefined for a main frame). */
+  frameEntry(page: WindowEntry, frame: Frame): WindowEntry | undefined {
+    if (frame === page.page.mainFrame()) return undefined
+    const known = this.#frames.find((f) => f.frame === frame)
+    if (known) return known
+    const parentFrame = frame.parentFrame()
+    const parent = parentFrame === null || parentFrame === page.page.mainFrame() ? page : this.frameEntry(page, parentFrame)
+    const entry = new WindowEntry(`fr${++this.frameSeq}`, page.page, Date.now(), frame, (parent ?? page).id, page)
+    this.#frames.push(entry)
     return entry
   }
 
   /** @internal driver only */
-  setActive(id: string): void {
+  addWindow(page: Page, facts?: PageFacts | null): WindowEntry {
+    const existing = this.windowOf(page)
+    if (existing) return existing
+    // What the page is decides its id: w<n> a window, v<n> a view, g<n> a guest (undefined facts: not known, a window).
+    const kind = facts ? kindOf(facts) : "window"
+    const id = kind === "view" ? `v${++this.viewSeq}` : kind === "guest" ? `g${++this.guestSeq}` : `w${++this.windowSeq}`
+    const entry = new WindowEntry(id, page, Date.now())
+    entry.kind = kind
+    entry.facts = facts ?? undefined
+    entry.classified = facts !== undefined || !this.hasMainProcess
+    this.#windows.push(entry)
+    if (this.#activeId === undefined) this.#activeId = entry.id
+    this.watchPage(entry)
+    this.linkParents()
+    this.preferWindow()
+    return entry
+  }
+
+  /**
+   * @internal driver only: registers a page once the main process said what it is (`facts`, ./surfaces.ts), so
+   * its id says so from the start; what it logged or threw meanwhile is taken from playwright-core's history.
+   */
+  addPage(page: Page, facts: Promise<PageFacts | null | undefined>): Promise<WindowEntry> {
+    const existing = this.windowOf(page)
+    if (existing) return Promise.resolve(existing)
+    const pending = this.#pendingPages.get(page)
+    if (pending) return pending
+    const added = facts.then((f) => this.addWindow(page, f), () => this.addWindow(page))
+    this.#pendingPages.set(page, added)
+    void added.finally(() => this.#pendingPages.delete(page))
+    return added
+  }
+
+  /** @internal driver only: resolves once the pages seen so far are registered. */
+  pagesSettled(): Promise<void> {
+    return Promise.all([...this.#pendingPages.values()]).then(() => undefined)
+  }
+
+  /** @internal driver only: gives views and guests their parent (a view's window page, a guest's embedder) once it is known. */
+  linkParents(): void {
+    for (const w of this.#windows) {
+      const facts = w.facts
+      if (facts === undefined || w.kind === "window" || w.parentId !== undefined) continue
+      const parent =
+        w.kind === "guest"
+          ? this.#windows.find((p) => p.facts?.webContentsId === facts.hostId)
+          : this.#windows.find((p) => p.kind === "window" && p.facts?.own === true && p.facts.windowId === facts.windowId)
+      if (parent !== undefined) w.parentId = parent.id
+    }
+  }
+
+  /** @internal driver only: `chosen` when the agent selected it (a default choice may move to a window). */
+  setActive(id: string, chosen = false): void {
     this.#activeId = id
+    if (chosen) this.#activeChosen = true
+  }
+
+  /** @internal driver only: a default active surface that turned out to be a view or guest gives way to a window. */
+  preferWindow(): void {
+    if (this.#activeChosen) return
+    const active = this.#activeId === undefined ? undefined : this.surface(this.#activeId)
+    if (active !== undefined && active.kind === "window") return
+    const window = this.#windows.find((w) => w.kind === "window" && !w.closed)
+    if (window !== undefined) this.#activeId = window.id
   }
 
   /** @internal driver only: adds a one-shot answer, replaces a standing one, or (undefined) clears them all. */
@@ -297,27 +262,49 @@ export class AppSession {
     this.#steps.push(step)
   }
 
+  /** @internal driver only: after a surface went away, the active one is the newest window left. */
+  private activeGone(): void {
+    if (this.#activeId === undefined || this.surface(this.#activeId)?.closed === false) return
+    const open = this.#windows.filter((w) => !w.closed)
+    this.#activeId = (open.filter((w) => w.kind === "window").pop() ?? open.pop())?.id
+  }
+
   private watchPage(entry: WindowEntry): void {
     const page = entry.page
     const window = entry.id
+    for (const frame of page.frames()) this.frameEntry(entry, frame)
+    page.on("frameattached", (frame) => void this.frameEntry(entry, frame))
+    page.on("framedetached", (frame) => {
+      const index = this.#frames.findIndex((f) => f.frame === frame)
+      if (index >= 0) this.#frames.splice(index, 1)
+      this.activeGone()
+    })
     page.on("close", () => {
       const index = this.#windows.indexOf(entry)
       if (index >= 0) this.#windows.splice(index, 1)
-      if (this.#activeId === window) this.#activeId = this.#windows[this.#windows.length - 1]?.id
+      for (let i = this.#frames.length - 1; i >= 0; i--) if (this.#frames[i]!.page === page) this.#frames.splice(i, 1)
+      this.activeGone()
     })
+    // Which surface an event came from: a frame's when its script's URL says so (./event-surface.ts).
+    const frameOfScript = scriptSurface(entry, () => this.#frames.filter((f) => f.page === page && !f.closed))
     const recordConsole = (message: ConsoleMessage) => {
       const location = message.location()
-      this.console.push({
+      const item = {
         at: Date.now(),
-        source: "renderer",
+        source: "renderer" as const,
         window,
+        surface: window,
         level: message.type(),
         text: message.text(),
         ...(location.url ? { location: `${location.url}:${location.lineNumber}` } : {})
-      })
+      }
+      this.console.push(item)
+      frameOfScript(location.url, (surface) => (item.surface = surface))
     }
     const recordPageError = (error: Error) => {
-      this.errors.push({ at: Date.now(), kind: "pageerror", window, message: error.message, ...(error.stack ? { stack: error.stack } : {}) })
+      const item = { at: Date.now(), kind: "pageerror" as const, window, surface: window, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
+      this.errors.push(item)
+      frameOfScript(/(?:https?|file):\/\/[^\s)]+?(?=:\d+:\d+)/.exec(error.stack ?? "")?.[0], (surface) => (item.surface = surface))
     }
     // A window's first messages can come before this listener exists (an app opens its window while the
     // launch is still settling): take them from playwright-core's per-page history, then go live.
@@ -334,7 +321,14 @@ export class AppSession {
     })
     const started = new WeakMap<object, { entry: RequestEntry; at: number }>()
     page.on("request", (request) => {
-      const item: RequestEntry = { at: Date.now(), window, method: request.method(), url: request.url(), resourceType: request.resourceType() }
+      let origin: Frame | undefined
+      try {
+        origin = request.frame()
+      } catch {
+        origin = undefined // a service worker's request has no frame
+      }
+      const frame = origin === undefined ? undefined : this.#frames.find((f) => f.frame === origin)
+      const item: RequestEntry = { at: Date.now(), window, surface: frame?.id ?? window, method: request.method(), url: request.url(), resourceType: request.resourceType() }
       this.requests.push(item)
       started.set(request, { entry: item, at: Date.now() })
     })
@@ -360,38 +354,4 @@ export class AppSession {
       for (const listener of this.#dialogListeners) listener(pending)
     })
   }
-}
-
-/**
- * A window's title without waiting on a renderer that does not answer (stuck in a loop, crashed):
- * after `ms` it gives up with "(not responding)", so listing windows never hangs. Titles are read
- * concurrently, so a listing waits this long at most; 2 s leaves a busy machine's renderers time to answer.
- */
-export const titleOf = (page: Page, ms = 2_000): Effect.Effect<string> =>
-  Effect.tryPromise(() => page.title()).pipe(
-    Effect.orElseSucceed(() => ""),
-    Effect.timeout(ms),
-    Effect.orElseSucceed(() => "(not responding)")
-  )
-
-export interface WindowSelector {
-  readonly id?: string | undefined
-  readonly index?: number | undefined
-  readonly title?: string | undefined
-  readonly url?: string | undefined
-}
-
-export interface WindowInfo {
-  readonly id: string
-  readonly active: boolean
-  readonly title: string
-  readonly url: string
-  /** For a window showing Chromium's error document (chrome-error://…): the URL whose load failed. */
-  readonly failedUrl?: string
-  readonly bounds?: { x: number; y: number; width: number; height: number }
-  readonly focused?: boolean
-  readonly visible?: boolean
-  readonly minimized?: boolean
-  readonly maximized?: boolean
-  readonly fullScreen?: boolean
 }

@@ -8,14 +8,19 @@
  * the driver returns or records has those values replaced by PASSWORD_MASK, whatever their length.
  */
 import { Effect } from "effect"
-import type { Locator, Page } from "playwright-core"
+import type { Frame, Locator, Page } from "playwright-core"
 import { InvalidArgument, RefStale, type PlaywrightError } from "./errors.js"
 import { armPageChanges, checkPageChanges, PASSWORD_MASK } from "./page-changes.js"
 import { expandSelector, pageFunction, REF_PATTERN } from "./selectors.js"
 import { checkSelectorPatterns } from "./selector-patterns.js"
-import type { WindowEntry } from "./session.js"
+import { annotateFrames, prefixRefs, refLocator, refNotHere } from "./refs.js"
+import type { AppSession, WindowEntry } from "./session.js"
 
 type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
+
+/** An AI-mode snapshot of a surface: a page's own, or a frame's document. */
+const surfaceSnapshot = (scope: Page | Frame, options: { readonly depth?: number } = {}): Promise<string> =>
+  "ariaSnapshot" in scope ? scope.ariaSnapshot({ mode: "ai", ...options }) : scope.locator("body,frameset").first().ariaSnapshot({ mode: "ai", ...options })
 
 /** What every answer shows for a non-empty password field's value (its length hidden). */
 export { PASSWORD_MASK }
@@ -81,38 +86,35 @@ export const shownFieldValue = (locator: Locator, value: string, timeout: number
     ? Promise.resolve(value)
     : locator.evaluate(isPasswordInput, undefined, { timeout }).then((secret) => (secret ? PASSWORD_MASK : value))
 
-export const snapshotOps = (run: Run) => {
+/** The driver's snapshot operations; `current` is the session (refs are checked across its surfaces). */
+export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefined>) => {
   const locate = (entry: WindowEntry, target: string): Effect.Effect<Locator, RefStale | InvalidArgument> => {
     const trimmed = target.trim()
     if (trimmed === "") return Effect.fail(new InvalidArgument({ message: "target is empty", hint: "Pass a ref like e12 from electron_snapshot, or a selector like role=button[name=\"Save\"]." }))
     if (REF_PATTERN.test(trimmed)) {
-      if (!entry.refs.has(trimmed)) {
-        return Effect.fail(
-          new RefStale({
-            message:
-              entry.latestSnapshot === undefined
-                ? `${trimmed} is a ref, but window ${entry.id} has no snapshot yet`
-                : `${trimmed} is not in the latest snapshot of window ${entry.id}`
-          })
-        )
-      }
-      return Effect.succeed(entry.page.getByRef(trimmed))
+      if (!entry.refs.has(trimmed)) return Effect.flatMap(current, (s) => Effect.fail(refNotHere(s, entry, trimmed)))
+      return Effect.succeed(refLocator(entry, trimmed))
     }
     // A regex in the selector runs in the page on V8's backtracking engine: an unbounded one is refused here.
     const selector = expandSelector(trimmed)
     const unsafe = checkSelectorPatterns(selector)
-    return unsafe !== undefined ? Effect.fail(unsafe) : Effect.succeed(entry.page.locator(selector))
+    return unsafe !== undefined ? Effect.fail(unsafe) : Effect.succeed(entry.scope.locator(selector))
   }
 
-  const ariaSnapshot = (page: Page, depth?: number) =>
-    run("snapshot", () => page.ariaSnapshot({ mode: "ai", ...(depth !== undefined ? { depth } : {}) }).then((text) => maskSnapshot(page, text)))
+  /** What the agent is shown of a surface's snapshot: password values masked, frames named, refs with the surface's prefix. */
+  const shown = (entry: WindowEntry, text: string) =>
+    Effect.flatMap(current, (s) =>
+      Effect.promise(() => maskSnapshot(entry.page, text).then((masked) => annotateFrames(s, entry, masked)).then((named) => prefixRefs(entry.refPrefix, named)))
+    )
+  const ariaSnapshot = (entry: WindowEntry, depth?: number) =>
+    Effect.flatMap(run("snapshot", () => surfaceSnapshot(entry.scope, depth !== undefined ? { depth } : {})), (text) => shown(entry, text))
   // A full snapshot becomes the window's latest: the page is armed first, so pageChanges compares with it.
   const fullSnapshot = (entry: WindowEntry) =>
-    run("snapshot", () => armPageChanges(entry.page).then(() => entry.page.ariaSnapshot({ mode: "ai" })).then((text) => maskSnapshot(entry.page, text)))
+    Effect.flatMap(run("snapshot", () => armPageChanges(entry.scope).then(() => surfaceSnapshot(entry.scope))), (text) => shown(entry, text))
   const refreshRefs = (entry: WindowEntry) => Effect.map(fullSnapshot(entry), (full) => entry.recordSnapshot(full))
   // A quiet answer that names fields leaves them out of the latest snapshot: the next diff repeats them.
   const pageChanges = (entry: WindowEntry) =>
-    Effect.promise(() => checkPageChanges(entry.page)).pipe(
+    Effect.promise(() => checkPageChanges(entry.scope)).pipe(
       Effect.tap((changes) => (changes.quiet && changes.fields.length > 0 ? Effect.sync(() => entry.noteFieldsTold()) : Effect.void))
     )
 
@@ -120,9 +122,8 @@ export const snapshotOps = (run: Run) => {
     const depth = options.depth
     if (options.target !== undefined) {
       const locator = yield* locate(entry, options.target)
-      const text = yield* run("snapshot", () =>
-        locator.ariaSnapshot({ mode: "ai", ...(depth !== undefined ? { depth } : {}), timeout: 5_000 }).then((scoped) => maskSnapshot(entry.page, scoped))
-      )
+      const raw = yield* run("snapshot", () => locator.ariaSnapshot({ mode: "ai", ...(depth !== undefined ? { depth } : {}), timeout: 5_000 }))
+      const text = yield* shown(entry, raw)
       // A scoped snapshot replaces the page's ref map: take the full one again so every ref stays usable.
       yield* refreshRefs(entry)
       return text
@@ -132,14 +133,13 @@ export const snapshotOps = (run: Run) => {
       entry.recordSnapshot(text)
       return text
     }
-    const text = yield* ariaSnapshot(entry.page, depth)
+    const text = yield* ariaSnapshot(entry, depth)
     yield* refreshRefs(entry)
     return text
   })
 
   // A snapshot a tool took itself is recorded masked too: diffs against it show what the agent may see.
-  const recordSnapshot = (entry: WindowEntry, text: string) =>
-    Effect.promise(() => maskSnapshot(entry.page, text)).pipe(Effect.map((masked) => entry.recordSnapshot(masked)))
+  const recordSnapshot = (entry: WindowEntry, text: string) => Effect.map(shown(entry, text), (masked) => entry.recordSnapshot(masked))
   const refCode = (entry: WindowEntry, ref: string, code: () => Promise<string>) => {
     const snapshot = entry.latestSnapshot
     const cached = entry.refCodes.get(ref)

@@ -1,0 +1,105 @@
+/**
+ * Telling a window's page from a view's and a guest's, from main-process facts: each page's CDP target id
+ * gives its webContents (`webContents.fromDevToolsTargetId`), whose `getType()` says `webview` for a guest
+ * (its embedder is `hostWebContents`), and `BrowserWindow.fromWebContents` gives the window it is shown in:
+ * the window's own page (`win.webContents`) is the window, any other page there is a view (a
+ * WebContentsView's or a BrowserView's; its bounds from `contentView.children`). Without a main process
+ * every page stays a window. Pages are classified once, the first time the driver looks after they opened.
+ */
+import { Effect } from "effect"
+import type { PlaywrightError } from "./errors.js"
+import type { AppSession } from "./session.js"
+import type { MainValue, MainError, ElectronModule } from "./shape.js"
+import type { Page } from "playwright-core"
+import { mainSource, toFunction } from "./selectors.js"
+import { kindOf, type PageFacts, type WindowEntry } from "./surface.js"
+
+type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
+type EvaluateIn = <R, A>(s: AppSession, what: string, code: (electron: ElectronModule, arg: A) => R | Promise<R>, arg: A) => Effect.Effect<R, MainError>
+
+/** A page's CDP target id (cached on the entry): the key main-process code finds its webContents by. */
+export const targetIdOf = (s: AppSession, entry: WindowEntry, run: Run): Effect.Effect<string, PlaywrightError> =>
+  entry.targetId !== undefined
+    ? Effect.succeed(entry.targetId)
+    : run("read the window's target id", async () => {
+        const cdp = await s.context.newCDPSession(entry.page)
+        try {
+          const { targetInfo } = (await cdp.send("Target.getTargetInfo")) as { targetInfo: { targetId: string } }
+          entry.targetId = targetInfo.targetId
+          return targetInfo.targetId
+        } finally {
+          await cdp.detach().catch(() => undefined)
+        }
+      })
+
+/** Runs in the main process: the facts of each target's webContents (null when it has none). */
+const readFacts = (electron: ElectronModule, targetIds: ReadonlyArray<string | null>): Array<PageFacts | null> =>
+  targetIds.map((id) => {
+    if (id === null) return null
+    const wc: MainValue = electron.webContents.fromDevToolsTargetId(id)
+    if (!wc) return null
+    const win: MainValue = electron.BrowserWindow.fromWebContents(wc)
+    const own = Boolean(win) && win.webContents === wc
+    let bounds: PageFacts["bounds"]
+    if (win && !own) {
+      const views: Array<MainValue> = win.contentView && Array.isArray(win.contentView.children) ? win.contentView.children : []
+      const view = views.find((v) => v.webContents === wc) ?? (typeof win.getBrowserViews === "function" ? win.getBrowserViews().find((v: MainValue) => v.webContents === wc) : undefined)
+      if (view && typeof view.getBounds === "function") bounds = view.getBounds()
+    }
+    return { webContentsId: wc.id, type: wc.getType(), windowId: win ? win.id : undefined, own, hostId: wc.hostWebContents ? wc.hostWebContents.id : undefined, bounds }
+  })
+
+/**
+ * A page's facts as it opens (before it is registered, so its id says what it is): undefined when the main
+ * process did not answer within `ms` (the page is then a window until the driver next looks), null when it
+ * has no webContents there or the session has no main process.
+ */
+export const pageFacts = (s: AppSession, page: Page, ms = 3_000): Promise<PageFacts | null | undefined> => {
+  if (!s.hasMainProcess) return Promise.resolve(null)
+  const read = (async () => {
+    const cdp = await s.context.newCDPSession(page)
+    let targetId: string
+    try {
+      targetId = ((await cdp.send("Target.getTargetInfo")) as { targetInfo: { targetId: string } }).targetInfo.targetId
+    } finally {
+      await cdp.detach().catch(() => undefined)
+    }
+    const source = mainSource(readFacts)
+    const app = s.electronApp
+    const facts = app
+      ? await app.evaluate(toFunction(source) as Parameters<typeof app.evaluate>[0], [targetId] as never)
+      : await s.inspector!.evaluate<Array<PageFacts | null>, Array<string>>(source, [targetId])
+    return (facts as Array<PageFacts | null>)[0] ?? null
+  })()
+  // An event callback, not a call: a main process that does not answer leaves the page a window, never unregistered.
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms)
+    read.then(
+      (facts) => (clearTimeout(timer), resolve(facts)),
+      () => (clearTimeout(timer), resolve(undefined))
+    )
+  })
+}
+
+/** Classifies the pages not classified yet (one main-process call for all), then links parents. Never fails. */
+export const classifyPages = (s: AppSession, run: Run, evaluateIn: EvaluateIn): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const pending = s.windows.filter((w) => !w.classified && !w.closed)
+    if (pending.length > 0 && !s.hasMainProcess) for (const w of pending) w.classified = true
+    if (pending.length > 0 && s.hasMainProcess) {
+      const ids = yield* Effect.forEach(pending, (w) => targetIdOf(s, w, run).pipe(Effect.orElseSucceed(() => null)), { concurrency: "unbounded" })
+      const facts = yield* evaluateIn(s, "tell windows from views", readFacts, ids).pipe(Effect.timeout(5_000), Effect.either)
+      // A main process that did not answer in time is asked again next time; one that failed, never.
+      if (facts._tag === "Right" || facts.left._tag !== "TimeoutException") {
+        pending.forEach((w, i) => {
+          const f = facts._tag === "Right" ? (facts.right[i] ?? null) : null
+          w.classified = true
+          if (f === null) return
+          w.facts = f
+          w.kind = kindOf(f)
+        })
+      }
+    }
+    s.linkParents()
+    s.preferWindow()
+  }).pipe(Effect.catchAllCause(() => Effect.void))
