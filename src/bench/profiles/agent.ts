@@ -194,6 +194,8 @@ export class Agent {
       ms: Date.now() - started,
       flaggedRetry: options.retry === true
     })
+    // BENCH_TRACE=1 prints every call and answer to stderr (for writing or debugging a task).
+    if (process.env.BENCH_TRACE === "1") process.stderr.write(`[trace] ${tool} ${JSON.stringify(args)}${isError ? " ERROR" : ""}\n${contentText(content).slice(0, 1500)}\n`)
     return { text: contentText(content), isError }
   }
 

@@ -12,6 +12,7 @@ const NEW_TASK = { title: "Order printer toner", notes: "Two black cartridges", 
 export const formSubmit: TaskDef = {
   id: "form-submit",
   app: "tasks",
+  goal: "A user adds a fully described task (notes, priority, urgency, category) and sees the app confirm it.",
   covers: "fill and submit a form and check the app's acknowledgement",
   statement: `Add the task "${NEW_TASK.title}" (notes "${NEW_TASK.notes}", priority High, urgent, category Home) and report the acknowledgement.`,
   run: async (agent, env) => {
@@ -60,6 +61,7 @@ export const formSubmit: TaskDef = {
 export const validationMessage: TaskDef = {
   id: "validation-message",
   app: "tasks",
+  goal: "A user forgets the title and wants to know what the form says is wrong.",
   covers: "a validation message",
   statement: "Submit the add-task form with an empty title and report the validation message under Title.",
   run: async (agent, env) => {
@@ -85,6 +87,7 @@ const QUERY = "insurance"
 export const searchRead: TaskDef = {
   id: "search-read",
   app: "tasks",
+  goal: "A user searches for the insurance task and reads its notes.",
   covers: "search and read a result",
   statement: `Search the tasks for "${QUERY}" and report the notes of the task found.`,
   run: async (agent, env) => {
@@ -113,6 +116,7 @@ const NEW = "Clean out the attic"
 export const editPersist: TaskDef = {
   id: "edit-persist",
   app: "tasks",
+  goal: "A user renames a task and expects the new name to be there the next time they open the app.",
   covers: "edit and persist, then relaunch and check",
   statement: `Rename the task "${OLD}" to "${NEW}", restart the app and confirm the new title is still there.`,
   run: async (agent, env) => {
@@ -147,6 +151,7 @@ const DOOMED = "Research standing desks"
 export const confirmDelete: TaskDef = {
   id: "confirm-delete",
   app: "tasks",
+  goal: "A user deletes a task and confirms when the app asks whether they are sure.",
   covers: "a confirm() web dialog",
   statement: `Delete the task "${DOOMED}" (the app asks for confirmation: confirm it).`,
   run: async (agent, env) => {
@@ -175,6 +180,7 @@ const BOARD = "Sprint 42"
 export const promptRename: TaskDef = {
   id: "prompt-rename",
   app: "tasks",
+  goal: "A user gives the board a new name when the app asks for one.",
   covers: "a prompt() web dialog",
   statement: `Rename the board to "${BOARD}" (the app asks with a prompt).`,
   run: async (agent, env) => {
@@ -202,6 +208,7 @@ const TYPED = "Call the plumber"
 export const keyboardOnly: TaskDef = {
   id: "keyboard-only",
   app: "tasks",
+  goal: "A user who does not use the mouse adds a task by typing its title and pressing Enter.",
   covers: "keyboard-only operation",
   statement: `Using only the keyboard, add the task "${TYPED}": type it into Title and press Enter.`,
   run: async (agent, env) => {
@@ -221,6 +228,7 @@ export const keyboardOnly: TaskDef = {
 export const lateSection: TaskDef = {
   id: "late-section",
   app: "tasks",
+  goal: "A user waits for the recommendations that load a moment after the board and reads the first one.",
   covers: "a late-loading section",
   statement: "Wait for the Recommendations section and report its first recommendation.",
   run: async (agent, env) => {

@@ -10,6 +10,7 @@ const ANSWER_BUTTON = "Copy version"
 export const nativeMessageBox: TaskDef = {
   id: "native-message-box",
   app: "tasks",
+  goal: "A user opens About from the Help menu and picks the Copy version button in the system message box.",
   covers: "a native message box from a menu item",
   statement: `Open Help > About Tasks from the menu, answer its message box with "${ANSWER_BUTTON}" and report the Dialog result.`,
   run: async (agent, env) => {
@@ -61,6 +62,7 @@ export const nativeMessageBox: TaskDef = {
 export const menuToggleTheme: TaskDef = {
   id: "menu-toggle-theme",
   app: "tasks",
+  goal: "A user switches the theme from the View menu and expects the choice to be remembered.",
   covers: "the application menu",
   statement: "Use View > Toggle Theme in the application menu (it must be saved as the theme setting).",
   run: async (agent, env) => {
@@ -103,6 +105,7 @@ const backToMain = async (agent: Agent): Promise<string> => {
 export const secondWindow: TaskDef = {
   id: "second-window",
   app: "tasks",
+  goal: "A user opens Settings in its own window, picks the dark theme there, closes it and is back on the board.",
   covers: "a second window (open, act in it, return)",
   statement: "Open Settings, choose the Dark theme there, close Settings with its Close button, return to the main window and report its title.",
   run: async (agent, env) => {
@@ -126,6 +129,7 @@ export const secondWindow: TaskDef = {
 export const broadcast: TaskDef = {
   id: "broadcast",
   app: "tasks",
+  goal: "A user hides finished tasks in Settings and expects the board, in the other window, to update at once.",
   covers: "state broadcast from one window to another",
   statement: "In Settings, turn off Show completed tasks; then report the task count line of the main window.",
   run: async (agent, env) => {
@@ -156,6 +160,7 @@ export const broadcast: TaskDef = {
 export const screenshotFile: TaskDef = {
   id: "screenshot-file",
   app: "tasks",
+  goal: "A user keeps a picture of the board as a file.",
   covers: "a screenshot written to a file",
   statement: "Save a screenshot of the main window as board.png.",
   run: async (agent, env) => {
@@ -182,6 +187,7 @@ export const screenshotFile: TaskDef = {
 export const consoleAfterAction: TaskDef = {
   id: "console-after-action",
   app: "tasks",
+  goal: "A developer presses a button that calls a broken API and reads the error the app logged.",
   covers: "reading the console after an action",
   statement: "Click Call broken API, then report the error the app logged to the console.",
   run: async (agent, env) => {
@@ -210,6 +216,7 @@ const PING = "bench-42"
 export const ipcRoundTrip: TaskDef = {
   id: "ipc-roundtrip",
   app: "hardened",
+  goal: "A user sends a message to the app's background process and sees the reply.",
   covers: "an IPC round trip",
   statement: `In the hardened app, send "${PING}" with Ping and report the reply shown.`,
   run: async (agent, env) => {
@@ -231,6 +238,7 @@ const AFTER = "After the crash"
 export const crashRecovery: TaskDef = {
   id: "crash-recovery",
   app: "tasks",
+  goal: "A user hits a button that throws, the tester notes the error, reloads the window and carries on working.",
   covers: "a crashed renderer and recovery",
   statement: `Click Crash handler, report the uncaught error, reload the window and add the task "${AFTER}".`,
   run: async (agent, env) => {
@@ -273,6 +281,7 @@ const DONE = "Book dentist appointment"
 export const exportTest: TaskDef = {
   id: "export-test",
   app: "tasks",
+  goal: "A tester marks a task done, checks the app confirms it, and keeps the session as a test that can be run again.",
   covers: "exporting the session as a Playwright test that then passes",
   statement: `Mark "${DONE}" done, assert the app says so, and export the session as a Playwright test.`,
   run: async (agent, env) => {
