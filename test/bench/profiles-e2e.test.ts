@@ -27,6 +27,18 @@ describe("profile benchmark end to end", () => {
         // The manifest is counted once per task and essential lists fewer tools than full.
         expect(get("form-submit", "essential")!.manifestBpe).toBeLessThan(get("form-submit", "full")!.manifestBpe)
         for (const r of report.results) expect(r.totalBpe).toBe(r.manifestBpe + r.responseBpe + r.requestBpe)
+        // Every step the agent took carries its plain-words intent and the tool it used; the proxy ranked them all.
+        const steps = get("form-submit", "full")!.steps ?? []
+        expect(steps[0]).toEqual({ intent: "open the app", tool: "electron_launch" })
+        expect(steps.find((x) => x.intent === "press the Add task button")?.tool).toBe("electron_click")
+        expect(get("screenshot-file", "full")!.steps?.map((x) => x.tool)).toContain("electron_screenshot")
+        const selection = report.selection!
+        expect(selection.summaries.map((x) => x.variant)).toEqual(["essential", "full"])
+        for (const x of selection.summaries) {
+          expect(x.steps).toBe(report.results.filter((r) => r.variant === x.variant).reduce((n, r) => n + (r.steps?.length ?? 0), 0))
+          expect(x.top1).toBeLessThanOrEqual(x.top3)
+        }
+        expect(readFileSync(join(dir, "report.md"), "utf8")).toContain("## Selection proxy")
         expect(report.control).toHaveLength(2)
         expect(report.controlSuccesses).toBe(0)
         expect(JSON.parse(readFileSync(out, "utf8")).results).toHaveLength(4)

@@ -173,9 +173,12 @@ describe("command line", () => {
     expect(Either.isLeft(Effect.runSync(Effect.either(parseRunArgs(["--shard", "3/2"]))))).toBe(true)
   })
 
-  it("has at least sixteen tasks with unique ids and eight variants", () => {
-    expect(ALL_TASKS.length).toBeGreaterThanOrEqual(16)
+  it("has at least thirty tasks with unique ids, each with a user goal, on several apps, and eight variants", () => {
+    expect(ALL_TASKS.length).toBeGreaterThanOrEqual(30)
     expect(new Set(ALL_TASKS.map((t) => t.id)).size).toBe(ALL_TASKS.length)
+    expect(ALL_TASKS.filter((t) => (t.goal ?? "").length < 20).map((t) => t.id)).toEqual([])
+    expect(new Set(ALL_TASKS.map((t) => t.app)).size).toBeGreaterThanOrEqual(5)
+    expect(new Set(ALL_TASKS.flatMap((t) => t.plugins ?? []))).toEqual(new Set(["network", "ipc", "a11y", "native"]))
     expect(VARIANTS.map((v) => v.name)).toEqual(["essential", "essential+eval", "testing", "testing+eval", "debug", "debug+eval", "full", "full+eval"])
   })
 })

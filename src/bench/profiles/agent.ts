@@ -59,6 +59,14 @@ export const parseNodes = (text: string): ReadonlyArray<Node> => {
 
 export const matches = (value: string, want: string | RegExp) => (typeof want === "string" ? value === want : want.test(value))
 
+/** One step of a task as the selection proxy scores it: the plain-words intent and the tool the step used. */
+export interface StepRecord {
+  readonly intent: string
+  readonly tool: string
+  /** The profile in force when the step ran (changes only in the switch variant). */
+  readonly profile?: string
+}
+
 export interface CallOutcome {
   readonly text: string
   readonly isError: boolean
@@ -72,6 +80,13 @@ export class Agent {
   /** The profile switches made: "tool -> profile". */
   readonly switches: Array<string> = []
   private listed: ReadonlySet<string>
+  /** The current step's intent, in plain words (agent.step), and the calls made under it. */
+  private intent: string | undefined
+  private stepNo = 0
+  private readonly stepOf = new Map<number, { readonly step: number; readonly intent: string; readonly locate: boolean; readonly profile?: string }>()
+  /** > 0 while the agent only locates elements for a step (find / snapshot for refs): not the step's own tool. */
+  private locating = 0
+  private profile: string | undefined
   private static readonly catalog: ReadonlySet<string> = new Set(CORE_TOOL_NAMES)
 
   constructor(
@@ -81,6 +96,38 @@ export class Agent {
     private readonly perCallTimeoutMs: number
   ) {
     this.listed = new Set(tools)
+  }
+
+  /** Starts a step: what the user wants done next, in plain words (the selection proxy's query). */
+  step(intent: string): void {
+    this.intent = intent
+    this.stepNo++
+  }
+
+  /** Each step's intent with the tool that did it: its first call that is not locating (else its first call). */
+  steps(): ReadonlyArray<StepRecord> {
+    const byStep = new Map<number, Array<{ readonly tool: string; readonly intent: string; readonly locate: boolean; readonly profile?: string }>>()
+    for (const [index, info] of this.stepOf) {
+      const tool = this.calls[index]?.tool
+      if (tool === undefined) continue
+      byStep.set(info.step, [...(byStep.get(info.step) ?? []), { tool, ...info }])
+    }
+    const out: Array<StepRecord> = []
+    for (const calls of byStep.values()) {
+      const principal = calls.find((c) => !c.locate) ?? calls.find((c) => c.tool !== PROFILE_SWITCH)
+      if (principal === undefined) continue
+      out.push({ intent: principal.intent, tool: principal.tool, ...(principal.profile !== undefined ? { profile: principal.profile } : {}) })
+    }
+    return out
+  }
+
+  private async locate<A>(f: () => Promise<A>): Promise<A> {
+    this.locating++
+    try {
+      return await f()
+    } finally {
+      this.locating--
+    }
   }
 
   /**
@@ -118,6 +165,7 @@ export class Agent {
     const profile = out.isError ? switchHint(out.text) : undefined
     if (profile === undefined || !this.listed.has(PROFILE_SWITCH) || this.switches.length >= 8) return out
     await this.must(PROFILE_SWITCH, { profile })
+    this.profile = profile
     this.switches.push(`${tool} -> ${profile}`)
     await this.relist()
     return this.callOnce(tool, args, { retry: true })
@@ -133,6 +181,10 @@ export class Agent {
     })) as { content?: ReadonlyArray<ContentItem>; isError?: boolean }
     const content = result.content ?? []
     const isError = result.isError === true
+    if (this.intent !== undefined) {
+      const locate = this.locating > 0 || tool === PROFILE_SWITCH || options.retry === true
+      this.stepOf.set(this.calls.length, { step: this.stepNo, intent: this.intent, locate, ...(this.profile !== undefined ? { profile: this.profile } : {}) })
+    }
     this.calls.push({
       tool,
       args,
@@ -142,6 +194,8 @@ export class Agent {
       ms: Date.now() - started,
       flaggedRetry: options.retry === true
     })
+    // BENCH_TRACE=1 prints every call and answer to stderr (for writing or debugging a task).
+    if (process.env.BENCH_TRACE === "1") process.stderr.write(`[trace] ${tool} ${JSON.stringify(args)}${isError ? " ERROR" : ""}\n${contentText(content).slice(0, 1500)}\n`)
     return { text: contentText(content), isError }
   }
 
@@ -166,6 +220,11 @@ export class Agent {
 
   /** Elements by role (and a name the task statement gives), from electron_find; falls back to a snapshot. */
   async findAll(role: string, name?: string | RegExp): Promise<ReadonlyArray<Node>> {
+    return this.findNodes(role, name)
+  }
+
+  /** findAll as a step's own call (the step is "see whether …"), not as locating for another tool. */
+  private async findNodes(role: string, name?: string | RegExp): Promise<ReadonlyArray<Node>> {
     const selector = typeof name === "string" ? `role=${role}[name=${JSON.stringify(name)}]` : `role=${role}`
     const found = parseNodes(await this.must("electron_find", { target: selector, limit: 50 })).filter((n) => n.role === role)
     const hits = found.filter((n) => name === undefined || matches(n.name, name))
@@ -175,7 +234,7 @@ export class Agent {
 
   /** The ref of the one element with this role and name, found now. */
   async ref(role: string, name: string | RegExp): Promise<string> {
-    const hit = (await this.findAll(role, name)).find((n) => n.ref !== undefined)
+    const hit = (await this.locate(() => this.findNodes(role, name))).find((n) => n.ref !== undefined)
     if (hit?.ref === undefined) throw new GiveUp(`no ${role} named ${String(name)} on the page`)
     return hit.ref
   }
@@ -191,11 +250,11 @@ export class Agent {
     // The action ran but its element was replaced before it could be confirmed: look before repeating it, as
     // the hint says; the task's own check (independent of the server) decides whether it took effect.
     if (/the action was performed/.test(out.text)) {
-      await this.snapshot()
+      await this.locate(() => this.snapshot())
       return out.text
     }
     if (!/REF_STALE/.test(out.text)) throw new GiveUp(`${tool} failed: ${out.text.split("\n")[0] ?? ""}`)
-    const nodes = await this.snapshot()
+    const nodes = await this.locate(() => this.snapshot())
     const fresh = targets.map(([role, name]) => nodes.find((n) => n.role === role && matches(n.name, name) && n.ref !== undefined)?.ref)
     if (fresh.some((r) => r === undefined)) throw new GiveUp(`${tool}: the elements are not in a new snapshot`)
     return this.must(tool, args(fresh as ReadonlyArray<string>), { retry: true })

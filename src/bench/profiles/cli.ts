@@ -1,10 +1,15 @@
 /**
- * npm run bench:profiles [-- --tasks a,b] [--variants essential,full] [--shard i/n] [--out FILE] [--no-control]
+ * npm run bench:profiles [-- --tasks a,b | --task a] [--variants essential,full] [--shard i/n] [--out FILE] [--no-control]
+ *   (--variants also takes the extra variants: essential+candidates, the essential the issue proposes)
  * npm run bench:profiles:merge -- OUT.json IN1.json IN2.json [--expect-equal ONE-RUN.json]
+ * npm run bench:profiles -- selection [--report FILE.json] [--descriptions-from GIT-REF]
+ *   re-ranks the report's recorded steps over this checkout's tool descriptions (no app is launched); with
+ *   --descriptions-from, also over docs/TOOLS.md at that ref, and prints before (the ref) and after (now).
  *
  * Variants run one after the other (the machines have two cores); progress goes to stderr, the report
  * to bench/profile-report.{json,md,svg} (or --out).
  */
+import { execFileSync } from "node:child_process"
 import { readFileSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -12,9 +17,11 @@ import { Data, Effect } from "effect"
 import { resolveElectronRuntime } from "../../index.js"
 import { buildReport, differences, mergeReports, type ProfileReport } from "./merge.js"
 import { toMarkdown, toSvg } from "./report.js"
-import { ALL_VARIANTS, CONTROL, runTask, type RunOptions, type Variant } from "./run.js"
+import { ALL_VARIANTS, CONTROL, EXTRA_VARIANTS, runTask, type RunOptions, type Variant } from "./run.js"
 import { ENCODING, type TaskResult } from "./scoring.js"
 import { ALL_TASKS } from "./tasks.js"
+import { descriptionsAt, selectionMarkdown } from "./selection.js"
+import { selectionOf } from "./selection-lists.js"
 import type { TaskDef } from "./task-kit.js"
 
 class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
@@ -48,8 +55,9 @@ export const parseRunArgs = (argv: ReadonlyArray<string>): Effect.Effect<RunArgs
         if (unknown.length > 0) return yield* new UsageError({ message: `unknown ${what}: ${unknown.join(", ")} (known: ${list.map((x) => x.id ?? x.name).join(", ")})` })
         return list.filter((x) => wanted.includes((x.id ?? x.name) as string))
       })
-    const tasks = yield* pick(ALL_TASKS, valueOf(argv, "--tasks"), "task")
-    const variants = yield* pick(ALL_VARIANTS, valueOf(argv, "--variants"), "variant")
+    const tasks = yield* pick(ALL_TASKS, valueOf(argv, "--tasks") ?? valueOf(argv, "--task"), "task")
+    const wantedVariants = valueOf(argv, "--variants") ?? valueOf(argv, "--variant")
+    const variants = yield* pick(wantedVariants === undefined ? ALL_VARIANTS : [...ALL_VARIANTS, ...EXTRA_VARIANTS], wantedVariants, "variant")
     const shardRaw = valueOf(argv, "--shard")
     let shard: RunArgs["shard"]
     if (shardRaw !== undefined) {
@@ -88,13 +96,17 @@ const writeReport = (report: ProfileReport, out: string) =>
     writeFileSync(`${stem}.svg`, toSvg(report))
   })
 
-const taskInfo = (t: TaskDef) => ({ id: t.id, app: t.app, covers: t.covers, statement: t.statement })
+const taskInfo = (t: TaskDef) => ({ id: t.id, app: t.app, covers: t.covers, statement: t.statement, ...(t.goal !== undefined ? { goal: t.goal } : {}), ...(t.plugins !== undefined ? { plugins: t.plugins } : {}) })
 
 export const runBench = (args: RunArgs) =>
   Effect.gen(function* () {
     const runtime = resolveElectronRuntime()
     const options: RunOptions = { repoRoot, taskTimeoutMs: args.taskTimeoutMs, callTimeoutMs: 60_000, checkTimeoutMs: 150_000 }
     const jobs = jobsOf(args)
+    // The framework app renders a React bundle that must be built first (skipped when it is up to date).
+    if (jobs.some((j) => j.task.app === "framework")) {
+      yield* Effect.sync(() => execFileSync(process.execPath, [join(repoRoot, "test", "fixtures", "apps", "framework", "build.mjs")], { stdio: ["ignore", "ignore", "inherit"] }))
+    }
     yield* progress(`${jobs.length} runs on ${runtime.kind} (${runtime.reason})${args.shard ? `, shard ${args.shard.index}/${args.shard.count}` : ""}`)
     const results: Array<TaskResult> = []
     const control: Array<TaskResult> = []
@@ -105,7 +117,10 @@ export const runBench = (args: RunArgs) =>
       ;(job.variant.control === true ? control : results).push(r)
       yield* progress(`${n}/${jobs.length} ${job.variant.name} ${job.task.id}: ${r.success ? "ok" : "FAIL"} ${r.calls} calls, ${r.totalBpe} BPE, ${r.wallMs} ms${r.success ? "" : ` — ${r.detail.slice(0, 160)}`}`)
     }
+    yield* progress("ranking the recorded steps for the selection proxy")
+    const selection = yield* Effect.promise(() => selectionOf({ results, tasks: args.tasks.map(taskInfo), variants: args.variants.map((v) => v.name) }))
     const report = buildReport({
+      selection,
       generatedAt: new Date().toISOString(),
       runtime: `${runtime.kind}: ${runtime.executablePath.replace(repoRoot + "/", "")}`,
       encoding: ENCODING,
@@ -132,7 +147,8 @@ export const mergeCommand = (argv: ReadonlyArray<string>) =>
     const [out, ...inputs] = files
     if (out === undefined || inputs.length === 0) return yield* new UsageError({ message: "merge OUT.json IN1.json IN2.json … [--expect-equal ONE-RUN.json]" })
     const reports = yield* Effect.forEach(inputs, readReport)
-    const merged = mergeReports(reports, new Date().toISOString())
+    const joined = mergeReports(reports, new Date().toISOString())
+    const merged: ProfileReport = { ...joined, selection: yield* Effect.promise(() => selectionOf(joined)) }
     yield* writeReport(merged, resolve(out))
     yield* progress(`merged ${inputs.length} shards (${merged.results.length} results, ${merged.control.length} control) into ${out}`)
     if (expect !== undefined) {
@@ -143,11 +159,38 @@ export const mergeCommand = (argv: ReadonlyArray<string>) =>
     return merged
   })
 
+/** `selection`: the proxy over a report's steps, with the current descriptions and, given a ref, that ref's. */
+export const selectionCommand = (argv: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const report = yield* readReport(resolve(valueOf(argv, "--report") ?? join(repoRoot, "bench", "profile-report.json")))
+    const after = yield* Effect.promise(() => selectionOf(report))
+    const ref = valueOf(argv, "--descriptions-from")
+    const before =
+      ref === undefined
+        ? undefined
+        : yield* Effect.try({ try: () => descriptionsAt(ref, repoRoot), catch: () => new UsageError({ message: `cannot read docs/TOOLS.md at ${ref}` }) }).pipe(
+            Effect.flatMap((byTool) => Effect.promise(() => selectionOf(report, { label: `docs/TOOLS.md at ${ref}`, byTool })))
+          )
+    const lines = [
+      `Selection proxy over ${report.results.reduce((a, r) => a + (r.steps?.length ?? 0), 0)} recorded steps of ${report.generatedAt}'s run (${after.method}).`,
+      before === undefined ? `Descriptions: ${after.descriptions}.` : `Before: ${before.descriptions}; after: ${after.descriptions}.`,
+      "",
+      selectionMarkdown(after, before),
+      ""
+    ]
+    yield* Effect.sync(() => void process.stdout.write(lines.join("\n")))
+    return { after, before }
+  })
+
 export const main = (argv: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const args = argv.filter((a) => a !== "--")
     if (args[0] === "merge") {
       yield* mergeCommand(args.slice(1))
+      return
+    }
+    if (args[0] === "selection") {
+      yield* selectionCommand(args.slice(1))
       return
     }
     yield* runBench(yield* parseRunArgs(args))

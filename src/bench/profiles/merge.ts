@@ -2,6 +2,7 @@
  * The report value and the merge of shard reports: results are keyed by (task, variant); the merge
  * keeps one result per key, orders them like a single run and recomputes summaries and verdicts.
  */
+import type { SelectionReport } from "./selection.js"
 import { summarize, verdictOf, type TaskResult, type VariantSummary, type Verdict } from "./scoring.js"
 
 export interface TaskInfo {
@@ -9,6 +10,8 @@ export interface TaskInfo {
   readonly app: string
   readonly covers: string
   readonly statement: string
+  readonly goal?: string
+  readonly plugins?: ReadonlyArray<string>
 }
 
 export interface ProfileReport {
@@ -25,6 +28,8 @@ export interface ProfileReport {
   readonly summaries: ReadonlyArray<VariantSummary>
   readonly controlSuccesses: number
   readonly verdicts: ReadonlyArray<Verdict>
+  /** The selection proxy over every recorded step (absent in reports from before it existed). */
+  readonly selection?: SelectionReport
 }
 
 const keyOf = (r: TaskResult) => `${r.task}\u0000${r.variant}`
@@ -37,14 +42,20 @@ const ordered = (results: ReadonlyArray<TaskResult>, tasks: ReadonlyArray<string
 }
 
 export const buildReport = (
-  meta: Pick<ProfileReport, "generatedAt" | "runtime" | "encoding" | "shard" | "tasks" | "variants" | "results" | "control">
+  meta: Pick<ProfileReport, "generatedAt" | "runtime" | "encoding" | "shard" | "tasks" | "variants" | "results" | "control" | "selection">
 ): ProfileReport => {
   const taskIds = meta.tasks.map((t) => t.id)
   const results = ordered(meta.results, taskIds, meta.variants)
   const control = ordered(meta.control, taskIds, ["control"])
   const summaries = meta.variants.map((v) => summarize(v, results)).filter((s) => s.tasks > 0)
   const find = (v: string) => summaries.find((s) => s.variant === v)
-  const verdicts = [verdictOf("without eval", find("essential"), find("full")), verdictOf("with --allow-eval all", find("essential+eval"), find("full+eval"))].filter(
+  const verdicts = [
+    verdictOf("without eval", find("essential"), find("full")),
+    verdictOf("with --allow-eval all", find("essential+eval"), find("full+eval")),
+    // Item 4 of issue 28: the same rule applied to proposed essential memberships (measured, not in force).
+    verdictOf("essential+proposed (essential + web dialog, menu click, screenshot) vs full", find("essential+proposed"), find("full"), "essential+proposed"),
+    verdictOf("essential+candidates (essential + all five candidates) vs full", find("essential+candidates"), find("full"), "essential+candidates")
+  ].filter(
     (v): v is Verdict => v !== undefined
   )
   return {
@@ -60,7 +71,8 @@ export const buildReport = (
     control,
     summaries,
     controlSuccesses: control.filter((r) => r.success).length,
-    verdicts
+    verdicts,
+    ...(meta.selection !== undefined ? { selection: meta.selection } : {})
   }
 }
 

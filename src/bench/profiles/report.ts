@@ -1,6 +1,7 @@
 /** Renders a profile report as Markdown and as an SVG chart (success and total BPE per variant). */
 import type { ProfileReport } from "./merge.js"
 import type { TaskResult } from "./scoring.js"
+import { selectionMarkdown } from "./selection.js"
 
 const pct = (x: number) => `${Math.round(x * 1000) / 10}%`
 const esc = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ")
@@ -19,7 +20,7 @@ export const toMarkdown = (report: ProfileReport, command: string): string => {
   for (const v of report.verdicts) lines.push(`- ${v.text}`)
   if (report.verdicts.length === 0) lines.push("- Not enough variants in this run for a verdict (needs essential and full).")
   lines.push(
-    "- The rule: essential becomes the default only with at least 95% of full's successes and a material saving; this benchmark calls a saving material from 20% fewer total BPE (the design fixes no number). Nothing here changes the default."
+    "- The rule: essential becomes the default only with at least 95% of full's successes and a material saving; this benchmark calls a saving material from 20% fewer total BPE (the design fixes no number). The verdict lines on essential+proposed and essential+candidates measure memberships item 4 of issue 28 proposes; they change nothing in force."
   )
   lines.push(`- Control agent (launch + close only): ${report.controlSuccesses}/${report.control.length} checks passed${report.controlSuccesses === 0 ? " (every check can fail)" : " — A CHECK IS TOO WEAK"}.`)
   lines.push("")
@@ -33,6 +34,28 @@ export const toMarkdown = (report: ProfileReport, command: string): string => {
     )
   }
   lines.push("")
+  if (report.selection !== undefined) {
+    const sel = report.selection
+    lines.push("## Selection proxy (top-1 / top-3 per variant)")
+    lines.push("")
+    lines.push(
+      `Each step of each task has an intent in plain words; ${sel.method} ranks the tools the variant listed at that step. ` +
+        "The expected tool is the one the scripted step used (an eval fallback where the variant lacked the tool); " +
+        "\"not listed\" counts steps of the switch variant whose tool came only after a profile switch. " +
+        `Descriptions: ${sel.descriptions}. After a description change, \`${command} -- selection --descriptions-from <ref>\` prints before (the ref) and after (the working tree) over the same steps.`
+    )
+    lines.push("")
+    lines.push(selectionMarkdown(sel))
+    lines.push("")
+    if (sel.misses.length > 0) {
+      lines.push(`Steps whose tool ranked below 3 (one line per intent and tool, ${Math.min(25, sel.misses.length)} of ${sel.misses.length}):`)
+      lines.push("")
+      lines.push("| intent | expected tool | rank (variant) | ranked first |")
+      lines.push("|---|---|---|---|")
+      for (const m of sel.misses.slice(0, 25)) lines.push(`| ${esc(m.intent)} | ${m.tool} | ${m.rank} (${m.variant}) | ${m.top} |`)
+      lines.push("")
+    }
+  }
   lines.push("## Every task × variant")
   lines.push("")
   lines.push("Cell: outcome, calls (c), retries (r), total BPE (manifest once + responses + requests).")
@@ -71,9 +94,9 @@ export const toMarkdown = (report: ProfileReport, command: string): string => {
   lines.push("")
   lines.push("## Tasks")
   lines.push("")
-  lines.push("| task | app | covers | statement |")
-  lines.push("|---|---|---|---|")
-  for (const t of report.tasks) lines.push(`| ${t.id} | ${t.app} | ${esc(t.covers)} | ${esc(t.statement)} |`)
+  lines.push("| task | app | user goal | covers | statement |")
+  lines.push("|---|---|---|---|---|")
+  for (const t of report.tasks) lines.push(`| ${t.id} | ${t.app}${t.plugins !== undefined ? ` (+${t.plugins.join(", ")})` : ""} | ${esc(t.goal ?? "")} | ${esc(t.covers)} | ${esc(t.statement)} |`)
   lines.push("")
   return lines.join("\n")
 }

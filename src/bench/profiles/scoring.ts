@@ -95,6 +95,8 @@ export interface TaskResult {
   readonly toolsUsed: ReadonlyArray<string>
   /** Response BPE by tool: calls and the BPE of their results (what each tool costs the agent). */
   readonly responseByTool?: Readonly<Record<string, { readonly calls: number; readonly bpe: number }>>
+  /** The task's steps as the agent ran them: plain-words intent and the tool used (the selection proxy's items). */
+  readonly steps?: ReadonlyArray<{ readonly intent: string; readonly tool: string; readonly profile?: string }>
 }
 
 /** Sums the calls and response BPE of each tool. */
@@ -165,7 +167,8 @@ export interface Verdict {
   readonly text: string
 }
 
-export const verdictOf = (pair: string, essential: VariantSummary | undefined, full: VariantSummary | undefined): Verdict | undefined => {
+/** The rule on a pair; `subject` names the candidate side (a proposed membership is measured, never in force). */
+export const verdictOf = (pair: string, essential: VariantSummary | undefined, full: VariantSummary | undefined, subject = "essential"): Verdict | undefined => {
   if (essential === undefined || full === undefined || essential.tasks === 0 || full.tasks === 0) return undefined
   const successRatio = full.successes === 0 ? (essential.successes > 0 ? Infinity : 0) : essential.successes / full.successes
   const saving = full.totalBpe === 0 ? 0 : 1 - essential.totalBpe / full.totalBpe
@@ -174,10 +177,16 @@ export const verdictOf = (pair: string, essential: VariantSummary | undefined, f
   const yes = meetsSuccess && meetsSaving
   const pct = (x: number) => `${Math.round(x * 1000) / 10}%`
   const text =
-    `${pair}: essential solved ${essential.successes}/${essential.tasks}, full ${full.successes}/${full.tasks} ` +
+    `${pair}: ${subject} solved ${essential.successes}/${essential.tasks}, full ${full.successes}/${full.tasks} ` +
     `(${Number.isFinite(successRatio) ? pct(successRatio) : "n/a"} of full's success, needs ${pct(SUCCESS_RATIO)}); ` +
     `total BPE ${essential.totalBpe} vs ${full.totalBpe} (saving ${pct(saving)}, material from ${pct(MATERIAL_SAVING)}). ` +
-    (yes ? "The evidence exists: essential could become the default." : "No: full stays the default.")
+    (subject === "essential"
+      ? yes
+        ? "The evidence exists: essential could become the default."
+        : "No: full stays the default."
+      : yes
+        ? "Would meet the rule as essential."
+        : "Would not meet the rule as essential: full would stay the default.")
   return {
     pair,
     essentialSuccess: essential.successes,

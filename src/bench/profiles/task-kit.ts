@@ -3,12 +3,15 @@
  * tasks share: launching the app, waiting until it is ready, choosing an option or ticking a box
  * with whatever the variant lists.
  */
+import { join } from "node:path"
 import { resolveElectronRuntime } from "../../index.js"
-import { sampleAppPath } from "../../samples.js"
 import { Agent, GiveUp } from "./agent.js"
 import type { Check } from "./checks.js"
 
-export type SampleApp = "tasks" | "hardened"
+/** The sample apps under test/fixtures/apps the tasks run on. */
+export type SampleApp = "tasks" | "hardened" | "framework" | "views" | "a11y" | "scheme" | "surfaces" | "insecure"
+
+export const appFolder = (repoRoot: string, app: SampleApp): string => join(repoRoot, "test", "fixtures", "apps", app)
 
 export interface TaskEnv {
   /** The fresh user-data folder of this task (SAMPLE_APP_USER_DATA). */
@@ -16,12 +19,18 @@ export interface TaskEnv {
   /** The server's output folder (exports) and screenshot folder. */
   readonly outputDir: string
   readonly screenshotDir: string
+  /** A folder the task may write input files to and the app may save into (SAMPLE_APP_DOWNLOADS). */
+  readonly filesDir: string
   readonly repoRoot: string
 }
 
 export interface TaskDef {
   readonly id: string
   readonly app: SampleApp
+  /** First-party plugins the task's server loads (their tools are listed in every variant, as --plugin does). */
+  readonly plugins?: ReadonlyArray<string>
+  /** The user's goal in plain words, before any tool: what a person wants to get done. */
+  readonly goal?: string
   /** What a person would ask for, in one line. */
   readonly statement: string
   /** The item of the list this task covers. */
@@ -33,19 +42,24 @@ export interface TaskDef {
 }
 
 export const launchApp = async (agent: Agent, app: SampleApp, env: TaskEnv): Promise<void> => {
+  agent.step("open the app")
   await agent.must("electron_launch", {
-    app: sampleAppPath(app),
+    app: appFolder(env.repoRoot, app),
     executablePath: resolveElectronRuntime().executablePath,
-    env: { SAMPLE_APP_USER_DATA: env.userData },
+    env: { SAMPLE_APP_USER_DATA: env.userData, SAMPLE_APP_DOWNLOADS: env.filesDir },
     timeoutMs: 30_000
   })
 }
 
-/** The tasks app says "Loaded N tasks" when its board is in: wait for that before acting. */
-export const launchTasks = async (agent: Agent, env: TaskEnv): Promise<void> => {
-  await launchApp(agent, "tasks", env)
-  await agent.waitText("Loaded")
+/** Launches an app and waits for a text its first page shows once it is ready. */
+export const launchAndWait = async (agent: Agent, app: SampleApp, env: TaskEnv, ready: string): Promise<void> => {
+  await launchApp(agent, app, env)
+  agent.step("wait until the app has finished loading")
+  await agent.waitText(ready)
 }
+
+/** The tasks app says "Loaded N tasks" when its board is in: wait for that before acting. */
+export const launchTasks = async (agent: Agent, env: TaskEnv): Promise<void> => launchAndWait(agent, "tasks", env, "Loaded")
 
 /** Picks an option of a select: select_option, else eval (label-based), else typing its label. */
 export type Target = readonly [string, string | RegExp]
@@ -86,3 +100,12 @@ export const setChecked = async (agent: Agent, target: Target, checked: boolean,
 
 /** The text of the status line (role=status) of the active window. */
 export const statusText = async (agent: Agent): Promise<string> => (await agent.findAll("status"))[0]?.text ?? ""
+
+/**
+ * The tasks app shows its notice before the board reaches the disk, and marks <body data-saved> once it has:
+ * a task whose outcome is a saved board waits for that before it ends (the first save of a session).
+ */
+export const waitSaved = async (agent: Agent): Promise<void> => {
+  agent.step("wait until the app has written the change to disk")
+  await agent.must(agent.pick("electron_wait_for"), { target: "css=body[data-saved]", state: "attached", timeoutMs: 10_000 })
+}

@@ -12,12 +12,14 @@ const NEW_TASK = { title: "Order printer toner", notes: "Two black cartridges", 
 export const formSubmit: TaskDef = {
   id: "form-submit",
   app: "tasks",
+  goal: "A user adds a fully described task (notes, priority, urgency, category) and sees the app confirm it.",
   covers: "fill and submit a form and check the app's acknowledgement",
   statement: `Add the task "${NEW_TASK.title}" (notes "${NEW_TASK.notes}", priority High, urgent, category Home) and report the acknowledgement.`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
     const title = ["textbox", "Title"] as const
     const notes = ["textbox", "Notes"] as const
+    agent.step("enter the title, notes, priority, urgency and category of the new task")
     if (agent.has("electron_fill_form")) {
       await agent.act("electron_fill_form", [title, notes, ["combobox", "Priority"], ["checkbox", "Urgent"], ["radio", "Home"]], (refs) => ({
         fields: [
@@ -30,13 +32,20 @@ export const formSubmit: TaskDef = {
       }))
     } else {
       await agent.fill(...title, NEW_TASK.title)
+      agent.step("type the notes of the task")
       await agent.fill(...notes, NEW_TASK.notes)
+      agent.step("pick High in the priority list")
       await chooseOption(agent, ["combobox", "Priority"], NEW_TASK.priority, "Priority")
+      agent.step("tick the Urgent box")
       await setChecked(agent, ["checkbox", "Urgent"], true, false)
+      agent.step("choose the Home category")
       await setChecked(agent, ["radio", "Home"], true, false)
     }
+    agent.step("press the Add task button")
     await agent.click("button", "Add task")
+    agent.step("wait until the app says the task was added")
     await agent.waitText(`Added "${NEW_TASK.title}"`)
+    agent.step("read the status message")
     return statusText(agent)
   },
   check: async (env, answer) => {
@@ -52,11 +61,14 @@ export const formSubmit: TaskDef = {
 export const validationMessage: TaskDef = {
   id: "validation-message",
   app: "tasks",
+  goal: "A user forgets the title and wants to know what the form says is wrong.",
   covers: "a validation message",
   statement: "Submit the add-task form with an empty title and report the validation message under Title.",
   run: async (agent, env) => {
     await launchTasks(agent, env)
+    agent.step("press Add task without typing a title")
     await agent.click("button", "Add task")
+    agent.step("look at the add-task form to read the message under Title")
     const nodes = await agent.snapshotOf("form", "Add a task")
     const i = nodes.findIndex((n) => n.role === "textbox" && n.name === "Title")
     const message = nodes.slice(i + 1).find((n) => n.role === "paragraph" && n.text !== "")?.text
@@ -75,12 +87,16 @@ const QUERY = "insurance"
 export const searchRead: TaskDef = {
   id: "search-read",
   app: "tasks",
+  goal: "A user searches for the insurance task and reads its notes.",
   covers: "search and read a result",
   statement: `Search the tasks for "${QUERY}" and report the notes of the task found.`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
+    agent.step(`type ${QUERY} into the search box`)
     await agent.fill("searchbox", "Search tasks", QUERY)
+    agent.step("wait until the list shows one result")
     await agent.waitText("Showing 1 of")
+    agent.step("look at the task list to read the result's notes")
     const nodes = await agent.snapshotOf("list", "Task list")
     const items = nodes.filter((n) => n.role === "listitem")
     if (items.length !== 1) throw new GiveUp(`${items.length} results`)
@@ -100,16 +116,23 @@ const NEW = "Clean out the attic"
 export const editPersist: TaskDef = {
   id: "edit-persist",
   app: "tasks",
+  goal: "A user renames a task and expects the new name to be there the next time they open the app.",
   covers: "edit and persist, then relaunch and check",
   statement: `Rename the task "${OLD}" to "${NEW}", restart the app and confirm the new title is still there.`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
+    agent.step("open the task's editor with its Edit button")
     await agent.click("button", `Edit ${OLD}`)
+    agent.step("replace the task's title")
     await agent.fill("textbox", "Task title", NEW)
+    agent.step("press Save")
     await agent.click("button", "Save")
+    agent.step("wait until the app says the change was saved")
     await agent.waitText(`Saved changes to "${NEW}"`)
+    agent.step("quit the app")
     await agent.must("electron_close")
     await launchTasks(agent, env)
+    agent.step("look for the renamed task in the list")
     const found = await agent.findAll("checkbox", `Done: ${NEW}`)
     if (found.length !== 1) throw new GiveUp("the new title is not there after the restart")
     return found[0]?.name
@@ -128,15 +151,20 @@ const DOOMED = "Research standing desks"
 export const confirmDelete: TaskDef = {
   id: "confirm-delete",
   app: "tasks",
+  goal: "A user deletes a task and confirms when the app asks whether they are sure.",
   covers: "a confirm() web dialog",
   statement: `Delete the task "${DOOMED}" (the app asks for confirmation: confirm it).`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
     if (!agent.has("electron_web_dialog") && agent.has("electron_eval_renderer")) {
+      agent.step("make the are-you-sure question answer yes")
       await agent.evalFallback("electron_web_dialog", "renderer", "() => { window.confirm = () => true; return 'confirm answers yes' }")
     }
+    agent.step("press the task's Delete button")
     const out = await agent.click("button", `Delete ${DOOMED}`)
+    agent.step("say yes to the are-you-sure question")
     if (DIALOG_SHOWN.test(out)) await agent.must(agent.pick("electron_web_dialog"), { action: "accept" })
+    agent.step("wait until the app says the task was deleted")
     await agent.waitText(`Deleted "${DOOMED}"`)
     return statusText(agent)
   },
@@ -152,15 +180,20 @@ const BOARD = "Sprint 42"
 export const promptRename: TaskDef = {
   id: "prompt-rename",
   app: "tasks",
+  goal: "A user gives the board a new name when the app asks for one.",
   covers: "a prompt() web dialog",
   statement: `Rename the board to "${BOARD}" (the app asks with a prompt).`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
     if (!agent.has("electron_web_dialog") && agent.has("electron_eval_renderer")) {
+      agent.step("make the question that asks for a name answer with the new name")
       await agent.evalFallback("electron_web_dialog", "renderer", `(name) => { window.prompt = () => name; return 'prompt answers ' + name }`, BOARD)
     }
+    agent.step("press Rename board")
     const out = await agent.click("button", "Rename board")
+    agent.step("type the new name into the box that pops up and press OK")
     if (DIALOG_SHOWN.test(out)) await agent.must(agent.pick("electron_web_dialog"), { action: "accept", promptText: BOARD })
+    agent.step("wait until the app says the board was renamed")
     await agent.waitText(`Board renamed to "${BOARD}"`)
     return statusText(agent)
   },
@@ -175,13 +208,17 @@ const TYPED = "Call the plumber"
 export const keyboardOnly: TaskDef = {
   id: "keyboard-only",
   app: "tasks",
+  goal: "A user who does not use the mouse adds a task by typing its title and pressing Enter.",
   covers: "keyboard-only operation",
   statement: `Using only the keyboard, add the task "${TYPED}": type it into Title and press Enter.`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
     const title = ["textbox", "Title"] as const
+    agent.step("type the title letter by letter")
     await agent.act(agent.pick("electron_type"), [title], ([target]) => ({ target, text: TYPED }))
+    agent.step("hit Enter to submit")
     await agent.act(agent.pick("electron_press_key"), [title], ([target]) => ({ key: "Enter", target }))
+    agent.step("wait until the app says the task was added")
     await agent.waitText(`Added "${TYPED}"`)
     return statusText(agent)
   },
@@ -191,11 +228,14 @@ export const keyboardOnly: TaskDef = {
 export const lateSection: TaskDef = {
   id: "late-section",
   app: "tasks",
+  goal: "A user waits for the recommendations that load a moment after the board and reads the first one.",
   covers: "a late-loading section",
   statement: "Wait for the Recommendations section and report its first recommendation.",
   run: async (agent, env) => {
     await launchTasks(agent, env)
+    agent.step("wait for the Recommendations section to show up")
     await agent.waitText("Recommendations")
+    agent.step("read the items of the Recommendations section")
     const first = (await agent.snapshotOf("region", "Recommendations")).find((n) => n.role === "listitem")
     return first?.text
   },

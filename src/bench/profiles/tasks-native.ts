@@ -3,33 +3,14 @@ import { join } from "node:path"
 import { Agent, GiveUp } from "./agent.js"
 import { all, fail, filesIn, pass, pngSize, runExportedTest, savedBoard, savedSettings, seedTasks } from "./checks.js"
 import { chooseOption, launchApp, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
-
-/** Triggers a menu item by label path: menu_click, else eval in main (Menu.getApplicationMenu), else give up. */
-const clickMenu = async (agent: Agent, path: ReadonlyArray<string>, options: { readonly retry?: boolean } = {}): Promise<void> => {
-  if (agent.has("electron_menu_click")) {
-    await agent.must("electron_menu_click", { path }, options)
-    return
-  }
-  await agent.evalFallback(
-    "electron_menu_click",
-    "main",
-    `({ Menu }, path) => { let items = Menu.getApplicationMenu().items; let item; for (const label of path) { item = items.find((i) => i.label === label); if (!item) throw new Error('no menu item ' + label); items = item.submenu ? item.submenu.items : []; } item.click(); return path.join(' > ') }`,
-    path
-  )
-}
-
-/** The definition that follows a term ("Dialog", "Ping", ...) in the results list of a region. */
-const resultAfter = async (agent: Agent, region: string, term: string): Promise<string | undefined> => {
-  const nodes = await agent.snapshotOf("region", region)
-  const i = nodes.findIndex((n) => n.role === "term" && n.text === term)
-  return i < 0 ? undefined : nodes.slice(i + 1).find((n) => n.role === "definition")?.text
-}
+import { clickMenu, resultAfter } from "./task-steps.js"
 
 const ANSWER_BUTTON = "Copy version"
 
 export const nativeMessageBox: TaskDef = {
   id: "native-message-box",
   app: "tasks",
+  goal: "A user opens About from the Help menu and picks the Copy version button in the system message box.",
   covers: "a native message box from a menu item",
   statement: `Open Help > About Tasks from the menu, answer its message box with "${ANSWER_BUTTON}" and report the Dialog result.`,
   run: async (agent, env) => {
@@ -37,8 +18,11 @@ export const nativeMessageBox: TaskDef = {
     let answered = false
     if (agent.has("electron_dialog_stub")) {
       // The buttons are not known in advance: answer the box once to record it, read its buttons, then answer by index.
+      agent.step("answer the app's next native message box in advance, whatever it shows")
       await agent.must("electron_dialog_stub", { action: "set", rules: [{ kind: "message", answer: { response: 0 }, times: 1 }] })
+      agent.step("choose Help > About Tasks in the menu bar")
       await clickMenu(agent, ["Help", "About Tasks"])
+      agent.step("see which buttons the message box offered")
       const listed = await agent.must("electron_dialog_stub", { action: "list" })
       const buttons = /buttons?[^\n]*?\[([^\]]*)\]/i.exec(listed)?.[1]
       const quoted = buttons === undefined ? [] : [...buttons.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1])
@@ -46,7 +30,9 @@ export const nativeMessageBox: TaskDef = {
       const labels = quoted.length > 0 || buttons === undefined ? quoted : buttons.split(/,\s*/).map((label) => label.trim())
       const index = labels.indexOf(ANSWER_BUTTON)
       if (index >= 0) {
+        agent.step(`make the native message box answer with the ${ANSWER_BUTTON} button`)
         await agent.must("electron_dialog_stub", { action: "set", rules: [{ kind: "message", answer: { response: index } }] })
+        agent.step("choose Help > About Tasks in the menu bar again")
         await clickMenu(agent, ["Help", "About Tasks"], { retry: true })
         answered = true
       } else if (!agent.has("electron_eval_main")) {
@@ -54,15 +40,19 @@ export const nativeMessageBox: TaskDef = {
       }
     }
     if (!answered) {
+      agent.step(`make the native message box answer with the ${ANSWER_BUTTON} button`)
       await agent.evalFallback(
         "electron_dialog_stub",
         "main",
         `({ dialog }, label) => { dialog.showMessageBox = async (...args) => { const o = args.find((a) => a && Array.isArray(a.buttons)); return { response: o.buttons.indexOf(label), checkboxChecked: false } }; return 'stubbed' }`,
         ANSWER_BUTTON
       )
+      agent.step("choose Help > About Tasks in the menu bar")
       await clickMenu(agent, ["Help", "About Tasks"], { retry: agent.has("electron_dialog_stub") })
     }
+    agent.step("wait until the app shows which button was pressed")
     await agent.waitText(`About: ${ANSWER_BUTTON}`)
+    agent.step("read the Dialog line of the Diagnostics panel")
     return resultAfter(agent, "Diagnostics", "Dialog")
   },
   // main.js's About box has the buttons OK, Copy version, Cancel: "Copy version" is response 1.
@@ -72,15 +62,19 @@ export const nativeMessageBox: TaskDef = {
 export const menuToggleTheme: TaskDef = {
   id: "menu-toggle-theme",
   app: "tasks",
+  goal: "A user switches the theme from the View menu and expects the choice to be remembered.",
   covers: "the application menu",
   statement: "Use View > Toggle Theme in the application menu (it must be saved as the theme setting).",
   run: async (agent, env) => {
     await launchTasks(agent, env)
     if (agent.has("electron_menu")) {
+      agent.step("look at what the menu bar offers")
       const tree = await agent.must("electron_menu")
       if (!/Toggle Theme/.test(tree)) throw new GiveUp("no Toggle Theme in the menu")
     }
+    agent.step("choose View > Toggle Theme in the menu bar")
     await clickMenu(agent, ["View", "Toggle Theme"])
+    agent.step("wait until the app says the theme changed")
     await agent.waitText("Theme set to")
     return statusText(agent)
   },
@@ -91,14 +85,19 @@ export const menuToggleTheme: TaskDef = {
 }
 
 const openSettings = async (agent: Agent): Promise<void> => {
+  agent.step("press the Settings button")
   await agent.click("button", "Settings")
+  agent.step("go to the Settings window once it opens")
   await agent.switchTo("Settings")
+  agent.step("wait until the settings have loaded")
   await agent.waitText("Settings loaded")
 }
 
 const backToMain = async (agent: Agent): Promise<string> => {
+  agent.step("see which windows are open")
   const main = (await agent.windows()).find((w) => w.title.startsWith("Tasks"))
   if (main === undefined) throw new GiveUp("the main window is gone")
+  agent.step("go back to the main window")
   await agent.must("electron_select_window", { window: main.id })
   return main.title
 }
@@ -106,13 +105,17 @@ const backToMain = async (agent: Agent): Promise<string> => {
 export const secondWindow: TaskDef = {
   id: "second-window",
   app: "tasks",
+  goal: "A user opens Settings in its own window, picks the dark theme there, closes it and is back on the board.",
   covers: "a second window (open, act in it, return)",
   statement: "Open Settings, choose the Dark theme there, close Settings with its Close button, return to the main window and report its title.",
   run: async (agent, env) => {
     await launchTasks(agent, env)
     await openSettings(agent)
+    agent.step("pick Dark in the Theme list")
     await chooseOption(agent, ["combobox", "Theme"], "Dark", "Theme")
+    agent.step("wait until Settings says it saved the theme")
     await agent.waitText("Saved: theme dark")
+    agent.step("press the Close button of Settings")
     await agent.click("button", "Close")
     return backToMain(agent)
   },
@@ -126,16 +129,21 @@ export const secondWindow: TaskDef = {
 export const broadcast: TaskDef = {
   id: "broadcast",
   app: "tasks",
+  goal: "A user hides finished tasks in Settings and expects the board, in the other window, to update at once.",
   covers: "state broadcast from one window to another",
   statement: "In Settings, turn off Show completed tasks; then report the task count line of the main window.",
   run: async (agent, env) => {
     await launchTasks(agent, env)
     await openSettings(agent)
+    agent.step("see whether Show completed tasks is ticked")
     const box = (await agent.findAll("checkbox", "Show completed tasks"))[0]
     if (box === undefined) throw new GiveUp("no Show completed tasks box")
+    agent.step("untick Show completed tasks")
     await setChecked(agent, ["checkbox", "Show completed tasks"], false, box.attrs.includes("checked"))
+    agent.step("wait until Settings says completed tasks are hidden")
     await agent.waitText("completed tasks hidden")
     await backToMain(agent)
+    agent.step("read the line that counts the tasks shown")
     const line = (await agent.snapshotOf("region", "Tasks")).find((n) => n.role === "paragraph" && n.text.startsWith("Showing"))
     return line?.text
   },
@@ -152,10 +160,12 @@ export const broadcast: TaskDef = {
 export const screenshotFile: TaskDef = {
   id: "screenshot-file",
   app: "tasks",
+  goal: "A user keeps a picture of the board as a file.",
   covers: "a screenshot written to a file",
   statement: "Save a screenshot of the main window as board.png.",
   run: async (agent, env) => {
     await launchTasks(agent, env)
+    agent.step("save a picture of the window as board.png")
     if (agent.has("electron_screenshot")) {
       await agent.must("electron_screenshot", { name: "board.png" })
     } else {
@@ -177,15 +187,20 @@ export const screenshotFile: TaskDef = {
 export const consoleAfterAction: TaskDef = {
   id: "console-after-action",
   app: "tasks",
+  goal: "A developer presses a button that calls a broken API and reads the error the app logged.",
   covers: "reading the console after an action",
   statement: "Click Call broken API, then report the error the app logged to the console.",
   run: async (agent, env) => {
     await launchTasks(agent, env)
     if (!agent.has("electron_console")) {
+      agent.step("start keeping the errors the page logs")
       await agent.evalFallback("electron_console", "renderer", "() => { window.__errors = []; const o = console.error; console.error = (...a) => { window.__errors.push(a.map(String).join(' ')); o(...a) }; return 'hooked' }")
     }
+    agent.step("press Call broken API")
     await agent.click("button", "Call broken API")
+    agent.step("wait until the app says the quote failed")
     await agent.waitText("Quote failed")
+    agent.step("read the errors the app logged to the developer console")
     if (agent.has("electron_console")) {
       const lines = (await agent.must("electron_console", { level: "error" })).split("\n").filter((l) => / error: /.test(l))
       return lines[lines.length - 1]?.replace(/^.* error: /, "")
@@ -201,13 +216,18 @@ const PING = "bench-42"
 export const ipcRoundTrip: TaskDef = {
   id: "ipc-roundtrip",
   app: "hardened",
+  goal: "A user sends a message to the app's background process and sees the reply.",
   covers: "an IPC round trip",
   statement: `In the hardened app, send "${PING}" with Ping and report the reply shown.`,
   run: async (agent, env) => {
     await launchApp(agent, "hardened", env)
+    agent.step("type the message to send")
     await agent.fill("textbox", "Message", PING)
+    agent.step("press Ping")
     await agent.click("button", "Ping")
+    agent.step("wait for the reply to show up")
     await agent.waitText("pong")
+    agent.step("read the Ping line of the Basics panel")
     return resultAfter(agent, "Basics", "Ping")
   },
   check: async (_env, answer) => (answer === `pong:${PING}` ? pass("round trip") : fail(`answer ${JSON.stringify(answer)}`))
@@ -218,25 +238,34 @@ const AFTER = "After the crash"
 export const crashRecovery: TaskDef = {
   id: "crash-recovery",
   app: "tasks",
+  goal: "A user hits a button that throws, the tester notes the error, reloads the window and carries on working.",
   covers: "a crashed renderer and recovery",
   statement: `Click Crash handler, report the uncaught error, reload the window and add the task "${AFTER}".`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
     if (!agent.has("electron_errors")) {
+      agent.step("start collecting the page's uncaught errors")
       await agent.evalFallback("electron_errors", "renderer", "() => { window.__pageErrors = []; window.addEventListener('error', (e) => window.__pageErrors.push(e.message)); return 'listening' }")
     }
+    agent.step("press Crash handler")
     await agent.click("button", "Crash handler")
     let error: string | undefined
+    agent.step("read the uncaught error the page threw")
     if (agent.has("electron_errors")) {
       error = (await agent.must("electron_errors")).split("\n").find((l) => /pageerror/.test(l))?.replace(/^.*pageerror \w+: /, "")
     } else {
       error = JSON.parse(await agent.evalFallback("electron_errors", "renderer", "() => window.__pageErrors[0]")) as string | undefined
     }
+    agent.step("reload the window")
     if (agent.has("electron_reload")) await agent.must("electron_reload")
     else await agent.evalFallback("electron_reload", "renderer", "() => { setTimeout(() => location.reload(), 0); return 'reloading' }")
+    agent.step("wait until the board has loaded again")
     await agent.waitText("Loaded")
+    agent.step("type the new task's title")
     await agent.fill("textbox", "Title", AFTER)
+    agent.step("press the Add task button")
     await agent.click("button", "Add task")
+    agent.step("wait until the app says the task was added")
     await agent.waitText(`Added "${AFTER}"`)
     return error
   },
@@ -252,16 +281,21 @@ const DONE = "Book dentist appointment"
 export const exportTest: TaskDef = {
   id: "export-test",
   app: "tasks",
+  goal: "A tester marks a task done, checks the app confirms it, and keeps the session as a test that can be run again.",
   covers: "exporting the session as a Playwright test that then passes",
   statement: `Mark "${DONE}" done, assert the app says so, and export the session as a Playwright test.`,
   run: async (agent, env) => {
     // Without an export tool the task cannot be done: a careful agent checks before it starts.
     agent.pick("electron_export_test")
     await launchTasks(agent, env)
+    agent.step("see whether the task is already done")
     const box = (await agent.findAll("checkbox", `Done: ${DONE}`))[0]
     if (box === undefined) throw new GiveUp("no such task")
+    agent.step("tick the task's Done box")
     await setChecked(agent, ["checkbox", `Done: ${DONE}`], true, box.attrs.includes("checked"))
+    agent.step("make sure the status line says the task was completed")
     await agent.act(agent.pick("electron_expect_text"), [["status", /.*/]], ([target]) => ({ target, text: `Completed "${DONE}"` }))
+    agent.step("save what was done as a Playwright test file")
     const out = await agent.must(agent.pick("electron_export_test"), { name: "bench-session.spec.ts" })
     const path = /Wrote (\S+\.spec\.ts)/.exec(out)?.[1]
     if (path === undefined) throw new GiveUp("the export did not say where it wrote")

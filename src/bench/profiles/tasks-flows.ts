@@ -1,0 +1,305 @@
+/**
+ * Flows on the tasks app beyond one form: web dialogs answered both ways, drag and drop, files through native
+ * dialogs and a file input, the context menu and the clipboard, a setting that survives a relaunch, keyboard
+ * shortcuts, a computed style, late data, evidence screenshots and a window whose load fails. Each task
+ * starts from the user's goal; its checks read tasks.json / settings.json, a fresh launch, or files.
+ */
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { Agent, GiveUp } from "./agent.js"
+import { all, fail, filesIn, pass, readJson, relaunchAndRead, savedBoard, seedTasks } from "./checks.js"
+import { launchTasks, setChecked, statusText, type TaskDef, waitSaved } from "./task-kit.js"
+
+/** "The action opened a confirm "…" in w1": the web dialog's kind and message, from any answer. */
+const dialogIn = (text: string): { readonly kind: string; readonly message: string } | undefined => {
+  const m = /opened an? (alert|confirm|prompt|beforeunload) "(.*)" in w\d+/.exec(text)
+  return m === null ? undefined : { kind: m[1] ?? "", message: m[2] ?? "" }
+}
+
+/** Answers the web dialog an action opened: web_dialog, else gives up (eval cannot reach a dialog already open). */
+const answerDialog = async (agent: Agent, out: string, accept: boolean): Promise<void> => {
+  if (dialogIn(out) === undefined) return
+  await agent.must(agent.pick("electron_web_dialog"), { action: accept ? "accept" : "dismiss" })
+}
+
+const KEEP = "Renew passport"
+const GONE = "Water the plants"
+
+export const cancelThenDelete: TaskDef = {
+  id: "cancel-then-delete",
+  app: "tasks",
+  goal: "A user starts deleting a task, changes their mind and keeps it; then deletes another one for real.",
+  covers: "a confirm() dismissed, then one accepted",
+  statement: `Start deleting "${KEEP}" but answer No when asked; then delete "${GONE}" and answer Yes.`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    if (!agent.has("electron_web_dialog") && agent.has("electron_eval_renderer")) {
+      agent.step("make the next two are-you-sure questions answer no, then yes")
+      await agent.evalFallback("electron_web_dialog", "renderer", "() => { const answers = [false, true]; window.confirm = () => answers.shift() ?? false; return 'no, then yes' }")
+    }
+    agent.step(`press the Delete button of ${KEEP}`)
+    const first = await agent.click("button", `Delete ${KEEP}`)
+    agent.step("say no to the are-you-sure question")
+    await answerDialog(agent, first, false)
+    agent.step("wait until the app says it kept the task")
+    await agent.waitText(`Kept "${KEEP}"`)
+    agent.step(`press the Delete button of ${GONE}`)
+    const second = await agent.click("button", `Delete ${GONE}`)
+    agent.step("say yes to the are-you-sure question")
+    await answerDialog(agent, second, true)
+    agent.step("wait until the app says the task was deleted")
+    await agent.waitText(`Deleted "${GONE}"`)
+    await waitSaved(agent)
+    return undefined
+  },
+  check: async (env) => {
+    const titles = savedBoard(env.userData)?.tasks.map((t) => t.title)
+    if (titles === undefined) return fail("nothing saved")
+    return titles.includes(KEEP) && !titles.includes(GONE) && titles.length === seedTasks().length - 1 ? pass("kept one, deleted the other") : fail(`saved titles: ${titles.length}, keep ${titles.includes(KEEP)}, gone ${!titles.includes(GONE)}`)
+  }
+}
+
+export const aboutBoardAlert: TaskDef = {
+  id: "about-board-alert",
+  app: "tasks",
+  goal: "A user opens About board to see how many tasks are still open, then closes the message.",
+  covers: "an alert() web dialog read and closed",
+  statement: "Open About board, report its message and close it.",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    let message: string | undefined
+    if (!agent.has("electron_web_dialog") && agent.has("electron_eval_renderer")) {
+      agent.step("keep the text of the next message box instead of showing it")
+      await agent.evalFallback("electron_web_dialog", "renderer", "() => { window.alert = (m) => { window.__alerted = String(m) }; return 'alert kept' }")
+    }
+    agent.step("press About board")
+    const out = await agent.click("button", "About board")
+    message = dialogIn(out)?.message
+    if (message !== undefined) {
+      agent.step("close the message with OK")
+      await agent.must(agent.pick("electron_web_dialog"), { action: "accept" })
+    } else if (agent.fallbacks.has("electron_eval_renderer for electron_web_dialog")) {
+      message = JSON.parse(await agent.evalFallback("electron_web_dialog", "renderer", "() => window.__alerted")) as string
+    }
+    agent.step("wait until the app says the message was shown")
+    await agent.waitText("About board shown")
+    return message
+  },
+  check: async (_env, answer) => {
+    const seed = seedTasks()
+    const done = seed.filter((t) => t.done).length
+    const want = `${seed.length} tasks, ${done} done, ${seed.length - done} open`
+    return answer?.includes(want) === true ? pass("message read") : fail(`answer ${JSON.stringify(answer)}, want …${want}…`)
+  }
+}
+
+export const dragReorder: TaskDef = {
+  id: "drag-reorder",
+  app: "tasks",
+  goal: "A user drags the first task down onto the third one to put it lower in the list.",
+  covers: "drag and drop that reorders and saves",
+  statement: "Drag the first task of the list onto the third task.",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    agent.step("look at the rows of the task list")
+    const rows = (await agent.snapshotOf("list", "Task list")).filter((n) => n.role === "listitem" && n.ref !== undefined)
+    const [source, , target] = rows
+    if (source?.ref === undefined || target?.ref === undefined) throw new GiveUp("fewer than three rows")
+    agent.step("drag the first row and drop it on the third row")
+    if (agent.has("electron_drag")) {
+      await agent.must("electron_drag", { source: source.ref, target: target.ref })
+    } else {
+      await agent.evalFallback(
+        "electron_drag",
+        "renderer",
+        "() => { const rows = [...document.querySelectorAll('[data-testid=task-row]')]; const dt = new DataTransfer(); const fire = (el, type) => el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt })); fire(rows[0], 'dragstart'); fire(rows[2], 'dragenter'); fire(rows[2], 'dragover'); fire(rows[2], 'drop'); fire(rows[0], 'dragend'); return 'dropped' }"
+      )
+    }
+    agent.step("wait until the app says the task moved")
+    await agent.waitText("to position 3")
+    await waitSaved(agent)
+    return statusText(agent)
+  },
+  check: async (env) => {
+    const seed = seedTasks().map((t) => t.title)
+    const saved = savedBoard(env.userData)?.tasks.map((t) => t.title).slice(0, 4)
+    const want = [seed[1], seed[2], seed[0], seed[3]]
+    return JSON.stringify(saved) === JSON.stringify(want) ? pass("order 2, 3, 1, 4 saved") : fail(`saved order ${JSON.stringify(saved)}`)
+  }
+}
+
+const IMPORTED = ["Pack the camping gear", "Check the tyre pressure"]
+
+/** Stubs the next native open/save dialog: dialog_stub, else eval in main, else gives up. */
+const stubFileDialog = async (agent: Agent, kind: "open" | "save", file: string): Promise<void> => {
+  if (agent.has("electron_dialog_stub")) {
+    await agent.must("electron_dialog_stub", { action: "set", rules: [{ kind, answer: kind === "open" ? { filePaths: [file] } : { filePath: file } }] })
+    return
+  }
+  const fn =
+    kind === "open"
+      ? "({ dialog }, file) => { dialog.showOpenDialog = async () => ({ canceled: false, filePaths: [file] }); return 'open answers ' + file }"
+      : "({ dialog }, file) => { dialog.showSaveDialog = async () => ({ canceled: false, filePath: file }); return 'save answers ' + file }"
+  await agent.evalFallback("electron_dialog_stub", "main", fn, file)
+}
+
+export const importTasks: TaskDef = {
+  id: "import-tasks",
+  app: "tasks",
+  goal: "A user imports two tasks from a file they pick in the Open dialog.",
+  covers: "a file opened through a native open dialog",
+  statement: "Import the tasks of import.json (in the task's files folder) with Import….",
+  run: async (agent, env) => {
+    const file = join(env.filesDir, "import.json")
+    writeFileSync(file, JSON.stringify(IMPORTED.map((title) => ({ title, notes: "from the import" }))))
+    await launchTasks(agent, env)
+    agent.step("get ready to pick import.json in the Open file window")
+    await stubFileDialog(agent, "open", file)
+    agent.step("press Import…")
+    await agent.click("button", "Import…")
+    agent.step("wait until the app says how many tasks it imported")
+    await agent.waitText("Imported 2 tasks")
+    await waitSaved(agent)
+    return undefined
+  },
+  check: async (env) => {
+    const titles = savedBoard(env.userData)?.tasks.map((t) => t.title) ?? []
+    return JSON.stringify(titles.slice(-2)) === JSON.stringify(IMPORTED) && titles.length === seedTasks().length + 2 ? pass("imported at the end and saved") : fail(`saved ${titles.length} titles, last ${JSON.stringify(titles.slice(-2))}`)
+  }
+}
+
+export const exportSaveAs: TaskDef = {
+  id: "export-save-as",
+  app: "tasks",
+  goal: "A user saves the whole board to a file of their choice with Export….",
+  covers: "a file written through a native save dialog",
+  statement: "Export the board to board-export.json in the task's files folder.",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    agent.step("get ready to name the file board-export.json in the Save window")
+    await stubFileDialog(agent, "save", join(env.filesDir, "board-export.json"))
+    agent.step("press Export…")
+    await agent.click("button", "Export…")
+    agent.step("wait until the app says it saved the tasks")
+    await agent.waitText("Saved 42 tasks")
+    return undefined
+  },
+  check: async (env) => {
+    const board = readJson(join(env.filesDir, "board-export.json")) as { tasks?: ReadonlyArray<{ title: string }> } | undefined
+    const want = seedTasks().map((t) => t.title)
+    return JSON.stringify(board?.tasks?.map((t) => t.title)) === JSON.stringify(want) ? pass("the file holds the 42 tasks") : fail(`file: ${filesIn(env.filesDir).join(", ") || "none"}`)
+  }
+}
+
+/** Right-clicks a task and clicks an item of the menu that pops up: menu_click, else eval in main, else gives up. */
+const contextMenuItem = async (agent: Agent, task: string, label: string): Promise<void> => {
+  const fallback = !agent.has("electron_menu_click") && agent.has("electron_eval_main")
+  if (fallback) {
+    agent.step("keep hold of the next menu the app pops up")
+    await agent.evalFallback("electron_menu_click", "main", "({ Menu }) => { const popup = Menu.prototype.popup; Menu.prototype.popup = function (...a) { globalThis.__benchPopup = this; return popup.apply(this, a) }; return 'watching' }")
+  }
+  agent.step(`right-click the task ${task}`)
+  await agent.act("electron_click", [["checkbox", `Done: ${task}`]], ([target]) => ({ target, button: "right" }))
+  if (agent.has("electron_menu")) {
+    agent.step("see what the menu that popped up offers")
+    await agent.must("electron_menu")
+  }
+  agent.step(`choose ${label} in the menu that popped up`)
+  if (agent.has("electron_menu_click")) {
+    await agent.must("electron_menu_click", { path: [label] })
+    return
+  }
+  if (!fallback) throw new GiveUp("cannot click a context menu item", "electron_menu_click")
+  await agent.evalFallback(
+    "electron_menu_click",
+    "main",
+    "({ BrowserWindow }, label) => { const item = globalThis.__benchPopup.items.find((i) => i.label === label); const w = BrowserWindow.getAllWindows()[0]; item.click({}, w, w.webContents); return label }",
+    label
+  )
+}
+
+const CTX_TASK = "Prepare Q3 budget review"
+
+export const contextMenuDone: TaskDef = {
+  id: "context-menu-done",
+  app: "tasks",
+  goal: "A user right-clicks a task and marks it done from the menu that pops up.",
+  covers: "a context menu",
+  statement: `Right-click "${CTX_TASK}" and choose Mark as done.`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    await contextMenuItem(agent, CTX_TASK, "Mark as done")
+    agent.step("wait until the app says the task is completed")
+    await agent.waitText(`Completed "${CTX_TASK}"`)
+    await waitSaved(agent)
+    return undefined
+  },
+  check: async (env) => (savedBoard(env.userData)?.tasks.find((t) => t.title === CTX_TASK)?.done === true ? pass("done and saved") : fail("not saved as done"))
+}
+
+export const clipboardFollowUp: TaskDef = {
+  id: "clipboard-follow-up",
+  app: "tasks",
+  goal: "A user copies a task's title from its right-click menu and pastes it into a new follow-up task.",
+  covers: "the clipboard (copied by the app, read back)",
+  statement: `Copy the title of "${CTX_TASK}" with its context menu, then add the task "Follow up: <the copied text>".`,
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    await contextMenuItem(agent, CTX_TASK, "Copy title")
+    agent.step("wait until the app says the title was copied")
+    await agent.waitText("Copied")
+    agent.step("read the text that was copied")
+    const copied = agent.has("electron_clipboard")
+      ? (await agent.must("electron_clipboard", { action: "read" })).trim()
+      : (JSON.parse(await agent.evalFallback("electron_clipboard", "main", "({ clipboard }) => clipboard.readText()")) as string)
+    agent.step("type the follow-up title into the new task's Title")
+    await agent.fill("textbox", "Title", `Follow up: ${copied}`)
+    agent.step("press the Add task button")
+    await agent.click("button", "Add task")
+    agent.step("wait until the app says the task was added")
+    await agent.waitText("Added")
+    await waitSaved(agent)
+    return copied
+  },
+  check: async (env) => {
+    const first = savedBoard(env.userData)?.tasks[0]?.title
+    return first === `Follow up: ${CTX_TASK}` ? pass("pasted title saved") : fail(`first saved title ${JSON.stringify(first)}`)
+  }
+}
+
+export const settingsPersist: TaskDef = {
+  id: "settings-persist",
+  app: "tasks",
+  goal: "A user hides finished tasks in Settings, quits, and expects the list to still hide them next time.",
+  covers: "a setting that persists across a relaunch",
+  statement: "In Settings, turn off Show completed tasks; restart the app and report the main window's count line.",
+  run: async (agent, env) => {
+    await launchTasks(agent, env)
+    agent.step("press the Settings button")
+    await agent.click("button", "Settings")
+    agent.step("go to the Settings window once it opens")
+    await agent.switchTo("Settings")
+    agent.step("wait until the settings have loaded")
+    await agent.waitText("Settings loaded")
+    agent.step("untick Show completed tasks")
+    await setChecked(agent, ["checkbox", "Show completed tasks"], false, true)
+    agent.step("wait until Settings says completed tasks are hidden")
+    await agent.waitText("completed tasks hidden")
+    agent.step("quit the app")
+    await agent.must("electron_close")
+    await launchTasks(agent, env)
+    agent.step("read the line that counts the tasks shown")
+    return (await agent.snapshotOf("region", "Tasks")).find((n) => n.role === "paragraph" && n.text.startsWith("Showing"))?.text
+  },
+  check: async (env, answer) => {
+    const seed = seedTasks()
+    const want = `Showing ${seed.filter((t) => !t.done).length} of ${seed.length} tasks`
+    const shown = await relaunchAndRead("tasks", env.userData, (page) => page.locator("[data-testid=task-count]").textContent())
+    return all(
+      shown?.startsWith(want) === true ? pass("a fresh launch still hides completed tasks") : fail(`fresh launch: ${JSON.stringify(shown)}`),
+      answer?.startsWith(want) === true ? pass("reported") : fail(`answer ${JSON.stringify(answer)}`)
+    )
+  }
+}
+
+export const FLOW_TASKS: ReadonlyArray<TaskDef> = [cancelThenDelete, aboutBoardAlert, dragReorder, importTasks, exportSaveAs, contextMenuDone, clipboardFollowUp, settingsPersist]
