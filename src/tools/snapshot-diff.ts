@@ -9,10 +9,10 @@
  * And the marks of a depth-limited snapshot: a node whose children the depth cut says how many lines it holds.
  */
 
-const indentOf = (line: string) => line.length - line.trimStart().length
-const refOf = (line: string) => /\[ref=([a-z0-9]+)\]/.exec(line)?.[1]
+export const indentOf = (line: string) => line.length - line.trimStart().length
+export const refOf = (line: string) => /\[ref=([a-z0-9]+)\]/.exec(line)?.[1]
 const roleOf = (line: string) => /^\s*- '?([a-z]+)/.exec(line)?.[1] ?? "text"
-const bare = (line: string, max = 120) => {
+export const bare = (line: string, max = 120) => {
   const text = line.trim().replace(/^- /, "").replace(/:$/, "").replace(/ \[cursor=pointer\]/g, "")
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
@@ -55,9 +55,9 @@ const parentsOf = (lines: ReadonlyArray<string>): ReadonlyArray<number> => {
 }
 
 /** Playwright's pointer-cursor mark repeats on every button: a diff does without it. */
-const quiet = (line: string) => line.replace(/ \[cursor=pointer\]/g, "")
+export const quiet = (line: string) => line.replace(/ \[cursor=pointer\]/g, "")
 
-const UNNAMED_WRAPPER = /^\s*- generic(?: \[[^\]]*\])*:?$/
+export const UNNAMED_WRAPPER = /^\s*- generic(?: \[[^\]]*\])*:?$/
 
 /** A line without its ref and focus mark: a page that re-renders the same content under new refs, or moves the focus, has not changed. */
 const withoutRef = (line: string) => line.replace(/ \[(?:ref=[a-z0-9]+|active)\]/g, "")
@@ -103,7 +103,20 @@ const align = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): { readonly r
   return { removed, added }
 }
 
-export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 12): SnapshotDiff => {
+/** Two snapshots' lines lined up: which of `before` were removed, which of `after` were added or changed. */
+export interface Comparison {
+  readonly before: ReadonlyArray<string>
+  readonly after: ReadonlyArray<string>
+  readonly removed: ReadonlySet<number>
+  readonly added: ReadonlySet<number>
+  readonly changed: ReadonlySet<number>
+  /** Each line of `after`'s parent index (-1 at the top). */
+  readonly afterParents: ReadonlyArray<number>
+  /** Unchanged elements the page re-rendered under new refs. */
+  readonly renewed: number
+}
+
+export const compareSnapshots = (previous: string, next: string): Comparison => {
   const before = previous.split("\n")
   const after = next.split("\n")
   const aligned = align(before.map(withoutRef), after.map(withoutRef))
@@ -135,22 +148,12 @@ export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 
   // Unchanged elements the page re-rendered under new refs: their old refs no longer resolve.
   const refsAfter = new Set(after.map(refOf).filter((r) => r !== undefined))
   const renewed = before.filter((line, index) => !removedIdx.has(index) && refOf(line) !== undefined && !refsAfter.has(refOf(line)!)).length
+  return { before, after, removed: removedIdx, added: addedIdx, changed: changedIdx, afterParents: parentsOf(after), renewed }
+}
 
-  // Added and changed lines with their ancestors for context.
-  const afterParents = parentsOf(after)
-  const shown = new Set<number>([...addedIdx, ...changedIdx])
-  for (const index of [...shown]) {
-    for (let p = afterParents[index]!; p >= 0 && !shown.has(p); p = afterParents[p]!) shown.add(p)
-  }
-  const out: Array<string> = []
-  for (const index of [...shown].sort((a, b) => a - b)) {
-    const mark = addedIdx.has(index) ? "+" : changedIdx.has(index) ? "~" : " "
-    // Unnamed wrappers say nothing as context: the named ancestors place the change.
-    if (mark === " " && UNNAMED_WRAPPER.test(after[index]!)) continue
-    out.push(`${mark} ${quiet(after[index]!)}`)
-  }
-
-  // Removed subtrees, by the landmark (the surviving parent) they were removed from.
+/** The removed subtrees, one line each, by the landmark (the surviving parent) they were removed from. */
+export const removalLines = (cmp: Comparison, maxShown = 12): ReadonlyArray<string> => {
+  const { before, removed: removedIdx } = cmp
   const beforeParents = parentsOf(before)
   const underRemoved = (index: number) => {
     for (let p = beforeParents[index]!; p >= 0; p = beforeParents[p]!) if (removedIdx.has(p)) return true
@@ -188,10 +191,31 @@ export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 
       removedLines.push(`- ${members.length} removed from ${landmark}: ${[...tally].map(([role, n]) => `${role} ×${n}`).join(", ")} (${lines} lines)`)
     }
   }
-  out.push(...removedLines.slice(0, maxRemovedShown))
-  if (removedLines.length > maxRemovedShown) out.push(`- … ${removedLines.length - maxRemovedShown} more removals`)
-  if (renewed > 0) out.push(`(${renewed} unchanged elements were re-rendered with new refs)`)
-  return { text: out.join("\n"), added: addedIdx.size, removed: removedIdx.size, changed: changedIdx.size }
+  const out = removedLines.slice(0, maxShown)
+  if (removedLines.length > maxShown) out.push(`- … ${removedLines.length - maxShown} more removals`)
+  return out
+}
+
+export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 12): SnapshotDiff => diffOf(compareSnapshots(previous, next), maxRemovedShown)
+
+/** The diff text of a comparison: added and changed lines with their ancestors, then the removals. */
+export const diffOf = (cmp: Comparison, maxRemovedShown = 12): SnapshotDiff => {
+  const { after, added: addedIdx, changed: changedIdx, afterParents } = cmp
+  // Added and changed lines with their ancestors for context.
+  const shown = new Set<number>([...addedIdx, ...changedIdx])
+  for (const index of [...shown]) {
+    for (let p = afterParents[index]!; p >= 0 && !shown.has(p); p = afterParents[p]!) shown.add(p)
+  }
+  const out: Array<string> = []
+  for (const index of [...shown].sort((a, b) => a - b)) {
+    const mark = addedIdx.has(index) ? "+" : changedIdx.has(index) ? "~" : " "
+    // Unnamed wrappers say nothing as context: the named ancestors place the change.
+    if (mark === " " && UNNAMED_WRAPPER.test(after[index]!)) continue
+    out.push(`${mark} ${quiet(after[index]!)}`)
+  }
+  out.push(...removalLines(cmp, maxRemovedShown))
+  if (cmp.renewed > 0) out.push(`(${cmp.renewed} unchanged elements were re-rendered with new refs)`)
+  return { text: out.join("\n"), added: addedIdx.size, removed: cmp.removed.size, changed: changedIdx.size }
 }
 
 /**
