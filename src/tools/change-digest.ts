@@ -19,6 +19,7 @@ const CHANGED_SHOWN = 6
 const FIELDS = new Set(["textbox", "searchbox", "combobox", "checkbox", "radio", "switch", "slider", "spinbutton"])
 const ACTS = new Set([...FIELDS, "button", "link", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "option", "treeitem"])
 const CONTAINERS = new Set(["dialog", "alertdialog", "form"])
+const ROWS = new Set(["listitem", "row", "option", "treeitem", "article"])
 
 /** Lower first: the order in which an agent most likely acts on an added element. */
 const priority = (line: string, inContainer: boolean): number =>
@@ -45,7 +46,20 @@ export const digestChanges = (cmp: Comparison, maxChars: number, how: string): s
   // The added subtrees' roots; an added unnamed wrapper stands for its children (the landmarks are in them).
   const open = (index: number): Array<number> =>
     UNNAMED_WRAPPER.test(after[index]!) ? subtree(index).filter((j) => afterParents[j] === index).flatMap(open) : [index]
-  const roots = [...added].filter((index) => !(afterParents[index]! >= 0 && added.has(afterParents[index]!))).sort((a, b) => a - b).flatMap(open)
+  // A change inside a row is that row's: the alignment may match a row's first line with another row's, so
+  // a new row can show up as its children only (the row is counted, and listed whole).
+  const lift = (index: number): number => {
+    let at = index
+    while (afterParents[at]! >= 0 && ROWS.has(role(afterParents[at]!))) at = afterParents[at]!
+    return at
+  }
+  const lifted = [...added].filter((index) => !(afterParents[index]! >= 0 && added.has(afterParents[index]!))).flatMap(open).map(lift)
+  const roots = [...new Set(lifted)].sort((a, b) => a - b)
+  const whole = (root: number) => {
+    let end = root + 1
+    while (end < after.length && indentOf(after[end]!) > indentOf(after[root]!)) end++
+    return after.slice(root, end)
+  }
   const landmarkOf = (index: number) => {
     let p = afterParents[index]!
     while (p >= 0 && UNNAMED_WRAPPER.test(after[p]!)) p = afterParents[p]!
@@ -97,9 +111,10 @@ export const digestChanges = (cmp: Comparison, maxChars: number, how: string): s
       const tally = new Map<string, number>()
       for (const root of members) tally.set(role(root), (tally.get(role(root)) ?? 0) + 1)
       const size = members.reduce((n, root) => n + subtree(root).length, 0)
-      const head = `+ ${members.length} added to ${landmark}: ${[...tally].map(([r, n]) => `${r} ×${n}`).join(", ")} (${size} lines)`
+      const verb = members.every((root) => added.has(root)) ? "added to" : "new or changed in"
+      const head = `+ ${members.length} ${verb} ${landmark}: ${[...tally].map(([r, n]) => `${r} ×${n}`).join(", ")} (${size} lines)`
       // Rows of one role: listed as a fold lists them (label and refs a row), as many as there is room for.
-      const rows = tally.size === 1 ? listRows(members.map((root) => subtree(root).map((i) => after[i]!).join("\n")).join("\n")) : undefined
+      const rows = tally.size === 1 ? listRows(members.map((root) => whole(root).join("\n")).join("\n")) : undefined
       if (rows !== undefined && rows.columns.length > 0) {
         let line = `${head}; refs of ${rows.columns.join(", ")} in each:`
         let listed = 0

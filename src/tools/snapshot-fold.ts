@@ -164,7 +164,7 @@ const rowListing = (rows: ReadonlyArray<Node>): RowListing => {
         return only !== "" ? `${sample.info.role} "${only}"` : sample.info.role
       })
   // "label ref ref ref" a row: the fewest tokens that still say which ref is which.
-  const entries = rows.map((row, r) => `${labels[r] !== "" ? labels[r]! : (row.info.ref ?? row.info.role)} ${acts[r]!.map((n) => n.info.ref).join(" ")}`)
+  const entries = rows.map((row, r) => [labels[r] !== "" ? labels[r]! : (row.info.ref ?? row.info.role), ...acts[r]!.map((n) => n.info.ref)].join(" "))
   return { columns, entries }
 }
 
