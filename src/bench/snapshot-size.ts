@@ -2,7 +2,7 @@
  * `npm run bench:snapshot`: what the tasks board's snapshot costs an agent, in o200k BPE (the runtime only
  * estimates tokens as characters / 4). It takes the snapshot `npm start` (src/demo.ts) takes — launch the
  * tasks app, wait for the late panel, electron_snapshot { compact: true } — folded (the default) and with
- * fold: false (every row, as before folding), plus the non-compact forms, and checks that every button on
+ * expand: "all" (every row, as before folding), plus the non-compact forms, and checks that every button on
  * the board has a ref in the folded text. Writes bench/snapshot-size.{json,md}.
  *
  * Target (issue 28 item 5): the folded compact snapshot at most 1,500 BPE, every button reachable by ref.
@@ -48,9 +48,9 @@ const main = async () => {
     await call("electron_wait_for", { target: "testid=late-panel" })
     const forms: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
       ["npm start (compact, folded)", { compact: true }],
-      ["compact, every row (fold: false)", { compact: true, fold: false }],
+      ["compact, every row (expand: \"all\")", { compact: true, expand: "all" }],
       ["folded", {}],
-      ["every row (fold: false)", { fold: false }]
+      ["every row (expand: \"all\")", { expand: "all" }]
     ]
     const measures: Array<Measure> = []
     let demoText = ""

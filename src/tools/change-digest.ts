@@ -7,7 +7,7 @@
  *     + dialog "Edit task" [ref=e81] (14 lines) in main [ref=e22]: textbox "Task title" e83 (focused), button "Save" e90, …
  *     + 40 added to list "Task list" [ref=e66]: listitem ×40 (280 lines); refs: checkbox "Done: Renew passport" e69, …
  */
-import { bare, type Comparison, indentOf, quiet, refOf, removalLines, UNNAMED_WRAPPER } from "./snapshot-diff.js"
+import { bare, type Comparison, indentOf, liftRows, quiet, refOf, removalLines, UNNAMED_WRAPPER } from "./snapshot-diff.js"
 import { lineInfo, listRows } from "./snapshot-fold.js"
 
 /** How many refs an added subtree's line names, and how many the whole digest names. */
@@ -19,7 +19,6 @@ const CHANGED_SHOWN = 6
 const FIELDS = new Set(["textbox", "searchbox", "combobox", "checkbox", "radio", "switch", "slider", "spinbutton"])
 const ACTS = new Set([...FIELDS, "button", "link", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "option", "treeitem"])
 const CONTAINERS = new Set(["dialog", "alertdialog", "form"])
-const ROWS = new Set(["listitem", "row", "option", "treeitem", "article"])
 
 /** Lower first: the order in which an agent most likely acts on an added element. */
 const priority = (line: string, inContainer: boolean): number =>
@@ -46,15 +45,8 @@ export const digestChanges = (cmp: Comparison, maxChars: number, how: string): s
   // The added subtrees' roots; an added unnamed wrapper stands for its children (the landmarks are in them).
   const open = (index: number): Array<number> =>
     UNNAMED_WRAPPER.test(after[index]!) ? subtree(index).filter((j) => afterParents[j] === index).flatMap(open) : [index]
-  // A change inside a row is that row's: the alignment may match a row's first line with another row's, so
-  // a new row can show up as its children only (the row is counted, and listed whole).
-  const lift = (index: number): number => {
-    let at = index
-    while (afterParents[at]! >= 0 && ROWS.has(role(afterParents[at]!))) at = afterParents[at]!
-    return at
-  }
-  const lifted = [...added].filter((index) => !(afterParents[index]! >= 0 && added.has(afterParents[index]!))).flatMap(open).map(lift)
-  const roots = [...new Set(lifted)].sort((a, b) => a - b)
+  // A change inside many rows is those rows' (the alignment may have matched their first lines elsewhere).
+  const roots = liftRows(after, afterParents, [...added].filter((index) => !(afterParents[index]! >= 0 && added.has(afterParents[index]!))).flatMap(open))
   const whole = (root: number) => {
     let end = root + 1
     while (end < after.length && indentOf(after[end]!) > indentOf(after[root]!)) end++

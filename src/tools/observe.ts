@@ -18,8 +18,8 @@ import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 export { compactSnapshot } from "./snapshot-view.js"
 
 /** A token budget of an answer (tokens estimated as characters / 4). */
-export const Budget = Schema.Number.pipe(Schema.int(), Schema.between(100, 100_000)).annotations({
-  description: "max tokens of the answer (≈ characters / 4); a marker says where it cut and how to see the rest"
+export const Budget = Schema.Number.pipe(Schema.int(), Schema.greaterThanOrEqualTo(100)).annotations({
+  description: "max tokens (≈ chars/4), cut marked"
 })
 
 const header = (entry: WindowEntry) =>
@@ -28,7 +28,7 @@ const header = (entry: WindowEntry) =>
 export const snapshot = defineTool({
   name: "electron_snapshot",
   description:
-    "Accessibility snapshot of the active window with refs (e12) that other tools accept as target. Long runs of same-shape rows are folded: a count, a sample row and each folded row's label with its refs (all usable); expand (\"e40-e90\", or a list's ref) shows rows in full, fold=false shows all. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops wrappers and plain-text refs; budget caps tokens. Prefer electron_find to locate a few elements.",
+    "Accessibility snapshot of the active window with refs (e12) that other tools accept as target. Long lists fold to a sample row and each row's label and refs; expand unfolds. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops wrappers. Prefer electron_find to locate a few elements.",
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "REF_STALE", "ELEMENT_NOT_FOUND"],
   input: Schema.Struct({
@@ -36,8 +36,7 @@ export const snapshot = defineTool({
     depth: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 100))),
     since: Schema.optional(Schema.Literal("last")),
     compact: Schema.optional(Schema.Boolean),
-    expand: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({ description: "rows to show in full: ref ranges like e40-e90, or a folded list's ref; comma-separated" }),
-    fold: Schema.optional(Schema.Boolean).annotations({ description: "default true; false shows every row" }),
+    expand: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({ description: "e40-e90, a list's ref, or all" }),
     budget: Schema.optional(Budget)
   }),
   handler: (input) =>
@@ -45,15 +44,15 @@ export const snapshot = defineTool({
       const windows = yield* Windows
       const snapshots = yield* Snapshots
       const entry = yield* windows.window()
-      const expand = parseExpand(input.expand)
-      if (typeof expand === "string") return yield* new InvalidArgument({ message: `expand: ${expand}`, hint: "Pass the range a folded block names, like expand: \"e76-e414\", or a list's ref." })
+      const expand = parseExpand(input.expand === "all" ? undefined : input.expand)
+      if (typeof expand === "string") return yield* new InvalidArgument({ message: `expand: ${expand}`, hint: "Pass the range a folded block names, like expand: \"e76-e414\", a list's ref, or \"all\" for every row." })
       const previous = entry.shownSnapshot
       const text = yield* snapshots.snapshot(entry, { ...(input.target !== undefined ? { target: input.target } : {}), ...(input.depth !== undefined ? { depth: input.depth } : {}) })
       const head = yield* header(entry)
       const whole = input.target === undefined && input.depth === undefined
       // Only a whole-window answer is a baseline: it is what the agent now knows of the page (all of it, folded or not).
       if (whole) yield* snapshots.markShown(entry, text)
-      const options = { compact: input.compact === true, fold: input.fold !== false, expand, ...(input.budget !== undefined ? { budget: input.budget } : {}) }
+      const options = { compact: input.compact === true, fold: input.expand !== "all", expand, ...(input.budget !== undefined ? { budget: input.budget } : {}) }
       if (input.since === "last" && previous !== undefined && whole) {
         const diff = diffSnapshots(previous, text)
         const none = diff.added === 0 && diff.removed === 0 && diff.changed === 0

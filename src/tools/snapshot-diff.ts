@@ -103,6 +103,49 @@ const align = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): { readonly r
   return { removed, added }
 }
 
+/** Roles of rows: a change inside a row is that row's change. */
+const ROW_ROLES = new Set(["listitem", "row", "option", "treeitem", "article"])
+/** Roles that hold rows: a row is looked for below them only. */
+const ROW_HOLDERS = new Set(["list", "table", "grid", "treegrid", "rowgroup", "listbox", "tree", "menu", "feed"])
+
+/**
+ * The outermost row (listitem, row, …) holding line `index`, below the nearest list/table/grid; the line
+ * itself when no row holds it. The line alignment may match a row's first line with another row's, so
+ * a new row can show up as its children only: lifted, it counts (and is shown) as the row.
+ */
+export const rowOf = (lines: ReadonlyArray<string>, parents: ReadonlyArray<number>, index: number): number => {
+  let row = index
+  for (let p = parents[index]!; p >= 0 && !ROW_HOLDERS.has(roleOf(lines[p]!)); p = parents[p]!) if (ROW_ROLES.has(roleOf(lines[p]!))) row = p
+  return row
+}
+
+/**
+ * Change roots (`roots`, lines of `lines`) with those inside rows replaced by their rows, where at least
+ * `min` rows of one parent changed (many rows at once: a filter, a re-render); a change in one or two rows
+ * keeps its own roots (an editor that opened in a row is that editor).
+ */
+export const liftRows = (lines: ReadonlyArray<string>, parents: ReadonlyArray<number>, roots: ReadonlyArray<number>, min = 4): Array<number> => {
+  const lifted = roots.map((root) => rowOf(lines, parents, root))
+  const rowsUnder = new Map<number, Set<number>>()
+  for (const row of lifted) rowsUnder.set(parents[row]!, (rowsUnder.get(parents[row]!) ?? new Set()).add(row))
+  const many = (row: number) => rowsUnder.get(parents[row]!)!.size >= min
+  return [...new Set(roots.map((root, i) => (many(lifted[i]!) ? lifted[i]! : root)))].sort((a, b) => a - b)
+}
+
+/**
+ * The lines as the alignment compares them: without refs, and a row's line (`- listitem [ref=e5]:`, the
+ * same for every row) with the first words inside it, so that rows are matched with the same rows.
+ */
+const alignmentKeys = (lines: ReadonlyArray<string>): ReadonlyArray<string> =>
+  lines.map((line, index) => {
+    const key = withoutRef(line)
+    if (!ROW_ROLES.has(roleOf(line)) || !line.endsWith(":")) return key
+    for (let j = index + 1; j < lines.length && j <= index + 6 && indentOf(lines[j]!) > indentOf(line); j++) {
+      if (/"[^"]+"|: \S/.test(lines[j]!) && !/\[aria-hidden\]/.test(lines[j]!)) return `${key} ${withoutRef(lines[j]!).trim()}`
+    }
+    return key
+  })
+
 /** Two snapshots' lines lined up: which of `before` were removed, which of `after` were added or changed. */
 export interface Comparison {
   readonly before: ReadonlyArray<string>
@@ -119,7 +162,7 @@ export interface Comparison {
 export const compareSnapshots = (previous: string, next: string): Comparison => {
   const before = previous.split("\n")
   const after = next.split("\n")
-  const aligned = align(before.map(withoutRef), after.map(withoutRef))
+  const aligned = align(alignmentKeys(before), alignmentKeys(after))
   const addedIdx = aligned.added
   const removedIdx = aligned.removed
 
@@ -159,7 +202,7 @@ export const removalLines = (cmp: Comparison, maxShown = 12): ReadonlyArray<stri
     for (let p = beforeParents[index]!; p >= 0; p = beforeParents[p]!) if (removedIdx.has(p)) return true
     return false
   }
-  const roots = [...removedIdx].filter((index) => !underRemoved(index)).sort((a, b) => a - b)
+  const roots = liftRows(before, beforeParents, [...removedIdx].filter((index) => !underRemoved(index)))
   const inside = (root: number) => {
     let count = 0
     for (let j = root + 1; j < before.length && indentOf(before[j]!) > indentOf(before[root]!); j++) if (removedIdx.has(j)) count++
@@ -187,8 +230,9 @@ export const removalLines = (cmp: Comparison, maxShown = 12): ReadonlyArray<stri
     } else {
       const tally = new Map<string, number>()
       for (const root of members) tally.set(roleOf(before[root]!), (tally.get(roleOf(before[root]!)) ?? 0) + 1)
-      const lines = members.reduce((n, root) => n + 1 + inside(root), 0)
-      removedLines.push(`- ${members.length} removed from ${landmark}: ${[...tally].map(([role, n]) => `${role} ×${n}`).join(", ")} (${lines} lines)`)
+      const lines = members.reduce((n, root) => n + (removedIdx.has(root) ? 1 : 0) + inside(root), 0)
+      const verb = members.every((root) => removedIdx.has(root)) ? "removed from" : "removed or emptied in"
+      removedLines.push(`- ${members.length} ${verb} ${landmark}: ${[...tally].map(([role, n]) => `${role} ×${n}`).join(", ")} (${lines} lines)`)
     }
   }
   const out = removedLines.slice(0, maxShown)
@@ -201,8 +245,13 @@ export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 
 /** The diff text of a comparison: added and changed lines with their ancestors, then the removals. */
 export const diffOf = (cmp: Comparison, maxRemovedShown = 12): SnapshotDiff => {
   const { after, added: addedIdx, changed: changedIdx, afterParents } = cmp
-  // Added and changed lines with their ancestors for context.
+  // Added and changed lines with their ancestors for context; many rows changed at once are shown whole.
   const shown = new Set<number>([...addedIdx, ...changedIdx])
+  const touched = [...shown].filter((index) => !(afterParents[index]! >= 0 && shown.has(afterParents[index]!)))
+  const lifted = new Set(liftRows(after, afterParents, touched))
+  for (const row of new Set(touched.map((index) => rowOf(after, afterParents, index)).filter((row) => lifted.has(row) && ROW_ROLES.has(roleOf(after[row]!))))) {
+    for (let j = row; j === row || (j < after.length && indentOf(after[j]!) > indentOf(after[row]!)); j++) shown.add(j)
+  }
   for (const index of [...shown]) {
     for (let p = afterParents[index]!; p >= 0 && !shown.has(p); p = afterParents[p]!) shown.add(p)
   }

@@ -1,12 +1,11 @@
 /**
- * Folding repeated rows of an AI-mode aria snapshot: where a node has many sibling rows of the same role
- * (a list's items, a table's or grid's rows, a listbox's options), the answer shows the first rows in full
- * and folds the others into one block that says how many there are, which ref range they span (what
- * `expand` takes to show them) and, one line a row, the row's label and the refs of every element in it an
- * agent can act on:
+ * Folding repeated rows of an AI-mode aria snapshot: where a node has many sibling rows of one role (a
+ * list's items, a table's or grid's rows, a listbox's options), the answer shows the first row in full and
+ * folds the others into one block that says how many there are, the ref range `expand` takes to show them
+ * and, ten rows a line, each row's label with the refs of every element in it an agent can act on:
  *
- *     - listitem ×40 more like the one above (e85–e413; expand: "e85-e413"); refs of checkbox "Done: …", button "Edit …", button "Delete …" in each:
- *       - Book dentist appointment: e87 e91 e92
+ *     - listitem ×41 more like the one above, folded (expand: "e76-e414" shows them); refs of checkbox "Done: …", button "Edit …", button "Delete …" in each:
+ *       Prepare Q3 budget review e78 e83 e84; Book dentist appointment e87 e91 e92; …
  *
  * Folding is text only: the driver records the whole snapshot, so the ref of a folded button stays valid
  * for electron_click and every other tool. A row that holds the focus, or whose elements differ from the
@@ -233,7 +232,7 @@ export const foldSnapshot = (snapshot: string, options: FoldOptions = {}): Folde
     let i = 0
     while (i < children.length) {
       let j = i + 1
-      while (j < children.length && children[j]!.info.role === children[i]!.info.role && children[j]!.mark === children[i]!.mark && children[j]!.indent === children[i]!.indent) j++
+      while (j < children.length && children[j]!.info.role === children[i]!.info.role && children[j]!.indent === children[i]!.indent) j++
       const run = children.slice(i, j)
       if (run.length >= minRows && ROW_ROLES.has(run[0]!.info.role) && run[0]!.info.ref !== undefined && !(parentRef !== undefined && expand.parent(parentRef))) renderRun(run, parentRef)
       else run.forEach(render)
@@ -266,7 +265,9 @@ export const foldSnapshot = (snapshot: string, options: FoldOptions = {}): Folde
   }
   const foldBlock = (rows: ReadonlyArray<Node>, afterShown: boolean, parentRef: string | undefined) => {
     const first = rows[0]!
-    const pad = first.mark + " ".repeat(first.indent)
+    // In a diff the block is marked as its most telling line: added, else changed, else context.
+    const marks = new Set(rows.flatMap((row) => [...walk(row)].map((n) => n.mark)))
+    const pad = (marks.has("+ ") ? "+ " : marks.has("~ ") ? "~ " : first.mark) + " ".repeat(first.indent)
     const refs = rows.flatMap((row) => [...walk(row)].map((n) => n.info.ref).filter((r): r is string => r !== undefined))
     const numbered = refs.map((r) => ({ r, n: refNumber(r) })).filter((x) => x.n !== undefined)
     const low = numbered.reduce((a, b) => (b.n!.n < a.n!.n ? b : a)).r

@@ -53,7 +53,7 @@ const buttonLines = (text: string) => Array.from(text.matchAll(/^\s*- '?button "
 
 describe("folded snapshots of the tasks board", () => {
   it("stay under 6,000 characters and give every button on the board a ref that resolves to it", async () => {
-    const full = await mcp.call("electron_snapshot", { fold: false, compact: true })
+    const full = await mcp.call("electron_snapshot", { expand: "all", compact: true })
     const snap = await mcp.call("electron_snapshot", { compact: true })
     expect(snap.isError, snap.text).toBe(false)
     expect(snap.text.length).toBeLessThan(6_000)
