@@ -28,6 +28,8 @@ interface Measure {
   readonly chars: number
   readonly approxTokens: number
   readonly bpe: number
+  /** The text and the structured fields (JSON, without the copy of the text), each fact once, as `npm start` counts chars. */
+  readonly bpeWithStructured: number
 }
 
 const main = async () => {
@@ -55,9 +57,11 @@ const main = async () => {
     const measures: Array<Measure> = []
     let demoText = ""
     for (const [form, args] of forms) {
-      const { text } = await call("electron_snapshot", args)
+      const { text, structured } = await call("electron_snapshot", args)
       if (measures.length === 0) demoText = text
-      measures.push({ form, args, chars: text.length, approxTokens: Math.ceil(text.length / 4), bpe: bpe(text) })
+      const { text: _copy, resultText: _copied, ...fields } = (structured ?? {}) as Record<string, unknown>
+      const json = JSON.stringify(fields)
+      measures.push({ form, args, chars: text.length, approxTokens: Math.ceil(text.length / 4), bpe: bpe(text), bpeWithStructured: bpe(text) + bpe(json) })
     }
     // Every button: on its own line or a ref of a folded row's Edit / Delete column.
     const lineRefs = Array.from(demoText.matchAll(/^\s*- '?button "(?:[^"\\]|\\.)*"[^\n]*?\[ref=(e\d+)\]/gm), (m) => m[1]!)
@@ -73,7 +77,7 @@ const main = async () => {
       measures,
       buttons,
       buttonsWithRef: reachable,
-      target: { bpe: TARGET_BPE, met: demo.bpe <= TARGET_BPE && reachable === buttons }
+      target: { bpe: TARGET_BPE, met: demo.bpeWithStructured <= TARGET_BPE && reachable === buttons }
     }
     writeFileSync(join(repoRoot(), "bench", "snapshot-size.json"), `${JSON.stringify(result, null, 2)}\n`)
     const md = [
@@ -81,12 +85,13 @@ const main = async () => {
       "",
       `Generated ${result.generated}; BPE is o200k_base; tokens ≈ chars / 4 is the runtime's estimate. Reproduce with \`npm run bench:snapshot\`.`,
       "",
-      "| form | electron_snapshot arguments | chars | ≈ tokens (chars/4) | o200k BPE |",
-      "|---|---|---|---|---|",
-      ...measures.map((m) => `| ${m.form} | \`${JSON.stringify(m.args)}\` | ${m.chars} | ${m.approxTokens} | ${m.bpe} |`),
+      "| form | electron_snapshot arguments | text chars | ≈ tokens (chars/4) | text o200k BPE | text + structured fields |",
+      "|---|---|---|---|---|---|",
+      ...measures.map((m) => `| ${m.form} | \`${JSON.stringify(m.args)}\` | ${m.chars} | ${m.approxTokens} | ${m.bpe} | ${m.bpeWithStructured} |`),
       "",
       `Buttons on the board: ${buttons}; with a ref in the folded snapshot: ${reachable}.`,
-      `Target: at most ${TARGET_BPE} BPE with every button reachable by ref — ${result.target.met ? "met" : "NOT met"}.`,
+      `Target: the npm start snapshot (text and structured content) at most ${TARGET_BPE} BPE with every button reachable by ref — ${result.target.met ? "met" : "NOT met"}.`,
+      "Before folding (commit 4f55aed) the same snapshot was 23,672 text chars (≈ 5,918 tokens; 6,509 o200k BPE): the compact form without folding, as the table's second row measures it now, also drops pointer marks and plain-text refs.",
       ""
     ].join("\n")
     writeFileSync(join(repoRoot(), "bench", "snapshot-size.md"), md)
