@@ -112,13 +112,22 @@ const refNumber = (ref: string): { prefix: string; n: number } | undefined => {
   return m === null ? undefined : { prefix: m[1]!, n: Number(m[2]) }
 }
 
-/** The longest substring all the names share (word-trimmed), or "". */
+/** Of a name, this much is searched for the part a row's names share (labels are cut shorter anyway). */
+const MAX_SEARCHED = 120
+
+/**
+ * The longest run of whole words all the names share, or "" (shorter than 3 characters). Only word
+ * boundaries of the shortest name's first MAX_SEARCHED characters are tried: bounded work on any page.
+ */
 const commonPart = (names: ReadonlyArray<string>): string => {
   if (names.length < 2) return ""
-  const [first, ...others] = [...names].sort((a, b) => a.length - b.length)
+  const [first, ...others] = [...names].map((n) => n.slice(0, MAX_SEARCHED)).sort((a, b) => a.length - b.length)
+  const starts = [0, ...Array.from(first!.matchAll(/\s+/g), (m) => m.index + m[0].length)]
+  const ends = [...Array.from(first!.matchAll(/\s+/g), (m) => m.index), first!.length]
   let best = ""
-  for (let i = 0; i < first!.length; i++) {
-    for (let j = first!.length; j > i + best.length; j--) {
+  for (const i of starts) {
+    for (const j of [...ends].reverse()) {
+      if (j - i <= best.length) break
       const part = first!.slice(i, j)
       if (others.every((o) => o.includes(part))) {
         best = part
@@ -134,7 +143,7 @@ const cutLabel = (text: string) => (text.length > MAX_LABEL ? `${text.slice(0, M
 
 /** What names a row: the part its elements' names share ("Renew passport"), else its name or first text. */
 const rowLabel = (row: Node, acts: ReadonlyArray<Node>): string => {
-  const common = commonPart(acts.map((n) => n.info.name ?? "").filter((n) => n !== ""))
+  const common = commonPart(acts.slice(0, 8).map((n) => n.info.name ?? "").filter((n) => n !== ""))
   if (common !== "") return cutLabel(common)
   for (const node of walk(row)) {
     if (node.info.hidden || node.info.role.startsWith("/")) continue
@@ -270,6 +279,8 @@ export const foldSnapshot = (snapshot: string, options: FoldOptions = {}): Folde
     const pad = (marks.has("+ ") ? "+ " : marks.has("~ ") ? "~ " : first.mark) + " ".repeat(first.indent)
     const refs = rows.flatMap((row) => [...walk(row)].map((n) => n.info.ref).filter((r): r is string => r !== undefined))
     const numbered = refs.map((r) => ({ r, n: refNumber(r) })).filter((x) => x.n !== undefined)
+    // Rows without refs have nothing to expand by: shown as they are.
+    if (numbered.length === 0) return rows.forEach(render)
     const low = numbered.reduce((a, b) => (b.n!.n < a.n!.n ? b : a)).r
     const high = numbered.reduce((a, b) => (b.n!.n > a.n!.n ? b : a)).r
     const range = `${low}-${high}`

@@ -102,6 +102,27 @@ describe("foldSnapshot", () => {
   })
 })
 
+describe("odd input", () => {
+  it("folds, compacts and cuts any lines without throwing, and keeps every actionable ref", () => {
+    const pieces = ["- listitem [ref=e1]:", "  - button \"Go\" [ref=e2]", "- listitem:", "    - 'checkbox \"a: b\" [ref=e3]'", "- option \"x\"", "-", "  - text: \"", "- row [ref=f1e9]:", "'", "  - generic [ref=e4]: ", "- listitem [ref=e5]: y"]
+    let seed = 7
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % pieces.length
+    for (let round = 0; round < 200; round++) {
+      const text = Array.from({ length: 40 }, () => pieces[next()]!).join("\n")
+      const view = viewSnapshot(text, { compact: round % 2 === 0, budget: 100 + round })
+      const folded = foldSnapshot(text, { minRows: 3 })
+      for (const ref of actionableRefs(text.split("\n").filter((l) => /\[ref=e\d+\]/.test(l)).join("\n"))) expect(refsIn(folded.text).has(ref)).toBe(true)
+      expect(typeof view.text).toBe("string")
+    }
+    // A long name costs bounded work: its label is cut.
+    const long = "word ".repeat(2_000)
+    const rows = Array.from({ length: 20 }, (_, i) => [`- listitem [ref=e${10 * i + 1}]:`, `  - button "Edit ${long}${i}" [ref=e${10 * i + 2}]`, `  - button "Delete ${long}${i}" [ref=e${10 * i + 3}]`]).flat()
+    const folded = foldSnapshot(["- list [ref=e0]:", ...rows.map((r) => `  ${r}`)].join("\n"))
+    expect(folded.foldedRows).toBe(19)
+    expect(folded.text.length).toBeLessThan(rows.join("\n").length / 10)
+  })
+})
+
 describe("parseExpand", () => {
   it("takes ranges, single refs and lists; refuses anything else", () => {
     const e = expansion("e10-e20, e30, f1e5..f1e9")
