@@ -12,13 +12,17 @@ import { markIfPasswordField, markSecret } from "./call-secrets.js"
 
 import { answerAdvice, describeDialog, dialogFields } from "./dialogs.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
-import { diffCounts, diffSnapshots } from "./snapshot-diff.js"
+import { digestChanges } from "./change-digest.js"
+import { compareSnapshots, diffCounts, diffOf } from "./snapshot-diff.js"
+import { viewDiff, viewSnapshot } from "./snapshot-view.js"
 import { stepCode } from "./step-code.js"
 import { type ToolResult } from "./Tool.js"
 
 
 /** Changes up to this many characters are returned with the action's result. */
 export const SMALL_DIFF_CHARS = 1_000
+/** A bigger change is summed up in at most this many characters (and never more than a follow-up snapshot). */
+export const DIGEST_CHARS = 1_200
 
 /** The result of an action that opened a web dialog: the dialog, and how to answer it in this server. */
 export const dialogResult = (dialog: PendingDialog): Effect.Effect<ToolResult, never, ProfileSelector> =>
@@ -52,10 +56,16 @@ export const changeSummary = (entry: WindowEntry): Effect.Effect<string, never, 
     if (Option.isNone(taken)) return `\nNo change summary (the page took over ${SUMMARY_TIME_BOX_MS} ms to snapshot); electron_snapshot since="last" shows any change.`
     const next = taken.value
     if (next === undefined) return ""
-    const diff = diffSnapshots(previous, next)
+    const comparison = compareSnapshots(previous, next)
+    const diff = diffOf(comparison)
     if (diff.added === 0 && diff.removed === 0 && diff.changed === 0) return "\nNo change in the page's accessibility tree."
     if (diff.text.length <= SMALL_DIFF_CHARS) return `\nChanges${since} (${diffCounts(diff)}):\n${diff.text}`
-    return `\nThe page changed${since} (${diffCounts(diff)} lines); electron_snapshot since="last" shows it.`
+    // Many added rows of one shape fold to a count and their refs; what still does not fit is summed up.
+    const folded = viewDiff(diff.text, {})
+    if (folded.text.length <= SMALL_DIFF_CHARS) return `\nChanges${since} (${diffCounts(diff)}, ${folded.folded.foldedRows} rows folded):\n${folded.text}`
+    // Never more than the snapshot an agent would take to see the change.
+    const bound = Math.min(DIGEST_CHARS, viewSnapshot(next, {}).text.length)
+    return `\nThe page changed${since} (${diffCounts(diff)} lines), in short:\n${digestChanges(comparison, bound, 'electron_snapshot since="last" shows all of it')}`
   })
 
 const quietSummary = (fields: ReadonlyArray<FieldChange>, focus: string | undefined): string => {

@@ -10,25 +10,17 @@ import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { InvalidArgument, Timeout } from "./errors.js"
 import { nearbyFor, noMatchLines } from "./nearby.js"
 import { diffCounts, diffSnapshots, markCutSubtrees } from "./snapshot-diff.js"
+import { parseExpand } from "./snapshot-fold.js"
+import { CHARS_PER_TOKEN, viewDiff, viewSnapshot, withinBudget, type SnapshotView } from "./snapshot-view.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 
-/** Drops unnamed `generic` wrappers (their children move up a level): the same refs in far fewer lines. */
-export const compactSnapshot = (snapshot: string): string => {
-  const lines = snapshot.split("\n")
-  const out: Array<string> = []
-  const dropped: Array<number> = [] // indents of dropped wrappers, innermost last
-  for (const line of lines) {
-    const indent = line.length - line.trimStart().length
-    while (dropped.length > 0 && indent <= dropped[dropped.length - 1]!) dropped.pop()
-    if (/^\s*- generic(?: \[[^\]]*\])*:$/.test(line) && !/\[active\]/.test(line)) {
-      dropped.push(indent)
-      continue
-    }
-    out.push(" ".repeat(Math.max(0, indent - 2 * dropped.length)) + line.trimStart())
-  }
-  return out.join("\n")
-}
+export { compactSnapshot } from "./snapshot-view.js"
+
+/** A token budget of an answer (tokens estimated as characters / 4). */
+export const Budget = Schema.Number.pipe(Schema.int(), Schema.greaterThanOrEqualTo(100)).annotations({
+  description: "max tokens (≈ chars/4), cut marked"
+})
 
 const header = (entry: WindowEntry) =>
   titleOf(entry.scope).pipe(Effect.map((title) => `${entry.id}${entry.kind === "window" && entry.parentId === undefined ? "" : ` ${entry.kind}${entry.parentId !== undefined ? ` in ${entry.parentId}` : ""}`} "${title}" ${entry.url()}`))
@@ -36,38 +28,50 @@ const header = (entry: WindowEntry) =>
 export const snapshot = defineTool({
   name: "electron_snapshot",
   description:
-    "Accessibility snapshot of the active window with refs (e12) that other tools accept as target. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops unnamed wrappers. Prefer electron_find to locate a few elements.",
+    "Accessibility snapshot of the active window with refs (e12) that other tools accept as target. Long lists fold to a sample row and each row's label and refs; expand unfolds. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops wrappers. Prefer electron_find to locate a few elements.",
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "REF_STALE", "ELEMENT_NOT_FOUND"],
   input: Schema.Struct({
     target: Schema.optional(Target),
     depth: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 100))),
     since: Schema.optional(Schema.Literal("last")),
-    compact: Schema.optional(Schema.Boolean)
+    compact: Schema.optional(Schema.Boolean),
+    expand: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({ description: "e40-e90, a list's ref, or all" }),
+    budget: Schema.optional(Budget)
   }),
   handler: (input) =>
     Effect.gen(function* () {
       const windows = yield* Windows
       const snapshots = yield* Snapshots
       const entry = yield* windows.window()
+      const expand = parseExpand(input.expand === "all" ? undefined : input.expand)
+      if (typeof expand === "string") return yield* new InvalidArgument({ message: `expand: ${expand}`, hint: "Pass the range a folded block names, like expand: \"e76-e414\", a list's ref, or \"all\" for every row." })
       const previous = entry.shownSnapshot
       const text = yield* snapshots.snapshot(entry, { ...(input.target !== undefined ? { target: input.target } : {}), ...(input.depth !== undefined ? { depth: input.depth } : {}) })
       const head = yield* header(entry)
-      const shape = (s: string) => (input.compact === true ? compactSnapshot(s) : s)
       const whole = input.target === undefined && input.depth === undefined
-      // Only a whole-window answer is a baseline: it is what the agent now knows of the page.
+      // Only a whole-window answer is a baseline: it is what the agent now knows of the page (all of it, folded or not).
       if (whole) yield* snapshots.markShown(entry, text)
+      const options = { compact: input.compact === true, fold: input.expand !== "all", expand, ...(input.budget !== undefined ? { budget: input.budget } : {}) }
       if (input.since === "last" && previous !== undefined && whole) {
         const diff = diffSnapshots(previous, text)
-        const body = diff.added === 0 && diff.removed === 0 && diff.changed === 0 ? "(no change)" : shape(diff.text)
+        const none = diff.added === 0 && diff.removed === 0 && diff.changed === 0
+        const view = none ? undefined : viewDiff(diff.text, options)
         return {
-          text: `${head}\nchanges since last snapshot: ${diffCounts(diff)}\n${body}`,
-          structured: { window: entry.id, incremental: true, added: diff.added, removed: diff.removed, changed: diff.changed }
+          text: `${head}\nchanges since last snapshot: ${diffCounts(diff)}\n${view?.text ?? "(no change)"}`,
+          structured: { window: entry.id, incremental: true, added: diff.added, removed: diff.removed, changed: diff.changed, ...viewFacts(view) }
         }
       }
       const body = input.depth !== undefined && entry.latestSnapshot !== undefined ? markCutSubtrees(text, entry.latestSnapshot) : text
-      return { text: `${head}\n${shape(body)}`, structured: { window: entry.id, incremental: false, refs: entry.refs.size } }
+      const view = viewSnapshot(body, options, head)
+      return { text: view.text, structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view) } }
     })
+})
+
+/** What folding and the budget did, for structured content (nothing when they left the text as it was). */
+const viewFacts = (view: SnapshotView | undefined) => ({
+  ...(view !== undefined && view.folded.foldedRows > 0 ? { folded: { rows: view.folded.foldedRows, blocks: view.folded.folds } } : {}),
+  ...(view !== undefined && view.cut.cut ? { cut: { shownLines: view.cut.shownLines, totalLines: view.cut.totalLines, rest: view.cut.rest } } : {})
 })
 
 /** Width and height of a PNG, from its IHDR chunk. */
@@ -127,7 +131,8 @@ export const find = defineTool({
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
   input: Schema.Struct({
     target: Target,
-    limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 100))).annotations({ description: "default 10" })
+    limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 100))).annotations({ description: "default 10" }),
+    budget: Schema.optional(Budget)
   }),
   handler: (input) =>
     Effect.gen(function* () {
@@ -141,6 +146,7 @@ export const find = defineTool({
       // A password field's line would end with its value: masked, like every snapshot.
       const passwords = limit > 0 ? yield* Effect.promise(() => passwordValues(entry.page)) : []
       const items: Array<{ ref: string | null; line: string; visible: boolean }> = []
+      let used = 0
       for (let i = 0; i < limit; i++) {
         const nth = locator.nth(i)
         const visible = yield* pages.run("find", () => nth.isVisible())
@@ -158,18 +164,26 @@ export const find = defineTool({
               )
               .pipe(Effect.orElseSucceed(() => "(element changed while it was read)"))
         items.push({ ref, line: first || fallback, visible })
+        // Past the budget the other elements would only be cut: they are not read.
+        used += first.length + fallback.length + 3
+        if (input.budget !== undefined && used > input.budget * CHARS_PER_TOKEN) break
       }
       if (limit > 0) {
         // The per-element snapshots replaced the page's ref map: refresh it so every ref resolves.
         yield* snapshots.snapshot(entry)
       }
-      const lines = items.map((item) => `- ${item.line}`)
-      if (count > limit) lines.push(`… ${count - limit} more`)
+      const heading = `${count} match${count === 1 ? "" : "es"} for ${input.target} in ${entry.id}`
+      // Within the budget: as many whole lines as fit, then a marker saying how many were left out.
+      const shown = withinBudget(heading, items.map((item) => `- ${item.line}`), input.budget)
+      const kept = items.slice(0, shown.length)
+      const lines = [...shown]
+      if (kept.length < limit) lines.push(`… ${count - kept.length} more (cut at the budget of ${input.budget} tokens; pass a larger budget or a narrower target)`)
+      else if (count > limit) lines.push(`… ${count - limit} more`)
       const near = count === 0 ? yield* nearbyFor(input.target) : []
       if (count === 0) lines.push(...noMatchLines(near, input.target))
       return {
-        text: `${count} match${count === 1 ? "" : "es"} for ${input.target} in ${entry.id}${lines.length > 0 ? "\n" + lines.join("\n") : ""}`,
-        structured: { window: entry.id, count, items, ...(count === 0 ? { near } : {}) }
+        text: `${heading}${lines.length > 0 ? "\n" + lines.join("\n") : ""}`,
+        structured: { window: entry.id, count, items: kept, ...(kept.length < limit ? { cut: { shown: kept.length, budget: input.budget } } : {}), ...(count === 0 ? { near } : {}) }
       }
     })
 })

@@ -9,10 +9,10 @@
  * And the marks of a depth-limited snapshot: a node whose children the depth cut says how many lines it holds.
  */
 
-const indentOf = (line: string) => line.length - line.trimStart().length
-const refOf = (line: string) => /\[ref=([a-z0-9]+)\]/.exec(line)?.[1]
+export const indentOf = (line: string) => line.length - line.trimStart().length
+export const refOf = (line: string) => /\[ref=([a-z0-9]+)\]/.exec(line)?.[1]
 const roleOf = (line: string) => /^\s*- '?([a-z]+)/.exec(line)?.[1] ?? "text"
-const bare = (line: string, max = 120) => {
+export const bare = (line: string, max = 120) => {
   const text = line.trim().replace(/^- /, "").replace(/:$/, "").replace(/ \[cursor=pointer\]/g, "")
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
@@ -55,9 +55,9 @@ const parentsOf = (lines: ReadonlyArray<string>): ReadonlyArray<number> => {
 }
 
 /** Playwright's pointer-cursor mark repeats on every button: a diff does without it. */
-const quiet = (line: string) => line.replace(/ \[cursor=pointer\]/g, "")
+export const quiet = (line: string) => line.replace(/ \[cursor=pointer\]/g, "")
 
-const UNNAMED_WRAPPER = /^\s*- generic(?: \[[^\]]*\])*:?$/
+export const UNNAMED_WRAPPER = /^\s*- generic(?: \[[^\]]*\])*:?$/
 
 /** A line without its ref and focus mark: a page that re-renders the same content under new refs, or moves the focus, has not changed. */
 const withoutRef = (line: string) => line.replace(/ \[(?:ref=[a-z0-9]+|active)\]/g, "")
@@ -103,10 +103,66 @@ const align = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): { readonly r
   return { removed, added }
 }
 
-export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 12): SnapshotDiff => {
+/** Roles of rows: a change inside a row is that row's change. */
+const ROW_ROLES = new Set(["listitem", "row", "option", "treeitem", "article"])
+/** Roles that hold rows: a row is looked for below them only. */
+const ROW_HOLDERS = new Set(["list", "table", "grid", "treegrid", "rowgroup", "listbox", "tree", "menu", "feed"])
+
+/**
+ * The outermost row (listitem, row, …) holding line `index`, below the nearest list/table/grid; the line
+ * itself when no row holds it. The line alignment may match a row's first line with another row's, so
+ * a new row can show up as its children only: lifted, it counts (and is shown) as the row.
+ */
+export const rowOf = (lines: ReadonlyArray<string>, parents: ReadonlyArray<number>, index: number): number => {
+  let row = index
+  for (let p = parents[index]!; p >= 0 && !ROW_HOLDERS.has(roleOf(lines[p]!)); p = parents[p]!) if (ROW_ROLES.has(roleOf(lines[p]!))) row = p
+  return row
+}
+
+/**
+ * Change roots (`roots`, lines of `lines`) with those inside rows replaced by their rows, where at least
+ * `min` rows of one parent changed (many rows at once: a filter, a re-render); a change in one or two rows
+ * keeps its own roots (an editor that opened in a row is that editor).
+ */
+export const liftRows = (lines: ReadonlyArray<string>, parents: ReadonlyArray<number>, roots: ReadonlyArray<number>, min = 4): Array<number> => {
+  const lifted = roots.map((root) => rowOf(lines, parents, root))
+  const rowsUnder = new Map<number, Set<number>>()
+  for (const row of lifted) rowsUnder.set(parents[row]!, (rowsUnder.get(parents[row]!) ?? new Set()).add(row))
+  const many = (row: number) => rowsUnder.get(parents[row]!)!.size >= min
+  return [...new Set(roots.map((root, i) => (many(lifted[i]!) ? lifted[i]! : root)))].sort((a, b) => a - b)
+}
+
+/**
+ * The lines as the alignment compares them: without refs, and a row's line (`- listitem [ref=e5]:`, the
+ * same for every row) with the first words inside it, so that rows are matched with the same rows.
+ */
+const alignmentKeys = (lines: ReadonlyArray<string>): ReadonlyArray<string> =>
+  lines.map((line, index) => {
+    const key = withoutRef(line)
+    if (!ROW_ROLES.has(roleOf(line)) || !line.endsWith(":")) return key
+    for (let j = index + 1; j < lines.length && j <= index + 6 && indentOf(lines[j]!) > indentOf(line); j++) {
+      if (/"[^"]+"|: \S/.test(lines[j]!) && !/\[aria-hidden\]/.test(lines[j]!)) return `${key} ${withoutRef(lines[j]!).trim()}`
+    }
+    return key
+  })
+
+/** Two snapshots' lines lined up: which of `before` were removed, which of `after` were added or changed. */
+export interface Comparison {
+  readonly before: ReadonlyArray<string>
+  readonly after: ReadonlyArray<string>
+  readonly removed: ReadonlySet<number>
+  readonly added: ReadonlySet<number>
+  readonly changed: ReadonlySet<number>
+  /** Each line of `after`'s parent index (-1 at the top). */
+  readonly afterParents: ReadonlyArray<number>
+  /** Unchanged elements the page re-rendered under new refs. */
+  readonly renewed: number
+}
+
+export const compareSnapshots = (previous: string, next: string): Comparison => {
   const before = previous.split("\n")
   const after = next.split("\n")
-  const aligned = align(before.map(withoutRef), after.map(withoutRef))
+  const aligned = align(alignmentKeys(before), alignmentKeys(after))
   const addedIdx = aligned.added
   const removedIdx = aligned.removed
 
@@ -135,28 +191,18 @@ export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 
   // Unchanged elements the page re-rendered under new refs: their old refs no longer resolve.
   const refsAfter = new Set(after.map(refOf).filter((r) => r !== undefined))
   const renewed = before.filter((line, index) => !removedIdx.has(index) && refOf(line) !== undefined && !refsAfter.has(refOf(line)!)).length
+  return { before, after, removed: removedIdx, added: addedIdx, changed: changedIdx, afterParents: parentsOf(after), renewed }
+}
 
-  // Added and changed lines with their ancestors for context.
-  const afterParents = parentsOf(after)
-  const shown = new Set<number>([...addedIdx, ...changedIdx])
-  for (const index of [...shown]) {
-    for (let p = afterParents[index]!; p >= 0 && !shown.has(p); p = afterParents[p]!) shown.add(p)
-  }
-  const out: Array<string> = []
-  for (const index of [...shown].sort((a, b) => a - b)) {
-    const mark = addedIdx.has(index) ? "+" : changedIdx.has(index) ? "~" : " "
-    // Unnamed wrappers say nothing as context: the named ancestors place the change.
-    if (mark === " " && UNNAMED_WRAPPER.test(after[index]!)) continue
-    out.push(`${mark} ${quiet(after[index]!)}`)
-  }
-
-  // Removed subtrees, by the landmark (the surviving parent) they were removed from.
+/** The removed subtrees, one line each, by the landmark (the surviving parent) they were removed from. */
+export const removalLines = (cmp: Comparison, maxShown = 12): ReadonlyArray<string> => {
+  const { before, removed: removedIdx } = cmp
   const beforeParents = parentsOf(before)
   const underRemoved = (index: number) => {
     for (let p = beforeParents[index]!; p >= 0; p = beforeParents[p]!) if (removedIdx.has(p)) return true
     return false
   }
-  const roots = [...removedIdx].filter((index) => !underRemoved(index)).sort((a, b) => a - b)
+  const roots = liftRows(before, beforeParents, [...removedIdx].filter((index) => !underRemoved(index)))
   const inside = (root: number) => {
     let count = 0
     for (let j = root + 1; j < before.length && indentOf(before[j]!) > indentOf(before[root]!); j++) if (removedIdx.has(j)) count++
@@ -184,14 +230,41 @@ export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 
     } else {
       const tally = new Map<string, number>()
       for (const root of members) tally.set(roleOf(before[root]!), (tally.get(roleOf(before[root]!)) ?? 0) + 1)
-      const lines = members.reduce((n, root) => n + 1 + inside(root), 0)
-      removedLines.push(`- ${members.length} removed from ${landmark}: ${[...tally].map(([role, n]) => `${role} ×${n}`).join(", ")} (${lines} lines)`)
+      const lines = members.reduce((n, root) => n + (removedIdx.has(root) ? 1 : 0) + inside(root), 0)
+      const verb = members.every((root) => removedIdx.has(root)) ? "removed from" : "removed or emptied in"
+      removedLines.push(`- ${members.length} ${verb} ${landmark}: ${[...tally].map(([role, n]) => `${role} ×${n}`).join(", ")} (${lines} lines)`)
     }
   }
-  out.push(...removedLines.slice(0, maxRemovedShown))
-  if (removedLines.length > maxRemovedShown) out.push(`- … ${removedLines.length - maxRemovedShown} more removals`)
-  if (renewed > 0) out.push(`(${renewed} unchanged elements were re-rendered with new refs)`)
-  return { text: out.join("\n"), added: addedIdx.size, removed: removedIdx.size, changed: changedIdx.size }
+  const out = removedLines.slice(0, maxShown)
+  if (removedLines.length > maxShown) out.push(`- … ${removedLines.length - maxShown} more removals`)
+  return out
+}
+
+export const diffSnapshots = (previous: string, next: string, maxRemovedShown = 12): SnapshotDiff => diffOf(compareSnapshots(previous, next), maxRemovedShown)
+
+/** The diff text of a comparison: added and changed lines with their ancestors, then the removals. */
+export const diffOf = (cmp: Comparison, maxRemovedShown = 12): SnapshotDiff => {
+  const { after, added: addedIdx, changed: changedIdx, afterParents } = cmp
+  // Added and changed lines with their ancestors for context; many rows changed at once are shown whole.
+  const shown = new Set<number>([...addedIdx, ...changedIdx])
+  const touched = [...shown].filter((index) => !(afterParents[index]! >= 0 && shown.has(afterParents[index]!)))
+  const lifted = new Set(liftRows(after, afterParents, touched))
+  for (const row of new Set(touched.map((index) => rowOf(after, afterParents, index)).filter((row) => lifted.has(row) && ROW_ROLES.has(roleOf(after[row]!))))) {
+    for (let j = row; j === row || (j < after.length && indentOf(after[j]!) > indentOf(after[row]!)); j++) shown.add(j)
+  }
+  for (const index of [...shown]) {
+    for (let p = afterParents[index]!; p >= 0 && !shown.has(p); p = afterParents[p]!) shown.add(p)
+  }
+  const out: Array<string> = []
+  for (const index of [...shown].sort((a, b) => a - b)) {
+    const mark = addedIdx.has(index) ? "+" : changedIdx.has(index) ? "~" : " "
+    // Unnamed wrappers say nothing as context: the named ancestors place the change.
+    if (mark === " " && UNNAMED_WRAPPER.test(after[index]!)) continue
+    out.push(`${mark} ${quiet(after[index]!)}`)
+  }
+  out.push(...removalLines(cmp, maxRemovedShown))
+  if (cmp.renewed > 0) out.push(`(${cmp.renewed} unchanged elements were re-rendered with new refs)`)
+  return { text: out.join("\n"), added: addedIdx.size, removed: cmp.removed.size, changed: changedIdx.size }
 }
 
 /**

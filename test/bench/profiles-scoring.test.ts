@@ -89,6 +89,25 @@ describe("the agent's parsing of snapshot and find results", () => {
     ])
     expect(nodes[0]?.attrs).toContain("checked")
   })
+
+  it("reads a folded block's rows as their elements: the column's role, its name with the row's label", () => {
+    const nodes = parseNodes(
+      [
+        '  - list "Task list" [ref=e66]:',
+        '    - listitem ×2 more like the one above, folded (expand: "e76-e92" shows them); refs of checkbox "Done: …", button "Edit …" in each:',
+        "      Prepare Q3 budget review e78 e83; Review pull request #482 e87 e91",
+        '  - button "Add task" [ref=e95]'
+      ].join("\n")
+    )
+    expect(nodes.filter((n) => n.ref !== undefined).map((n) => [n.role, n.name, n.ref])).toEqual([
+      ["list", "Task list", "e66"],
+      ["checkbox", "Done: Prepare Q3 budget review", "e78"],
+      ["button", "Edit Prepare Q3 budget review", "e83"],
+      ["checkbox", "Done: Review pull request #482", "e87"],
+      ["button", "Edit Review pull request #482", "e91"],
+      ["button", "Add task", "e95"]
+    ])
+  })
 })
 
 describe("summaries and the verdict", () => {

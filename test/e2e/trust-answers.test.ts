@@ -104,7 +104,8 @@ describe("issue 10 on the tasks app", () => {
   })
 
   it("6. a depth-limited snapshot marks the subtrees it cut with their size", async () => {
-    const full = await mcp.call("electron_snapshot")
+    // The size is the whole subtree's: counted in the snapshot with every row (expand: "all").
+    const full = await mcp.call("electron_snapshot", { expand: "all" })
     const limited = await mcp.call("electron_snapshot", { depth: 2 })
     expect(limited.isError, limited.text).toBe(false)
     const marked = /^(\s*)- region "Tasks" \[ref=(e\d+)\] \((\d+) lines cut by depth\)$/m.exec(limited.text)

@@ -6,7 +6,24 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, type Layer, TestClock } from "effect"
 import { Snapshots, type PageChanges, type WindowEntry } from "../../src/layers/driver/ElectronDriver.js"
-import { changeSummary, SUMMARY_TIME_BOX_MS } from "../../src/tools/act.js"
+import { changeSummary, DIGEST_CHARS, SUMMARY_TIME_BOX_MS } from "../../src/tools/act.js"
+import { viewSnapshot } from "../../src/tools/snapshot-view.js"
+
+/** A page with `n` task rows (each a checkbox and two buttons), refs from e100 (6 a row). */
+const page = (n: number, extra: ReadonlyArray<string> = []) =>
+  [
+    "- main [ref=e1]:",
+    '  - searchbox "Search" [ref=e2]',
+    '  - list "Task list" [ref=e3]:',
+    ...Array.from({ length: n }, (_, i) => [
+      `    - listitem [ref=e${100 + 6 * i}]:`,
+      `      - 'checkbox "Done: Task ${i}" [ref=e${101 + 6 * i}]'`,
+      `      - generic [ref=e${102 + 6 * i}]: Task ${i} ${"details ".repeat(6)}`,
+      `      - button "Edit Task ${i}" [ref=e${103 + 6 * i}] [cursor=pointer]: Edit`,
+      `      - button "Delete Task ${i}" [ref=e${104 + 6 * i}] [cursor=pointer]: Delete`
+    ]).flat(),
+    ...extra
+  ].join("\n")
 
 const entry = (latestSnapshot: string | undefined) => ({ latestSnapshot, page: { isClosed: () => false } }) as unknown as WindowEntry
 // A page that is never quiet: the summary comes from a snapshot.
@@ -66,6 +83,34 @@ describe("changeSummary", () => {
         yield* summary(quietPage({ quiet: true, fields: [{ label: "Slug", value: "a-b", checkable: false }], focus: "Name" }), before),
         '\nOnly fields changed: "Slug" = "a-b"; focus on "Name".'
       )
+    }))
+
+  it.effect("many added rows of one shape: summed up by landmark and count, with their refs by row, within the bound", () =>
+    Effect.gen(function* () {
+      const before = page(1)
+      const after = page(60)
+      const text = yield* summary(snapshotting(Effect.succeed(after)), entry(before))
+      assert.match(text, /^\nThe page changed \(\+\d+ -0 lines\), in short:\n/)
+      assert.include(text, '+ 59 added to list "Task list" [ref=e3]: listitem ×59 (295 lines); refs of checkbox "Done: …", button "Edit …", button "Delete …" in each: Task 1 e107 e109 e110; Task 2 e113 e115 e116')
+      assert.match(text, /…, \+\d+ more rows/)
+      // Never more than the bound, nor than the (folded) snapshot an agent would take instead.
+      assert.isAtMost(text.length, DIGEST_CHARS + 60)
+      assert.isBelow(text.length, viewSnapshot(after, {}).text.length)
+    }))
+
+  it.effect("a new dialog: its fields and buttons are the refs named first", () =>
+    Effect.gen(function* () {
+      const before = page(1)
+      const dialog = [
+        '  - dialog "Edit task" [ref=e900]:',
+        ...Array.from({ length: 40 }, (_, i) => `    - paragraph [ref=e${901 + i}]: ${"help text ".repeat(4)}${i}`),
+        '    - textbox "Task title" [active] [ref=e950]: Task 0',
+        '    - button "Save" [ref=e951] [cursor=pointer]',
+        '    - button "Cancel" [ref=e952] [cursor=pointer]'
+      ]
+      const text = yield* summary(snapshotting(Effect.succeed(page(1, dialog))), entry(before))
+      assert.include(text, '+ dialog "Edit task" [ref=e900] (44 lines) in main [ref=e1]; refs: textbox "Task title" e950 (focused), button "Save" e951, button "Cancel" e952')
+      assert.isAtMost(text.length, DIGEST_CHARS + 60)
     }))
 
   it.effect("without a snapshot of the window, says nothing and takes none", () =>

@@ -34,10 +34,38 @@ export interface Node {
 
 const unquote = (s: string) => (s.startsWith('"') && s.endsWith('"') && s.length >= 2 ? s.slice(1, -1).replace(/\\"/g, '"') : s)
 
+/**
+ * The elements of a folded block (`- listitem ×41 … refs of checkbox "Done: …", button "Edit …" in each:`
+ * then `Label e1 e2; Label e3 e4` lines), read as an agent reads them: each ref is the column's role, and
+ * its name is the column's with the row's label for "…".
+ */
+const foldColumns = (line: string): ReadonlyArray<{ role: string; name: string }> | undefined => {
+  const m = /folded \(expand: "[^"]*" shows them\); refs of (.*) in each:$/.exec(line)
+  if (m === null) return undefined
+  return Array.from(m[1]!.matchAll(/([a-z]+)(?: "((?:[^"\\]|\\.)*)")?/g), (c) => ({ role: c[1]!, name: (c[2] ?? "").replace(/\\"/g, '"') }))
+}
+
 /** Parses the aria-snapshot lines (`- role "name" [attr] [ref=e1]: text`) of a result. */
 export const parseNodes = (text: string): ReadonlyArray<Node> => {
   const nodes: Array<Node> = []
+  let fold: { readonly depth: number; readonly columns: ReadonlyArray<{ role: string; name: string }> } | undefined
   for (const raw of text.split("\n")) {
+    const depth = raw.replace(/^[+~ ] /, "  ").length - raw.replace(/^[+~ ] /, "  ").trimStart().length
+    if (fold !== undefined && depth > fold.depth && !/^\s*- /.test(raw.replace(/^[+~ ] /, "  "))) {
+      for (const entry of raw.trim().split("; ")) {
+        const refs = /((?: (?:f\d+)?e\d+)+)$/.exec(` ${entry}`)
+        if (refs === null) continue
+        const label = ` ${entry}`.slice(0, refs.index).trim()
+        refs[1]!.trim().split(" ").forEach((ref, c) => {
+          const column = fold!.columns[c]
+          if (column !== undefined) nodes.push({ depth: depth + 2, role: column.role, name: column.name.replace("…", label), ref, text: "", attrs: [`ref=${ref}`] })
+        })
+      }
+      continue
+    }
+    fold = undefined
+    const columns = foldColumns(raw)
+    if (columns !== undefined) fold = { depth, columns }
     let line = raw.replace(/^[+ ] /, "  ")
     const m = /^(\s*)- '?([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/.exec(line)
     if (m === null) continue
