@@ -10,6 +10,7 @@ import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { InvalidArgument, Timeout } from "./errors.js"
 import { nearbyFor, noMatchLines } from "./nearby.js"
 import { diffCounts, diffSnapshots, markCutSubtrees } from "./snapshot-diff.js"
+import { waitForEvent } from "./events.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 
@@ -278,4 +279,4 @@ export const waitFor = defineTool({
     })
 })
 
-export const observeTools = [snapshot, screenshot, find, getText, getAttribute, waitFor]
+export const observeTools = [snapshot, screenshot, find, getText, getAttribute, waitFor, waitForEvent]
