@@ -10,6 +10,7 @@ import { join } from "node:path"
 import {
   Baseline,
   BaselineJson,
+  BUDGETS,
   compare,
   describeFinding,
   formatBaseline,
@@ -83,12 +84,13 @@ describe("manifest gate: compare", () => {
   })
 
   it("fails a variant over its absolute budget even when it grew less than the limit, naming the budget", () => {
-    const atBudget = { variants: { "everything:eval": variant(16_900, ["tool_a"]) }, toolBpe: {} }
+    const budget = BUDGETS["everything:eval"]!
+    const atBudget = { variants: { "everything:eval": variant(budget - 100, ["tool_a"]) }, toolBpe: {} }
     const only = (current: Snapshot) => ({ variants: { "everything:eval": current.variants["everything:eval"]! }, toolBpe: {} })
-    expect(compare(atBudget, only(snapshot({ "everything:eval": variant(17_000, ["tool_a"]) }))).failures).toEqual([])
-    const over = compare(atBudget, only(snapshot({ "everything:eval": variant(17_001, ["tool_a"]) }))).failures
+    expect(compare(atBudget, only(snapshot({ "everything:eval": variant(budget, ["tool_a"]) }))).failures).toEqual([])
+    const over = compare(atBudget, only(snapshot({ "everything:eval": variant(budget + 1, ["tool_a"]) }))).failures
     expect(over.map((f) => f._tag)).toEqual(["OverBudget"])
-    expect(describeFinding(over[0]!)).toBe("everything:eval: 17001 BPE is over its budget of 17000")
+    expect(describeFinding(over[0]!)).toBe(`everything:eval: ${budget + 1} BPE is over its budget of ${budget}`)
   })
 
   it("passes a variant that shrinks", () => {
