@@ -59,6 +59,9 @@ export const waitForEvent = defineTool({
       }
       const windows = yield* Windows
       const pages = yield* PageOps
+      // The active window, for every source: a page a web dialog blocks sends no events (DIALOG_OPEN says so).
+      const entry = yield* windows.window()
+      const window = entry.id
       const bound = yield* budgetMs(input.timeoutMs ?? DEFAULT_TIMEOUT)
       const what = `${on === "element" ? input.target! : on} ${input.event}`
       const timedOut = () =>
@@ -68,7 +71,6 @@ export const waitForEvent = defineTool({
         })
       const started = Date.now()
       let fired: Fired
-      let window: string | undefined
       if (on === "app" || on === "ipcMain" || on === "BrowserWindow" || on === "webContents") {
         const mainProcess = yield* MainProcess
         const token = randomUUID()
@@ -76,10 +78,7 @@ export const waitForEvent = defineTool({
         const arm =
           on === "app" || on === "ipcMain"
             ? mainProcess.evaluateMain(`listen for ${what}`, armOnElectron, arg)
-            : Effect.flatMap(windows.window(), (entry) => {
-                window = entry.id
-                return mainProcess.evaluateWindow(entry, `listen for ${what}`, armOnWindow, arg)
-              })
+            : mainProcess.evaluateWindow(entry, `listen for ${what}`, armOnWindow, arg)
         fired = yield* Effect.acquireUseRelease(
           arm,
           () =>
@@ -90,8 +89,6 @@ export const waitForEvent = defineTool({
           () => mainProcess.evaluateMain(`stop waiting for ${what}`, mainCancel, token).pipe(Effect.timeout(RELEASE_MS), Effect.ignore)
         )
       } else {
-        const entry = yield* windows.window()
-        window = entry.id
         const arg = { on, event: input.event, budget: ARGUMENT_BUDGET }
         let arm
         if (on === "element") {
@@ -121,7 +118,7 @@ export const waitForEvent = defineTool({
       const data = fired.event ?? fired.args
       return {
         text: `${what} fired after ${elapsedMs} ms: ${cut(JSON.stringify(data) ?? "null", 1_500)}${fired.sender !== undefined ? ` (sender ${JSON.stringify(fired.sender)})` : ""}`,
-        structured: { on, event: input.event, ...(window !== undefined ? { window } : {}), elapsedMs, ...(fired.event !== undefined ? { fired: fired.event } : { args: fired.args }), ...(fired.sender !== undefined ? { sender: fired.sender } : {}) }
+        structured: { on, event: input.event, window, elapsedMs, ...(fired.event !== undefined ? { fired: fired.event } : { args: fired.args }), ...(fired.sender !== undefined ? { sender: fired.sender } : {}) }
       }
     })
 })
