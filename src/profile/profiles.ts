@@ -24,7 +24,8 @@ export const CORE_GROUPS = {
     "electron_find",
     "electron_get_text",
     "electron_get_attribute",
-    "electron_wait_for"
+    "electron_wait_for",
+    "electron_wait_for_event"
   ],
   interact: [
     "electron_click",

@@ -43,5 +43,9 @@ export type ToolError = DriverError | PathNotAllowed | EvalNotAuthorized | Asser
 /** The stable code of any tagged error of the vocabulary. */
 export const errorCode = (error: { readonly _tag: ErrorTag }): ErrorCode => ErrorCodes[error._tag]
 
-/** Errors worth retrying as they are (the condition may clear by itself). */
-export const isRetryable = (error: { readonly _tag: string }): boolean => error._tag === "Timeout" || error._tag === "NotInteractable"
+/**
+ * Errors worth retrying as they are (the condition may clear by itself); an error whose details say
+ * `retryable: false` is not (a read-only editor, an element that refuses drops).
+ */
+export const isRetryable = (error: { readonly _tag: string; readonly details?: Readonly<Record<string, unknown>> | undefined }): boolean =>
+  (error._tag === "Timeout" || error._tag === "NotInteractable") && error.details?.["retryable"] !== false

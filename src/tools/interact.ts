@@ -5,21 +5,18 @@
  * with electron_web_dialog.
  */
 import { Effect, Schema } from "effect"
-import { existsSync } from "node:fs"
-import { resolve } from "node:path"
 
-import { AppLifecycle, Windows, Snapshots, Dialogs, PageOps } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, Windows, Snapshots, PageOps } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
-
-
-
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
-import { act, changeSummary, dialogResult } from "./act.js"
+import { act } from "./act.js"
+import { uploadFile } from "./drop.js"
 import { fillForm } from "./fill-form.js"
-import { webDialog } from "./web-dialog.js"
+import { pressKey } from "./keys.js"
 import { stepCode } from "./step-code.js"
-import { markIfFocusedPassword } from "./call-secrets.js"
+import { fill, type } from "./typing.js"
+import { webDialog } from "./web-dialog.js"
 
 const timeoutOf = (input: { readonly timeoutMs?: number | undefined }) => input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
 const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
@@ -71,104 +68,6 @@ export const hover = defineTool({
       timeoutMs: timeoutOf(input), wait: "trial",
       perform: (locator, _entry, bound) => locator.hover(bound)
     })
-})
-
-export const fill = defineTool({
-  name: "electron_fill",
-  description: "Replace the value of a text field, textarea, date or contenteditable element (input and change events fire). For key-by-key typing use electron_type.",
-  type: "interact",
-  idempotent: true,
-  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
-  input: Schema.Struct({ target: Target, value: Text(100_000), timeoutMs: Timeout5 }),
-  handler: (input) =>
-    act({
-      tool: "electron_fill",
-      target: input.target,
-      describe: `fill ${input.target}`,
-      step: (code) => `await ${code}.fill(${JSON.stringify(input.value)})`,
-      timeoutMs: timeoutOf(input), wait: "repeat", typed: input.value,
-      perform: (locator, _entry, { timeout }) => locator.fill(input.value, { timeout })
-    })
-})
-
-export const type = defineTool({
-  name: "electron_type",
-  description:
-    "Type text key by key (keydown/keypress/input/keyup per character) into a target, or into the focused element without one; submit=true presses Enter after. Use for inputs that react to keystrokes.",
-  type: "interact",
-  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
-  input: Schema.Struct({
-    target: Schema.optional(Target),
-    text: Text(10_000),
-    delayMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 1_000))).annotations({ description: "between keys, default 0" }),
-    submit: Schema.optional(Schema.Boolean),
-    timeoutMs: Timeout5
-  }),
-  handler: (input) => {
-    const delay = input.delayMs ?? 0
-    if (input.target !== undefined) {
-      return act({
-        tool: "electron_type",
-        target: input.target,
-        describe: `type into ${input.target}`,
-        step: (code) => `await ${code}.pressSequentially(${JSON.stringify(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
-        timeoutMs: timeoutOf(input), wait: "attached", typed: input.text,
-        perform: async (locator, _entry, { timeout }) => {
-          await locator.pressSequentially(input.text, { delay, timeout })
-          if (input.submit === true) await locator.press("Enter", { timeout })
-        }
-      })
-    }
-    return Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const windows = yield* Windows
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
-      // Where the keys went is read before Enter submits (a submitted form may clear or leave the page).
-      yield* pages.run("type", () => entry.page.keyboard.type(input.text, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, input.text)))
-      if (input.submit === true) yield* pages.run("type", () => entry.page.keyboard.press("Enter"))
-      yield* lifecycle.recordStep({ tool: "electron_type", window: entry.id, code: `await window.keyboard.type(${JSON.stringify(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}` })
-      const change = yield* changeSummary(entry)
-      return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }
-    })
-  }
-})
-
-export const pressKey = defineTool({
-  name: "electron_press_key",
-  description: "Press a key or chord (Enter, Escape, ArrowDown, Control+A, ControlOrMeta+S) on a target or the focused element. Key names follow Playwright's keyboard API.",
-  type: "interact",
-  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT"],
-  input: Schema.Struct({ key: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)), target: Schema.optional(Target), timeoutMs: Timeout5 }),
-  handler: (input) => {
-    if (input.target !== undefined) {
-      return act({
-        tool: "electron_press_key",
-        target: input.target,
-        describe: `press ${input.key} on ${input.target}`,
-        step: (code) => `await ${code}.press(${JSON.stringify(input.key)})`,
-        timeoutMs: timeoutOf(input), wait: "attached",
-        perform: (locator, _entry, { timeout }) => locator.press(input.key, { timeout })
-      })
-    }
-    return Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const windows = yield* Windows
-      const dialogs = yield* Dialogs
-      const entry = yield* windows.window()
-      const dialog = yield* dialogs.runUntilDialog(`press ${input.key}`, () => entry.page.keyboard.press(input.key)).pipe(
-        Effect.mapError((error) =>
-          /Unknown key/.test(error.message)
-            ? new InvalidArgument({ message: `key: unknown key "${input.key}"`, hint: "Use names like Enter, Tab, Escape, ArrowDown, a, Control+A, ControlOrMeta+S." })
-            : error
-        )
-      )
-      yield* lifecycle.recordStep({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${JSON.stringify(input.key)})` })
-      if (dialog) return yield* dialogResult(dialog)
-      const change = yield* changeSummary(entry)
-      return { text: `Pressed ${input.key}.${change}`, structured: { window: entry.id } }
-    })
-  }
 })
 
 export const selectOption = defineTool({
@@ -231,32 +130,6 @@ export const drag = defineTool({
         // Never tried at once: a drag that pressed the mouse on the source and then timed out must not be repeated.
         timeoutMs: timeoutOf(input), wait: "trial", tryFirst: false,
         perform: (locator, _entry, bound) => locator.dragTo(destination, bound)
-      })
-    })
-})
-
-export const uploadFile = defineTool({
-  name: "electron_upload_file",
-  description: "Set the files of an <input type=file> (absolute paths, or relative to the server's folder); an empty list clears it. For native open dialogs use electron_dialog_stub.",
-  type: "interact",
-  idempotent: true,
-  files: ["paths[]"],
-  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
-  input: Schema.Struct({ target: Target, paths: Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096))).pipe(Schema.maxItems(100)), timeoutMs: Timeout5 }),
-  handler: (input) =>
-    Effect.gen(function* () {
-      const paths = input.paths.map((p) => resolve(p))
-      const missing = paths.filter((p) => !existsSync(p))
-      if (missing.length > 0) {
-        return yield* new InvalidArgument({ message: `paths: ${missing.join(", ")} not found`, hint: "Give paths of existing files." })
-      }
-      return yield* act({
-        tool: "electron_upload_file",
-        target: input.target,
-        describe: `set ${paths.length} file(s) on ${input.target}`,
-        step: (code) => `await ${code}.setInputFiles(${JSON.stringify(paths)})`,
-        timeoutMs: timeoutOf(input), wait: "repeat",
-        perform: (locator, _entry, { timeout }) => locator.setInputFiles(paths, { timeout })
       })
     })
 })

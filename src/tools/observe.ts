@@ -12,6 +12,7 @@ import { nearbyFor, noMatchLines } from "./nearby.js"
 import { diffCounts, diffSnapshots, markCutSubtrees } from "./snapshot-diff.js"
 import { parseExpand } from "./snapshot-fold.js"
 import { CHARS_PER_TOKEN, viewDiff, viewSnapshot, withinBudget, type SnapshotView } from "./snapshot-view.js"
+import { waitForEvent } from "./events.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 
@@ -293,4 +294,4 @@ export const waitFor = defineTool({
     })
 })
 
-export const observeTools = [snapshot, screenshot, find, getText, getAttribute, waitFor]
+export const observeTools = [snapshot, screenshot, find, getText, getAttribute, waitFor, waitForEvent]

@@ -108,7 +108,7 @@ describe("npm run manifest:check holds the profiles to ADR 0001", () => {
       const paths = { baseline: DEFAULT_BASELINE, adr }
 
       const unchanged = yield* Effect.either(checkManifest(paths))
-      expect(Either.isRight(unchanged) && unchanged.right).toContain("Profile membership OK: 4 profiles and the default (full) as ADR 0001 amendment A1")
+      expect(Either.isRight(unchanged) && unchanged.right).toContain("Profile membership OK: 4 profiles and the default (full) as ADR 0001 amendment A2")
 
       const refused = yield* Effect.either(checkManifest(paths, changed()))
       expect(Either.isLeft(refused) && refused.left._tag).toBe("ProfileMembershipNotAmended")
@@ -121,7 +121,7 @@ describe("npm run manifest:check holds the profiles to ADR 0001", () => {
       const amendment = `\n### The next amendment (test): electron_screenshot into essential\n\nWhy, with evidence.\n\n${nextMembershipBlock(committed, adr, new Date("2026-12-31T00:00:00Z"), changed())}`
       writeFileSync(adr, committed + amendment)
       const accepted = yield* Effect.either(checkManifest(paths, changed()))
-      expect(Either.isRight(accepted) && accepted.right).toContain("as ADR 0001 amendment A2 (2026-12-31) records them")
+      expect(Either.isRight(accepted) && accepted.right).toContain("as ADR 0001 amendment A3 (2026-12-31) records them")
 
       // The amended record no longer fits the unchanged code: the gate holds both ways.
       const back = yield* Effect.either(checkManifest(paths))

@@ -1,0 +1,146 @@
+/**
+ * electron_fill and electron_type: text into fields, and into code editors through the editor's own key
+ * handling with the text read back (./editor.ts).
+ */
+import { Effect, Schema } from "effect"
+import type { Locator } from "playwright-core"
+import { AppLifecycle, PageOps, Snapshots, Windows, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { act, changeSummary } from "./act.js"
+import { markIfFocusedPassword } from "./call-secrets.js"
+import { EDITOR_MAX_CHARS, editorHolds, isEditor, probeEditor, typeIntoEditor, type EditorProbe } from "./editor.js"
+import { InvalidArgument } from "./errors.js"
+import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
+import { codeString, stepCode } from "./step-code.js"
+import { defineTool } from "./Tool.js"
+
+const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
+const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
+const ERRORS = ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"] as const
+
+/** The target's element and what it is (an editor or not), once it is there. */
+const resolveTarget = (target: string, timeoutMs: number) =>
+  Effect.gen(function* () {
+    const windows = yield* Windows
+    const snapshots = yield* Snapshots
+    const pages = yield* PageOps
+    const entry = yield* windows.window()
+    const locator = yield* snapshots.locate(entry, target)
+    let probe: EditorProbe | undefined
+    yield* pages.waitSliced(`find ${target}`, (slice) => probeEditor(locator, slice).then((read) => void (probe = read)), timeoutMs)
+    return { entry, locator, probe: probe! }
+  })
+
+interface EditorCall {
+  readonly tool: string
+  readonly entry: WindowEntry
+  readonly locator: Locator
+  readonly target: string
+  readonly before: EditorProbe
+  readonly text: string
+  readonly replace: boolean
+  readonly delayMs: number
+  readonly timeoutMs: number
+}
+
+/** Types into a code editor, records the step (focus by a click, then the keys) and answers with the read-back. */
+const editorCall = (call: EditorCall) =>
+  Effect.gen(function* () {
+    const lifecycle = yield* AppLifecycle
+    const code = yield* stepCode(call.entry, call.target, call.locator)
+    const after = yield* typeIntoEditor(call)
+    const keys = call.replace ? `\n  await window.keyboard.press("ControlOrMeta+A")\n  await window.keyboard.press("Backspace")` : ""
+    yield* lifecycle.recordStep({ tool: call.tool, window: call.entry.id, code: `await window.${code}.click()${keys}\n  await window.keyboard.type(${codeString(call.text)})` })
+    const change = yield* changeSummary(call.entry)
+    const verb = call.replace ? "Filled" : `Typed ${[...call.text].length} characters into`
+    return {
+      text: `${verb} the ${after.kind} editor ${code} by its own keys; it holds ${editorHolds(after, call.replace ? call.text : undefined)}.${change}`,
+      structured: {
+        window: call.entry.id,
+        locator: code,
+        editor: { kind: after.kind, source: after.source, characters: after.text.length, ...(call.replace ? { matches: after.text === call.text } : {}) }
+      }
+    }
+  })
+
+const tooLong = (argument: string, length: number) =>
+  new InvalidArgument({
+    message: `${argument}: ${length} characters; a code editor is filled key by key, at most ${EDITOR_MAX_CHARS}`,
+    hint: "Split the text over several electron_type calls."
+  })
+
+export const fill = defineTool({
+  name: "electron_fill",
+  description:
+    "Replace the value of a text field, textarea, date or contenteditable element (input and change events fire). Code editors (Monaco, CodeMirror) get their own keys and are read back.",
+  type: "interact",
+  idempotent: true,
+  errors: [...ERRORS],
+  input: Schema.Struct({ target: Target, value: Text(100_000), timeoutMs: Timeout5 }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const timeoutMs = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
+      const { entry, locator, probe } = yield* resolveTarget(input.target, timeoutMs)
+      if (!isEditor(probe)) {
+        return yield* act({
+          tool: "electron_fill",
+          target: input.target,
+          describe: `fill ${input.target}`,
+          step: (code) => `await ${code}.fill(${codeString(input.value)})`,
+          timeoutMs, wait: "repeat", typed: input.value,
+          perform: (target, _entry, { timeout }) => target.fill(input.value, { timeout })
+        })
+      }
+      if (probe.text === input.value) return { text: `The ${probe.kind} editor ${input.target} already holds the value.`, structured: { window: entry.id, editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true } } }
+      if (input.value.length > EDITOR_MAX_CHARS) return yield* tooLong("value", input.value.length)
+      return yield* editorCall({ tool: "electron_fill", entry, locator, target: input.target, before: probe, text: input.value, replace: true, delayMs: 0, timeoutMs })
+    })
+})
+
+export const type = defineTool({
+  name: "electron_type",
+  description:
+    "Type text key by key (keydown/keypress/input/keyup per character) into a target, or into the focused element without one; submit=true presses Enter after. NOT_INTERACTABLE if an editor's text does not change.",
+  type: "interact",
+  errors: [...ERRORS],
+  input: Schema.Struct({
+    target: Schema.optional(Target),
+    text: Text(EDITOR_MAX_CHARS),
+    delayMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 1_000))).annotations({ description: "between keys, default 0" }),
+    submit: Schema.optional(Schema.Boolean),
+    timeoutMs: Timeout5
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const delay = input.delayMs ?? 0
+      const timeoutMs = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
+      if (input.target === undefined) {
+        const lifecycle = yield* AppLifecycle
+        const windows = yield* Windows
+        const pages = yield* PageOps
+        const entry = yield* windows.window()
+        // Where the keys went is read before Enter submits (a submitted form may clear or leave the page).
+        yield* pages.run("type", () => entry.page.keyboard.type(input.text, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, input.text)))
+        if (input.submit === true) yield* pages.run("type", () => entry.page.keyboard.press("Enter"))
+        yield* lifecycle.recordStep({ tool: "electron_type", window: entry.id, code: `await window.keyboard.type(${codeString(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}` })
+        const change = yield* changeSummary(entry)
+        return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }
+      }
+      const target = input.target
+      const { entry, locator, probe } = yield* resolveTarget(target, timeoutMs)
+      const text = `${input.text}${input.submit === true ? "\n" : ""}`
+      if (isEditor(probe) && text.length > 0) {
+        return yield* editorCall({ tool: "electron_type", entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })
+      }
+      return yield* act({
+        tool: "electron_type",
+        target,
+        describe: `type into ${target}`,
+        step: (code) => `await ${code}.pressSequentially(${codeString(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
+        timeoutMs, wait: "attached", typed: input.text,
+        perform: async (element, _entry, { timeout }) => {
+          await element.pressSequentially(input.text, { delay, timeout })
+          if (input.submit === true) await element.press("Enter", { timeout })
+        }
+      })
+    })
+})
