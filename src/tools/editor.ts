@@ -122,7 +122,7 @@ export const typeIntoEditor = (options: EditorTyping): Effect.Effect<EditorProbe
       }
     })
     yield* typing.pipe(
-      Effect.timeoutFail({ duration: Duration.millis(bound), onTimeout: () => new Timeout({ message: `typing into ${target} did not finish within ${bound} ms` }) })
+      Effect.timeoutFail({ duration: Duration.millis(bound), onTimeout: () => new Timeout({ message: `typing into ${target} did not finish within ${bound} ms`, hint: "Part of the text may be in: read it with electron_get_text, then pass a larger timeoutMs or type the rest." }) })
     )
     const read = pages.run(`read back ${target}`, () => probeEditor(locator, SETTLE_MS))
     const after = yield* pages.poll(Effect.map(read, (probe) => ({ ok: probe.text !== before.text, actual: probe })), SETTLE_MS)
