@@ -56,7 +56,7 @@ const readFacts = (electron: ElectronModule, targetIds: ReadonlyArray<string | n
  */
 export const pageFacts = (s: AppSession, page: Page, ms = 3_000): Promise<PageFacts | null | undefined> => {
   if (!s.hasMainProcess) return Promise.resolve(null)
-  const read = (async () => {
+  const read = async () => {
     const cdp = await s.context.newCDPSession(page)
     let targetId: string
     try {
@@ -70,15 +70,16 @@ export const pageFacts = (s: AppSession, page: Page, ms = 3_000): Promise<PageFa
       ? await app.evaluate(toFunction(source) as Parameters<typeof app.evaluate>[0], [targetId] as never)
       : await s.inspector!.evaluate<Array<PageFacts | null>, Array<string>>(source, [targetId])
     return (facts as Array<PageFacts | null>)[0] ?? null
-  })()
-  // An event callback, not a call: a main process that does not answer leaves the page a window, never unregistered.
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), ms)
-    read.then(
-      (facts) => (clearTimeout(timer), resolve(facts)),
-      () => (clearTimeout(timer), resolve(undefined))
+  }
+  // An event callback, not a call: a main process that does not answer within `ms` leaves the page a window,
+  // never unregistered (the read is bounded by Effect's timeout; a failed read is "not known" too).
+  return Effect.runPromise(
+    Effect.tryPromise(read).pipe(
+      Effect.timeoutOption(ms),
+      Effect.map((facts) => (facts._tag === "Some" ? facts.value : undefined)),
+      Effect.orElseSucceed(() => undefined)
     )
-  })
+  )
 }
 
 /** Classifies the pages not classified yet (one main-process call for all), then links parents. Never fails. */
