@@ -130,9 +130,14 @@ export class AppSession {
     return this.#windows.find((w) => w.id === id) ?? this.#frames.find((f) => f.id === id)
   }
 
-  /** Every open surface, parents first (each followed by what is shown in it). */
+  /**
+   * Every open surface, parents first (each followed by what is shown in it); siblings by kind (views, then
+   * guests, then frames), each kind in the order it appeared, so a listing does not depend on which page
+   * the app's renderers happened to open first.
+   */
   get surfaces(): ReadonlyArray<WindowEntry> {
-    const open = [...this.#windows, ...this.#frames].filter((s) => !s.closed)
+    const rank: Record<string, number> = { window: 0, view: 1, guest: 2, frame: 3 }
+    const open = [...this.#windows, ...this.#frames].filter((s) => !s.closed).sort((a, b) => (rank[a.kind] ?? 4) - (rank[b.kind] ?? 4))
     const ids = new Set(open.map((s) => s.id))
     const out: Array<WindowEntry> = []
     const visit = (parent: string | undefined) => {
