@@ -40,7 +40,7 @@ export const waitForEvent = defineTool({
   description:
     "Wait for one event and return its arguments: main process (app, the active window's BrowserWindow or webContents, an ipcMain channel) or page (window, document, an element target). Listens from the call's start.",
   type: "read",
-  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "TIMEOUT", "INVALID_ARGUMENT"],
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "REF_STALE", "TIMEOUT", "INVALID_ARGUMENT"],
   input: Schema.Struct({
     on: Schema.Literal(...MAIN_SOURCES, "window", "document", "element"),
     event: Schema.String.pipe(Schema.pattern(/^[A-Za-z][\w:.\-]{0,99}$/)).annotations({ description: "event name, or the ipcMain channel" }),

@@ -99,7 +99,7 @@ export const pressKey = defineTool({
   description:
     "Press a key or chord (Enter, Escape, Control+A, ControlOrMeta+S) on a target or the focused element, or a sequence (\"Control+K Control+S\", delayMs between). Playwright key names, all checked before the first press.",
   type: "interact",
-  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT"],
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT"],
   input: Schema.Struct({
     key: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)).annotations({ description: "a key, chord, or presses separated by spaces" }),
     target: Schema.optional(Target),

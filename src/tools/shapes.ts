@@ -13,7 +13,12 @@ export const TimeoutMs = (defaultMs: number) =>
     description: `ms, default ${defaultMs}`
   })
 
-export const WindowId = Schema.String.pipe(Schema.maxLength(8)).annotations({ description: "window id (w1) from electron_windows" })
+// A surface id: w1 (window), v1 (view), g1 (webview guest), fr1 (frame). The shape is checked by a filter the
+// listed schema does not carry (a pattern there costs every host tokens; the bound is what it needs to see).
+export const WindowId = Schema.String.pipe(
+  Schema.maxLength(8),
+  Schema.filter((id) => /^(?:w|v|g|fr)\d{1,6}$/.test(id) || "a surface id from electron_windows: w1, v1, g1 or fr1")
+).annotations({ description: "window id (w1) from electron_windows" })
 
 /** An app session's name: several apps at once, each its own session (electron_status lists them). */
 export const SessionName = Schema.String.pipe(Schema.maxLength(40))
