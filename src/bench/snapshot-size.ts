@@ -40,8 +40,8 @@ const main = async () => {
   const client = new Client({ name: "stagewright-snapshot-size", version: "1.0.0" })
   await client.connect(clientTransport)
   const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const result: any = await client.callTool({ name, arguments: args })
-    const text = (result.content ?? []).filter((c: any) => c.type === "text").map((c: any) => c.text).join("\n")
+    const result = (await client.callTool({ name, arguments: args })) as { content?: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> }
+    const text = (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n")
     if (result.isError === true) throw new Error(`${name} failed: ${text}`)
     return { text, structured: result.structuredContent }
   }
@@ -67,7 +67,7 @@ const main = async () => {
     const lineRefs = Array.from(demoText.matchAll(/^\s*- '?button "(?:[^"\\]|\\.)*"[^\n]*?\[ref=(e\d+)\]/gm), (m) => m[1]!)
     const folded = Array.from(demoText.matchAll(/(?:^|; )[^;\n]*? e\d+ (e\d+) (e\d+)(?=;|$)/gm), (m) => [m[1]!, m[2]!]).flat()
     const reachable = new Set([...lineRefs, ...folded]).size
-    const buttons = (await call("electron_find", { target: "role=button", limit: 1 })).structured.count as number
+    const buttons = (await call("electron_find", { target: "role=button", limit: 1 })).structured?.["count"] as number
     await call("electron_close")
     const demo = measures[0]!
     const result = {

@@ -10,7 +10,7 @@
  * real setImmediate turn lets the promises they started settle. Uninstall (or the app's quit) restores the
  * originals and moves the timers still pending to real timers with what is left of their delay.
  */
-import type { ElectronModule } from "../../layers/driver/ElectronDriver.js"
+import type { ElectronModule, MainValue } from "../../layers/driver/ElectronDriver.js"
 
 export type MainClockAction = "install" | "set" | "advance" | "run" | "pause" | "resume" | "status" | "uninstall"
 
@@ -48,9 +48,9 @@ export interface MainClockState {
   readonly removedAtQuit?: boolean
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the main process's globals are untyped here */
+/* The main process's globals and timer handles are untyped here: MainValue (the driver's declared untyped main-process value). */
 export const mainClock = (electron: ElectronModule, command: MainClockCommand): Promise<MainClockState> => {
-  const g = globalThis as any
+  const g = globalThis as MainValue
   const KEY = "__stagewright_clock"
   const ID_START = 1e12 // far above Node's own timer ids, which numbers of real timers use
   const MAX_DELAY = 2 ** 31 - 1
@@ -58,7 +58,7 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
   const make = (startAt: number) => {
     const orig = { Date: g.Date, setTimeout: g.setTimeout, clearTimeout: g.clearTimeout, setInterval: g.setInterval, clearInterval: g.clearInterval, setImmediate: g.setImmediate }
     const perfNow = () => g.performance.now() as number
-    const s: any = { ticks: 0, wallBase: startAt, fixedAt: undefined, paused: false, anchor: perfNow(), timers: new Map(), moved: new Map(), nextId: ID_START, armed: undefined, chain: Promise.resolve(), installed: true }
+    const s: MainValue = { ticks: 0, wallBase: startAt, fixedAt: undefined, paused: false, anchor: perfNow(), timers: new Map(), moved: new Map(), nextId: ID_START, armed: undefined, chain: Promise.resolve(), installed: true }
     const sync = () => {
       if (s.paused) return
       const p = perfNow()
@@ -135,7 +135,7 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
     }
 
     const first = (upTo: number) => {
-      let best: any
+      let best: MainValue
       for (const t of s.timers.values()) {
         if (t.callAt > upTo) continue
         if (best === undefined || t.callAt < best.callAt || (t.callAt === best.callAt && (t.createdAt < best.createdAt || (t.createdAt === best.createdAt && t.id < best.id)))) best = t
@@ -154,7 +154,7 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
       sync()
       s.armed = orig.setTimeout(() => {
         s.armed = undefined
-        void serial(() => runTo(s.ticks + Math.max(0, perfNow() - s.anchor), Infinity, false)).then((r: any) => r.errors.forEach(rethrow))
+        void serial(() => runTo(s.ticks + Math.max(0, perfNow() - s.anchor), Infinity, false)).then((r: MainValue) => r.errors.forEach(rethrow))
       }, Math.min(MAX_DELAY, Math.max(0, Math.ceil(next.callAt - s.ticks))))
     }
     const serial = (op: () => Promise<unknown>) => {
@@ -201,7 +201,7 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
       }
       if (!collect) return { fired, errors, stoppedEarly }
       errors.forEach(rethrow)
-      return { fired, errors: errors.map((e) => String((e as any)?.stack ?? e).split("\n")[0]!.slice(0, 300)), stoppedEarly }
+      return { fired, errors: errors.map((e) => String((e as MainValue)?.stack ?? e).split("\n")[0]!.slice(0, 300)), stoppedEarly }
     }
 
     function FakeDate(this: unknown, ...args: Array<unknown>) {
@@ -332,13 +332,13 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
     if (at < wall) return Promise.resolve(state({ refused: "past" }))
     s.paused = true
     clock.disarm()
-    return jump(at - wall).then((r: any) => state(r))
+    return jump(at - wall).then((r: MainValue) => state(r))
   }
-  if (action === "advance") return jump(command.by ?? 0).then((r: any) => state(r))
+  if (action === "advance") return jump(command.by ?? 0).then((r: MainValue) => state(r))
   // run: every timer due on the way fires at its own time, intervals repeatedly.
   return clock.serial(() => {
     clock.sync()
     return clock.runTo(s.ticks + (command.by ?? 0), command.maxFire, true)
-  }).then((r: any) => state(r))
+  }).then((r: MainValue) => state(r))
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
