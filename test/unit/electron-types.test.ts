@@ -39,6 +39,21 @@ describe("the stand-in against electron.d.ts", () => {
     expect(errors.join("\n")).toContain(`"dialog.showSaveDialogSync": "not assignable to Electron's type"`)
   })
 
+  it("fails on a body whose result is not the shape its JSDoc declares (checkJs: bodies are checked)", () => {
+    const errors = withDialog((text) => text.replace("return Promise.resolve({ canceled: true, filePaths: [] });", "return Promise.resolve({ cancelled: true, files: [] });"))
+    expect(errors.join("\n")).toMatch(/dialog\.js.*cancelled/s)
+  })
+
+  it("fails naming a member whose declared result lacks Electron's required members ({cancelled, files})", () => {
+    const errors = withDialog((text) =>
+      text
+        .replace("@returns {Promise<{canceled: boolean, filePaths: string[], bookmarks?: string[]}>}", "@returns {Promise<{cancelled: boolean, files: string[]}>}")
+        .replace("return Promise.resolve({ canceled: true, filePaths: [] });", "return Promise.resolve({ cancelled: true, files: [] });")
+    )
+    expect(errors.join("\n")).toContain(`"dialog.showOpenDialog": "not assignable to Electron's type"`)
+    expect(errors).toHaveLength(1)
+  })
+
   it("fails naming a member that needs an argument Electron's callers do not pass", () => {
     const errors = withDialog((text) => text.replace("   * @param {string} content\n   */\n  showErrorBox(title, content) {", "   * @param {string} content\n   * @param {number} code\n   */\n  showErrorBox(title, content, code) {"))
     expect(errors.join("\n")).toContain(`"dialog.showErrorBox": "not assignable to Electron's type"`)
