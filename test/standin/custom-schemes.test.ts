@@ -26,6 +26,12 @@ describe(`custom schemes on ${runtime.kind}`, () => {
     await app?.close()
   })
 
+  it("fetch() of a supportFetchAPI scheme from the file:// page reaches protocol.handle (a simple request)", async () => {
+    expect(page.url()).toMatch(/^file:\/\//)
+    const answer = await page.evaluate(() => fetch("api://bundle/echo", { method: "POST", body: "from file" }).then((response) => response.json()))
+    expect(answer).toEqual({ url: "api://bundle/echo", method: "POST", body: "from file" })
+  })
+
   it("a scheme not registered as standard: the handler gets the URL as loaded, getURL() and getTitle() name it", async () => {
     const result = await app.evaluate(async ({ BrowserWindow }) => {
       const win = BrowserWindow.getAllWindows()[0]!
