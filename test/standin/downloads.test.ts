@@ -2,7 +2,7 @@
  * Downloads: the session's `will-download` with a DownloadItem (the protocols fixture app saves into
  * FIXTURE_DOWNLOADS with item.setSavePath), its `updated` and `done` events and the file on disk.
  */
-import type { ElectronApplication, Page } from "playwright-core"
+import { _electron, type ElectronApplication, type Page } from "playwright-core"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -49,5 +49,42 @@ describe(`downloads on ${runtime.kind}`, () => {
     await page.click("#download")
     expect(await state).toBe("cancelled")
     expect(readdirSync(folder)).toEqual(["report.bin"])
+  })
+})
+
+describe(`downloads without a save path, launched with acceptDownloads on ${runtime.kind}`, () => {
+  let app: ElectronApplication
+  let page: Page
+
+  beforeAll(async () => {
+    app = await _electron.launch({ executablePath: runtime.executablePath, args: [fixture("fidelity")], acceptDownloads: true, timeout: 30_000 })
+    page = await app.firstWindow()
+    await page.waitForSelector("body[data-ready=true]")
+  })
+
+  afterAll(async () => {
+    await app?.close()
+  })
+
+  it("the automation's acceptDownloads decides (Electron >= 30): no save dialog, the file arrives, done is 'completed'", async () => {
+    const done = app.evaluate(({ session }) =>
+      new Promise((resolve) =>
+        session.defaultSession.once("will-download", (_event, item) => item.once("done", (_e, state) => resolve({ state, received: item.getReceivedBytes() })))
+      )
+    )
+    const server = await app.evaluate(() => (globalThis as any).fidelity.server as string)
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.evaluate((href) => {
+        const link = document.createElement("a")
+        link.href = href
+        link.download = "data.bin"
+        document.body.append(link)
+        link.click()
+      }, `${server}/download`)
+    ])
+    expect(await done).toEqual({ state: "completed", received: 2048 })
+    expect(download.suggestedFilename()).toBe("data.bin")
+    expect(readFileSync((await download.path())!)).toEqual(Buffer.alloc(2048, 5))
   })
 })

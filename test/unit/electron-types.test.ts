@@ -39,9 +39,47 @@ describe("the stand-in against electron.d.ts", () => {
     expect(errors.join("\n")).toContain(`"dialog.showSaveDialogSync": "not assignable to Electron's type"`)
   })
 
+  it("fails on a body whose result is not the shape its JSDoc declares (checkJs: bodies are checked)", () => {
+    const errors = withDialog((text) => text.replace("return Promise.resolve({ canceled: true, filePaths: [] });", "return Promise.resolve({ cancelled: true, files: [] });"))
+    expect(errors.join("\n")).toMatch(/dialog\.js.*cancelled/s)
+  })
+
+  it("fails naming a member whose declared result lacks Electron's required members ({cancelled, files})", () => {
+    const errors = withDialog((text) =>
+      text
+        .replace("@returns {Promise<{canceled: boolean, filePaths: string[], bookmarks?: string[]}>}", "@returns {Promise<{cancelled: boolean, files: string[]}>}")
+        .replace("return Promise.resolve({ canceled: true, filePaths: [] });", "return Promise.resolve({ cancelled: true, files: [] });")
+    )
+    expect(errors.join("\n")).toContain(`"dialog.showOpenDialog": "not assignable to Electron's type"`)
+    expect(errors).toHaveLength(1)
+  })
+
   it("fails naming a member that needs an argument Electron's callers do not pass", () => {
     const errors = withDialog((text) => text.replace("   * @param {string} content\n   */\n  showErrorBox(title, content) {", "   * @param {string} content\n   * @param {number} code\n   */\n  showErrorBox(title, content, code) {"))
     expect(errors.join("\n")).toContain(`"dialog.showErrorBox": "not assignable to Electron's type"`)
+  })
+})
+
+describe("the sample apps against electron.d.ts (test/fixtures/apps/tsconfig.json, checkJs)", () => {
+  /** The apps' program's errors, with `file`'s text replaced by `edit(its text)` (the file on disk is left alone). */
+  const appErrors = (file?: string, edit?: (text: string) => string) => {
+    const parsed = ts.getParsedCommandLineOfConfigFile(join(ROOT, "test", "fixtures", "apps", "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!
+    const host = ts.createCompilerHost(parsed.options)
+    const getSourceFile = host.getSourceFile.bind(host)
+    host.getSourceFile = (name, language, ...rest) =>
+      file !== undefined && edit !== undefined && name === file ? ts.createSourceFile(name, edit(readFileSync(file, "utf8")), language) : getSourceFile(name, language, ...rest)
+    const program = ts.createProgram({ rootNames: parsed.fileNames, options: { ...parsed.options, noEmit: true }, host })
+    return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`)
+  }
+
+  it("pass as they are, and an app reading a result shape Electron lacks (showOpenDialog's `files`) fails", () => {
+    expect(appErrors()).toEqual([])
+    const main = join(ROOT, "test", "fixtures", "apps", "scheme", "main.js")
+    const errors = appErrors(main, (text) => `${text}\nasync function pick () {\n  const result = await require('electron').dialog.showOpenDialog({})\n  return result.cancelled ? [] : result.files\n}\nmodule.exports = { pick }\n`)
+    expect(errors).toEqual([
+      expect.stringMatching(/scheme\/main\.js: Property 'cancelled' does not exist on type 'OpenDialogReturnValue'/),
+      expect.stringMatching(/scheme\/main\.js: Property 'files' does not exist on type 'OpenDialogReturnValue'/)
+    ])
   })
 })
 
