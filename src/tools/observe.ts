@@ -13,6 +13,7 @@ import { diffCounts, diffSnapshots, markCutSubtrees } from "./snapshot-diff.js"
 import { parseExpand } from "./snapshot-fold.js"
 import { CHARS_PER_TOKEN, viewDiff, viewSnapshot, withinBudget, type SnapshotView } from "./snapshot-view.js"
 import { waitForEvent } from "./events.js"
+import { menuRow } from "./menu-rows.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 
@@ -64,8 +65,10 @@ export const snapshot = defineTool({
         }
       }
       const body = input.depth !== undefined && entry.latestSnapshot !== undefined ? markCutSubtrees(text, entry.latestSnapshot) : text
-      const view = viewSnapshot(body, options, head)
-      return { text: view.text, structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view) } }
+      // The application menu as one collapsed row before the page tree (./menu-rows.ts), on a whole window's snapshot.
+      const menubar = whole && entry.frame === undefined && entry.kind !== "guest" ? yield* menuRow : ""
+      const view = viewSnapshot(menubar === "" ? body : `${menubar}\n${body}`, options, head)
+      return { text: view.text, structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...(menubar !== "" ? { menubar } : {}), ...viewFacts(view) } }
     })
 })
 
