@@ -10,7 +10,7 @@ import { Effect, Schedule } from "effect"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { sampleAppPath } from "../../src/samples.js"
-import { callUntil, freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
+import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 
 let mcp: TestClient
 let userData: string
@@ -84,5 +84,50 @@ describe("the application menu in the tree (essential profile)", () => {
     const unknown = await mcp.call("electron_click", { target: "m999" })
     expect(unknown.code).toBe("REF_STALE")
     expect(unknown.text).toContain("menubar row of electron_snapshot")
+  })
+})
+
+describe("reach without new tools (essential profile)", () => {
+  it("electron_find reads computed styles of the elements it finds", async () => {
+    const found = await mcp.call("electron_find", { target: "testid=crash-button", style: ["background-color", "cursor"] })
+    expect(found.isError, found.text).toBe(false)
+    expect(found.text).toMatch(/button "Crash handler" \[ref=e\d+\](?: \[[^\]]*\])* \{background-color: rgba?\([^)]*\); cursor: \w+\}/)
+    expect(Object.keys(found.structured.items[0].style)).toEqual(["background-color", "cursor"])
+    const page = await mcp.call("electron_find", { target: "css=body", style: ["background-color"] })
+    expect(page.structured.items[0].style["background-color"]).toMatch(/^rgba?\(/)
+  })
+
+  it("a console error and a page error are reported in the answer of the click that caused them, once", async () => {
+    const crash = await mcp.call("electron_click", { target: "testid=crash-button" })
+    expect(crash.isError, crash.text).toBe(false)
+    expect(crash.text).toMatch(/^Console error \(w1\): \[tasks\] crash handler is about to throw$/m)
+    expect(crash.text).toMatch(/^Page error \(w1\): Crash handler button: simulated uncaught error$/m)
+    expect(crash.structured.newErrors.count).toBe(2)
+    const next = await mcp.call("electron_find", { target: "testid=crash-button" })
+    expect(next.text).not.toContain("crash handler is about to throw")
+    expect(next.structured.newErrors).toBeUndefined()
+  })
+
+  it("electron_wait_for waits for a new window by title and makes it active", async () => {
+    const opened = await mcp.call("electron_click", { target: "testid=open-settings" })
+    expect(opened.isError, opened.text).toBe(false)
+    const waited = await mcp.call("electron_wait_for", { window: "Settings", text: "Settings" })
+    expect(waited.isError, waited.text).toBe(false)
+    expect(waited.text).toMatch(/^window w\d+ "Settings" is active; "Settings" appeared after \d+ ms\.$/m)
+    expect((await mcp.call("electron_windows")).text).toMatch(/^\* w\d+ "Settings"/m)
+    const missing = await mcp.call("electron_wait_for", { window: "No such window", timeoutMs: 300 })
+    expect(missing.code).toBe("TIMEOUT")
+    const back = await mcp.call("electron_select_window", { window: "w1" })
+    expect(back.isError, back.text).toBe(false)
+  })
+
+  it("electron_screenshot is in essential and saves a screenshot of one element to a file", async () => {
+    const shot = await mcp.call("electron_screenshot", { target: "testid=crash-button", name: "crash-button.png" })
+    expect(shot.isError, shot.text).toBe(false)
+    const path = shot.structured.path as string
+    expect(path).toBe(join(outputDir, "crash-button.png"))
+    const png = readFileSync(path)
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG")
+    expect(png.readUInt32BE(16)).toBeGreaterThan(10)
   })
 })
