@@ -265,7 +265,7 @@ export const waitFor = defineTool({
     text: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "text that must appear" }),
     textGone: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "text that must disappear" }),
     url: Schema.optional(Schema.String.pipe(Schema.maxLength(2_000))).annotations({ description: "URL contains" }),
-    window: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({ description: "a window whose title or URL contains this (an open one counts) becomes active; the rest applies to it" }),
+    window: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({ description: "title or URL part of a window to wait for (an open one counts); it becomes active" }),
     timeoutMs: TimeoutMs(10_000)
   }),
   handler: (input) =>
