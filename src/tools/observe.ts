@@ -69,7 +69,7 @@ export const snapshot = defineTool({
       // The application menu as one collapsed row before the page tree (./menu-rows.ts), on a whole window's snapshot.
       const menubar = whole && entry.frame === undefined && entry.kind !== "guest" ? yield* menuRow : ""
       const view = viewSnapshot(menubar === "" ? body : `${menubar}\n${body}`, options, head)
-      return { text: view.text, structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...(menubar !== "" ? { menubar } : {}), ...viewFacts(view) } }
+      return { text: view.text, structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view) } }
     })
 })
 
