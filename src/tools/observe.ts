@@ -66,8 +66,8 @@ export const snapshot = defineTool({
         }
       }
       const body = input.depth !== undefined && entry.latestSnapshot !== undefined ? markCutSubtrees(text, entry.latestSnapshot) : text
-      // The application menu as one collapsed row before the page tree (./menu-rows.ts), on a whole window's snapshot.
-      const menubar = whole && entry.frame === undefined && entry.kind !== "guest" ? yield* menuRow : ""
+      // The application menu as one collapsed row before the page tree (./menu-rows.ts), on a window's unscoped snapshot.
+      const menubar = input.target === undefined && entry.frame === undefined && entry.kind !== "guest" ? yield* menuRow : ""
       const view = viewSnapshot(menubar === "" ? body : `${menubar}\n${body}`, options, head)
       return { text: view.text, structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view) } }
     })
