@@ -27,7 +27,10 @@ interface Tray {
 
 interface MenuBar {
   readonly app: ReadonlyArray<MenuNode> | null
-  /** The trays the native plugin's hook recorded with a readable menu (none without the plugin). */
+  /**
+   * The trays the native plugin's hook recorded with a readable menu (none without the plugin): those whose
+   * menu the app set after the launch, and those electron_native_tray found (a tray made before it).
+   */
   readonly trays: ReadonlyArray<Tray>
 }
 
@@ -47,9 +50,14 @@ const readMenuBar = ({ Menu }: ElectronModule): MenuBar => {
     }))
   const app = Menu.getApplicationMenu()
   const native = (globalThis as MainValue).__stagewright_native
-  const trays = (native?.trays ?? [])
-    .filter((t: MainValue) => t.menu && t.instance?.isDestroyed?.() !== true)
-    .map((t: MainValue) => ({ tray: t.id as number, toolTip: String(t.toolTip ?? ""), items: walk(t.menu) }))
+  // A tray whose menu cannot be read is left out, never the application menu with it.
+  const trays = (native?.trays ?? []).flatMap((t: MainValue) => {
+    try {
+      return t.menu && t.instance?.isDestroyed?.() !== true ? [{ tray: t.id as number, toolTip: String(t.toolTip ?? ""), items: walk(t.menu) }] : []
+    } catch {
+      return []
+    }
+  })
   return { app: app ? walk(app) : null, trays }
 }
 
