@@ -12,6 +12,7 @@ import { AppLifecycle, MainProcess, sessionLocal, type AppSession, type Electron
 import { NotInteractable, RefStale, type ToolError } from "./errors.js"
 import type { MenuNode } from "./menu-model.js"
 import { triggerMenuItem } from "./native.js"
+import { cut } from "./respond.js"
 import type { ToolResult } from "./Tool.js"
 
 /** A menu ref as the agent writes it. */
@@ -98,6 +99,9 @@ const refOf = (session: AppSession, place: MenuPlace): string => {
   return ref
 }
 
+/** A label as a row shows it: the app's text on one line (no mnemonic marks), bounded. */
+const shown = (label: string) => cut(label.replace(/&/g, "").replace(/\s+/g, " ").trim(), 80)
+
 const shownItems = (nodes: ReadonlyArray<MenuNode>) => nodes.filter((n) => n.visible && (n.type === "separator" || n.label !== ""))
 
 const readBar = Effect.flatMap(MainProcess, (main) => main.evaluateMain("read the menus", readMenuBar, undefined))
@@ -112,8 +116,8 @@ export const menuRow: Effect.Effect<string, never, AppLifecycle | MainProcess> =
   const bar = yield* readBar
   const top = shownItems(bar.app ?? []).filter((n) => n.type !== "separator")
   const cells = [
-    ...top.map((n) => `${n.label.replace(/&/g, "")} [ref=${refOf(session, { source: "app", path: [n.label] })}]`),
-    ...bar.trays.map((t) => `tray${t.toolTip ? ` "${t.toolTip}"` : ""} [ref=${refOf(session, { source: "tray", tray: t.tray, path: [] })}]`)
+    ...top.map((n) => `${shown(n.label)} [ref=${refOf(session, { source: "app", path: [n.label] })}]`),
+    ...bar.trays.map((t) => `tray${t.toolTip ? ` ${JSON.stringify(shown(t.toolTip))}` : ""} [ref=${refOf(session, { source: "tray", tray: t.tray, path: [] })}]`)
   ]
   return cells.length === 0 ? "" : `- menubar: ${cells.join(" · ")}`
 }).pipe(Effect.orElseSucceed(() => ""))
@@ -125,7 +129,7 @@ const itemLine = (session: AppSession, place: MenuPlace, node: MenuNode): string
   const role = node.submenu ? "menu" : node.type === "checkbox" ? "menuitemcheckbox" : node.type === "radio" ? "menuitemradio" : "menuitem"
   const flags = [node.checked === undefined ? undefined : node.checked ? "[checked]" : "[unchecked]", node.enabled ? undefined : "[disabled]"].filter(Boolean)
   const keys = node.accelerator !== undefined ? ` ${node.accelerator}` : node.role !== undefined && !node.submenu ? ` (role ${node.role})` : ""
-  return `- ${role} ${JSON.stringify(node.label.replace(/&/g, ""))}${flags.length > 0 ? ` ${flags.join(" ")}` : ""} [ref=${ref}]${keys}`
+  return `- ${role} ${JSON.stringify(shown(node.label))}${flags.length > 0 ? ` ${flags.join(" ")}` : ""} [ref=${ref}]${keys}`
 }
 
 const stale = (ref: string, why: string) =>
@@ -152,7 +156,7 @@ const locate = (bar: MenuBar, place: MenuPlace): { readonly node?: MenuNode; rea
 }
 
 const nameOf = (place: MenuPlace, tray?: Tray) =>
-  place.source === "tray" ? [`tray${tray?.toolTip ? ` "${tray.toolTip}"` : ""}`, ...place.path].join(" > ") : place.path.join(" > ")
+  (place.source === "tray" ? [`tray${tray?.toolTip ? ` ${JSON.stringify(shown(tray.toolTip))}` : ""}`, ...place.path.map(shown)] : place.path.map(shown)).join(" > ")
 
 /**
  * electron_click on a menu ref: a menu (top-level, submenu, a tray) lists its items with their refs; an item

@@ -134,7 +134,8 @@ const computedStyles = (pages: PageOps["Type"], locator: Locator, properties: Re
     .run("read the computed style", () =>
       locator.evaluate((el, names) => {
         const style = getComputedStyle(el)
-        return Object.fromEntries(names.map((name) => [name, style.getPropertyValue(name)]))
+        // The page's values are the app's text: each bounded.
+        return Object.fromEntries(names.map((name) => [name, style.getPropertyValue(name).slice(0, 200)]))
       }, [...properties], { timeout: 2_000 })
     )
     .pipe(Effect.orElseSucceed(() => ({ "(style)": "element changed while it was read" }) as Record<string, string>))

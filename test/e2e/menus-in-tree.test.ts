@@ -108,6 +108,17 @@ describe("reach without new tools (essential profile)", () => {
     expect(next.structured.newErrors).toBeUndefined()
   })
 
+  it("an error logged after the action answered is told by the next call, the wait for its effect", async () => {
+    const clicked = await mcp.call("electron_click", { target: "testid=load-broken" })
+    expect(clicked.isError, clicked.text).toBe(false)
+    const waited = await mcp.call("electron_wait_for", { text: "Quote failed" })
+    expect(waited.isError, waited.text).toBe(false)
+    const told = [clicked.text, waited.text].flatMap((t) => t.split("\n")).filter((l) => l.startsWith("Console error (w1): "))
+    // Chromium logs the failed request too ("Failed to load resource: … 500"); the app's own error is told once.
+    expect(told.filter((l) => /HTTP 500.*Intentional failure from \/api\/broken/.test(l)), told.join("\n")).toHaveLength(1)
+    expect(new Set(told).size).toBe(told.length)
+  })
+
   it("electron_wait_for waits for a new window by title and makes it active", async () => {
     const opened = await mcp.call("electron_click", { target: "testid=open-settings" })
     expect(opened.isError, opened.text).toBe(false)
