@@ -76,6 +76,7 @@ const ESSENTIAL: ReadonlyArray<CoreToolName> = [
   "electron_windows",
   "electron_select_window",
   "electron_snapshot",
+  "electron_screenshot",
   "electron_find",
   "electron_click",
   "electron_fill",

@@ -4,7 +4,6 @@
 import type { ElectronModule } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
 import { AppLifecycle, MainProcess, type AppSession } from "../layers/driver/ElectronDriver.js"
-import { describeDisplay } from "../layers/driver/display.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { vetLaunch } from "./launch-policy.js"
@@ -27,8 +26,8 @@ export const OVER_CDP_NOTE = "Launched over CDP: the EnableNodeCliInspectArgumen
 
 const appIdentity = Effect.flatMap(MainProcess, (mainProcess) =>
   mainProcess
-    .evaluateMain("read the app name", ({ app }: ElectronModule) => ({ name: app.getName(), version: app.getVersion() }), undefined)
-    .pipe(Effect.orElseSucceed(() => undefined as { name: string; version: string } | undefined))
+    .evaluateMain("read the app name", ({ app }: ElectronModule) => ({ name: app.getName(), version: app.getVersion(), electron: process.versions.electron ?? "" }), undefined)
+    .pipe(Effect.orElseSucceed(() => undefined as { name: string; version: string; electron: string } | undefined))
 )
 
 export const launch = defineTool({
@@ -65,7 +64,8 @@ export const launch = defineTool({
       const display = session.launch?.display
       const overCdp = session.overCdpReason !== undefined
       return {
-        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} as session ${named} (${runtime === "standin" ? "Electron stand-in" : "Electron"}, pid ${session.pid}; ${session.launch?.executablePath}: ${session.launch?.reason}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${display ? `${describeDisplay(display)}\n` : ""}${windowLines(windows)}`,
+        // What the agent acts on; the binary, why it was chosen and the display's origin are in structured content and electron_status.
+        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} as session ${named} (${runtime === "standin" ? "Electron stand-in" : `Electron${identity?.electron ? ` ${identity.electron}` : ""}`}, pid ${session.pid}${display ? `, display ${display.display}` : ""}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${windowLines(windows)}`,
         structured: { pid: session.pid, runtime, executablePath: session.launch?.executablePath, runtimeReason: session.launch?.reason, ...(overCdp ? { overCdp, mainProcess: false } : {}), ...(display ? { display } : {}), ...identity, windows }
       }
     })

@@ -8,7 +8,8 @@
  *    own action reported it as its result (the driver's `runUntilDialog` claims it), ends the call at once
  *    with DIALOG_OPEN: the handler races the dialog event;
  * 3. DIALOG_OPEN says how to answer the dialog in this server's profile;
- * 4. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing.
+ * 4. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing;
+ * 5. a page-touching answer (debug tools aside) tells the console and page errors new since the last one (./new-errors.ts).
  */
 import { Effect, Queue } from "effect"
 import { DialogClaims, AppLifecycle, Dialogs, type PendingDialog, type DriverServices } from "../layers/driver/ElectronDriver.js"
@@ -18,6 +19,7 @@ import { confine } from "./confine.js"
 import { answerAdvice } from "./dialogs.js"
 import { dialogOpen, type DialogOpen, type ToolError } from "./errors.js"
 import { explainNoMatch } from "./nearby.js"
+import { withNewErrors } from "./new-errors.js"
 import { argumentsAt } from "./tool-args.js"
 import { targetPaths, touchesPage, type Tool, type ToolResult } from "./Tool.js"
 
@@ -48,7 +50,8 @@ const heldToDialogs = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<
 export const runStages = <R>(tool: Tool<any, R>, input: unknown): Effect.Effect<ToolResult, ToolError, R | DriverServices | ServerConfig | ProfileSelector> => {
   const files = tool.files === undefined ? [] : argumentsAt(input, tool.files)
   const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
-  return (touchesPage(tool) ? heldToDialogs(confined) : confined).pipe(
+  const told = touchesPage(tool) && tool.type !== "debug" ? withNewErrors(confined) : confined
+  return (touchesPage(tool) ? heldToDialogs(told) : told).pipe(
     Effect.catchTag("DialogOpen", (error) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(error, hint)))),
     Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, argumentsAt(input, targetPaths(tool))))
   )

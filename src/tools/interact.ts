@@ -11,6 +11,7 @@ import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { act } from "./act.js"
+import { clickMenuRef, isMenuRef } from "./menu-rows.js"
 import { uploadFile } from "./drop.js"
 import { fillForm } from "./fill-form.js"
 import { pressKey } from "./keys.js"
@@ -25,7 +26,7 @@ const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 
 export const click = defineTool({
   name: "electron_click",
-  description: "Click an element after it is visible, enabled and still. Options: right/middle button, double click, modifier keys.",
+  description: "Click an element after it is visible, enabled and still. Options: right/middle button, double click, modifier keys. A menubar ref (m1) lists that menu's items; an item's ref clicks it.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({
@@ -41,6 +42,7 @@ export const click = defineTool({
       ...(input.modifiers ? { modifiers: [...input.modifiers] } : {})
     }
     const method = input.double === true ? "dblclick" : "click"
+    if (isMenuRef(input.target) && input.button !== "right" && input.double !== true) return clickMenuRef(input.target)
     return act({
       tool: "electron_click",
       target: input.target,

@@ -24,7 +24,16 @@ export const PORTABLE_KEYWORDS: ReadonlySet<string> = new Set([
 ])
 
 /**
- * Turns Effect's JSON Schema into the portable, compact form hosts receive: no $schema, $id or titles;
+ * What Effect writes as the description of a refinement that has none of its own ("a string at most 40
+ * character(s) long", "a non-negative number", "an array of at most 100 item(s)", "an integer"): it repeats
+ * the schema's own keywords (maxLength, minimum, maxItems, type), so it tells the model nothing and is dropped.
+ */
+export const GENERATED_DESCRIPTION =
+  /^an? (?:string|number|integer|array|non-negative number|positive number|negative number|non-positive number|non empty string|finite number)(?: (?:at most|at least|between|of at most|of at least|of exactly|less than|greater than|matching)\b.*)?$/
+
+/**
+ * Turns Effect's JSON Schema into the portable, compact form hosts receive: no $schema, $id, titles or
+ * generated descriptions (GENERATED_DESCRIPTION);
  * a record is `additionalProperties: <value schema>` (not patternProperties/propertyNames: the key bounds
  * stay enforced by the decoder); an integer's exclusiveMinimum becomes its minimum; a struct keeps
  * `additionalProperties: false`, which the dispatcher enforces (unknown keys are refused).
@@ -37,6 +46,7 @@ export const compactJsonSchema = (schema: unknown): unknown => {
   for (const [key, value] of Object.entries(source)) {
     if (key === "$schema" || key === "title" || key === "$id" || key === "propertyNames") continue
     if (key === "required" && Array.isArray(value) && value.length === 0) continue
+    if (key === "description" && typeof value === "string" && GENERATED_DESCRIPTION.test(value)) continue
     if (key === "patternProperties" && value !== null && typeof value === "object" && Object.keys(value).length === 1 && "" in value) {
       out.additionalProperties = compactJsonSchema((value as Record<string, unknown>)[""])
       continue

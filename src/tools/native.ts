@@ -6,7 +6,7 @@ import type { ElectronModule, MainValue } from "../layers/driver/ElectronDriver.
 import { Effect, Schema } from "effect"
 import { AppLifecycle, MainProcess } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "./errors.js"
-import { clickMenuItem, flatten, readMenus, renderMenu, similarity, type Menus } from "./menu-model.js"
+import { clickMenuItem, flatten, readMenus, renderMenu, similarity, type MenuEntry, type Menus } from "./menu-model.js"
 import { UNSAFE_CODE_CHARACTERS } from "./step-code.js"
 import { defineTool } from "./Tool.js"
 
@@ -17,6 +17,38 @@ const windowIdOf = (menus: Menus) =>
     if (url === undefined) return undefined
     const session = yield* (yield* AppLifecycle).session
     return session.windows.find((w) => !w.page.isClosed() && w.page.url() === url)?.id
+  })
+
+/**
+ * Clicks a menu item found in the menus (addressed by position, so duplicates and items without ids are
+ * unambiguous), records the step for test export and answers what was clicked. electron_menu_click and a
+ * menu ref clicked with electron_click (./menu-rows.ts) both end here.
+ */
+export const triggerMenuItem = (match: Pick<MenuEntry, "source" | "path" | "positions" | "node">) =>
+  Effect.gen(function* () {
+    const lifecycle = yield* AppLifecycle
+    const mainProcess = yield* MainProcess
+    const label = `${match.source === "context" ? "context menu item" : "menu item"} ${match.path.join(" > ")}`
+    const target = { source: match.source, positions: match.positions }
+    const after = yield* mainProcess.evaluateMain("click the menu item", clickMenuItem, target)
+    const session = yield* lifecycle.session
+    yield* lifecycle.recordStep({
+      tool: "electron_menu_click",
+      window: session.activeId ?? "",
+      code: [
+        // Labels come from the app: one line of comment, whatever they hold.
+        `// ${match.source === "context" ? "context menu" : "menu"} ${match.path.join(" > ").replace(new RegExp(UNSAFE_CODE_CHARACTERS.source, "g"), " ")}`,
+        // The app pops its menu up after the right-click returned (an IPC round trip): wait for it.
+        ...(match.source === "context" ? ["await expect.poll(() => app.evaluate(() => (globalThis as MainValue).__stagewright?.popup?.open === true)).toBe(true)"] : []),
+        `await app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`
+      ].join("\n"),
+      ...(match.source === "context" ? { mainHooks: true } : {})
+    })
+    const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""
+    return {
+      text: `Clicked ${label}${state}.`,
+      structured: { menu: match.source, path: match.path, id: match.node.id ?? null, ...after }
+    }
   })
 
 export const menu = defineTool({
@@ -59,7 +91,6 @@ export const menuClick = defineTool({
       if ((input.id === undefined) === (input.path === undefined)) {
         return yield* new InvalidArgument({ message: "give exactly one of id or path", hint: "Example: { \"path\": [\"File\", \"New Task\"] } or { \"id\": \"new-task\" }; electron_menu lists both." })
       }
-      const lifecycle = yield* AppLifecycle
       const mainProcess = yield* MainProcess
       const menus = yield* mainProcess.evaluateMain("read the menus", readMenus, undefined)
       // The open context menu first: it is what the user sees, as a click on screen would go to it.
@@ -90,27 +121,7 @@ export const menuClick = defineTool({
       if (match.node.submenu) {
         return yield* new InvalidArgument({ message: `${match.path.join(" > ")} opens a submenu`, hint: `Pick one of its items: ${match.node.submenu.map((n) => n.label).filter(Boolean).join(", ")}` })
       }
-      // Addressed by position, so duplicates and items without ids are unambiguous.
-      const target = { source: match.source, positions: match.positions }
-      const after = yield* mainProcess.evaluateMain("click the menu item", clickMenuItem, target)
-      const session = yield* lifecycle.session
-      yield* lifecycle.recordStep({
-        tool: "electron_menu_click",
-        window: session.activeId ?? "",
-        code: [
-          // Labels come from the app: one line of comment, whatever they hold.
-          `// ${match.source === "context" ? "context menu" : "menu"} ${match.path.join(" > ").replace(new RegExp(UNSAFE_CODE_CHARACTERS.source, "g"), " ")}`,
-          // The app pops its menu up after the right-click returned (an IPC round trip): wait for it.
-          ...(match.source === "context" ? ["await expect.poll(() => app.evaluate(() => (globalThis as MainValue).__stagewright?.popup?.open === true)).toBe(true)"] : []),
-          `await app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`
-        ].join("\n"),
-        ...(match.source === "context" ? { mainHooks: true } : {})
-      })
-      const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""
-      return {
-        text: `Clicked ${label}${state}.`,
-        structured: { menu: match.source, path: match.path, id: match.node.id ?? null, ...after }
-      }
+      return yield* triggerMenuItem(match)
     })
 })
 

@@ -3,6 +3,7 @@
  * search, text and attributes, and waiting for a condition.
  */
 import { Effect, Schema } from "effect"
+import type { Locator } from "playwright-core"
 import { Windows, Snapshots, PageOps, prefixRefs, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { maskPasswordValues, passwordValues, shownFieldValue } from "../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
@@ -13,6 +14,7 @@ import { diffCounts, diffSnapshots, markCutSubtrees } from "./snapshot-diff.js"
 import { parseExpand } from "./snapshot-fold.js"
 import { CHARS_PER_TOKEN, viewDiff, viewSnapshot, withinBudget, type SnapshotView } from "./snapshot-view.js"
 import { waitForEvent } from "./events.js"
+import { menuRow } from "./menu-rows.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 
@@ -64,7 +66,9 @@ export const snapshot = defineTool({
         }
       }
       const body = input.depth !== undefined && entry.latestSnapshot !== undefined ? markCutSubtrees(text, entry.latestSnapshot) : text
-      const view = viewSnapshot(body, options, head)
+      // The application menu as one collapsed row before the page tree (./menu-rows.ts), on a window's unscoped snapshot.
+      const menubar = input.target === undefined && entry.frame === undefined && entry.kind !== "guest" ? yield* menuRow : ""
+      const view = viewSnapshot(menubar === "" ? body : `${menubar}\n${body}`, options, head)
       return { text: view.text, structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view) } }
     })
 })
@@ -124,6 +128,18 @@ export const screenshot = defineTool({
     })
 })
 
+/** The computed values of CSS properties of an element (an unknown property reads ""). */
+const computedStyles = (pages: PageOps["Type"], locator: Locator, properties: ReadonlyArray<string>) =>
+  pages
+    .run("read the computed style", () =>
+      locator.evaluate((el, names) => {
+        const style = getComputedStyle(el)
+        // The page's values are the app's text: each bounded.
+        return Object.fromEntries(names.map((name) => [name, style.getPropertyValue(name).slice(0, 200)]))
+      }, [...properties], { timeout: 2_000 })
+    )
+    .pipe(Effect.orElseSucceed(() => ({ "(style)": "element changed while it was read" }) as Record<string, string>))
+
 export const find = defineTool({
   name: "electron_find",
   description:
@@ -133,6 +149,7 @@ export const find = defineTool({
   input: Schema.Struct({
     target: Target,
     limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 100))).annotations({ description: "default 10" }),
+    style: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(60))).pipe(Schema.maxItems(20))).annotations({ description: "CSS properties to read computed, e.g. [\"color\"]" }),
     budget: Schema.optional(Budget)
   }),
   handler: (input) =>
@@ -146,7 +163,7 @@ export const find = defineTool({
       const limit = Math.min(count, input.limit ?? 10)
       // A password field's line would end with its value: masked, like every snapshot.
       const passwords = limit > 0 ? yield* Effect.promise(() => passwordValues(entry.page)) : []
-      const items: Array<{ ref: string | null; line: string; visible: boolean }> = []
+      const items: Array<{ ref: string | null; line: string; visible: boolean; style?: Record<string, string> }> = []
       let used = 0
       for (let i = 0; i < limit; i++) {
         const nth = locator.nth(i)
@@ -164,7 +181,9 @@ export const find = defineTool({
                 nth.evaluate((el, hidden) => `${el.tagName.toLowerCase()}${hidden ? " (hidden)" : ""} ${(el.textContent ?? "").trim().slice(0, 60)}`, !visible, { timeout: 2_000 })
               )
               .pipe(Effect.orElseSucceed(() => "(element changed while it was read)"))
-        items.push({ ref, line: first || fallback, visible })
+        const styles = input.style === undefined || input.style.length === 0 ? undefined : yield* computedStyles(pages, nth, input.style)
+        const shownStyles = styles === undefined ? "" : ` {${Object.entries(styles).map(([k, v]) => `${k}: ${v}`).join("; ")}}`
+        items.push({ ref, line: `${first || fallback}${shownStyles}`, visible, ...(styles !== undefined ? { style: styles } : {}) })
         // Past the budget the other elements would only be cut: they are not read.
         used += first.length + fallback.length + 3
         if (input.budget !== undefined && used > input.budget * CHARS_PER_TOKEN) break
@@ -238,7 +257,7 @@ export const getAttribute = defineTool({
 export const waitFor = defineTool({
   name: "electron_wait_for",
   description:
-    "Wait until a target reaches a state (visible by default, hidden, attached, detached), text appears or disappears in the window, or the URL contains a string. Use it for late UI before acting.",
+    "Wait until a target reaches a state (visible by default, hidden, attached, detached), text appears or disappears in the window, the URL contains a string, or a window opens. Use it for late UI before acting.",
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "TIMEOUT", "INVALID_ARGUMENT"],
   input: Schema.Struct({
@@ -247,6 +266,7 @@ export const waitFor = defineTool({
     text: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "text that must appear" }),
     textGone: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "text that must disappear" }),
     url: Schema.optional(Schema.String.pipe(Schema.maxLength(2_000))).annotations({ description: "URL contains" }),
+    window: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({ description: "title or URL part of a window to wait for (an open one counts); it becomes active" }),
     timeoutMs: TimeoutMs(10_000)
   }),
   handler: (input) =>
@@ -254,10 +274,20 @@ export const waitFor = defineTool({
       const windows = yield* Windows
       const snapshots = yield* Snapshots
       const pages = yield* PageOps
-      const entry = yield* windows.window()
       const timeout = input.timeoutMs ?? 10_000
       const started = Date.now()
       const conditions: Array<string> = []
+      if (input.window !== undefined) {
+        const query = input.window
+        // By title or by URL, whichever matches first; then made active, so the other conditions wait in it.
+        const found = yield* Effect.race(
+          windows.waitForWindow({ title: query }, { timeoutMs: timeout, select: false }),
+          windows.waitForWindow({ url: query }, { timeoutMs: timeout, select: false })
+        )
+        yield* windows.selectWindow({ id: found.id })
+        conditions.push(`window ${found.id} "${yield* windows.title(found)}" is active`)
+      }
+      const entry = yield* windows.window()
       const asTimeout = <A, E extends { readonly _tag: string }, R>(what: string, effect: Effect.Effect<A, E, R>) =>
         effect.pipe(
           Effect.catchIf(
@@ -287,7 +317,7 @@ export const waitFor = defineTool({
         conditions.push(`URL contains "${part}"`)
       }
       if (conditions.length === 0) {
-        return yield* new InvalidArgument({ message: "give target, text, textGone or url", hint: "Example: { \"text\": \"Saved\" } or { \"target\": \"testid=late-panel\" }." })
+        return yield* new InvalidArgument({ message: "give target, text, textGone, url or window", hint: "Example: { \"text\": \"Saved\" }, { \"target\": \"testid=late-panel\" } or { \"window\": \"Settings\" }." })
       }
       const elapsed = Date.now() - started
       return { text: `${conditions.join("; ")} after ${elapsed} ms.`, structured: { window: entry.id, elapsedMs: elapsed } }

@@ -93,10 +93,10 @@ describe("the committed ADR 0001", () => {
 })
 
 describe("npm run manifest:check holds the profiles to ADR 0001", () => {
-  /** The code's membership with electron_screenshot moved into essential and electron_check out of it. */
+  /** The code's membership with electron_wait_for_window moved into essential and electron_check out of it. */
   const changed = (): Membership => {
     const now = currentMembership()
-    const essential = [...now.profiles.essential!.filter((t) => t !== "electron_check"), "electron_screenshot"]
+    const essential = [...now.profiles.essential!.filter((t) => t !== "electron_check"), "electron_wait_for_window"]
     return membershipOf(now.default, { ...now.profiles, essential })
   }
 
@@ -108,24 +108,24 @@ describe("npm run manifest:check holds the profiles to ADR 0001", () => {
       const paths = { baseline: DEFAULT_BASELINE, adr }
 
       const unchanged = yield* Effect.either(checkManifest(paths))
-      expect(Either.isRight(unchanged) && unchanged.right).toContain("Profile membership OK: 4 profiles and the default (full) as ADR 0001 amendment A2")
+      expect(Either.isRight(unchanged) && unchanged.right).toContain("Profile membership OK: 4 profiles and the default (full) as ADR 0001 amendment A3")
 
       const refused = yield* Effect.either(checkManifest(paths, changed()))
       expect(Either.isLeft(refused) && refused.left._tag).toBe("ProfileMembershipNotAmended")
       const message = Either.isLeft(refused) ? refused.left.message : ""
-      expect(message).toContain("essential: added electron_screenshot; removed electron_check")
+      expect(message).toContain("essential: added electron_wait_for_window; removed electron_check")
       expect(message).toContain("add an amendment")
       expect(message).not.toContain("budget check also failed")
 
       // The amendment: prose and the block the membership command prints, appended at the end.
-      const amendment = `\n### The next amendment (test): electron_screenshot into essential\n\nWhy, with evidence.\n\n${nextMembershipBlock(committed, adr, new Date("2026-12-31T00:00:00Z"), changed())}`
+      const amendment = `\n### The next amendment (test): electron_wait_for_window into essential\n\nWhy, with evidence.\n\n${nextMembershipBlock(committed, adr, new Date("2026-12-31T00:00:00Z"), changed())}`
       writeFileSync(adr, committed + amendment)
       const accepted = yield* Effect.either(checkManifest(paths, changed()))
-      expect(Either.isRight(accepted) && accepted.right).toContain("as ADR 0001 amendment A3 (2026-12-31) records them")
+      expect(Either.isRight(accepted) && accepted.right).toContain("as ADR 0001 amendment A4 (2026-12-31) records them")
 
       // The amended record no longer fits the unchanged code: the gate holds both ways.
       const back = yield* Effect.either(checkManifest(paths))
-      expect(Either.isLeft(back) && back.left.message).toContain("essential: added electron_check; removed electron_screenshot")
+      expect(Either.isLeft(back) && back.left.message).toContain("essential: added electron_check; removed electron_wait_for_window")
     }).pipe(Effect.provide(NodeContext.layer)),
     120_000
   )

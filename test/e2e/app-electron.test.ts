@@ -38,7 +38,7 @@ describe("the app's own Electron", () => {
     try {
       const launched = await mcp.call("electron_launch", { app, env: { SAMPLE_APP_USER_DATA: freshUserData() } })
       expect(launched.isError, launched.text).toBe(false)
-      expect(launched.text).toContain("the app's own electron 99.1.0-test")
+      expect(launched.structured.runtimeReason).toContain("the app's own electron 99.1.0-test")
       expect(launched.structured.executablePath).toBe(join(app, "node_modules", "electron", "dist", "electron"))
       expect(existsSync(marker)).toBe(true)
       expect(existsSync(marker + ".index")).toBe(false)

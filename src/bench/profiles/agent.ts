@@ -302,11 +302,8 @@ export class Agent {
   }
 
   /** Waits for text in the active window: wait_for, else expect_text on the page, else gives up. */
-  async waitText(text: string, timeoutMs = 10_000): Promise<void> {
-    if (this.has("electron_wait_for")) {
-      await this.must("electron_wait_for", { text, timeoutMs })
-      return
-    }
+  async waitText(text: string, timeoutMs = 10_000): Promise<string> {
+    if (this.has("electron_wait_for")) return this.must("electron_wait_for", { text, timeoutMs })
     throw new GiveUp("cannot wait for the page", "electron_wait_for")
   }
 
@@ -334,6 +331,12 @@ export class Agent {
       await this.must("electron_wait_for_window", { title, select: true, timeoutMs })
       const w = (await this.windows()).find((x) => x.active)
       return w?.id ?? ""
+    }
+    // electron_wait_for waits for a window by title (or URL) and makes it active.
+    if (this.has("electron_wait_for") && typeof title === "string") {
+      const out = await this.call("electron_wait_for", { window: title, timeoutMs })
+      const id = out.isError ? undefined : /^window (\w+) /m.exec(out.text)?.[1]
+      if (id !== undefined) return id
     }
     const deadline = Date.now() + timeoutMs
     let first = true

@@ -136,6 +136,12 @@ export const darkBackground: TaskDef = {
       const out = await agent.must("electron_inspect", { target: "css=body", styles: ["background-color"], maxHtml: 20 })
       return /background-color: (rgba?\([^)]*\))/.exec(out)?.[1]
     }
+    if (agent.has("electron_find")) {
+      // electron_find reads computed styles of what it finds.
+      const out = await agent.must("electron_find", { target: "css=body", style: ["background-color"] })
+      const colour = /background-color: (rgba?\([^)]*\))/.exec(out)?.[1]
+      if (colour !== undefined) return colour
+    }
     return JSON.parse(await agent.evalFallback("electron_inspect", "renderer", "() => getComputedStyle(document.body).backgroundColor")) as string
   },
   check: async (env, answer) => {

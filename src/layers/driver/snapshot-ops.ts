@@ -91,6 +91,10 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
   const locate = (entry: WindowEntry, target: string): Effect.Effect<Locator, RefStale | InvalidArgument> => {
     const trimmed = target.trim()
     if (trimmed === "") return Effect.fail(new InvalidArgument({ message: "target is empty", hint: "Pass a ref like e12 from electron_snapshot, or a selector like role=button[name=\"Save\"]." }))
+    // A menu row's ref (src/tools/menu-rows.ts) is answered by electron_click alone.
+    if (/^m\d+$/.test(trimmed)) {
+      return Effect.fail(new InvalidArgument({ message: `${trimmed} is a ref of the menubar row, not of the page`, hint: `electron_click target=${trimmed} lists that menu's items (a menu) or clicks it (an item).` }))
+    }
     if (REF_PATTERN.test(trimmed)) {
       if (!entry.refs.has(trimmed)) return Effect.flatMap(current, (s) => Effect.fail(refNotHere(s, entry, trimmed)))
       return Effect.succeed(refLocator(entry, trimmed))
