@@ -6,7 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { EvalNotAuthorized, EvalPolicy, evalFlag } from "../eval-policy/EvalPolicy.js"
-import { attachableProcess, ATTACHED_FACTS, discoverApps, AppLifecycle, probeDebugPort, type DebuggableApp } from "../layers/driver/ElectronDriver.js"
+import { attachableProcess, ATTACHED_FACTS, discoverApps, inspectableApps, type InspectableApp, AppLifecycle, probeDebugPort, type DebuggableApp } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument, LaunchFailed } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { SessionName, TimeoutMs } from "./shapes.js"
@@ -29,11 +29,17 @@ const listApps = Effect.gen(function* () {
   const current = yield* Effect.map((yield* AppLifecycle).current, (s) => s?.pid)
   const apps = found.apps.map(({ pid, name, port, title, browser }) => ({ pid, name, port, ...(title !== undefined ? { title } : {}), ...(browser !== undefined ? { browser } : {}) }))
   const more = found.notProbed > 0 ? `\n(${found.notProbed} more port(s) not probed: attach by port.)` : ""
+  const inspectable = yield* inspectableApps(new Set(found.apps.flatMap((app) => app.pids)))
+  const mainAllowed = (yield* EvalPolicy).isAllowed("main")
+  const noPortLine = (app: InspectableApp) =>
+    `  pid ${app.pid} ${app.name} (no debug port: ${app.inspectFuseOff ? "its EnableNodeCliInspectArguments fuse is off, restart it with --remote-debugging-port" : mainAllowed ? "attach by pid opens its main-process inspector" : `attach needs ${evalFlag("main")}`})`
+  const withoutPort =
+    inspectable.length === 0 ? "" : `\n${inspectable.length} Electron app(s) without a debug port (this user's processes):\n${inspectable.map(noPortLine).join("\n")}`
   const text =
     found.apps.length === 0
-      ? `No running app with an open remote debugging port among ${found.scanned} processes of this user. Start the app with --remote-debugging-port=9222, then call electron_attach with port 9222.${more}`
-      : `${found.apps.length} running app(s) with an open remote debugging port (this user's processes):\n${found.apps.map((app) => appLine(app, current)).join("\n")}${more}\nNext: electron_attach with pid or port.`
-  return { text, structured: { apps, scanned: found.scanned } }
+      ? `No running app with an open remote debugging port among ${found.scanned} processes of this user. Start the app with --remote-debugging-port=9222, then call electron_attach with port 9222.${more}${withoutPort}`
+      : `${found.apps.length} running app(s) with an open remote debugging port (this user's processes):\n${found.apps.map((app) => appLine(app, current)).join("\n")}${more}${withoutPort}\nNext: electron_attach with pid or port.`
+  return { text, structured: { apps, ...(inspectable.length > 0 ? { withoutPort: inspectable } : {}), scanned: found.scanned } }
 })
 
 /** A port that answers as Chromium's remote debugging port on 127.0.0.1, or LAUNCH_FAILED saying why not. */

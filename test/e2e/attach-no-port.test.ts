@@ -135,6 +135,19 @@ describe("electron_attach to an app started without a debug port", () => {
     expect(isAlive(build.pid!)).toBe(true)
   }, 60_000)
 
+  it("discovery lists the apps without a debug port and what attaching to them needs (not node or sleep)", async () => {
+    const build = started[started.length - 1]!
+    const listing = await safe.call("electron_attach", {})
+    expect(listing.isError, listing.text).toBe(false)
+    expect(listing.text).toContain(`pid ${app.pid} electron (no debug port: attach needs --allow-eval main)`)
+    expect(listing.text).toContain(`pid ${build.pid} hardened (no debug port: its EnableNodeCliInspectArguments fuse is off, restart it with --remote-debugging-port)`)
+    const listed = (listing.structured.withoutPort as Array<{ pid: number }>).map((entry) => entry.pid)
+    for (const other of started.slice(1, 3)) expect(listed).not.toContain(other.pid)
+    // Its Chromium is not an app of its own.
+    for (const helper of descendants(app.pid!)) expect(listed).not.toContain(helper)
+    expect((await allowed.call("electron_attach", {})).text).toContain(`pid ${app.pid} electron (no debug port: attach by pid opens its main-process inspector)`)
+  })
+
   it("refuses another user's process (the owner faked through ProcessProbe)", async () => {
     const probe = { ownerOf: () => Effect.succeed(4242), myUid: 1000 }
     const refused = await Effect.runPromise(Effect.flip(attachableProcess(app.pid!).pipe(Effect.provideService(ProcessProbe, probe))))

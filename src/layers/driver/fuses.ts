@@ -52,3 +52,41 @@ export const inspectFuseOff = (executablePath: string): Effect.Effect<boolean> =
 
 /** Why a session launched this way has no main process (NEEDS_MAIN_PROCESS carries it). */
 export const OVER_CDP_REASON = "inspect fuse off: launched over CDP"
+
+/** Electron's fuse wire sentinel (@electron/fuses' SENTINEL). */
+const SENTINEL = Buffer.from("dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX", "latin1")
+const carries = new Map<string, boolean>()
+
+const scanForWire = async (path: string): Promise<boolean> => {
+  const info = await stat(path)
+  const key = `${path}\u0000${info.size}\u0000${info.mtimeMs}`
+  const known = carries.get(key)
+  if (known !== undefined) return known
+  const { open } = await import("node:fs/promises")
+  const handle = await open(path, "r")
+  let found = false
+  try {
+    const chunk = Buffer.alloc(1024 * 1024 + SENTINEL.length)
+    let carry = 0
+    for (let position = 0; position < info.size && !found; ) {
+      const { bytesRead } = await handle.read(chunk, carry, chunk.length - carry, position)
+      if (bytesRead === 0) break
+      position += bytesRead
+      const filled = carry + bytesRead
+      found = chunk.subarray(0, filled).includes(SENTINEL)
+      carry = Math.min(SENTINEL.length - 1, filled)
+      chunk.copy(chunk, 0, filled - carry, filled)
+    }
+  } finally {
+    await handle.close()
+  }
+  if (carries.size > 256) carries.clear()
+  carries.set(key, found)
+  return found
+}
+
+/**
+ * Whether a file carries Electron's fuse wire, read in 1 MiB pieces up to the sentinel (for listing running
+ * apps: no whole binary in memory); cached by path, size and mtime. False when it cannot be read.
+ */
+export const carriesFuseWire = (path: string): Effect.Effect<boolean> => Effect.tryPromise(() => scanForWire(path)).pipe(Effect.orElseSucceed(() => false))
