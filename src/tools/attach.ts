@@ -90,7 +90,7 @@ export const attach = defineTool({
   name: "electron_attach",
   touchesPage: false,
   description:
-    "Connect to an Electron app already running with --remote-debugging-port, by cdpUrl, port or pid. With none of them, list this user's running apps with an open debugging port (pid, name, port, first page title) and attach to nothing. Give inspectorUrl too (the app started with --inspect=PORT) for main-process tools (menus, dialogs, app info). Closing only detaches.",
+    "Connect to an Electron app already running with --remote-debugging-port, by cdpUrl, port or pid (a pid without a port: through its main process, needs --allow-eval main). With none of them, list this user's running apps (pid, name, port, first page title) and attach to nothing. Give inspectorUrl too (the app started with --inspect=PORT) for main-process tools (menus, dialogs, app info). Closing only detaches.",
   type: "lifecycle",
   openWorld: true,
   errors: ["LAUNCH_FAILED"],
