@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { spawn, type ChildProcess } from "node:child_process"
 import { rmSync } from "node:fs"
+import { createServer } from "node:net"
 import { resolveElectronRuntime } from "../../src/index.js"
 import { attachableProcess, inspectorOf } from "../../src/layers/driver/debug-process.js"
 import { listeningSockets, ProcessProbe } from "../../src/layers/driver/process-facts.js"
@@ -112,6 +113,34 @@ describe("electron_attach to an app started without a debug port", () => {
     expect(await inspectorGone(app.pid!)).toBe(true)
   })
 
+  it("with 127.0.0.1:9229 held by another process: refuses an app whose inspector would open there, attaches one started with --inspect-port=0 on the port it took", async () => {
+    const holder = createServer()
+    // Held by this test, or already by someone else: either way Node could not open the inspector there.
+    await new Promise<void>((resolve) => holder.once("error", () => resolve()).listen(9229, "127.0.0.1", () => resolve()))
+    try {
+      const refused = await allowed.call("electron_attach", { pid: app.pid })
+      expect(refused.code, refused.text).toBe("LAUNCH_FAILED")
+      expect(refused.text).toContain(`Cannot attach to pid ${app.pid} (electron): its inspector opens on 127.0.0.1:9229, which another process already listens on`)
+      expect(refused.text).toMatch(/Hint: .*--inspect-port=0/)
+
+      // --inspect-port opens nothing by itself: it is where SIGUSR1 opens the inspector later.
+      const other = plain(resolveElectronRuntime().executablePath, ["--inspect-port=0", sampleAppPath("hardened")])
+      await whenUp(other)
+      expect(await Effect.runPromise(listeningSockets(other.pid!))).toEqual([])
+      const attached = await allowed.call("electron_attach", { pid: other.pid })
+      expect(attached.isError, attached.text).toBe(false)
+      const port = attached.structured.inspectorPort as number
+      expect(port).not.toBe(9229)
+      expect((await Effect.runPromise(listeningSockets(other.pid!))).map((socket) => socket.port)).toContain(port)
+      expect((await Effect.runPromise(callUntil(allowed, "electron_get_text", { target: "role=heading[level=1]" }, (r) => r.text === "Hardened Demo"))).text).toBe("Hardened Demo")
+      expect((await allowed.call("electron_close")).isError).toBe(false)
+      expect(await inspectorGone(other.pid!)).toBe(true)
+      expect(isAlive(other.pid!)).toBe(true)
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()))
+    }
+  })
+
   it("refuses processes that are not Electron (no signal sent: they keep running)", async () => {
     const sleeper = plain("sleep", ["60"])
     const node = plain(process.execPath, ["-e", "setInterval(() => {}, 1000)"])
@@ -142,7 +171,7 @@ describe("electron_attach to an app started without a debug port", () => {
     expect(listing.text).toContain(`pid ${app.pid} electron (no debug port: attach needs --allow-eval main)`)
     expect(listing.text).toContain(`pid ${build.pid} hardened (no debug port: its EnableNodeCliInspectArguments fuse is off, restart it with --remote-debugging-port)`)
     const listed = (listing.structured.withoutPort as Array<{ pid: number }>).map((entry) => entry.pid)
-    for (const other of started.slice(1, 3)) expect(listed).not.toContain(other.pid)
+    for (const other of started.filter((child) => child.spawnfile !== resolveElectronRuntime().executablePath && child !== build)) expect(listed).not.toContain(other.pid)
     // Its Chromium is not an app of its own.
     for (const helper of descendants(app.pid!)) expect(listed).not.toContain(helper)
     expect((await allowed.call("electron_attach", {})).text).toContain(`pid ${app.pid} electron (no debug port: attach by pid opens its main-process inspector)`)

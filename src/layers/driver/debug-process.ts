@@ -34,8 +34,11 @@ const refuse = (message: string, hint: string = PORT_HINT) => new LaunchFailed({
 /** Whether `pid` may be attached to through its main-process inspector; fails with the reason it may not. */
 export const attachableProcess = (pid: number): Effect.Effect<AttachableProcess, LaunchFailed> =>
   Effect.gen(function* () {
-    if (process.platform !== "linux" && process.platform !== "darwin") {
-      return yield* refuse(`Cannot attach to pid ${pid}: opening a running app's inspector uses SIGUSR1, which ${process.platform} does not have`)
+    if (process.platform !== "linux") {
+      return yield* refuse(
+        `Cannot attach to pid ${pid}: attaching to an app without a debug port checks the process in /proc (its owner, program and sockets), which ${process.platform} does not have`,
+        "Restart the app with --remote-debugging-port=9222 (and --inspect=9229 for its main process) and attach by port."
+      )
     }
     const probe = yield* ProcessProbe
     const owner = yield* probe.ownerOf(pid)
