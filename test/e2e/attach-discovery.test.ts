@@ -79,7 +79,8 @@ describe("electron_attach discovery", () => {
     expect(notRunning.text).toContain(`no process ${gone} is running`)
     const noPort = await mcp.call("electron_attach", { pid: process.pid })
     expect(noPort.code, noPort.text).toBe("LAUNCH_FAILED")
-    expect(noPort.text).toMatch(new RegExp(`Cannot attach to pid ${process.pid}: process ${process.pid} \\(.+\\) was not started with --remote-debugging-port`))
+    // No port, and not an Electron app (the test process): nothing to open its inspector for.
+    expect(noPort.text).toMatch(new RegExp(`Cannot attach to pid ${process.pid} \\(.+\\): it is not an Electron app`))
     const both = await mcp.call("electron_attach", { pid: fixed.child.pid, port: fixed.port })
     expect(both.code).toBe("INVALID_ARGUMENT")
     expect((await mcp.call("electron_status")).structured.app.state).not.toBe("running")

@@ -48,6 +48,8 @@ const wire = self.slice(self.indexOf(sentinel) + sentinel.length)
 const inspectAllowed = wire.charAt(2 + ${FuseV1Options.EnableNodeCliInspectArguments}) !== '0'
 let args = process.argv.slice(2)
 if (!inspectAllowed) args = args.filter((arg) => !/^--inspect/.test(arg))
+// With the fuse off Electron does not open its inspector on SIGUSR1 either (a listener keeps Node from doing so).
+if (!inspectAllowed) process.on('SIGUSR1', () => {})
 // With RunAsNode off, Electron ignores ELECTRON_RUN_AS_NODE; with it on, the binary is plain Node (no app).
 if (wire.charAt(2 + ${FuseV1Options.RunAsNode}) === '0') delete process.env.ELECTRON_RUN_AS_NODE
 if (!process.env.ELECTRON_RUN_AS_NODE) {

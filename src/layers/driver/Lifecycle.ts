@@ -9,6 +9,7 @@ import { Context, Effect, ExecutionStrategy, Exit, Layer, Option, Ref, Scope } f
 import { DEFAULT_MAX_APPS, ServerConfig } from "../config/ServerConfig.js"
 import { launchOverCdp } from "./cdp-launch.js"
 import { AppNotRunning, LaunchFailed, type InvalidArgument } from "./errors.js"
+import { attachProcess, type ProcessAttachOptions } from "./attach-main.js"
 import { attachSession, launchSession, prepareLaunch } from "./launch.js"
 import { gracefulClose } from "./process.js"
 import type { AppSession, AttachOptions, LaunchOptions, RecordedStep } from "./session.js"
@@ -31,6 +32,8 @@ export interface AppLifecycleShape {
    */
   readonly launch: (options: LaunchOptions, name?: string) => Effect.Effect<AppSession, LaunchFailed | InvalidArgument>
   readonly attach: (options: AttachOptions, name?: string) => Effect.Effect<AppSession, LaunchFailed>
+  /** Attaches by pid to an app without a debug port, through its main-process inspector (opened with SIGUSR1). */
+  readonly attachProcess: (options: ProcessAttachOptions, name?: string) => Effect.Effect<AppSession, LaunchFailed>
   /** Closes the named session (default: the active one); another session, if any, becomes active. */
   readonly close: (timeoutMs?: number, name?: string) => Effect.Effect<{ readonly graceful: boolean; readonly pid?: number | undefined; readonly name: string }, AppNotRunning>
   /** Makes a session the active one (the one tools act on). */
@@ -109,6 +112,10 @@ const make = Effect.gen(function* () {
     return yield* store.oneAtATime(install(name, attachSession(options))).pipe(Effect.tapError((error) => Effect.logWarning(`attach failed: ${error.message}`)))
   })
 
+  const attachToProcess = Effect.fn("AppLifecycle.attachProcess")(function* (options: ProcessAttachOptions, name?: string) {
+    return yield* store.oneAtATime(install(name, attachProcess(options))).pipe(Effect.tapError((error) => Effect.logWarning(`attach to pid ${options.pid} failed: ${error.message}`)))
+  })
+
   const close = Effect.fn("AppLifecycle.close")(function* (timeoutMs: number = 5_000, name?: string) {
     const all = yield* Ref.get(store.state)
     const wanted = name ?? all.active
@@ -145,6 +152,7 @@ const make = Effect.gen(function* () {
   return AppLifecycle.of({
     launch,
     attach,
+    attachProcess: attachToProcess,
     close,
     selectSession,
     sessions: Effect.map(Ref.get(store.state), (all) => all.sessions.map((h) => ({ name: h.name, active: h.name === all.active, session: h.session }))),

@@ -112,7 +112,7 @@ const candidateOf = (pid: number): Effect.Effect<Candidate | undefined> =>
   })
 
 /** Reads a bounded JSON answer from 127.0.0.1:port. */
-const getJson = (port: number, path: string, ms: number): Effect.Effect<unknown, string> =>
+export const getJson = (port: number, path: string, ms: number): Effect.Effect<unknown, string> =>
   Effect.tryPromise({
     try: async (signal) => {
       const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal, redirect: "error" })

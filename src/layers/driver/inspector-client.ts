@@ -69,7 +69,20 @@ export class InspectorClient {
     })
   }
 
-  private async electron(): Promise<string> {
+  /**
+   * Sends a command; `done` runs synchronously when its answer arrives, so answers and events reach
+   * their listeners in the order the inspector sent them (a promise's continuation would run later than an
+   * event that arrived in the same read).
+   */
+  sendOrdered(method: string, params: Record<string, unknown>, done: (error: Error | undefined, result: CdpValue) => void): void {
+    if (this.closed) return done(new Error("The Node inspector connection closed"), undefined)
+    const id = this.nextId++
+    this.pending.set(id, { resolve: (value) => done(undefined, value), reject: (error) => done(error, undefined) })
+    this.socket.send(JSON.stringify({ id, method, params }))
+  }
+
+  /** The remote object id of the main process's `require('electron')` (what evaluate's functions receive). */
+  async electron(): Promise<string> {
     if (this.electronObjectId) return this.electronObjectId
     const { result, exceptionDetails } = await this.send("Runtime.evaluate", {
       expression: "require('electron')",
@@ -96,7 +109,19 @@ export class InspectorClient {
     return result?.value as R
   }
 
+  /**
+   * Set by an attach whose scope releases the connection itself (./attach-main.ts: what it opened in the app
+   * is undone there first, and the inspector closed); `close()` then leaves the connection to that release.
+   */
+  releasedByScope = false
+
   close(): void {
+    if (this.releasedByScope) return
+    this.shutdown()
+  }
+
+  /** Closes the connection, whoever owns it. */
+  shutdown(): void {
     this.closed = true
     this.socket.close()
   }

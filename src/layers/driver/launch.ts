@@ -175,6 +175,15 @@ export const attachSession = (options: AttachOptions) => (scope: Scope.Scope) =>
           (client) => Effect.sync(() => client.close())
         ).pipe(Scope.extend(scope))
       : undefined
+    return yield* attachedSession(browser, inspector, endpoint, timeout)
+  })
+
+/**
+ * The session of an app attached over `browser` (a CDP connection) and, when given, its main-process
+ * inspector: its windows registered, the inspector's console and exceptions recorded, the hooks installed.
+ */
+export const attachedSession = (browser: import("playwright-core").Browser, inspector: InspectorClient | undefined, endpoint: string, timeout: number) =>
+  Effect.gen(function* () {
     const context = browser.contexts()[0]
     if (!context) return yield* new LaunchFailed({ message: `${endpoint} has no browser context to attach to` })
     const session = new AppSession({ kind: "attached", context, browser, inspector })

@@ -1,0 +1,82 @@
+/**
+ * Attaching to an app that was started without any debug switch, by its pid: its main-process inspector
+ * is opened (./debug-process.ts: SIGUSR1, as Node's `process._debugProcess`), connected to, and its
+ * windows are reached from the main process through `webContents.debugger` behind a relay endpoint on
+ * 127.0.0.1 (./main-relay.ts) that playwright-core connects to over CDP. The session has the windows and
+ * the main process.
+ *
+ * Everything opened is released with the session's scope, in reverse order: playwright-core's connection,
+ * the relay (every debugger detached in the app, the endpoint closed), then the inspector: when this
+ * attach opened it, `inspector.close()` runs in the app (after our answer, so the call returns) and the
+ * port is gone; an inspector the app had open before stays open. The app keeps running.
+ */
+import { Effect, Scope } from "effect"
+import { attachableProcess, openInspector, type OpenedInspector } from "./debug-process.js"
+import { LaunchFailed } from "./errors.js"
+import { InspectorClient } from "./inspector-client.js"
+import { attachedSession, firstLine, playwright } from "./launch.js"
+import { MainRelay } from "./main-relay.js"
+import type { AppSession } from "./session.js"
+
+export interface ProcessAttachOptions {
+  readonly pid: number
+  readonly timeoutMs?: number | undefined
+}
+
+/** What the attach opened, for the tool's answer. */
+export interface ProcessAttachFacts {
+  readonly inspectorPort: number
+  readonly openedInspector: boolean
+}
+
+export const ATTACHED_FACTS = new WeakMap<AppSession, ProcessAttachFacts>()
+
+/** Closes the inspector the attach opened: `inspector.close()` in the app, once this evaluation answered. */
+const closeInspector = (client: InspectorClient, opened: OpenedInspector) =>
+  Effect.promise(async () => {
+    if (opened.openedByUs && !client.closed) {
+      await client
+        .send("Runtime.evaluate", { expression: "{ const inspector = require('inspector'); setTimeout(() => inspector.close(), 0); undefined }", includeCommandLineAPI: true })
+        .catch(() => undefined)
+    }
+    client.shutdown()
+  })
+
+/** Checks `pid`, opens its inspector and attaches to its windows and main process in `scope`. */
+export const attachProcess = (options: ProcessAttachOptions) => (scope: Scope.Scope) =>
+  Effect.gen(function* () {
+    const timeout = options.timeoutMs ?? 15_000
+    const target = yield* attachableProcess(options.pid)
+    const { chromium } = yield* playwright
+    const opened = yield* openInspector(target, timeout)
+    const inspector = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => InspectorClient.connect(opened.url, timeout),
+        catch: (cause) => new LaunchFailed({ message: `Opened the inspector of pid ${options.pid} (${target.name}), but connecting to it failed: ${firstLine(cause)}`, cause })
+      }).pipe(Effect.tapError(() => (opened.openedByUs ? Effect.logWarning(`pid ${options.pid}: its inspector stays open on 127.0.0.1:${opened.port}`) : Effect.void))),
+      (client) => closeInspector(client, opened)
+    ).pipe(Scope.extend(scope))
+    inspector.releasedByScope = true
+    const electron = yield* Effect.tryPromise({
+      try: () => inspector.evaluate<string, undefined>("(electron) => typeof electron?.webContents?.getAllWebContents === 'function' ? process.versions.electron ?? '' : ''"),
+      catch: (cause) => new LaunchFailed({ message: `pid ${options.pid} (${target.name}): require('electron') failed in its main process: ${firstLine(cause)}`, cause })
+    })
+    if (!electron) return yield* new LaunchFailed({ message: `pid ${options.pid} (${target.name}) has a Node inspector, but its main process has no Electron module to reach its windows with` })
+    const relay = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => MainRelay.start(inspector),
+        catch: (cause) => new LaunchFailed({ message: `pid ${options.pid} (${target.name}): the window relay could not start in its main process: ${firstLine(cause)}`, cause })
+      }),
+      (started) => Effect.promise(() => started.close())
+    ).pipe(Scope.extend(scope))
+    const browser = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => chromium.connectOverCDP(relay.endpoint, { timeout }),
+        catch: (cause) => new LaunchFailed({ message: `pid ${options.pid} (${target.name}): connecting to its windows through the main process failed: ${firstLine(cause)}`, cause })
+      }),
+      (connected) => Effect.promise(() => connected.close().catch(() => undefined))
+    ).pipe(Scope.extend(scope))
+    const session = yield* attachedSession(browser, inspector, `pid ${options.pid}`, timeout)
+    ATTACHED_FACTS.set(session, { inspectorPort: opened.port, openedInspector: opened.openedByUs })
+    return session
+  })
