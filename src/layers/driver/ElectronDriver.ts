@@ -6,7 +6,7 @@
  * - Windows: the windows, the active one, finding, selecting and waiting for one (the dialog gate);
  * - Snapshots: aria snapshots, their refs, resolving targets, page changes;
  * - MainProcess: code in the main process, plugins' main-process hooks, main-process errors;
- * - Dialogs: web dialogs (policy, queue, subscription);
+ * - Dialogs: the modal room: web dialogs (policy, queue, subscription), file choosers, held native dialogs, a popped-up menu;
  * - PageOps: playwright-core calls within the call's bounds, typed page operations, actions.
  *
  * `ElectronDriver.layer` provides all six (one session store between them). The session is a scoped
@@ -51,4 +51,5 @@ export type { FieldChange, PageChanges } from "./page-changes.js"
 export type { Action, BrowserWindowHandle, Check, ElectronModule, MainError, MainHook, MainValue, SessionError } from "./shape.js"
 export { discoverApps, probeDebugPort, untrustedText, whyNotDebuggable, type DebuggableApp, type Discovery } from "./discovery.js"
 export { OVER_CDP_REASON } from "./fuses.js"
-export { budgetMs, CallDeadline, DialogClaims } from "./call-context.js"
+export { budgetMs, CallDeadline } from "./call-context.js"
+export { MODAL_REF, ModalClaims, type ControlAction, type ModalControl, type ModalKind, type ModalState } from "./modal-room.js"
