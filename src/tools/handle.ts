@@ -19,13 +19,13 @@ import {
   type DriverServices,
   type ModalControl,
   type ModalState,
+  type PageFunction,
   type PageOpsShape,
   type PendingDialog,
   type RecordedStep,
   type SessionError,
   type WindowEntry
 } from "../layers/driver/ElectronDriver.js"
-import type { PageFunction } from "../layers/driver/PageOps.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import { markIfPasswordField, markSecret } from "./call-secrets.js"
 import { changeSummary } from "./change-summary.js"

@@ -23,6 +23,7 @@ export type ModalIntent =
   | { readonly verb: "click" }
   | { readonly verb: "fill"; readonly value: string }
   | { readonly verb: "press"; readonly key: string }
+  | { readonly verb: "files"; readonly paths: ReadonlyArray<string> }
 
 type Answer =
   | { readonly kind: "web"; readonly action: "accept" | "dismiss" }
@@ -52,6 +53,8 @@ const meaning = (state: ModalState, control: ModalControl | undefined, intent: M
   const key = intent.verb === "press" ? intent.key : undefined
   const bad = (message: string) => Effect.fail(new InvalidArgument({ message, hint: "electron_click a button, electron_fill a text box, or electron_press_key Enter/Escape on the dialog." }))
   if (key !== undefined && key !== "Enter" && key !== "Escape") return bad(`${key}: a ${state.kind} answers Enter or Escape`)
+  // Files given to electron_upload_file were confined by the call's stages.
+  if (intent.verb === "files") return "chooser" in origin ? Effect.succeed({ kind: "files", paths: intent.paths }) : bad(`electron_upload_file sets a file chooser's files; this is a ${state.kind}`)
   const does = key === "Escape" ? "cancel" : key === "Enter" ? "default" : control?.does.kind
   if (intent.verb === "fill" && control?.role !== "textbox") return bad(`${control?.ref ?? "it"} is a ${control?.role ?? "dialog"}, not a text box: electron_click it`)
   if (intent.verb === "click" && control?.role === "textbox") return bad(`${control.ref} is the ${state.kind}'s text box: electron_fill it, then click its button`)
