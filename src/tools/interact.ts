@@ -26,7 +26,7 @@ const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 
 export const click = defineTool({
   name: "electron_click",
-  description: "Click an element after it is visible, enabled and still. Options: right/middle button, double click, modifier keys. Open dialogs and menus lead the snapshot as rows: click their refs to answer.",
+  description: "Click an element once it is visible, enabled and still (right/middle button, double click, modifiers). Answers dialog and menu rows too.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({

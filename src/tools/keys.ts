@@ -108,7 +108,7 @@ const pressedOn = (call: CallHandle) =>
 export const pressKey = defineTool({
   name: "electron_press_key",
   description:
-    "Press a key or chord (Enter, Escape, Control+A, ControlOrMeta+S) on a target or the focused element, or a sequence (\"Control+K Control+S\", delayMs between). Playwright key names, all checked before the first press. Enter/Escape answer an open dialog or menu (its rows lead the snapshot).",
+    "Press a key or chord (Enter, Escape, Control+A, ControlOrMeta+S) on a target or the focused element, or a sequence (\"Control+K Control+S\", delayMs between). Playwright key names, checked before any press. Enter/Escape answer an open dialog.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT"],
   input: Schema.Struct({

@@ -31,7 +31,7 @@ const header = (entry: WindowEntry) =>
 export const snapshot = defineTool({
   name: "electron_snapshot",
   description:
-    "Accessibility snapshot of the active window with refs (e12) that other tools accept as target; open dialogs and menus come first as rows with refs (m3). Long lists fold to a sample row and each row's label and refs; expand unfolds. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops wrappers. Prefer electron_find to locate a few elements.",
+    "Accessibility snapshot of the active window with refs (e12) that other tools accept as target; open dialogs and menus lead, as rows. Long lists fold to a sample row and each row's label and refs; expand unfolds. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops wrappers. Prefer electron_find to locate a few elements.",
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "REF_STALE", "ELEMENT_NOT_FOUND"],
   input: Schema.Struct({

@@ -69,7 +69,7 @@ const tooLong = (argument: string, length: number) =>
 export const fill = defineTool({
   name: "electron_fill",
   description:
-    "Replace the value of a text field, textarea, date or contenteditable element (input and change events fire). Code editors (Monaco, CodeMirror) get their own keys and are read back. A dialog's text box ref (prompt, file path) takes the value too.",
+    "Replace the value of a text field, textarea, date or contenteditable (input and change events fire). Code editors (Monaco, CodeMirror) get their own keys, read back. Also a dialog row's text box.",
   type: "interact",
   idempotent: true,
   errors: [...ERRORS],
