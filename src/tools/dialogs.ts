@@ -41,10 +41,13 @@ export const dialogFields = (dialog: PendingDialog) => ({
 })
 
 /** The result of an action that opened a web dialog: the open modal states' rows (the dialog's refs), and how to answer it in this server. */
-export const dialogResult = (dialog: PendingDialog, states: ReadonlyArray<ModalState> = []): Effect.Effect<ToolResult, never, ProfileSelector> =>
+export const dialogResult = (
+  dialog: PendingDialog,
+  open: { readonly states: ReadonlyArray<ModalState>; readonly told: ReadonlyArray<string> } = { states: [], told: [] }
+): Effect.Effect<ToolResult, never, ProfileSelector> =>
   Effect.map(answerAdvice, (advice) => ({
-    text: `The action opened a ${describeDialog(dialog)}. ${advice}${states.length > 0 ? `\n${modalRowsText(states)}` : ""}`,
-    structured: { dialog: dialogFields(dialog), ...(states.length > 0 ? { modals: modalFacts(states) } : {}) }
+    text: `The action opened a ${describeDialog(dialog)}. ${advice}${open.states.length > 0 || open.told.length > 0 ? `\n${modalRowsText(open.states, open.told)}` : ""}`,
+    structured: { dialog: dialogFields(dialog), ...(open.states.length > 0 ? { modals: modalFacts(open.states) } : {}) }
   }))
 
 /** A window's title, or a marker when a dialog blocks its page (reading the title would hang). */

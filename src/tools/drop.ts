@@ -143,7 +143,7 @@ export const uploadFile = defineTool({
           }
         }
       })
-      if (dialog) return yield* dialogResult(dialog, (yield* call.modals).states)
+      if (dialog) return yield* dialogResult(dialog, yield* call.modals)
       if (!outcome.accepted) {
         return yield* new NotInteractable({
           message: `${input.target} is not a drop target: no dragover handler accepted the drag, so nothing was dropped`,

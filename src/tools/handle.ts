@@ -164,7 +164,7 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
           })
         )
       yield* step
-      if (outcome !== undefined) return yield* dialogResult(outcome, (yield* dialogs.modalStates).states)
+      if (outcome !== undefined) return yield* dialogResult(outcome, yield* dialogs.modalStates)
       const change = yield* changeSummary(entry)
       return yield* answer({ text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`, structured: { window: entry.id, locator: code } })
     })

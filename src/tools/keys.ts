@@ -164,7 +164,7 @@ export const pressKey = defineTool({
         const dialog = yield* call.race(`press ${press}`, () => entry.page.keyboard.press(press))
         yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${codeString(press)})` })
         if (dialog) {
-          const result = yield* dialogResult(dialog, (yield* call.modals).states)
+          const result = yield* dialogResult(dialog, yield* call.modals)
           const rest = presses.length - index - 1
           return rest === 0 ? result : { ...result, text: `After ${index + 1} of ${presses.length} presses (the rest not pressed): ${result.text}` }
         }

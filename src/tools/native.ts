@@ -260,7 +260,8 @@ export const dialogStub = defineTool({
         yield* call.record({ tool: "electron_dialog_stub", window: session.activeId ?? "", code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})` })
       }
       // The stub answers calls made from now on; dialogs already held wait in the modal room (their rows lead electron_snapshot).
-      const held = (yield* call.modals).states.filter((state) => "native" in state.origin).length
+      const open = yield* call.modals
+      const held = open.states.filter((state) => "native" in state.origin).length
       const calls = (result.calls as ReadonlyArray<RecordedDialogCall>).map(describeCall)
       const head =
         input.action === "restore"
@@ -268,7 +269,10 @@ export const dialogStub = defineTool({
           : input.action === "set"
             ? `Dialog stub active with ${result.rules} rule(s)${input.strict ? ", strict" : ""}.`
             : result.installed ? `Dialog stub active with ${result.rules} rule(s).` : "No dialog stub installed."
-      const waiting = held > 0 ? `\n${held} native dialog(s) opened before the stub still wait for an answer: electron_snapshot shows their rows.` : ""
+      const waiting = [
+        ...open.told.map((t) => `\n(native dialog: ${t})`),
+        held > 0 ? `\n${held} native dialog(s) opened before the stub still wait for an answer: electron_snapshot shows their rows.` : ""
+      ].join("")
       return { text: `${head}\n${calls.length > 0 ? `Calls:\n${calls.join("\n")}` : "No dialog calls recorded."}${waiting}`, structured: { ...result, ...(held > 0 ? { held } : {}) } }
     })
 })
