@@ -122,7 +122,8 @@ describe("fuzz with web dialogs left open (tasks app)", () => {
       const wasOpen = open
       const { result, code, ms } = await call(fuzz)
       // The dialog's rows (issue 35): the snapshot shows them, and Enter or Escape with no target answers the dialog.
-      const answers = fuzz.tool === "electron_press_key" && fuzz.args.target === undefined && (fuzz.args.key === "Enter" || fuzz.args.key === "Escape")
+      const args = fuzz.args as Record<string, unknown>
+      const answers = fuzz.tool === "electron_press_key" && args.target === undefined && (args.key === "Enter" || args.key === "Escape")
       const shows = fuzz.tool === "electron_snapshot"
       if (wasOpen && !OFF_PAGE.has(fuzz.tool)) {
         whileOpen++
