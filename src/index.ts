@@ -32,6 +32,8 @@ export {
   type AttachOptions,
   type Check,
   type LaunchOptions,
+  type ModalControl,
+  type ModalState,
   type PendingDialog,
   type RecordedStep,
   type WindowEntry,
@@ -61,6 +63,7 @@ export {
   type ObserverHooks
 } from "./plugins/observer.js"
 export { markSecret } from "./tools/call-secrets.js"
+export { Call, callHandle, type ActOptions, type CallHandle, type ModalView } from "./tools/handle.js"
 export { EvalPolicy, type EvalTarget } from "./eval-policy/EvalPolicy.js"
 export { ProfileSelector, ConflictingToolSelection, UnknownToolInSelection, ToolExcludedByProfile } from "./profile/ProfileSelector.js"
 // The named lists (the TOOLS.md contract) and the profile a server without `toolProfile` or `tools` selects.

@@ -9,8 +9,10 @@ import { Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { readFile, stat } from "node:fs/promises"
 import { basename, extname, resolve } from "node:path"
-import { AppLifecycle, PageOps, Snapshots, Windows, pageFunction } from "../layers/driver/ElectronDriver.js"
-import { act, changeSummary, dialogResult } from "./act.js"
+import { pageFunction } from "../layers/driver/ElectronDriver.js"
+import { changeSummary } from "./change-summary.js"
+import { dialogResult } from "./dialogs.js"
+import { callHandle } from "./handle.js"
 import { InvalidArgument, NotInteractable } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { stepCode } from "./step-code.js"
@@ -92,7 +94,7 @@ const dropStep = (code: string, files: ReadonlyArray<DroppedFile>) => {
 export const uploadFile = defineTool({
   name: "electron_upload_file",
   description:
-    "Set the files of an <input type=file> (an empty list clears it), or drop them on any other element as from the desktop (8 MB in all). Absolute paths, or relative to the server's folder. For native open dialogs use electron_dialog_stub.",
+    "Set the files of an <input type=file> or an open file chooser's ref (an empty list clears it), or drop them on any other element as from the desktop (8 MB in all). Absolute paths, or relative to the server's folder.",
   type: "interact",
   idempotent: true,
   files: ["paths[]"],
@@ -106,16 +108,16 @@ export const uploadFile = defineTool({
       if (missing.length > 0) {
         return yield* new InvalidArgument({ message: `paths: ${missing.join(", ")} not found`, hint: "Give paths of existing files." })
       }
-      const lifecycle = yield* AppLifecycle
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
-      const locator = yield* snapshots.locate(entry, input.target)
+      const call = yield* callHandle
+      // A file chooser the page opened (its row's ref) takes the files as they are.
+      const modal = yield* call.modalTarget(input.target)
+      if (modal !== undefined) return yield* call.answerModal("electron_upload_file", modal.state, modal.control, { verb: "files", paths })
+      const entry = yield* call.surface()
+      const locator = yield* call.locate(entry, input.target)
       let fileInput = false
-      yield* pages.waitSliced(`find ${input.target}`, (slice) => locator.evaluate(isFileInput, undefined, { timeout: slice }).then((is) => void (fileInput = is)), timeoutMs)
+      yield* call.waitSliced(`find ${input.target}`, (slice) => locator.evaluate(isFileInput, undefined, { timeout: slice }).then((is) => void (fileInput = is)), timeoutMs)
       if (fileInput) {
-        return yield* act({
+        return yield* call.act({
           tool: "electron_upload_file",
           target: input.target,
           describe: `set ${paths.length} file(s) on ${input.target}`,
@@ -128,7 +130,7 @@ export const uploadFile = defineTool({
       const files = yield* readFiles(paths)
       const code = yield* stepCode(entry, input.target, locator)
       let outcome = { accepted: false, handled: false }
-      const dialog = yield* pages.runAction({
+      const dialog = yield* call.runAction({
         what: `drop ${files.length} file(s) on ${input.target}`,
         timeoutMs,
         ready: (slice) => locator.waitFor({ state: "visible", timeout: slice }),
@@ -141,7 +143,7 @@ export const uploadFile = defineTool({
           }
         }
       })
-      if (dialog) return yield* dialogResult(dialog)
+      if (dialog) return yield* dialogResult(dialog, yield* call.modals)
       if (!outcome.accepted) {
         return yield* new NotInteractable({
           message: `${input.target} is not a drop target: no dragover handler accepted the drag, so nothing was dropped`,
@@ -149,13 +151,13 @@ export const uploadFile = defineTool({
           details: { retryable: false }
         })
       }
-      yield* lifecycle.recordStep({ tool: "electron_upload_file", window: entry.id, code: dropStep(code, files) })
+      yield* call.record({ tool: "electron_upload_file", window: entry.id, code: dropStep(code, files) })
       const change = yield* changeSummary(entry)
       const names = files.map((f) => f.name).join(", ")
-      return {
+      return yield* call.answer({
         text: `Dropped ${files.length} file(s) on ${code}: ${names}${outcome.handled ? "" : " (no drop handler called preventDefault)"}.${change}`,
         structured: { window: entry.id, locator: code, dropped: files.map((f) => ({ name: f.name, type: f.type, bytes: Buffer.byteLength(f.data, "base64") })), handled: outcome.handled }
-      }
+      })
     })
 })
 

@@ -2,33 +2,36 @@
  * The stages every tool call runs through inside the Dispatcher's bound (src/server/Dispatcher.ts), the
  * same for core, eval, plugin and third-party tools, from what each tool declares (Tool.ts):
  *
- * 1. its file arguments (`files`) are confined to --app-root before anything runs;
- * 2. a page-touching tool (`touchesPage`, the default) is held to web dialogs: the driver's `window()`
- *    refuses a page a dialog already blocks, and a dialog that opens during the call, unless the call's
- *    own action reported it as its result (the driver's `runUntilDialog` claims it), ends the call at once
- *    with DIALOG_OPEN: the handler races the dialog event;
- * 3. DIALOG_OPEN says how to answer the dialog in this server's profile;
- * 4. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing;
- * 5. a page-touching answer (debug tools aside) tells the console and page errors new since the last one (./new-errors.ts).
+ * 1. the call is given its handle (`Call`, ./handle.ts): its surface, the modal states, locate/act/evaluate/CDP/answer;
+ * 2. its file arguments (`files`) are confined to --app-root before anything runs;
+ * 3. a page-touching tool (`touchesPage`, the default) is held to the modal room's web dialogs
+ *    (src/layers/driver/modal-room.ts): the driver's `window()` refuses a page a dialog already blocks, and
+ *    a dialog that opens during the call, unless the call's own action reported it as its result (the
+ *    room's race claims it), ends the call at once with DIALOG_OPEN;
+ * 4. DIALOG_OPEN says how to answer the dialog in this server's profile;
+ * 5. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing;
+ * 6. a page-touching answer (debug tools aside) tells the console and page errors new since the last one (./new-errors.ts).
  */
 import { Effect, Queue } from "effect"
-import { DialogClaims, AppLifecycle, Dialogs, type PendingDialog, type DriverServices } from "../layers/driver/ElectronDriver.js"
+import { ModalClaims, AppLifecycle, Dialogs, type PendingDialog, type DriverServices } from "../layers/driver/ElectronDriver.js"
+import { dialogOpen } from "../layers/driver/errors.js"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import { confine } from "./confine.js"
 import { answerAdvice } from "./dialogs.js"
-import { dialogOpen, type DialogOpen, type ToolError } from "./errors.js"
+import type { DialogOpen, ToolError } from "./errors.js"
+import { Call, makeHandle } from "./handle.js"
 import { explainNoMatch } from "./nearby.js"
 import { withNewErrors } from "./new-errors.js"
 import { argumentsAt } from "./tool-args.js"
 import { targetPaths, touchesPage, type Tool, type ToolResult } from "./Tool.js"
 
 /**
- * Runs `handled` until it ends or a dialog it did not claim opens, whichever comes first; in the second
+ * Runs `handled` until it ends or a web dialog it did not claim opens, whichever comes first; in the second
  * case the call fails with DIALOG_OPEN and `handled` is interrupted (a Playwright call blocked by the
  * dialog is abandoned; the driver's actions leave none in flight).
  */
-const heldToDialogs = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
+const holdToModals = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
   Effect.gen(function* () {
     const lifecycle = yield* AppLifecycle
     const dialogs = yield* Dialogs
@@ -40,18 +43,19 @@ const heldToDialogs = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<
     const unclaimed = Queue.take(opened).pipe(Effect.repeat({ until: (dialog) => !claims.has(dialog) }))
     const blocked = Effect.flatMap(unclaimed, (dialog) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(dialog, hint))))
     return yield* Effect.acquireUseRelease(
-      dialogs.onDialog((dialog) => Queue.unsafeOffer(opened, dialog)),
-      () => Effect.raceFirst(Effect.locally(handled, DialogClaims, claims), blocked),
+      dialogs.onModal((dialog) => Queue.unsafeOffer(opened, dialog)),
+      () => Effect.raceFirst(Effect.locally(handled, ModalClaims, claims), blocked),
       (off) => Effect.sync(off)
     )
   })
 
 /** One tool call through the stages above (the Dispatcher bounds it and maps its outcome). */
-export const runStages = <R>(tool: Tool<any, R>, input: unknown): Effect.Effect<ToolResult, ToolError, R | DriverServices | ServerConfig | ProfileSelector> => {
+export const runStages = <R>(tool: Tool<any, R>, input: unknown): Effect.Effect<ToolResult, ToolError, Exclude<R, Call> | DriverServices | ServerConfig | ProfileSelector> => {
   const files = tool.files === undefined ? [] : argumentsAt(input, tool.files)
   const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
-  const told = touchesPage(tool) && tool.type !== "debug" ? withNewErrors(confined) : confined
-  return (touchesPage(tool) ? heldToDialogs(told) : told).pipe(
+  const handled = Effect.flatMap(makeHandle, (handle) => Effect.provideService(confined, Call, handle)) as Effect.Effect<ToolResult, ToolError, Exclude<R, Call> | DriverServices | ServerConfig | ProfileSelector>
+  const told = touchesPage(tool) && tool.type !== "debug" ? withNewErrors(handled) : handled
+  return (touchesPage(tool) ? holdToModals(told) : told).pipe(
     Effect.catchTag("DialogOpen", (error) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(error, hint)))),
     Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, argumentsAt(input, targetPaths(tool))))
   )

@@ -1,8 +1,8 @@
 /**
  * Interaction tools. Each takes a target (ref or selector), acts through Playwright's actionability
  * checks, records the step for test export, and returns what changed when that is small. An action
- * that opens a web dialog (alert/confirm/prompt) returns at once with the dialog, to be answered
- * with electron_web_dialog.
+ * that opens a web dialog (alert/confirm/prompt) returns at once with the dialog and its rows (refs that
+ * electron_click answers; electron_web_dialog too where the profile lists it).
  */
 import { Effect, Schema } from "effect"
 
@@ -11,6 +11,7 @@ import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { act } from "./act.js"
+import { callHandle } from "./handle.js"
 import { clickMenuRef, isMenuRef } from "./menu-rows.js"
 import { uploadFile } from "./drop.js"
 import { fillForm } from "./fill-form.js"
@@ -26,7 +27,7 @@ const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 
 export const click = defineTool({
   name: "electron_click",
-  description: "Click an element after it is visible, enabled and still. Options: right/middle button, double click, modifier keys. A menubar ref (m1) lists that menu's items; an item's ref clicks it.",
+  description: "Click an element once it is visible, enabled and still (right/middle button, double click, modifiers). Answers dialog rows; a menubar ref (m1) lists that menu's items, an item's ref clicks it.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({
@@ -43,14 +44,14 @@ export const click = defineTool({
     }
     const method = input.double === true ? "dblclick" : "click"
     if (isMenuRef(input.target) && input.button !== "right" && input.double !== true) return clickMenuRef(input.target)
-    return act({
+    return Effect.flatMap(callHandle, (call) => call.act({
       tool: "electron_click",
       target: input.target,
       describe: `${method === "dblclick" ? "double-click" : "click"} ${input.target}`,
       step: (code) => `await ${code}.${method}(${Object.keys(options).length > 0 ? JSON.stringify(options) : ""})`,
-      timeoutMs: timeoutOf(input), wait: "trial",
+      timeoutMs: timeoutOf(input), wait: "trial", modal: { verb: "click" },
       perform: (locator, _entry, bound) => locator[method]({ ...options, ...bound })
-    })
+    }))
   }
 })
 

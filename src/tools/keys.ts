@@ -4,8 +4,9 @@
  * pressed, so a typo fails the whole call with the name it did not know (and the name it may have meant).
  */
 import { Duration, Effect, Schema } from "effect"
-import { AppLifecycle, Dialogs, PageOps, Snapshots, Windows } from "../layers/driver/ElectronDriver.js"
-import { act, changeSummary, dialogResult } from "./act.js"
+import { changeSummary } from "./change-summary.js"
+import { dialogResult } from "./dialogs.js"
+import { callHandle, type CallHandle } from "./handle.js"
 import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { codeString, stepCode } from "./step-code.js"
@@ -94,10 +95,20 @@ export const parseKeys = (key: string): Effect.Effect<ReadonlyArray<string>, Inv
   return Effect.succeed(presses)
 }
 
+/** The modal state Enter or Escape answers: the one of the active surface, else one of no page (a native dialog, a menu), else the only one. */
+const pressedOn = (call: CallHandle) =>
+  Effect.gen(function* () {
+    const { states } = yield* call.modals
+    if (states.length === 0) return undefined
+    const active = yield* call.surface(undefined, { gated: false }).pipe(Effect.option)
+    const here = active._tag === "Some" ? states.find((s) => s.surface === active.value.id) : undefined
+    return here ?? states.find((s) => !("web" in s.origin)) ?? (states.length === 1 ? states[0] : undefined)
+  })
+
 export const pressKey = defineTool({
   name: "electron_press_key",
   description:
-    "Press a key or chord (Enter, Escape, Control+A, ControlOrMeta+S) on a target or the focused element, or a sequence (\"Control+K Control+S\", delayMs between). Playwright key names, all checked before the first press.",
+    "Press a key or chord (Enter, Escape, Control+A, ControlOrMeta+S) on a target or the focused element, or a sequence (\"Control+K Control+S\", delayMs between). Playwright key names, checked before any press. Enter/Escape answer an open dialog.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT"],
   input: Schema.Struct({
@@ -109,53 +120,56 @@ export const pressKey = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const presses = yield* parseKeys(input.key)
+      const call = yield* callHandle
       const timeoutMs = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
       const delay = input.delayMs ?? 0
       if (input.target !== undefined && presses.length === 1) {
         const key = presses[0]!
-        return yield* act({
+        return yield* call.act({
           tool: "electron_press_key",
           target: input.target,
           describe: `press ${key} on ${input.target}`,
           step: (code) => `await ${code}.press(${codeString(key)})`,
-          timeoutMs, wait: "attached",
+          timeoutMs, wait: "attached", modal: { verb: "press", key },
           perform: (locator, _entry, { timeout }) => locator.press(key, { timeout })
         })
       }
-      const lifecycle = yield* AppLifecycle
-      const windows = yield* Windows
-      const dialogs = yield* Dialogs
-      const entry = yield* windows.window()
+      if (input.target !== undefined && (yield* call.modalTarget(input.target)) !== undefined) {
+        return yield* new InvalidArgument({ message: "a dialog or menu answers one key: Enter or Escape", hint: `Example: { "key": "Enter", "target": "${input.target}" }.` })
+      }
+      if (input.target === undefined && presses.length === 1 && (presses[0] === "Enter" || presses[0] === "Escape")) {
+        const state = yield* pressedOn(call)
+        if (state !== undefined) return yield* call.answerModal("electron_press_key", state, undefined, { verb: "press", key: presses[0] })
+      }
+      const entry = yield* call.surface()
       let on = ""
       if (input.target !== undefined) {
-        const snapshots = yield* Snapshots
-        const pages = yield* PageOps
-        const locator = yield* snapshots.locate(entry, input.target)
+        const locator = yield* call.locate(entry, input.target)
         const code = yield* stepCode(entry, input.target, locator)
-        yield* pages.runAction({
+        yield* call.runAction({
           what: `focus ${input.target}`,
           timeoutMs,
           reportsDialogs: false,
           ready: (slice) => locator.waitFor({ state: "attached", timeout: slice }),
           perform: (timeout) => locator.focus({ timeout })
         })
-        yield* lifecycle.recordStep({ tool: "electron_press_key", window: entry.id, code: `await window.${code}.focus()` })
+        yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.${code}.focus()` })
         on = ` on ${code}`
       }
       for (const [index, press] of presses.entries()) {
         if (index > 0 && delay > 0) {
           yield* Effect.sleep(Duration.millis(delay))
-          yield* lifecycle.recordStep({ tool: "electron_press_key", window: entry.id, code: `await window.waitForTimeout(${delay})` })
+          yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.waitForTimeout(${delay})` })
         }
-        const dialog = yield* dialogs.runUntilDialog(`press ${press}`, () => entry.page.keyboard.press(press))
-        yield* lifecycle.recordStep({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${codeString(press)})` })
+        const dialog = yield* call.race(`press ${press}`, () => entry.page.keyboard.press(press))
+        yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${codeString(press)})` })
         if (dialog) {
-          const result = yield* dialogResult(dialog)
+          const result = yield* dialogResult(dialog, yield* call.modals)
           const rest = presses.length - index - 1
           return rest === 0 ? result : { ...result, text: `After ${index + 1} of ${presses.length} presses (the rest not pressed): ${result.text}` }
         }
       }
       const change = yield* changeSummary(entry)
-      return { text: `Pressed ${presses.join(" ")}${on}.${change}`, structured: { window: entry.id, keys: presses } }
+      return yield* call.answer({ text: `Pressed ${presses.join(" ")}${on}.${change}`, structured: { window: entry.id, keys: presses } })
     })
 })

@@ -8,6 +8,7 @@ import { AppLifecycle, MainProcess } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "./errors.js"
 import { clickMenuItem, flatten, readMenus, renderMenu, similarity, type MenuEntry, type Menus } from "./menu-model.js"
 import { UNSAFE_CODE_CHARACTERS } from "./step-code.js"
+import { callHandle } from "./handle.js"
 import { defineTool } from "./Tool.js"
 
 /** The session window a popped-up menu's window shows (matched by URL), for the agent's window ids. */
@@ -262,12 +263,16 @@ export const dialogStub = defineTool({
       }
       const lifecycle = yield* AppLifecycle
       const mainProcess = yield* MainProcess
+      const call = yield* callHandle
       const command = { action: input.action, rules: input.rules ?? [], strict: input.strict === true }
       const result = yield* mainProcess.evaluateMain("stub the dialogs", applyStub, command)
       if (input.action !== "list") {
         const session = yield* lifecycle.session
-        yield* lifecycle.recordStep({ tool: "electron_dialog_stub", window: session.activeId ?? "", code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})` })
+        yield* call.record({ tool: "electron_dialog_stub", window: session.activeId ?? "", code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})` })
       }
+      // The stub answers calls made from now on; dialogs already held wait in the modal room (their rows lead electron_snapshot).
+      const open = yield* call.modals
+      const held = open.states.filter((state) => "native" in state.origin).length
       const calls = (result.calls as ReadonlyArray<RecordedDialogCall>).map(describeCall)
       const head =
         input.action === "restore"
@@ -275,7 +280,11 @@ export const dialogStub = defineTool({
           : input.action === "set"
             ? `Dialog stub active with ${result.rules} rule(s)${input.strict ? ", strict" : ""}.`
             : result.installed ? `Dialog stub active with ${result.rules} rule(s).` : "No dialog stub installed."
-      return { text: `${head}\n${calls.length > 0 ? `Calls:\n${calls.join("\n")}` : "No dialog calls recorded."}`, structured: result }
+      const waiting = [
+        ...open.told.map((t) => `\n(native dialog: ${t})`),
+        held > 0 ? `\n${held} native dialog(s) opened before the stub still wait for an answer: electron_snapshot shows their rows.` : ""
+      ].join("")
+      return { text: `${head}\n${calls.length > 0 ? `Calls:\n${calls.join("\n")}` : "No dialog calls recorded."}${waiting}`, structured: { ...result, ...(held > 0 ? { held } : {}) } }
     })
 })
 

@@ -14,7 +14,9 @@ import { diffCounts, diffSnapshots, markCutSubtrees } from "./snapshot-diff.js"
 import { parseExpand } from "./snapshot-fold.js"
 import { CHARS_PER_TOKEN, viewDiff, viewSnapshot, withinBudget, type SnapshotView } from "./snapshot-view.js"
 import { waitForEvent } from "./events.js"
+import { callHandle } from "./handle.js"
 import { menuRow } from "./menu-rows.js"
+import { rowsBeforeTree, withRows } from "./snapshot-rows.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 
@@ -31,7 +33,7 @@ const header = (entry: WindowEntry) =>
 export const snapshot = defineTool({
   name: "electron_snapshot",
   description:
-    "Accessibility snapshot of the active window with refs (e12) that other tools accept as target. Long lists fold to a sample row and each row's label and refs; expand unfolds. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops wrappers. Prefer electron_find to locate a few elements.",
+    "Accessibility snapshot of the active window with refs (e12) that other tools accept as target; open dialogs and menus lead, as rows. Long lists fold to a sample row and each row's label and refs; expand unfolds. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops wrappers. Prefer electron_find to locate a few elements.",
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "REF_STALE", "ELEMENT_NOT_FOUND"],
   input: Schema.Struct({
@@ -44,11 +46,19 @@ export const snapshot = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
+      const call = yield* callHandle
       const snapshots = yield* Snapshots
-      const entry = yield* windows.window()
+      // Not gated: a page a web dialog blocks shows the dialog's rows instead of its tree.
+      const entry = yield* call.surface(undefined, { gated: false })
       const expand = parseExpand(input.expand === "all" ? undefined : input.expand)
       if (typeof expand === "string") return yield* new InvalidArgument({ message: `expand: ${expand}`, hint: "Pass the range a folded block names, like expand: \"e76-e414\", a list's ref, or \"all\" for every row." })
+      const rows = yield* rowsBeforeTree(call, entry)
+      if (rows.blocked) {
+        return {
+          text: `${entry.id} ${entry.url()} (its page is blocked until the dialog below is answered; the tree shows again after)\n${rows.text}`,
+          structured: { window: entry.id, incremental: false, blocked: true, ...rows.structured }
+        }
+      }
       const previous = entry.shownSnapshot
       const text = yield* snapshots.snapshot(entry, { ...(input.target !== undefined ? { target: input.target } : {}), ...(input.depth !== undefined ? { depth: input.depth } : {}) })
       const head = yield* header(entry)
@@ -61,15 +71,15 @@ export const snapshot = defineTool({
         const none = diff.added === 0 && diff.removed === 0 && diff.changed === 0
         const view = none ? undefined : viewDiff(diff.text, options)
         return {
-          text: `${head}\nchanges since last snapshot: ${diffCounts(diff)}\n${view?.text ?? "(no change)"}`,
-          structured: { window: entry.id, incremental: true, added: diff.added, removed: diff.removed, changed: diff.changed, ...viewFacts(view) }
+          text: withRows(`${head}\nchanges since last snapshot: ${diffCounts(diff)}\n${view?.text ?? "(no change)"}`, rows.text),
+          structured: { window: entry.id, incremental: true, added: diff.added, removed: diff.removed, changed: diff.changed, ...viewFacts(view), ...rows.structured }
         }
       }
       const body = input.depth !== undefined && entry.latestSnapshot !== undefined ? markCutSubtrees(text, entry.latestSnapshot) : text
       // The application menu as one collapsed row before the page tree (./menu-rows.ts), on a window's unscoped snapshot.
       const menubar = input.target === undefined && entry.frame === undefined && entry.kind !== "guest" ? yield* menuRow : ""
       const view = viewSnapshot(menubar === "" ? body : `${menubar}\n${body}`, options, head)
-      return { text: view.text, structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view) } }
+      return { text: withRows(view.text, rows.text), structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view), ...rows.structured } }
     })
 })
 

@@ -4,8 +4,9 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { AppLifecycle, PageOps, Snapshots, Windows, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, PageOps, Windows, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { act, changeSummary } from "./act.js"
+import { callHandle, type CallHandle } from "./handle.js"
 import { markIfFocusedPassword } from "./call-secrets.js"
 import { EDITOR_MAX_CHARS, editorHolds, isEditor, probeEditor, typeIntoEditor, type EditorProbe } from "./editor.js"
 import { InvalidArgument } from "./errors.js"
@@ -18,15 +19,12 @@ const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 const ERRORS = ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"] as const
 
 /** The target's element and what it is (an editor or not), once it is there. */
-const resolveTarget = (target: string, timeoutMs: number) =>
+const resolveTarget = (call: CallHandle, target: string, timeoutMs: number) =>
   Effect.gen(function* () {
-    const windows = yield* Windows
-    const snapshots = yield* Snapshots
-    const pages = yield* PageOps
-    const entry = yield* windows.window()
-    const locator = yield* snapshots.locate(entry, target)
+    const entry = yield* call.surface()
+    const locator = yield* call.locate(entry, target)
     let probe: EditorProbe | undefined
-    yield* pages.waitSliced(`find ${target}`, (slice) => probeEditor(locator, slice).then((read) => void (probe = read)), timeoutMs)
+    yield* call.waitSliced(`find ${target}`, (slice) => probeEditor(locator, slice).then((read) => void (probe = read)), timeoutMs)
     return { entry, locator, probe: probe! }
   })
 
@@ -71,7 +69,7 @@ const tooLong = (argument: string, length: number) =>
 export const fill = defineTool({
   name: "electron_fill",
   description:
-    "Replace the value of a text field, textarea, date or contenteditable element (input and change events fire). Code editors (Monaco, CodeMirror) get their own keys and are read back.",
+    "Replace the value of a text field, textarea, date or contenteditable (input and change events fire). Code editors (Monaco, CodeMirror) get their own keys, read back. Also a dialog row's text box.",
   type: "interact",
   idempotent: true,
   errors: [...ERRORS],
@@ -79,9 +77,13 @@ export const fill = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const timeoutMs = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
-      const { entry, locator, probe } = yield* resolveTarget(input.target, timeoutMs)
+      const call = yield* callHandle
+      // A modal state's text box (a prompt's answer, a native dialog's path, a file chooser) is filled in the modal room.
+      const modal = yield* call.modalTarget(input.target)
+      if (modal !== undefined) return yield* call.answerModal("electron_fill", modal.state, modal.control, { verb: "fill", value: input.value })
+      const { entry, locator, probe } = yield* resolveTarget(call, input.target, timeoutMs)
       if (!isEditor(probe)) {
-        return yield* act({
+        return yield* call.act({
           tool: "electron_fill",
           target: input.target,
           describe: `fill ${input.target}`,
@@ -126,7 +128,7 @@ export const type = defineTool({
         return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }
       }
       const target = input.target
-      const { entry, locator, probe } = yield* resolveTarget(target, timeoutMs)
+      const { entry, locator, probe } = yield* resolveTarget(yield* callHandle, target, timeoutMs)
       const text = `${input.text}${input.submit === true ? "\n" : ""}`
       if (isEditor(probe) && text.length > 0) {
         return yield* editorCall({ tool: "electron_type", entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })

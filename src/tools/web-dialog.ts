@@ -1,12 +1,14 @@
 /**
  * electron_web_dialog: answers the open web dialog (alert, confirm, prompt, beforeunload), prepares answers
  * for later ones — standing (always) or for the next one only (once), for every type or one type — and
- * lists the dialogs seen in the session with how each was answered.
+ * lists the dialogs seen in the session with how each was answered. It answers in the modal room the rows
+ * come from (./modal-rows.ts): a dialog it answers leaves the snapshot's rows, and what is still open leads its answer.
  */
 import { Effect, Schema } from "effect"
 import { AppLifecycle, Dialogs, type AppSession, type DialogPolicy, type DialogSeen } from "../layers/driver/ElectronDriver.js"
 import { boundDialogText } from "../layers/driver/errors.js"
 import { openDialogs } from "./dialogs.js"
+import { callHandle } from "./handle.js"
 import { InvalidArgument } from "./errors.js"
 import { bounded, moreLine } from "./respond.js"
 import { defineTool, type ToolResult } from "./Tool.js"
@@ -64,6 +66,7 @@ export const webDialog = defineTool({
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle
       const dialogs = yield* Dialogs
+      const call = yield* callHandle
       const session = yield* lifecycle.session
       if (input.action === "list") {
         if (input.always !== undefined || input.once !== undefined || input.type !== undefined || input.promptText !== undefined) {
@@ -104,7 +107,7 @@ export const webDialog = defineTool({
       const pending = yield* dialogs.takeDialog
       if (pending === undefined) return yield* new InvalidArgument({ message: "No web dialog is open (its window closed)", hint: "list shows the dialogs seen." })
       yield* dialogs.answerDialog(pending, action, input.promptText)
-      yield* lifecycle.recordStep({
+      yield* call.record({
         tool: "electron_web_dialog",
         window: pending.window,
         code: `// the ${pending.type} ${JSON.stringify(pending.message)} is answered by the handler registered above`,
@@ -112,9 +115,10 @@ export const webDialog = defineTool({
       })
       const more = session.pendingDialogs.length > 0 ? ` ${session.pendingDialogs.length} more dialog(s) waiting.` : ""
       const also = input.always !== undefined ? ` ${prepared}` : ""
-      return {
+      // The same room as the rows: what is still open (another dialog, a held native one) leads the answer.
+      return yield* call.answer({
         text: `${action === "accept" ? "Accepted" : "Dismissed"} the ${pending.type} "${boundDialogText(pending.message)}".${more}${also}`,
         structured: { type: pending.type, message: boundDialogText(pending.message), action, policies: policiesOf(session) }
-      }
+      })
     })
 })

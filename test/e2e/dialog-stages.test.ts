@@ -100,7 +100,7 @@ describe("a dialog already open (essential profile)", () => {
       const result = await mcp.call(name, args)
       expect(result.code, `${name}: ${result.text}`).toBe("DIALOG_OPEN")
       expect(result.text).toContain('confirm dialog is open in w1: "Delete "Renew passport"?"')
-      expect(result.text).toContain("Hint: electron_web_dialog answers it but is not in the essential profile: restart with --tool-profile testing")
+      expect(result.text).toContain("Hint: electron_snapshot shows it first with a ref per button: electron_click one")
     }
   })
 })

@@ -17,7 +17,7 @@ import {
   AppLifecycle,
   budgetMs,
   CallDeadline,
-  DialogClaims,
+  ModalClaims,
   Dialogs,
   MainProcess,
   PageOps,
@@ -43,7 +43,7 @@ const fakeDriver = Effect.gen(function* () {
   const running = new AppSession({ kind: "launched", context: undefined as never })
   const lifecycle = AppLifecycle.layerTest({ current: Effect.succeed(running) })
   const dialogs = Dialogs.layerTest({
-    onDialog: (listener: (dialog: PendingDialog) => void) =>
+    onModal: (listener: (dialog: PendingDialog) => void) =>
       Effect.sync(() => {
         listeners.add(listener)
         Deferred.unsafeDone(watched, Exit.void)
@@ -90,14 +90,14 @@ describe("the call's stages", () => {
     Effect.gen(function* () {
       const fake = yield* fakeDriver
       const listening = yield* Deferred.make<void>()
-      // What the driver's runUntilDialog does: claim the dialog in the same event, and answer with it.
+      // What the driver's race (the modal room) does: claim the dialog in the same event, and answer with it.
       const claiming = tool({
         handler: () =>
           Effect.gen(function* () {
-            const claims = yield* FiberRef.get(DialogClaims)
+            const claims = yield* FiberRef.get(ModalClaims)
             const seen = yield* Deferred.make<PendingDialog>()
             const dialogs = yield* Dialogs
-            yield* dialogs.onDialog((dialog) => {
+            yield* dialogs.onModal((dialog) => {
               claims?.add(dialog)
               Deferred.unsafeDone(seen, Exit.succeed(dialog))
             })

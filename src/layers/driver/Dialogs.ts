@@ -1,77 +1,94 @@
 /**
- * Dialogs: the app's web dialogs (alert, confirm, prompt, beforeunload): prepared answers to them (standing
- * by type, or one-shot), the queue of pending ones, answering one (recorded in the session's history), a subscription to each that opens, and running a playwright-core call that may
- * open one (the dialog ends the wait and is the call's result, claimed as its own: call-context.ts).
+ * Dialogs: the modal room's service (./modal-room.ts). Every modal state of the session in one list (web
+ * dialogs, file choosers, native dialogs held in the main process, a popped-up menu), a ref for each of
+ * their controls, and answering them; the web dialogs' prepared answers (standing by type, or one-shot),
+ * their queue, answering one (recorded in the session's history), a subscription to each that opens, and
+ * the one race of a playwright-core call against them (the dialog ends the wait and is the call's result).
  */
-import { Context, Effect, FiberRef, Layer } from "effect"
-import { DialogClaims } from "./call-context.js"
+import { Context, Duration, Effect, Layer } from "effect"
 import type { PlaywrightError } from "./errors.js"
+import { closePopup, readHeld, settleHeld } from "./main-modals.js"
+import { raceModal, type ModalControl, type ModalState, type NativeRead } from "./modal-room.js"
 import type { DialogPolicy, PendingDialog } from "./session.js"
 import { SessionStore } from "./SessionStore.js"
-import type { SessionError } from "./shape.js"
+import type { MainError, MainValue, SessionError } from "./shape.js"
 import { testDouble } from "./test-double.js"
 
 export interface DialogsShape {
   /** Prepares an answer to web dialogs (standing by type, or one-shot: session.ts's DialogPolicy); undefined clears them all. */
   readonly setDialogPolicy: (policy: DialogPolicy | undefined) => Effect.Effect<void, SessionError>
-  /** Answers a pending dialog (one taken with takeDialog) and records the answer in the session's dialog history. */
+  /** Answers a pending dialog (one taken with takeDialog, or a modal state's) and records the answer in the session's dialog history. */
   readonly answerDialog: (dialog: PendingDialog, action: "accept" | "dismiss", promptText?: string) => Effect.Effect<void, PlaywrightError | SessionError>
   /** Calls `listener` with each web dialog that opens in the current app from now on; returns the unsubscribe (without an app, nothing). */
-  readonly onDialog: (listener: (dialog: PendingDialog) => void) => Effect.Effect<() => void>
+  readonly onModal: (listener: (dialog: PendingDialog) => void) => Effect.Effect<() => void>
   /**
    * Runs a playwright-core call that may open a web dialog: a dialog that opens ends the wait (the call
    * is blocked until it is answered) and is returned; otherwise undefined when the call succeeded.
    */
-  readonly runUntilDialog: (what: string, f: () => Promise<unknown>) => Effect.Effect<PendingDialog | undefined, PlaywrightError>
+  readonly raceModal: (what: string, f: () => Promise<unknown>) => Effect.Effect<PendingDialog | undefined, PlaywrightError>
   /** Takes the oldest pending web dialog off the queue. */
   readonly takeDialog: Effect.Effect<PendingDialog | undefined, SessionError>
+  /**
+   * Every open modal state (the main process read once, bounded; without an app, none), and what the main
+   * process answered on its own since the last read (told once).
+   */
+  readonly modalStates: Effect.Effect<{ readonly states: ReadonlyArray<ModalState>; readonly told: ReadonlyArray<string> }>
+  /** The open state and control of a modal ref (`d3`), as last listed. */
+  readonly modalControl: (ref: string) => Effect.Effect<{ readonly state: ModalState; readonly control: ModalControl } | undefined>
+  /** Answers a held native dialog (false when it no longer waits); the state leaves the room. */
+  readonly settleNative: (state: ModalState, answer: Record<string, unknown>) => Effect.Effect<boolean, MainError>
+  /** Closes the popped-up menu; the state leaves the room. */
+  readonly closeMenu: (state: ModalState) => Effect.Effect<void, MainError>
+  /** A state answered by other means (a file chooser's files set, a menu item clicked) leaves the room. */
+  readonly settled: (state: ModalState) => Effect.Effect<void>
 }
 
-/** The one way a call waits for a dialog or its own end (used by Dialogs and by PageOps' actions). */
-export const makeRunUntilDialog = (store: typeof SessionStore.Service): DialogsShape["runUntilDialog"] => (what, f) =>
-  Effect.flatMap(Effect.zip(store.current, FiberRef.get(DialogClaims)), ([s, claims]) =>
-    s === undefined
-      ? Effect.as(store.run(what, f), undefined)
-      : store.run(
-          what,
-          () =>
-            new Promise<PendingDialog | undefined>((resolve, reject) => {
-              const off = s.onDialog((dialog) => {
-                off()
-                claims?.add(dialog)
-                resolve(dialog)
-              })
-              f().then(
-                () => {
-                  off()
-                  resolve(undefined)
-                },
-                (error) => {
-                  off()
-                  reject(error)
-                }
-              )
-            })
+/** A main-process read of modal states never holds a call up for long: past this it is skipped. */
+const NATIVE_READ_MS = 2_000
+
+const make = Effect.map(SessionStore, (store) => {
+  const readNative = Effect.flatMap(store.current, (s) =>
+    s === undefined || s.exit !== undefined || !s.hasMainProcess
+      ? Effect.void
+      : store.evaluateIn(s, "read the modal states", readHeld, undefined).pipe(
+          Effect.timeout(Duration.millis(NATIVE_READ_MS)),
+          Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),
+          Effect.ignore
         )
   )
-
-const make = Effect.map(SessionStore, (store) =>
-  Dialogs.of({
+  return Dialogs.of({
     setDialogPolicy: (policy) => store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.setDialogPolicy(policy)))),
-    onDialog: (listener) => Effect.map(store.current, (s) => (s === undefined ? () => undefined : s.onDialog(listener))),
-    runUntilDialog: makeRunUntilDialog(store),
+    onModal: (listener) => Effect.map(store.current, (s) => (s === undefined ? () => undefined : s.modals.onModal(listener))),
+    raceModal: (what, f) => Effect.flatMap(store.current, (s) => raceModal(store.run, s?.modals, what, f)),
     answerDialog: (dialog, action, promptText) =>
       Effect.flatMap(store.session, (s) =>
         store.run(`${action} the ${dialog.type}`, () => (action === "accept" ? dialog.dialog.accept(promptText) : dialog.dialog.dismiss())).pipe(
           Effect.tap(() => Effect.sync(() => s.noteDialogAnswer(dialog, action)))
         )
       ),
-    takeDialog: store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.takeDialog())))
+    takeDialog: store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.takeDialog()))),
+    modalStates: Effect.zipRight(
+      readNative,
+      Effect.map(store.current, (s) => (s === undefined ? { states: [], told: [] } : { states: s.modals.list(s.surfaces), told: s.modals.takeTold() }))
+    ),
+    modalControl: (ref) => Effect.map(store.current, (s) => s?.modals.control(ref)),
+    settleNative: (state, answer) =>
+      Effect.flatMap(store.session, (s) => {
+        const origin = state.origin
+        if (!("native" in origin)) return Effect.succeed(false)
+        return store.evaluateIn(s, "answer the native dialog", settleHeld, { id: origin.native.id, answer: answer as MainValue }).pipe(Effect.tap(() => Effect.sync(() => s.modals.settled(state))))
+      }).pipe(Effect.catchTag("AppNotRunning", () => Effect.succeed(false))),
+    closeMenu: (state) =>
+      Effect.flatMap(store.session, (s) => store.evaluateIn(s, "close the context menu", closePopup, undefined).pipe(Effect.tap(() => Effect.sync(() => s.modals.settled(state))))).pipe(
+        Effect.catchTag("AppNotRunning", () => Effect.void),
+        Effect.asVoid
+      ),
+    settled: (state) => Effect.flatMap(store.current, (s) => Effect.sync(() => s?.modals.settled(state)))
   })
-)
+})
 
 export class Dialogs extends Context.Tag("stagewright/Dialogs")<Dialogs, DialogsShape>() {
   static readonly layer = Layer.effect(Dialogs, make)
   /** A double answering the given operations (any other one is a defect naming it). */
-  static readonly layerTest = (given: Partial<DialogsShape>) => Layer.succeed(Dialogs, testDouble("Dialogs", given, ["takeDialog"]))
+  static readonly layerTest = (given: Partial<DialogsShape>) => Layer.succeed(Dialogs, testDouble("Dialogs", given, ["takeDialog", "modalStates"]))
 }

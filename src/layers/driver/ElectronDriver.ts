@@ -6,7 +6,7 @@
  * - Windows: the windows, the active one, finding, selecting and waiting for one (the dialog gate);
  * - Snapshots: aria snapshots, their refs, resolving targets, page changes;
  * - MainProcess: code in the main process, plugins' main-process hooks, main-process errors;
- * - Dialogs: web dialogs (policy, queue, subscription);
+ * - Dialogs: the modal room: web dialogs (policy, queue, subscription), file choosers, held native dialogs, a popped-up menu;
  * - PageOps: playwright-core calls within the call's bounds, typed page operations, actions.
  *
  * `ElectronDriver.layer` provides all six (one session store between them). The session is a scoped
@@ -40,7 +40,7 @@ export { Windows, type WindowsShape } from "./Windows.js"
 export { Snapshots, maskPasswordValues, PASSWORD_MASK, passwordValues, shownFieldValue, type SnapshotsShape } from "./Snapshots.js"
 export { MainProcess, type MainProcessShape } from "./MainProcess.js"
 export { Dialogs, type DialogsShape } from "./Dialogs.js"
-export { PageOps, type PageOpsShape } from "./PageOps.js"
+export { PageOps, type PageFunction, type PageOpsShape } from "./PageOps.js"
 export type { MainCode } from "./SessionStore.js"
 export { sessionLocal, type SessionLocal } from "./session-local.js"
 export { titleOf, type AppSession, type AttachOptions, type DialogPolicy, type DialogSeen, type DialogType, type LaunchOptions, type PendingDialog, type RecordedStep, type WindowEntry, type WindowInfo, type WindowSelector } from "./session.js"
@@ -55,4 +55,5 @@ export { inspectableApps, type InspectableApp } from "./discovery-inspect.js"
 export { ProcessProbe, type ProcessProbeShape } from "./process-facts.js"
 export { discoverApps, probeDebugPort, untrustedText, whyNotDebuggable, type DebuggableApp, type Discovery } from "./discovery.js"
 export { OVER_CDP_REASON } from "./fuses.js"
-export { budgetMs, CallDeadline, DialogClaims } from "./call-context.js"
+export { budgetMs, CallDeadline } from "./call-context.js"
+export { MODAL_REF, ModalClaims, type ControlAction, type ModalControl, type ModalKind, type ModalState } from "./modal-room.js"

@@ -7,8 +7,8 @@
 import { Context, Effect, Layer } from "effect"
 import type { CDPSession, Locator } from "playwright-core"
 import { makeRunAction } from "./actions.js"
-import { makeRunUntilDialog } from "./Dialogs.js"
 import type { PlaywrightError } from "./errors.js"
+import { raceModal } from "./modal-room.js"
 import type { PendingDialog, WindowEntry } from "./session.js"
 import { SessionStore } from "./SessionStore.js"
 import type { Action, Check, SessionError } from "./shape.js"
@@ -67,7 +67,7 @@ const make = Effect.map(SessionStore, (store) => {
     poll: waits.poll,
     waitSliced: (what, attempt, timeoutMs) =>
       waits.waitSliced((slice) => run(what, () => attempt(slice)), timeoutMs).pipe(Effect.asVoid, Effect.withSpan("PageOps.waitSliced", { attributes: { what } })),
-    runAction: makeRunAction(run, makeRunUntilDialog(store))
+    runAction: makeRunAction(run, (what, f) => Effect.flatMap(store.current, (s) => raceModal(run, s?.modals, what, f)))
   })
 })
 

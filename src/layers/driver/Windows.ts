@@ -1,14 +1,14 @@
 /**
  * Windows: the app's open windows, the active one (the target of later calls), finding one by id, index,
- * title or URL, waiting for one to open, and what a window is (title, URL, its BrowserWindow's state). The
- * one dialog gate is here: `window()` refuses at once a page that an unanswered web dialog blocks.
+ * title or URL, waiting for one to open, and what a window is (title, URL, its BrowserWindow's state).
+ * `window()` passes the modal room's gate (./modal-room.ts): a page an unanswered web dialog blocks is refused at once.
  */
 import { Context, Effect, Layer } from "effect"
-import { dialogGate } from "./dialog-gate.js"
 import type { DialogOpen, Timeout } from "./errors.js"
 import { WindowNotFound } from "./errors.js"
 import * as failedLoads from "./failed-loads.js"
 import { MainProcess } from "./MainProcess.js"
+import { modalGate } from "./modal-room.js"
 import { titleOf, type AppSession, type WindowEntry, type WindowInfo, type WindowSelector } from "./session.js"
 import { surfaceFacts } from "./surface-info.js"
 import { SessionStore } from "./SessionStore.js"
@@ -54,12 +54,13 @@ const make = Effect.gen(function* () {
   /** The running session, its new pages told apart (window, view, guest). */
   const session = Effect.tap(store.session, (s) => store.refresh(s))
   const openIds = (s: AppSession) => s.surfaces.map((w) => w.id).join(", ") || "none"
+  const gate = (s: AppSession, entry: WindowEntry) => modalGate(s.pendingDialogs, (e) => (e.frame === undefined ? e.id : s.windowOf(e.page)?.id), entry)
 
   const window = Effect.fn("Windows.window")(function* (id?: string) {
     const s = yield* session
     const wanted = id ?? s.activeId
     const entry = wanted === undefined ? undefined : s.surface(wanted)
-    if (entry && !entry.closed) return yield* dialogGate(s, entry)
+    if (entry && !entry.closed) return yield* gate(s, entry)
     return yield* new WindowNotFound({
       message: id === undefined ? `No active window (open surfaces: ${openIds(s)})` : `No window or surface ${id} (open: ${openIds(s)})`
     })
@@ -87,7 +88,7 @@ const make = Effect.gen(function* () {
   const every = Effect.flatMap(session, (s) =>
     Effect.forEach(
       s.windows.filter((w) => !w.page.isClosed()),
-      (entry) => dialogGate(s, entry)
+      (entry) => gate(s, entry)
     )
   )
 

@@ -39,11 +39,12 @@ const withBound = (error: PlaywrightError, ms: number): PlaywrightError => {
 const SLICE_MS = 1_000
 
 type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
-type RunUntilDialog = (what: string, f: () => Promise<unknown>) => Effect.Effect<PendingDialog | undefined, PlaywrightError>
+/** The modal room's race of a call against web dialogs (./modal-room.ts). */
+type RaceModal = (what: string, f: () => Promise<unknown>) => Effect.Effect<PendingDialog | undefined, PlaywrightError>
 
-/** The driver's `runAction`, over its `run` and `runUntilDialog`. */
+/** The driver's `runAction`, over its `run` and the modal room's race. */
 export const makeRunAction =
-  (run: Run, runUntilDialog: RunUntilDialog) =>
+  (run: Run, race: RaceModal) =>
   <R>(action: Action<R>): Effect.Effect<PendingDialog | undefined, PlaywrightError> =>
     Effect.gen(function* () {
       const bound = yield* budgetMs(action.timeoutMs)
@@ -51,7 +52,7 @@ export const makeRunAction =
       const perform = (ms: number, ready: R | undefined) =>
         action.reportsDialogs === false
           ? Effect.as(run(action.what, () => action.perform(ms, ready)), undefined)
-          : runUntilDialog(action.what, () => action.perform(ms, ready))
+          : race(action.what, () => action.perform(ms, ready))
       // Retried until the deadline: a last failure that is a wait's was cut at the deadline, the whole bound.
       const sliced = <A>(attempt: (sliceMs: number) => Effect.Effect<A, PlaywrightError>) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>

@@ -1,20 +1,13 @@
 /**
- * What the driver knows of the tool call it runs in (set by the call's bounds in src/tools/call-bounds.ts
- * and its dialog watch in src/tools/guard.ts): when the call must be over, and which web dialogs the call
- * itself reported as the result of its action. Outside a call both are undefined.
+ * What the driver knows of the tool call it runs in (set by the call's bounds in src/tools/call-bounds.ts):
+ * when the call must be over. Outside a call it is undefined. (The web dialogs a call claims as its own
+ * are the modal room's: ./modal-room.ts.)
  */
 import { Effect, FiberRef } from "effect"
 import { globalValue } from "effect/GlobalValue"
-import type { PendingDialog } from "./session.js"
 
 /** When the running call's bound (the operation timeout) ends it, in epoch ms. */
 export const CallDeadline = globalValue("stagewright/CallDeadline", () => FiberRef.unsafeMake<number | undefined>(undefined))
-
-/**
- * The web dialogs the running call's own action opened and reports in its result (`runUntilDialog`
- * adds them): a dialog not in this set that opens during the call blocks it, and ends it with DIALOG_OPEN.
- */
-export const DialogClaims = globalValue("stagewright/DialogClaims", () => FiberRef.unsafeMake<Set<PendingDialog> | undefined>(undefined))
 
 /** Playwright reads a timeout of 0 as "no timeout": an action's own bound when it has none. */
 const UNBOUNDED_MS = 600_000

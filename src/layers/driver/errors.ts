@@ -5,7 +5,7 @@
  * `cause` keeps the original failure (a playwright-core error's full text) for logs; it is never sent.
  */
 import { Schema } from "effect"
-import type { PendingDialog } from "./session.js"
+import type { PendingDialog } from "./session-types.js"
 
 const Details = Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 

@@ -14,6 +14,7 @@ import { LaunchFailed } from "./errors.js"
 import { InspectorClient } from "./inspector-client.js"
 import { recordMainConsole } from "./main-console.js"
 import { installMainHooks } from "./main-hooks.js"
+import { HOLD_MS, installHeldDialogs } from "./main-modals.js"
 import { mainSource, toFunction } from "./selectors.js"
 import { describeExit, killProcessGroup } from "./process.js"
 import { inspectFuseOff } from "./fuses.js"
@@ -123,6 +124,9 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
     })
     const hooks = toFunction(mainSource(installMainHooks)) as Parameters<typeof electronApp.evaluate>[0]
     yield* Effect.promise(() => electronApp.evaluate(hooks).catch(() => undefined))
+    // Native dialogs wait for the agent in the modal room (./main-modals.ts).
+    const held = toFunction(mainSource(installHeldDialogs)) as Parameters<typeof electronApp.evaluate>[0]
+    yield* Effect.promise(() => electronApp.evaluate(held, HOLD_MS as never).catch(() => undefined))
     yield* Effect.tryPromise({
       try: async () => {
         const page = await electronApp.firstWindow({ timeout })
@@ -213,6 +217,7 @@ export const attachedSession = (browser: import("playwright-core").Browser, insp
       )
     }
     if (inspector) yield* Effect.promise(() => inspector.evaluate(mainSource(installMainHooks)).catch(() => undefined))
+    if (inspector) yield* Effect.promise(() => inspector.evaluate(mainSource(installHeldDialogs), HOLD_MS).catch(() => undefined))
     yield* Effect.logInfo(`attached to ${endpoint}${inspector ? " with its main process" : ""}`)
     return session
   })

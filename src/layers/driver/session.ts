@@ -12,6 +12,7 @@ import { BUFFER_CAPACITY, RingBuffer, type ConsoleEntry, type ErrorEntry, type R
 import { DialogAnswers, type DialogPolicy, type DialogSeen } from "./dialog-answers.js"
 import type { InspectorClient } from "./inspector-client.js"
 import { scriptSurface } from "./event-surface.js"
+import { ModalRoom } from "./modal-room.js"
 import { kindOf, WindowEntry, type PageFacts } from "./surface.js"
 import type { AppSessionOptions, ExitInfo, LaunchInfo, PendingDialog, RecordedStep } from "./session-types.js"
 
@@ -25,11 +26,11 @@ export class AppSession {
   private frameSeq = 0
   #activeId: string | undefined
   #activeChosen = false
-  readonly #pendingDialogs: Array<PendingDialog> = []
+  /** The session's modal states: web dialogs, file choosers, held native dialogs, a popped-up menu (./modal-room.ts). */
+  readonly modals = new ModalRoom()
   readonly #dialogAnswers = new DialogAnswers()
   #tracing = false
   readonly #steps: Array<RecordedStep> = []
-  readonly #dialogListeners = new Set<(dialog: PendingDialog) => void>()
   /** @internal driver only */
   exit: ExitInfo | undefined
   /** @internal driver only */
@@ -95,7 +96,7 @@ export class AppSession {
   }
 
   get pendingDialogs(): ReadonlyArray<PendingDialog> {
-    return this.#pendingDialogs
+    return this.modals.pendingDialogs
   }
 
   /** The prepared answers to web dialogs: standing (by type) and one-shot. */
@@ -238,23 +239,16 @@ export class AppSession {
 
   /** @internal driver only: records that the agent answered a pending dialog. */
   noteDialogAnswer(dialog: PendingDialog, action: "accept" | "dismiss"): void {
+    this.modals.dialogAnswered(dialog)
     this.#dialogAnswers.ended(dialog, action)
   }
 
   /** @internal driver only: the oldest pending dialog of a window still open, removed from the queue (dialogs of closed windows need no answer and are dropped). */
   takeDialog(): PendingDialog | undefined {
-    for (let dialog = this.#pendingDialogs.shift(); dialog !== undefined; dialog = this.#pendingDialogs.shift()) {
-      const window = dialog.window
-      if (this.#windows.some((w) => w.id === window && !w.page.isClosed())) return dialog
-      this.#dialogAnswers.ended(dialog, "window closed")
-    }
-    return undefined
-  }
-
-  /** @internal driver only: calls `listener` with each dialog that opens from now on; returns the unsubscribe. */
-  onDialog(listener: (dialog: PendingDialog) => void): () => void {
-    this.#dialogListeners.add(listener)
-    return () => this.#dialogListeners.delete(listener)
+    return this.modals.takeDialog(
+      (dialog) => this.#windows.some((w) => w.id === dialog.window && !w.page.isClosed()),
+      (dialog) => this.#dialogAnswers.ended(dialog, "window closed")
+    )
   }
 
   /** @internal driver only */
@@ -355,8 +349,9 @@ export class AppSession {
       if (answered) return
       const pending = { window, type: dialog.type(), message: dialog.message(), defaultValue: dialog.defaultValue(), dialog }
       this.#dialogAnswers.track(pending, seen)
-      this.#pendingDialogs.push(pending)
-      for (const listener of this.#dialogListeners) listener(pending)
+      this.modals.dialogOpened(pending)
     })
+    // Listening intercepts the page's native file picker: the chooser waits in the modal room instead.
+    page.on("filechooser", (chooser) => this.modals.chooserOpened(window, chooser))
   }
 }

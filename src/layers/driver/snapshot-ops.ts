@@ -95,6 +95,10 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
     if (/^m\d+$/.test(trimmed)) {
       return Effect.fail(new InvalidArgument({ message: `${trimmed} is a ref of the menubar row, not of the page`, hint: `electron_click target=${trimmed} lists that menu's items (a menu) or clicks it (an item).` }))
     }
+    // An open dialog's or popped-up menu's ref (./modal-room.ts) is answered by the verbs that take the call's handle.
+    if (/^d\d+$/.test(trimmed)) {
+      return Effect.fail(new InvalidArgument({ message: `${trimmed} is a ref of an open dialog or menu row, not of the page`, hint: `electron_click target=${trimmed} answers a button or item, electron_fill a text field, electron_press_key Enter/Escape the dialog.` }))
+    }
     if (REF_PATTERN.test(trimmed)) {
       if (!entry.refs.has(trimmed)) return Effect.flatMap(current, (s) => Effect.fail(refNotHere(s, entry, trimmed)))
       return Effect.succeed(refLocator(entry, trimmed))

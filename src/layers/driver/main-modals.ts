@@ -1,0 +1,119 @@
+/**
+ * Native dialogs held in the main process while the agent decides (code that runs there: each function
+ * is serialized and must stay self-contained).
+ *
+ * `installHeldDialogs` wraps `dialog.showMessageBox`, `showOpenDialog` and `showSaveDialog` (and their Sync
+ * forms) once per app process. An async call is held: its promise waits in `globalThis.__stagewrightModals`
+ * until the agent answers it (`settleHeld`) or its hold ends (`holdMs`, then it answers with the dialog's
+ * default: a message box's defaultId, an open/save dialog canceled) and says so. A Sync call cannot wait
+ * (the main process would stop): it answers at once by policy (a message box's cancelId, an open/save
+ * dialog canceled) and says so. No native dialog is shown. electron_dialog_stub replaces these functions
+ * while it is installed (its rules answer first) and puts them back on restore.
+ */
+import type { ElectronModule, MainValue } from "./shape.js"
+import type { NativeRead } from "./modal-room.js"
+
+/** How long a held native dialog waits for the agent before it answers with its default. */
+export const HOLD_MS = 120_000
+
+export const installHeldDialogs = (electron: ElectronModule, holdMs: number): void => {
+  const g = globalThis as MainValue
+  if (g.__stagewrightModals) return
+  const state = (g.__stagewrightModals = { seq: 0, held: [] as Array<MainValue>, told: [] as Array<string>, holdMs })
+  const table = electron.dialog as unknown as Record<string, MainValue>
+  const names = ["showMessageBox", "showMessageBoxSync", "showOpenDialog", "showOpenDialogSync", "showSaveDialog", "showSaveDialogSync"]
+  const cut = (v: MainValue, max = 300) => (typeof v === "string" ? (v.length > max ? `${v.slice(0, max - 1)}…` : v) : undefined)
+  for (const name of names) {
+    if (typeof table[name] !== "function") continue
+    const sync = name.endsWith("Sync")
+    const kind = name.includes("Open") ? "open" : name.includes("Save") ? "save" : "message"
+    table[name] = function (...args: Array<MainValue>) {
+      // (window, options) or (options): a BrowserWindow has webContents.
+      const win = args.length > 1 || (args[0] && args[0].webContents) ? args[0] : null
+      const options = (win ? args[1] : args[0]) ?? {}
+      const buttons = Array.isArray(options.buttons) ? options.buttons.slice(0, 20).map((b: MainValue) => cut(String(b), 100)) : undefined
+      const facts: Record<string, MainValue> = {
+        id: ++state.seq, method: name, kind, title: cut(options.title), message: cut(options.message), detail: cut(options.detail),
+        buttons, checkboxLabel: cut(options.checkboxLabel), checkboxChecked: options.checkboxChecked === true ? true : undefined,
+        defaultId: typeof options.defaultId === "number" ? options.defaultId : undefined, cancelId: typeof options.cancelId === "number" ? options.cancelId : undefined,
+        defaultPath: cut(options.defaultPath, 1_000), buttonLabel: cut(options.buttonLabel, 100),
+        properties: Array.isArray(options.properties) ? options.properties.slice(0, 20).map(String) : undefined,
+        webContentsId: win && win.webContents ? win.webContents.id : undefined
+      }
+      for (const key of Object.keys(facts)) if (facts[key] === undefined) delete facts[key]
+      const label = `${name}${facts.title ? ` "${facts.title}"` : facts.message ? ` "${facts.message}"` : ""}`
+      const cancelIndex = typeof facts.cancelId === "number" ? facts.cancelId : Math.max(0, (buttons ?? []).findIndex((b: string) => /^(cancel|no)$/i.test(b ?? "")))
+      // The answer in the form the method returns: response (a message box), paths (open), path (save).
+      const shape = (answer: { response?: number; checkboxChecked?: boolean; filePaths?: Array<string>; filePath?: string; canceled?: boolean }) => {
+        if (kind === "message") return sync ? answer.response ?? 0 : { response: answer.response ?? 0, checkboxChecked: answer.checkboxChecked ?? facts.checkboxChecked === true }
+        const canceled = answer.canceled === true
+        if (kind === "open") return sync ? (canceled ? undefined : answer.filePaths ?? []) : { canceled, filePaths: canceled ? [] : answer.filePaths ?? [] }
+        return sync ? (canceled ? "" : answer.filePath ?? "") : { canceled, filePath: canceled ? "" : answer.filePath ?? "" }
+      }
+      if (sync) {
+        state.told.push(`${label} answered at once by policy (${kind === "message" ? `response ${cancelIndex}` : "canceled"}): a Sync dialog cannot wait for the agent`)
+        if (state.told.length > 20) state.told.shift()
+        return shape(kind === "message" ? { response: cancelIndex } : { canceled: true })
+      }
+      return new Promise((resolve) => {
+        const entry: MainValue = { facts: { ...facts, deadline: Date.now() + state.holdMs } }
+        const settle = (answer: MainValue) => {
+          clearTimeout(entry.timer)
+          state.held = state.held.filter((h: MainValue) => h !== entry)
+          resolve(shape(answer))
+        }
+        entry.settle = settle
+        entry.timer = setTimeout(() => {
+          const fallback = kind === "message" ? { response: typeof facts.defaultId === "number" ? facts.defaultId : 0 } : { canceled: true }
+          state.told.push(`${label} waited ${Math.round(state.holdMs / 1000)} s for an answer and answered with its default (${kind === "message" ? `response ${fallback.response}` : "canceled"})`)
+          settle(fallback)
+        }, state.holdMs)
+        state.held.push(entry)
+      })
+    }
+  }
+}
+
+/** Runs in the main process: the held dialogs, the open popped-up menu (flattened) and what was answered without the agent since the last read. */
+export const readHeld = (_electron: ElectronModule): NativeRead => {
+  const g = globalThis as MainValue
+  const state = g.__stagewrightModals
+  const held = state ? state.held.map((h: MainValue) => h.facts) : []
+  const told = state ? state.told.splice(0, state.told.length) : []
+  const popped = g.__stagewright?.popup
+  let popup = null
+  if (popped?.open && popped.menu) {
+    const items: Array<MainValue> = []
+    const walk = (menu: MainValue, depth: number, path: Array<number>) =>
+      menu.items.forEach((item: MainValue, i: number) => {
+        if (item.visible === false || items.length >= 100) return
+        items.push({
+          label: item.label || item.role || "", type: item.type, enabled: item.enabled !== false, depth, positions: [...path, i], submenu: !!item.submenu,
+          ...(item.type === "checkbox" || item.type === "radio" ? { checked: item.checked === true } : {})
+        })
+        if (item.submenu) walk(item.submenu, depth + 1, [...path, i])
+      })
+    walk(popped.menu, 0, [])
+    const win = popped.window && !popped.window.isDestroyed?.() ? popped.window : null
+    popup = { at: popped.at, items, ...(win?.webContents ? { webContentsId: win.webContents.id } : {}) }
+  }
+  return { held, popup, told }
+}
+
+/** Runs in the main process: answers a held dialog (false when it is no longer held: answered or timed out). */
+export const settleHeld = (_electron: ElectronModule, command: { id: number; answer: MainValue }): boolean => {
+  const state = (globalThis as MainValue).__stagewrightModals
+  const entry = state?.held.find((h: MainValue) => h.facts.id === command.id)
+  if (!entry) return false
+  entry.settle(command.answer)
+  return true
+}
+
+/** Runs in the main process: closes the popped-up menu (Escape on it), as Chromium's menu runner does. */
+export const closePopup = (_electron: ElectronModule): boolean => {
+  const popped = (globalThis as MainValue).__stagewright?.popup
+  if (!popped?.open) return false
+  popped.menu.closePopup?.(popped.window ?? undefined)
+  popped.open = false
+  return true
+}

@@ -1,0 +1,326 @@
+/**
+ * The one room for modal states: what blocks or waits on a surface until it is answered. One list per
+ * session, each state naming its surface:
+ *
+ * - web dialogs (alert, confirm, prompt, beforeunload): the page runs no script until answered;
+ * - file choosers (an `<input type=file>` clicked; playwright-core intercepts the native picker);
+ * - native dialogs the app asked the main process for (dialog.showMessageBox / showOpenDialog /
+ *   showSaveDialog), held there while the agent decides (./main-modals.ts);
+ * - a context menu the app popped up with `Menu.popup()`.
+ *
+ * The room gives every control of every open state a ref (`d1`, `d2`, …, never reused in a session) and
+ * resolves those refs; it holds the one race of a page call against web dialogs (a dialog the call's own
+ * action opened is its result, claimed in `ModalClaims`; any other one blocks the call), and the one gate
+ * that refuses a page a web dialog already blocks. Only web dialogs block a page: the others wait beside it.
+ */
+import { Effect, FiberRef } from "effect"
+import { globalValue } from "effect/GlobalValue"
+import type { FileChooser } from "playwright-core"
+import { dialogOpen, type DialogOpen, type PlaywrightError } from "./errors.js"
+import type { PendingDialog } from "./session-types.js"
+import type { WindowEntry } from "./surface.js"
+
+/** A native dialog held in the main process (what ./main-modals.ts reports of it). */
+export interface NativeHeld {
+  readonly id: number
+  readonly method: string
+  readonly kind: "message" | "open" | "save"
+  readonly title?: string
+  readonly message?: string
+  readonly detail?: string
+  readonly buttons?: ReadonlyArray<string>
+  readonly checkboxLabel?: string
+  readonly checkboxChecked?: boolean
+  readonly defaultId?: number
+  readonly cancelId?: number
+  readonly defaultPath?: string
+  readonly buttonLabel?: string
+  readonly properties?: ReadonlyArray<string>
+  readonly webContentsId?: number
+  /** When the hold ends and the dialog answers with its default (epoch ms). */
+  readonly deadline: number
+}
+
+/** An item of a popped-up menu, flattened (`depth` its nesting, `positions` its path for the click). */
+export interface PopupItem {
+  readonly label: string
+  readonly type: string
+  readonly enabled: boolean
+  readonly checked?: boolean
+  readonly depth: number
+  readonly positions: ReadonlyArray<number>
+  readonly submenu: boolean
+}
+
+/** The open popped-up menu, as the main process reports it. */
+export interface PopupFacts {
+  readonly at: number
+  readonly webContentsId?: number
+  readonly items: ReadonlyArray<PopupItem>
+}
+
+/** What the main process reports in one read: its held dialogs, the open popup, and what it answered on its own since the last read. */
+export interface NativeRead {
+  readonly held: ReadonlyArray<NativeHeld>
+  readonly popup: PopupFacts | null
+  readonly told: ReadonlyArray<string>
+}
+
+/** What a control does when the agent clicks it, fills it, or presses Enter/Escape on its state. */
+export type ControlAction =
+  | { readonly kind: "accept" }
+  | { readonly kind: "dismiss" }
+  | { readonly kind: "text" }
+  | { readonly kind: "button"; readonly index: number }
+  | { readonly kind: "checkbox" }
+  | { readonly kind: "item"; readonly positions: ReadonlyArray<number>; readonly enabled: boolean; readonly submenu: boolean }
+
+export interface ModalControl {
+  readonly ref: string
+  readonly role: "button" | "textbox" | "checkbox" | "menuitem"
+  readonly name: string
+  readonly depth?: number
+  readonly does: ControlAction
+}
+
+export type ModalOrigin =
+  | { readonly web: PendingDialog }
+  | { readonly chooser: FileChooser; readonly multiple: boolean }
+  | { readonly native: NativeHeld }
+  | { readonly popup: PopupFacts }
+
+export type ModalKind = "alert" | "confirm" | "prompt" | "beforeunload" | "filechooser" | "message" | "open" | "save" | "menu"
+
+/** One open modal state, with a ref for each of its controls. */
+export interface ModalState {
+  readonly kind: ModalKind
+  /** The surface it belongs to (undefined: a native dialog or menu of no known window). */
+  readonly surface: string | undefined
+  readonly text: string
+  readonly detail?: string
+  readonly controls: ReadonlyArray<ModalControl>
+  readonly origin: ModalOrigin
+  /** What the agent filled into its text box so far (a prompt's answer, a path), and its checkbox. */
+  typed?: string
+  checked?: boolean
+}
+
+/** Modal refs: `d` and a number, unlike page refs (`e12`, `f2e3`, `v1e5`) and menubar refs (`m3`). */
+export const MODAL_REF = /^d\d+$/
+
+/**
+ * The web dialogs the running call's own action opened and reports in its result (`raceModal` adds
+ * them): a dialog not in this set that opens during the call blocks it, and ends it with DIALOG_OPEN.
+ */
+export const ModalClaims = globalValue("stagewright/ModalClaims", () => FiberRef.unsafeMake<Set<PendingDialog> | undefined>(undefined))
+
+const cut = (text: string | undefined, max = 300) => (text === undefined ? undefined : text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+export class ModalRoom {
+  #refSeq = 0
+  readonly #dialogs: Array<PendingDialog> = []
+  readonly #listeners = new Set<(dialog: PendingDialog) => void>()
+  readonly #choosers: Array<{ readonly surface: string; readonly chooser: FileChooser }> = []
+  #native: NativeRead = { held: [], popup: null, told: [] }
+  readonly #told: Array<string> = []
+  readonly #states = new Map<unknown, ModalState>()
+
+  /** The web dialogs waiting for an answer, oldest first. */
+  get pendingDialogs(): ReadonlyArray<PendingDialog> {
+    return this.#dialogs
+  }
+
+  /** @internal driver only: a web dialog opened and no prepared answer took it. */
+  dialogOpened(pending: PendingDialog): void {
+    this.#dialogs.push(pending)
+    for (const listener of this.#listeners) listener(pending)
+  }
+
+  /** @internal driver only: the oldest pending dialog, removed (`alive` says whether its window is still open). */
+  takeDialog(alive: (dialog: PendingDialog) => boolean, dropped: (dialog: PendingDialog) => void): PendingDialog | undefined {
+    for (let dialog = this.#dialogs.shift(); dialog !== undefined; dialog = this.#dialogs.shift()) {
+      if (alive(dialog)) return dialog
+      dropped(dialog)
+    }
+    return undefined
+  }
+
+  /** @internal driver only: a state was answered: it leaves the room. */
+  settled(state: ModalState): void {
+    const origin = state.origin
+    if ("web" in origin) this.#remove(this.#dialogs, origin.web)
+    else if ("chooser" in origin) this.#remove(this.#choosers, this.#choosers.find((c) => c.chooser === origin.chooser))
+    else if ("native" in origin) this.#native = { ...this.#native, held: this.#native.held.filter((h) => h.id !== origin.native.id) }
+    else this.#native = { ...this.#native, popup: null }
+    this.#states.delete(this.#keyOf(origin))
+  }
+
+  /** @internal driver only: a web dialog was answered (by the agent or with its window). */
+  dialogAnswered(dialog: PendingDialog): void {
+    this.#remove(this.#dialogs, dialog)
+    this.#states.delete(dialog)
+  }
+
+  /** @internal driver only: calls `listener` with each web dialog that opens from now on; returns the unsubscribe. */
+  onModal(listener: (dialog: PendingDialog) => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** @internal driver only: a page asked for files (playwright-core intercepted its picker). */
+  chooserOpened(surface: string, chooser: FileChooser): void {
+    this.#choosers.push({ surface, chooser })
+  }
+
+  /** @internal driver only: what the main process reported now (its held dialogs and popup replace the last read). */
+  nativeRead(read: NativeRead): void {
+    this.#native = read
+    this.#told.push(...read.told)
+  }
+
+  /** What the main process answered on its own since this was last asked (a sync dialog by policy, a hold that timed out): told once. */
+  takeTold(): ReadonlyArray<string> {
+    return this.#told.splice(0, this.#told.length)
+  }
+
+  #remove<A>(list: Array<A>, item: A | undefined): void {
+    const index = item === undefined ? -1 : list.indexOf(item)
+    if (index >= 0) list.splice(index, 1)
+  }
+
+  #keyOf(origin: ModalOrigin): unknown {
+    return "web" in origin ? origin.web : "chooser" in origin ? origin.chooser : "native" in origin ? `native:${origin.native.id}` : `popup:${origin.popup.at}`
+  }
+
+  #ref(): string {
+    return `d${++this.#refSeq}`
+  }
+
+  /** The state of an origin, made (with fresh refs) the first time it is listed. */
+  #state(origin: ModalOrigin, surface: string | undefined): ModalState {
+    const key = this.#keyOf(origin)
+    const known = this.#states.get(key)
+    if (known !== undefined) return known
+    const state = this.#make(origin, surface)
+    this.#states.set(key, state)
+    return state
+  }
+
+  #make(origin: ModalOrigin, surface: string | undefined): ModalState {
+    const button = (name: string, does: ControlAction): ModalControl => ({ ref: this.#ref(), role: "button", name, does })
+    const textbox = (name: string): ModalControl => ({ ref: this.#ref(), role: "textbox", name, does: { kind: "text" } })
+    if ("web" in origin) {
+      const d = origin.web
+      const kind = (["alert", "confirm", "prompt", "beforeunload"].includes(d.type) ? d.type : "alert") as ModalKind
+      const controls =
+        kind === "alert"
+          ? [button("OK", { kind: "accept" })]
+          : kind === "beforeunload"
+            ? [button("Leave", { kind: "accept" }), button("Stay", { kind: "dismiss" })]
+            : kind === "prompt"
+              ? [textbox("answer"), button("OK", { kind: "accept" }), button("Cancel", { kind: "dismiss" })]
+              : [button("OK", { kind: "accept" }), button("Cancel", { kind: "dismiss" })]
+      return { kind, surface, text: cut(d.message)!, controls, origin, ...(kind === "prompt" ? { typed: d.defaultValue } : {}) }
+    }
+    if ("chooser" in origin) {
+      return { kind: "filechooser", surface, text: origin.multiple ? "choose files" : "choose a file", controls: [textbox("path"), button("Cancel", { kind: "dismiss" })], origin }
+    }
+    if ("native" in origin) {
+      const n = origin.native
+      const text = cut([n.title, n.message].filter(Boolean).join(": ") || n.method)!
+      if (n.kind === "message") {
+        const buttons = n.buttons !== undefined && n.buttons.length > 0 ? n.buttons : ["OK"]
+        const controls = buttons.map((name, index) => button(name, { kind: "button", index }))
+        if (n.checkboxLabel !== undefined) controls.push({ ref: this.#ref(), role: "checkbox", name: n.checkboxLabel, does: { kind: "checkbox" } })
+        return { kind: "message", surface, text, ...(n.detail !== undefined ? { detail: cut(n.detail)! } : {}), controls, origin, checked: n.checkboxChecked === true }
+      }
+      const accept = n.buttonLabel ?? (n.kind === "open" ? "Open" : "Save")
+      return { kind: n.kind, surface, text, controls: [textbox(n.kind === "open" ? "path" : "file name"), button(accept, { kind: "accept" }), button("Cancel", { kind: "dismiss" })], origin }
+    }
+    const items = origin.popup.items.filter((item) => item.type !== "separator")
+    const controls = items.map((item): ModalControl => ({
+      ref: this.#ref(),
+      role: "menuitem",
+      name: item.label,
+      depth: item.depth,
+      does: { kind: "item", positions: item.positions, enabled: item.enabled, submenu: item.submenu }
+    }))
+    return { kind: "menu", surface, text: "context menu", controls, origin }
+  }
+
+  /**
+   * Every open modal state, web dialogs first (they block a page), then file choosers, native dialogs
+   * and the popped-up menu; `surfaces` are the session's open surfaces (a state of a closed one is gone).
+   */
+  list(surfaces: ReadonlyArray<WindowEntry>): ReadonlyArray<ModalState> {
+    const open = (id: string) => surfaces.some((s) => s.id === id && !s.closed)
+    const byContents = (id: number | undefined) => (id === undefined ? undefined : surfaces.find((s) => s.facts?.webContentsId === id && !s.closed)?.id)
+    const states: Array<ModalState> = []
+    for (const d of this.#dialogs) if (open(d.window)) states.push(this.#state({ web: d }, d.window))
+    for (const c of this.#choosers) if (open(c.surface)) states.push(this.#state({ chooser: c.chooser, multiple: c.chooser.isMultiple() }, c.surface))
+    for (const n of this.#native.held) states.push(this.#state({ native: n }, byContents(n.webContentsId)))
+    const popup = this.#native.popup
+    if (popup !== null && popup.items.length > 0) states.push(this.#state({ popup }, byContents(popup.webContentsId)))
+    // A state no longer open (answered elsewhere, its window closed) leaves the cache.
+    for (const [key, state] of this.#states) if (!states.includes(state)) this.#states.delete(key)
+    return states
+  }
+
+  /** The open state and control a modal ref names, among the states last listed. */
+  control(ref: string): { readonly state: ModalState; readonly control: ModalControl } | undefined {
+    for (const state of this.#states.values()) {
+      const control = state.controls.find((c) => c.ref === ref)
+      if (control !== undefined) return { state, control }
+    }
+    return undefined
+  }
+}
+
+/**
+ * The one gate every page-touching call passes (through `window()`): a page with an unanswered web
+ * dialog runs no script, so any call on it would hang until its timeout. Fail at once instead.
+ */
+export const modalGate = (
+  pending: ReadonlyArray<PendingDialog>,
+  windowOf: (entry: WindowEntry) => string | undefined,
+  entry: WindowEntry
+): Effect.Effect<WindowEntry, DialogOpen> => {
+  // A dialog blocks its page, and so every frame of it.
+  const page = windowOf(entry)
+  const blocking = pending.find((d) => d.window === page)
+  return blocking === undefined ? Effect.succeed(entry) : Effect.fail(dialogOpen(blocking))
+}
+
+type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
+
+/**
+ * The one race of a playwright-core call against web dialogs: a dialog that opens ends the wait (the
+ * call is blocked until it is answered), is claimed as the call's own, and is returned; otherwise
+ * undefined when the call succeeded. Without a session (`room` undefined) the call just runs.
+ */
+export const raceModal = (run: Run, room: ModalRoom | undefined, what: string, f: () => Promise<unknown>): Effect.Effect<PendingDialog | undefined, PlaywrightError> =>
+  room === undefined
+    ? Effect.as(run(what, f), undefined)
+    : Effect.flatMap(FiberRef.get(ModalClaims), (claims) =>
+        run(
+          what,
+          () =>
+            new Promise<PendingDialog | undefined>((resolve, reject) => {
+              const off = room.onModal((dialog) => {
+                off()
+                claims?.add(dialog)
+                resolve(dialog)
+              })
+              f().then(
+                () => {
+                  off()
+                  resolve(undefined)
+                },
+                (error) => {
+                  off()
+                  reject(error)
+                }
+              )
+            })
+        )
+      )
