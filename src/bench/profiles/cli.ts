@@ -1,6 +1,6 @@
 /**
  * npm run bench:profiles [-- --tasks a,b | --task a | --held-out] [--variants essential,full] [--repeats 3] [--decide-repeats 5]
- *                         [--shard i/n] [--out FILE] [--no-control]
+ *                         [--shard i/n] [--out FILE] [--no-control | --controls-only]
  *   every cell runs --repeats times (default 3), the deciding pair's (essential, full) --decide-repeats times
  *   (default 5); the decisive run: `npm run bench:profiles -- --variants essential,full --repeats 5`
  *   (--variants also takes the extra variants: essential+candidates, the essential the issue proposes)
@@ -65,7 +65,7 @@ export const parseRunArgs = (argv: ReadonlyArray<string>): Effect.Effect<RunArgs
     const picked = yield* pick(ALL_TASKS, valueOf(argv, "--tasks") ?? valueOf(argv, "--task"), "task")
     const tasks = argv.includes("--held-out") ? picked.filter((t) => t.heldOut === true) : picked
     const wantedVariants = valueOf(argv, "--variants") ?? valueOf(argv, "--variant")
-    const variants = yield* pick(wantedVariants === undefined ? ALL_VARIANTS : [...ALL_VARIANTS, ...EXTRA_VARIANTS], wantedVariants, "variant")
+    const variants = argv.includes("--controls-only") ? [] : yield* pick(wantedVariants === undefined ? ALL_VARIANTS : [...ALL_VARIANTS, ...EXTRA_VARIANTS], wantedVariants, "variant")
     const shardRaw = valueOf(argv, "--shard")
     let shard: RunArgs["shard"]
     if (shardRaw !== undefined) {
