@@ -10,6 +10,7 @@ import { decide, verdictsOf } from "../../src/bench/profiles/decide.js"
 import { appIdentifiers, unseenTargets } from "../../src/bench/profiles/observed.js"
 import { CONTROLS, VARIANTS } from "../../src/bench/profiles/run.js"
 import { bpe, type TaskResult } from "../../src/bench/profiles/scoring.js"
+import { itemsOfSteps, rankByRegex, retrievability, retrievalDrops } from "../../src/bench/profiles/retrieval.js"
 import { cellsOf, pairBound, wilson } from "../../src/bench/profiles/stats.js"
 import { ALL_TASKS } from "../../src/bench/profiles/tasks.js"
 
@@ -176,5 +177,36 @@ describe("repeats, shards and controls on the command line", () => {
     const routed = ALL_TASKS.filter((t) => t.wrongRoute !== undefined).length
     expect(routed).toBeGreaterThanOrEqual(7)
     expect(jobs.filter((j) => j.variant.control === true).length).toBe(ALL_TASKS.length * (CONTROLS.length - 1) + routed)
+  })
+})
+
+describe("retrievability and its gate", () => {
+  const tools = [
+    { name: "electron_click", description: "Click an element." },
+    { name: "electron_web_dialog", description: "Answer the open web dialog (alert, confirm, prompt)." },
+    { name: "electron_screenshot", description: "PNG of the active window; with name it is saved to a file." }
+  ]
+  const items = [
+    { intent: "say yes to the confirm dialog", tool: "electron_web_dialog" },
+    { intent: "save a picture of the window to a file", tool: "electron_screenshot" },
+    { intent: "press the Add task button", tool: "electron_click" }
+  ]
+
+  it("ranks by the regex a model would write (name words count double) and by BM25", () => {
+    expect(rankByRegex("dismiss the dialog", tools)[0]).toBe("electron_web_dialog")
+    const figures = retrievability(items, [{ profile: "full", tools }])
+    expect(figures.map((f) => [f.method, f.steps, f.top3])).toEqual([
+      ["regex", 3, 3],
+      ["bm25", 3, 3]
+    ])
+  })
+
+  it("refuses a description change that drops top-1 or top-3 beyond the margin, and lets a small one pass", () => {
+    const before = retrievability(items, [{ profile: "full", tools }])
+    const worse = tools.map((t) => (t.name === "electron_screenshot" ? { ...t, description: "Pixels." } : t))
+    const after = retrievability(items, [{ profile: "full", tools: worse }])
+    expect(retrievalDrops(before, after).length).toBeGreaterThan(0)
+    expect(retrievalDrops(before, before)).toEqual([])
+    expect(itemsOfSteps([{ intent: "a", tool: "electron_eval_renderer" }, { intent: "b", tool: "electron_click" }, { intent: "b", tool: "electron_click" }])).toEqual([{ intent: "b", tool: "electron_click" }])
   })
 })
