@@ -103,3 +103,19 @@ export const resultAfter = async (agent: Agent, region: string, term: string): P
   const i = nodes.findIndex((n) => n.role === "term" && n.text === term)
   return i < 0 ? undefined : nodes.slice(i + 1).find((n) => n.role === "definition")?.text
 }
+
+/** A placeholder a results list shows before its value arrives: nothing, a dash, or a line that ends "…". */
+const unset = (v: string | undefined) => v === undefined || /^[\s–—-]*$/.test(v) || /…$|\.\.\.$/.test(v)
+
+/**
+ * The definition after a term once it holds a value: the agent looks again (a scoped snapshot) while it still
+ * shows its placeholder, pausing between looks, for at most `tries` looks; the caller's check judges the value.
+ */
+export const resultWhenSet = async (agent: Agent, region: string, term: string, tries = 20): Promise<string | undefined> => {
+  let value = await resultAfter(agent, region, term)
+  for (let i = 1; i < tries && unset(value); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    value = await resultAfter(agent, region, term)
+  }
+  return value
+}

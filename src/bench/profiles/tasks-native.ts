@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { Agent, GiveUp } from "./agent.js"
 import { all, fail, filesIn, pass, pngSize, routeTaken, runExportedTest, savedBoard, savedSettings, seedTasks } from "./checks.js"
 import { chooseOption, launchApp, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
-import { clickMenu, resultAfter } from "./task-steps.js"
+import { clickMenu, resultAfter, resultWhenSet } from "./task-steps.js"
 
 const ANSWER_BUTTON = "Copy version"
 
@@ -210,8 +210,8 @@ export const consoleAfterAction: TaskDef = {
     }
     agent.step("press Call broken API")
     await agent.click("button", "Call broken API")
-    agent.step("wait until the app says the quote failed")
-    await agent.waitText("Quote failed")
+    agent.step("see on the page that the call has failed")
+    const shown = await resultWhenSet(agent, "Diagnostics", "Quote")
     agent.step("read the errors the app logged to the developer console")
     if (agent.has("electron_console")) {
       const lines = (await agent.must("electron_console", { level: "error" })).split("\n").filter((l) => / error: /.test(l))
@@ -219,8 +219,6 @@ export const consoleAfterAction: TaskDef = {
     }
     if (!agent.has("electron_eval_renderer")) {
       // Without a console tool: the page shows what failed; a careful agent reads it there.
-      agent.step("read the Quote line of the Diagnostics panel, where the page shows the failure")
-      const shown = await resultAfter(agent, "Diagnostics", "Quote")
       if (shown === undefined) throw new GiveUp("the page does not show the error", "electron_console")
       return shown
     }
@@ -244,10 +242,8 @@ export const ipcRoundTrip: TaskDef = {
     await agent.fill("textbox", "Message", PING)
     agent.step("press Ping")
     await agent.click("button", "Ping")
-    agent.step("wait for the reply to show up")
-    await agent.waitText("pong")
-    agent.step("read the Ping line of the Basics panel")
-    return resultAfter(agent, "Basics", "Ping")
+    agent.step("read the Ping line of the Basics panel once the reply is there")
+    return resultWhenSet(agent, "Basics", "Ping")
   },
   check: async (_env, answer) => (answer === `pong:${PING}` ? pass("round trip") : fail(`answer ${JSON.stringify(answer)}`))
 }
