@@ -16,7 +16,7 @@ describe("profile benchmark end to end", () => {
       Effect.gen(function* () {
         const dir = mkdtempSync(join(tmpdir(), "profiles-e2e-"))
         const out = join(dir, "report.json")
-        const args = yield* parseRunArgs(["--tasks", "form-submit,screenshot-file", "--variants", "essential,full", "--out", out, "--task-timeout", "90000"])
+        const args = yield* parseRunArgs(["--tasks", "form-submit,screenshot-file", "--variants", "essential,full", "--out", out, "--task-timeout", "90000", "--repeats", "1", "--decide-repeats", "1"])
         const report = yield* runBench(args)
         const get = (task: string, variant: string) => report.results.find((r) => r.task === task && r.variant === variant)
         expect(report.results).toHaveLength(4)
@@ -26,10 +26,18 @@ describe("profile benchmark end to end", () => {
         expect(get("screenshot-file", "essential")).toMatchObject({ success: false, missingTool: "electron_screenshot" })
         // The manifest is counted once per task and essential lists fewer tools than full.
         expect(get("form-submit", "essential")!.manifestBpe).toBeLessThan(get("form-submit", "full")!.manifestBpe)
-        for (const r of report.results) expect(r.totalBpe).toBe(r.manifestBpe + r.responseBpe + r.requestBpe)
+        for (const r of report.results) {
+          expect(r.totalBpe).toBe(r.manifestBpe + r.responseBpe + r.requestBpe)
+          // Both accountings; the agent aimed only at what it had seen.
+          expect(r.eagerBpe).toBeGreaterThan(r.manifestBpe)
+          expect(r.onDemandBpe).toBeGreaterThan(r.responseBpe)
+          expect(r.unseen ?? []).toEqual([])
+        }
+        expect(get("form-submit", "full")!.onDemandBpe).toBeLessThan(get("form-submit", "full")!.eagerBpe!)
         // Every step the agent took carries its plain-words intent and the tool it used; the proxy ranked them all.
         const steps = get("form-submit", "full")!.steps ?? []
         expect(steps[0]).toEqual({ intent: "open the app", tool: "electron_launch" })
+        expect(report.verdicts.filter((v) => v.governs).map((v) => v.accounting)).toEqual(["eager", "on demand"])
         expect(steps.find((x) => x.intent === "press the Add task button")?.tool).toBe("electron_click")
         expect(get("screenshot-file", "full")!.steps?.map((x) => x.tool)).toContain("electron_screenshot")
         const selection = report.selection!
@@ -39,7 +47,8 @@ describe("profile benchmark end to end", () => {
           expect(x.top1).toBeLessThanOrEqual(x.top3)
         }
         expect(readFileSync(join(dir, "report.md"), "utf8")).toContain("## Selection proxy")
-        expect(report.control).toHaveLength(2)
+        // The idle, read-only and claim controls on each task (neither task names a route): every check fails them.
+        expect(report.control).toHaveLength(6)
         expect(report.controlSuccesses).toBe(0)
         expect(JSON.parse(readFileSync(out, "utf8")).results).toHaveLength(4)
         expect(readFileSync(join(dir, "report.md"), "utf8")).toContain("| screenshot-file |")

@@ -8,7 +8,7 @@ import { parseNodes } from "../../src/bench/profiles/agent.js"
 import { jobsOf, parseRunArgs } from "../../src/bench/profiles/cli.js"
 import { buildReport, differences, mergeReports } from "../../src/bench/profiles/merge.js"
 import { toMarkdown, toSvg } from "../../src/bench/profiles/report.js"
-import { VARIANTS } from "../../src/bench/profiles/run.js"
+import { CONTROLS, VARIANTS } from "../../src/bench/profiles/run.js"
 import { bpe, contentText, detectRetries, manifestBpe, requestBpe, responseBpe, responseByTool, summarize, verdictOf, type TaskResult } from "../../src/bench/profiles/scoring.js"
 import { ALL_TASKS } from "../../src/bench/profiles/tasks.js"
 
@@ -151,7 +151,8 @@ describe("shards and merge", () => {
   it("splits the jobs into disjoint shards that cover one run", () => {
     const args = { tasks: ALL_TASKS, variants: VARIANTS, control: true }
     const all = jobsOf(args).map((j) => `${j.task.id}/${j.variant.name}`)
-    expect(all).toHaveLength(ALL_TASKS.length * (VARIANTS.length + 1))
+    const routed = ALL_TASKS.filter((t) => t.wrongRoute !== undefined).length
+    expect(all).toHaveLength(ALL_TASKS.length * (VARIANTS.length + CONTROLS.length - 1) + routed)
     const parts = [1, 2, 3].map((index) => jobsOf({ ...args, shard: { index, count: 3 } }).map((j) => `${j.task.id}/${j.variant.name}`))
     expect(parts.flat().sort()).toEqual([...all].sort())
     expect(new Set(parts.flat()).size).toBe(all.length)
@@ -176,8 +177,8 @@ describe("shards and merge", () => {
   it("renders the table with every task and variant, and the chart", () => {
     const report = meta([result("form-submit", "essential"), result("form-submit", "full", { success: false, missingTool: "electron_x" })], [result("form-submit", "control", { success: false })])
     const md = toMarkdown(report, "npm run bench:profiles")
-    expect(md).toContain("| form-submit | ✅ 4c 0r 1250 |")
-    expect(md).toContain("full / form-submit: missing `electron_x`")
+    expect(md).toContain("| form-submit | ✅ 1/1 | ❌ 0/1 | 0% |")
+    expect(md).toContain("full / form-submit #1: missing `electron_x`")
     expect(toSvg(report)).toMatch(/^<svg[\s\S]*<\/svg>\n$/)
   })
 })

@@ -92,6 +92,8 @@ describe("server instructions", () => {
       expect(a).toContain("electron_launch")
       expect(a).toContain("electron_snapshot")
       expect(a).toContain("Active: profile essential; plugins none; eval off.")
+      // A deferring host shows the names and these lines first: they name the words to search for.
+      expect(a).toContain("Deferred schemas? Search: launch, snapshot, click, fill, wait, window, dialog, menu, screenshot.")
       expect(loaded.client.getInstructions()).toContain("Active: profile full; plugins network, visual; eval main.")
       expect(a.length).toBeLessThan(800)
     } finally {

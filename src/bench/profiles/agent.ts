@@ -6,6 +6,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { CORE_TOOL_NAMES } from "../../index.js"
+import { imageCost } from "./accounting.js"
 import { type CallRecord, type ContentItem, contentText, manifestBpe, requestBpe, responseBpe } from "./scoring.js"
 
 /** The server tool that switches the active profile (listed only with --allow-profile-switch). */
@@ -22,70 +23,8 @@ export class GiveUp extends Error {
   }
 }
 
-/** One element of a snapshot or find result. */
-export interface Node {
-  readonly depth: number
-  readonly role: string
-  readonly name: string
-  readonly ref?: string
-  readonly text: string
-  readonly attrs: ReadonlyArray<string>
-}
-
-const unquote = (s: string) => (s.startsWith('"') && s.endsWith('"') && s.length >= 2 ? s.slice(1, -1).replace(/\\"/g, '"') : s)
-
-/**
- * The elements of a folded block (`- listitem ×41 … refs of checkbox "Done: …", button "Edit …" in each:`
- * then `Label e1 e2; Label e3 e4` lines), read as an agent reads them: each ref is the column's role, and
- * its name is the column's with the row's label for "…".
- */
-const foldColumns = (line: string): ReadonlyArray<{ role: string; name: string }> | undefined => {
-  const m = /folded \(expand: "[^"]*" shows them\); refs of (.*) in each:$/.exec(line)
-  if (m === null) return undefined
-  return Array.from(m[1]!.matchAll(/([a-z]+)(?: "((?:[^"\\]|\\.)*)")?/g), (c) => ({ role: c[1]!, name: (c[2] ?? "").replace(/\\"/g, '"') }))
-}
-
-/** Parses the aria-snapshot lines (`- role "name" [attr] [ref=e1]: text`) of a result. */
-export const parseNodes = (text: string): ReadonlyArray<Node> => {
-  const nodes: Array<Node> = []
-  let fold: { readonly depth: number; readonly columns: ReadonlyArray<{ role: string; name: string }> } | undefined
-  for (const raw of text.split("\n")) {
-    const depth = raw.replace(/^[+~ ] /, "  ").length - raw.replace(/^[+~ ] /, "  ").trimStart().length
-    if (fold !== undefined && depth > fold.depth && !/^\s*- /.test(raw.replace(/^[+~ ] /, "  "))) {
-      for (const entry of raw.trim().split("; ")) {
-        const refs = /((?: (?:f\d+)?e\d+)+)$/.exec(` ${entry}`)
-        if (refs === null) continue
-        const label = ` ${entry}`.slice(0, refs.index).trim()
-        refs[1]!.trim().split(" ").forEach((ref, c) => {
-          const column = fold!.columns[c]
-          if (column !== undefined) nodes.push({ depth: depth + 2, role: column.role, name: column.name.replace("…", label), ref, text: "", attrs: [`ref=${ref}`] })
-        })
-      }
-      continue
-    }
-    fold = undefined
-    const columns = foldColumns(raw)
-    if (columns !== undefined) fold = { depth, columns }
-    let line = raw.replace(/^[+ ] /, "  ")
-    const m = /^(\s*)- '?([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*)$/.exec(line)
-    if (m === null) continue
-    let rest = (m[4] ?? "").replace(/'$/, "")
-    const attrs: Array<string> = []
-    for (;;) {
-      const a = /^\s*\[([^\]]*)\]/.exec(rest)
-      if (a === null) break
-      attrs.push(a[1] ?? "")
-      rest = rest.slice(a[0].length)
-    }
-    line = rest.trim()
-    const text = line.startsWith(":") ? unquote(line.slice(1).trim()) : ""
-    const ref = attrs.find((a) => a.startsWith("ref="))?.slice(4)
-    nodes.push({ depth: (m[1] ?? "").length, role: m[2] ?? "", name: (m[3] ?? "").replace(/\\"/g, '"'), ...(ref !== undefined ? { ref } : {}), text, attrs })
-  }
-  return nodes
-}
-
-export const matches = (value: string, want: string | RegExp) => (typeof want === "string" ? value === want : want.test(value))
+export { matches, type Node, parseNodes } from "./nodes.js"
+import { matches, type Node, parseNodes } from "./nodes.js"
 
 /** One step of a task as the selection proxy scores it: the plain-words intent and the tool the step used. */
 export interface StepRecord {
@@ -100,6 +39,9 @@ export interface CallOutcome {
   readonly isError: boolean
 }
 
+/** Tools whose answers describe the page without changing it: reading them adds to what the agent sees. */
+const READ_ONLY = new Set(["electron_find", "electron_windows", "electron_console", "electron_errors", "electron_menu", "electron_inspect", "electron_status", "electron_expect_text", "electron_dialog_stub", "electron_native_notifications"])
+
 export class Agent {
   readonly calls: Array<CallRecord> = []
   readonly fallbacks = new Set<string>()
@@ -107,6 +49,15 @@ export class Agent {
   relistedManifestBpe = 0
   /** The profile switches made: "tool -> profile". */
   readonly switches: Array<string> = []
+  /** Each tools/list read after a switch, as listed (the on-demand accounting counts their names again). */
+  readonly relisted: Array<ReadonlyArray<{ readonly name: string }>> = []
+  /**
+   * What the agent sees now: the elements of the answers since its last action (a snapshot, finds, the
+   * action's own answer, which lists the elements it changed with fresh refs). An action starts it anew.
+   */
+  private view: Array<Node> = []
+  /** Every (role, name) an answer of this task has shown: the names the agent may ask electron_find for. */
+  private readonly known: Array<{ readonly role: string; readonly name: string }> = []
   private listed: ReadonlySet<string>
   /** The current step's intent, in plain words (agent.step), and the calls made under it. */
   private intent: string | undefined
@@ -117,11 +68,16 @@ export class Agent {
   private profile: string | undefined
   private static readonly catalog: ReadonlySet<string> = new Set(CORE_TOOL_NAMES)
 
+  /** The status line's text the agent last saw in the active window (what "until the app reacts" waits to change). */
+  private lastStatus: string | undefined
+
   constructor(
     private readonly client: Client,
     tools: ReadonlyArray<string>,
     private readonly signal: AbortSignal,
-    private readonly perCallTimeoutMs: number
+    private readonly perCallTimeoutMs: number,
+    /** The user's words (the task's statement): what the agent may wait for without having seen it. */
+    private readonly statement = ""
   ) {
     this.listed = new Set(tools)
   }
@@ -176,6 +132,7 @@ export class Agent {
       cursor = page.nextCursor
     } while (cursor !== undefined)
     this.relistedManifestBpe += manifestBpe(tools)
+    this.relisted.push(tools)
     this.listed = new Set(tools.map((t) => t.name))
   }
 
@@ -213,18 +170,46 @@ export class Agent {
       const locate = this.locating > 0 || tool === PROFILE_SWITCH || options.retry === true
       this.stepOf.set(this.calls.length, { step: this.stepNo, intent: this.intent, locate, ...(this.profile !== undefined ? { profile: this.profile } : {}) })
     }
+    const text = contentText(content)
     this.calls.push({
       tool,
       args,
       isError,
       requestBpe: requestBpe(tool, args),
       responseBpe: responseBpe(content),
+      imageTokens: imageCost(content),
+      answer: text,
       ms: Date.now() - started,
       flaggedRetry: options.retry === true
     })
+    this.observe(tool, args, text)
     // BENCH_TRACE=1 prints every call and answer to stderr (for writing or debugging a task).
-    if (process.env.BENCH_TRACE === "1") process.stderr.write(`[trace] ${tool} ${JSON.stringify(args)}${isError ? " ERROR" : ""}\n${contentText(content).slice(0, 1500)}\n`)
-    return { text: contentText(content), isError }
+    if (process.env.BENCH_TRACE === "1") process.stderr.write(`[trace] ${tool} ${JSON.stringify(args)}${isError ? " ERROR" : ""}\n${text.slice(0, 1500)}\n`)
+    return { text, isError }
+  }
+
+  /** Answers since the last action, verbatim (what the agent has just read). */
+  private recent = ""
+
+  /** Reads an answer as the agent does: what it now sees, and the names it now knows. */
+  private observe(tool: string, args: Record<string, unknown>, text: string): void {
+    const nodes = parseNodes(text)
+    if (tool === "electron_select_window" || tool === "electron_launch" || tool === "electron_wait_for_window") this.lastStatus = undefined
+    const status = nodes.filter((n) => n.role === "status" && n.text !== "").at(-1)
+    if (status !== undefined) this.lastStatus = status.text
+    for (const n of nodes) if (n.name !== "" && !this.known.some((k) => k.role === n.role && k.name === n.name)) this.known.push({ role: n.role, name: n.name })
+    const looking = tool === "electron_find" || (tool === "electron_snapshot" && args.target !== undefined)
+    if (tool === "electron_snapshot" && args.target === undefined) {
+      this.view = [...nodes]
+      this.recent = text
+    } else if (looking || READ_ONLY.has(tool)) {
+      this.view.push(...nodes)
+      this.recent += `\n${text}`
+    } else {
+      // An action (or a wait, a window switch): the page may have changed; what it shows now is what this answer says.
+      this.view = [...nodes]
+      this.recent = text
+    }
   }
 
   /** A call that must succeed, else the agent gives up with the server's answer. */
@@ -246,25 +231,53 @@ export class Agent {
     return parseNodes(await this.must("electron_snapshot", target === undefined ? {} : { target }))
   }
 
-  /** Elements by role (and a name the task statement gives), from electron_find; falls back to a snapshot. */
+  /**
+   * Elements by role (and name) as a step's own look ("see whether …"): electron_find by a role, or by a role
+   * and a name an earlier answer showed; else a snapshot, read for them.
+   */
   async findAll(role: string, name?: string | RegExp): Promise<ReadonlyArray<Node>> {
     return this.findNodes(role, name)
   }
 
-  /** findAll as a step's own call (the step is "see whether …"), not as locating for another tool. */
-  private async findNodes(role: string, name?: string | RegExp): Promise<ReadonlyArray<Node>> {
-    const selector = typeof name === "string" ? `role=${role}[name=${JSON.stringify(name)}]` : `role=${role}`
-    const found = parseNodes(await this.must("electron_find", { target: selector, limit: 50 })).filter((n) => n.role === role)
-    const hits = found.filter((n) => name === undefined || matches(n.name, name))
-    if (hits.length > 0) return hits
-    return (await this.snapshot()).filter((n) => n.role === role && (name === undefined || matches(n.name, name)))
+  private hits(nodes: ReadonlyArray<Node>, role: string, name: string | RegExp | undefined): ReadonlyArray<Node> {
+    return nodes.filter((n) => n.role === role && (name === undefined || matches(n.name, name)))
   }
 
-  /** The ref of the one element with this role and name, found now. */
+  private async findNodes(role: string, name?: string | RegExp): Promise<ReadonlyArray<Node>> {
+    const knownName = name === undefined ? undefined : this.known.find((k) => k.role === role && matches(k.name, name))?.name
+    if (this.has("electron_find") && (name === undefined || knownName !== undefined)) {
+      const selector = knownName === undefined ? `role=${role}` : `role=${role}[name=${JSON.stringify(knownName)}]`
+      const found = this.hits(parseNodes(await this.must("electron_find", { target: selector, limit: 50 })), role, name)
+      if (found.length > 0) return found
+    }
+    return this.hits(await this.snapshot(), role, name)
+  }
+
+  /**
+   * The ref of the element with this role and name: from what the agent sees now (the answers since its last
+   * action), else from electron_find by a name an answer showed, else from a new snapshot.
+   */
   async ref(role: string, name: string | RegExp): Promise<string> {
+    const seen = this.hits(this.view, role, name).find((n) => n.ref !== undefined)
+    if (seen?.ref !== undefined) return seen.ref
     const hit = (await this.locate(() => this.findNodes(role, name))).find((n) => n.ref !== undefined)
     if (hit?.ref === undefined) throw new GiveUp(`no ${role} named ${String(name)} on the page`)
     return hit.ref
+  }
+
+  /**
+   * After launching: looks at the window and, while it shows a loading line (a status or text that says it is
+   * loading, or ends in an ellipsis), waits for that line to go, then looks again.
+   */
+  async settle(): Promise<ReadonlyArray<Node>> {
+    let nodes = await this.snapshot()
+    for (let i = 0; i < 3; i++) {
+      const loading = nodes.find((n) => /\bloading\b|…$|\.\.\.$/i.test(n.text) && n.text.length < 120)
+      if (loading === undefined || !this.has("electron_wait_for")) return nodes
+      await this.must("electron_wait_for", { textGone: loading.text, timeoutMs: 15_000 })
+      nodes = await this.snapshot()
+    }
+    return nodes
   }
 
   /**
@@ -301,10 +314,25 @@ export class Agent {
     await this.act("electron_fill", [[role, name]], ([target]) => ({ target, value }))
   }
 
-  /** Waits for text in the active window: wait_for, else expect_text on the page, else gives up. */
-  async waitText(text: string, timeoutMs = 10_000): Promise<string> {
-    if (this.has("electron_wait_for")) return this.must("electron_wait_for", { text, timeoutMs })
-    throw new GiveUp("cannot wait for the page", "electron_wait_for")
+  /**
+   * Waits for the outcome an action should have: nothing when the answers since the action already show
+   * the text (a careful agent does not wait for what it has just read); wait_for the text when the user's
+   * statement gives it; else, as the agent cannot know the app's words in advance, wait_for the status line
+   * it last saw to change (its old text gone). Gives up without wait_for.
+   */
+  async waitText(text: string, timeoutMs = 10_000): Promise<void> {
+    if (this.recent.includes(text)) return
+    if (!this.has("electron_wait_for")) throw new GiveUp("cannot wait for the page", "electron_wait_for")
+    if (this.statement.includes(text) || this.lastStatus === undefined) {
+      await this.must("electron_wait_for", { text, timeoutMs })
+      return
+    }
+    await this.must("electron_wait_for", { textGone: this.lastStatus, timeoutMs })
+  }
+
+  /** Whether the answers since the last action show this text. */
+  sees(text: string | RegExp): boolean {
+    return typeof text === "string" ? this.recent.includes(text) : text.test(this.recent)
   }
 
   /** The text of the element that follows a label-like node (a term, a generic label) in a snapshot. */
@@ -331,12 +359,6 @@ export class Agent {
       await this.must("electron_wait_for_window", { title, select: true, timeoutMs })
       const w = (await this.windows()).find((x) => x.active)
       return w?.id ?? ""
-    }
-    // electron_wait_for waits for a window by title (or URL) and makes it active.
-    if (this.has("electron_wait_for") && typeof title === "string") {
-      const out = await this.call("electron_wait_for", { window: title, timeoutMs })
-      const id = out.isError ? undefined : /^window (\w+) /m.exec(out.text)?.[1]
-      if (id !== undefined) return id
     }
     const deadline = Date.now() + timeoutMs
     let first = true

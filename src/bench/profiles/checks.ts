@@ -52,6 +52,31 @@ export const savedBoard = (userData: string): SavedBoard | undefined => {
 export const savedSettings = (userData: string): { readonly theme?: string; readonly showCompleted?: boolean } | undefined =>
   readJson(join(userData, "settings.json")) as { theme?: string; showCompleted?: boolean } | undefined
 
+/** One line of the tasks app's own activity log (`<userData>/activity.jsonl`): how the user got something done. */
+export interface Activity {
+  readonly at: string
+  /** menu, context-menu, tray, shortcut, notification-click, page:submit-task, page:alert-closed, … */
+  readonly kind: string
+  readonly detail: string
+}
+
+export const activityOf = (userData: string): ReadonlyArray<Activity> => {
+  try {
+    return readFileSync(join(userData, "activity.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as Activity)
+  } catch {
+    return []
+  }
+}
+
+/** Passes when the app's activity log has an entry of this kind (and detail). */
+export const routeTaken = (userData: string, kind: string, detail?: string | RegExp, what = `${kind}${detail !== undefined ? ` ${String(detail)}` : ""}`): Check =>
+  activityOf(userData).some((a) => a.kind === kind && (detail === undefined || (typeof detail === "string" ? a.detail === detail : detail.test(a.detail))))
+    ? pass(`the app's log says: ${what}`)
+    : fail(`the app's activity log does not say ${what} (it has: ${activityOf(userData).map((a) => `${a.kind} ${a.detail}`).join(", ") || "nothing"})`)
+
 /** The tasks app's seeded board, from the app's own seed module (the truth read-only tasks are checked against). */
 export const seedTasks = (): ReadonlyArray<SavedTask> => {
   const require = createRequire(import.meta.url)

@@ -3,7 +3,8 @@
  * keeps one result per key, orders them like a single run and recomputes summaries and verdicts.
  */
 import type { SelectionReport } from "./selection.js"
-import { summarize, verdictOf, type TaskResult, type VariantSummary, type Verdict } from "./scoring.js"
+import { type BoundVerdict, verdictsOf } from "./decide.js"
+import { summarize, type TaskResult, type VariantSummary } from "./scoring.js"
 
 export interface TaskInfo {
   readonly id: string
@@ -12,11 +13,13 @@ export interface TaskInfo {
   readonly statement: string
   readonly goal?: string
   readonly plugins?: ReadonlyArray<string>
+  readonly capability?: string
+  readonly heldOut?: boolean
 }
 
 export interface ProfileReport {
   readonly kind: "stagewright-profile-benchmark"
-  readonly version: 1
+  readonly version: 1 | 2
   readonly generatedAt: string
   readonly runtime: string
   readonly encoding: string
@@ -27,18 +30,20 @@ export interface ProfileReport {
   readonly control: ReadonlyArray<TaskResult>
   readonly summaries: ReadonlyArray<VariantSummary>
   readonly controlSuccesses: number
-  readonly verdicts: ReadonlyArray<Verdict>
+  readonly verdicts: ReadonlyArray<BoundVerdict>
   /** The selection proxy over every recorded step (absent in reports from before it existed). */
   readonly selection?: SelectionReport
 }
 
-const keyOf = (r: TaskResult) => `${r.task}\u0000${r.variant}`
+const keyOf = (r: TaskResult) => `${r.task}\u0000${r.variant}\u0000${r.repeat ?? 1}`
 
 const ordered = (results: ReadonlyArray<TaskResult>, tasks: ReadonlyArray<string>, variants: ReadonlyArray<string>) => {
   const byKey = new Map<string, TaskResult>()
   for (const r of results) byKey.set(keyOf(r), r)
   const rank = (list: ReadonlyArray<string>, x: string) => (list.includes(x) ? list.indexOf(x) : list.length)
-  return [...byKey.values()].sort((a, b) => rank(tasks, a.task) - rank(tasks, b.task) || rank(variants, a.variant) - rank(variants, b.variant))
+  return [...byKey.values()].sort(
+    (a, b) => rank(tasks, a.task) - rank(tasks, b.task) || rank(variants, a.variant) - rank(variants, b.variant) || (a.repeat ?? 1) - (b.repeat ?? 1)
+  )
 }
 
 export const buildReport = (
@@ -46,21 +51,12 @@ export const buildReport = (
 ): ProfileReport => {
   const taskIds = meta.tasks.map((t) => t.id)
   const results = ordered(meta.results, taskIds, meta.variants)
-  const control = ordered(meta.control, taskIds, ["control"])
+  const control = ordered(meta.control, taskIds, [...new Set(meta.control.map((r) => r.variant))])
   const summaries = meta.variants.map((v) => summarize(v, results)).filter((s) => s.tasks > 0)
-  const find = (v: string) => summaries.find((s) => s.variant === v)
-  const verdicts = [
-    verdictOf("without eval", find("essential"), find("full")),
-    verdictOf("with --allow-eval all", find("essential+eval"), find("full+eval")),
-    // Item 4 of issue 28: the same rule applied to proposed essential memberships (measured, not in force).
-    verdictOf("essential+proposed (essential + web dialog, menu click, screenshot) vs full", find("essential+proposed"), find("full"), "essential+proposed"),
-    verdictOf("essential+candidates (essential + all five candidates) vs full", find("essential+candidates"), find("full"), "essential+candidates")
-  ].filter(
-    (v): v is Verdict => v !== undefined
-  )
+  const verdicts = verdictsOf(results)
   return {
     kind: "stagewright-profile-benchmark",
-    version: 1,
+    version: 2,
     generatedAt: meta.generatedAt,
     runtime: meta.runtime,
     encoding: meta.encoding,
@@ -102,7 +98,7 @@ export const mergeReports = (reports: ReadonlyArray<ProfileReport>, generatedAt:
  */
 export const comparable = (report: ProfileReport): ReadonlyArray<string> =>
   [...report.results, ...report.control].map(
-    (r) => `${r.task} ${r.variant} success=${r.success} manifest=${r.manifestBpe} tools=${r.toolsListed} used=${r.toolsUsed.join(",")} missing=${r.missingTool ?? "-"}`
+    (r) => `${r.task} ${r.variant} #${r.repeat ?? 1} success=${r.success} manifest=${r.manifestBpe} tools=${r.toolsListed} used=${r.toolsUsed.join(",")} missing=${r.missingTool ?? "-"}`
   )
 
 export const differences = (a: ProfileReport, b: ProfileReport): ReadonlyArray<string> => {

@@ -6,12 +6,14 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { setMaxListeners } from "node:events"
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Data, Duration, Effect } from "effect"
+import { Data, Duration, Effect, Schedule } from "effect"
 import { createServer, PROFILE_NAMES, PROFILES, type ProfileName, type StagewrightServer } from "../../index.js"
 import { Agent, GiveUp } from "./agent.js"
+import { accountingOf } from "./accounting.js"
+import { unseenTargets } from "./observed.js"
 import { detectRetries, manifestBpe, responseByTool, type TaskResult, totalOf } from "./scoring.js"
 import { launchApp, type TaskDef, type TaskEnv } from "./task-kit.js"
 
@@ -19,8 +21,13 @@ export interface Variant {
   readonly name: string
   readonly profile: ProfileName
   readonly allowEval: boolean
-  /** The control agent: launches and closes, nothing else (every check must then fail). */
+  /**
+   * A control agent (every check must fail it): idle launches and closes; read-only looks and answers with
+   * what it read, never acting; claim answers the text the statement quotes without doing anything; wrong
+   * route reaches the goal's end by another route than the one the goal names (tasks that name a route).
+   */
   readonly control?: boolean
+  readonly controlKind?: ControlKind
   /** --allow-profile-switch: the agent switches profile (electron_profile) when a tool is not in it. */
   readonly profileSwitch?: boolean
   /** An explicit list of core tools (createServer's `tools`) instead of the profile's: a proposed membership. */
@@ -65,7 +72,13 @@ export const PROPOSED_VARIANT: Variant = candidateVariant("essential+proposed", 
 /** Variants the command line knows beyond the default set (run them by name with --variants). */
 export const EXTRA_VARIANTS: ReadonlyArray<Variant> = [CANDIDATE_VARIANT, PROPOSED_VARIANT]
 
-export const CONTROL: Variant = { name: "control", profile: "full", allowEval: true, control: true }
+export type ControlKind = "idle" | "read-only" | "claim" | "wrong-route"
+
+const controlVariant = (kind: ControlKind): Variant => ({ name: kind === "idle" ? "control" : `control:${kind}`, profile: "full", allowEval: true, control: true, controlKind: kind })
+
+export const CONTROL: Variant = controlVariant("idle")
+/** Every control; wrong-route runs only the tasks that name a route (TaskDef.wrongRoute). */
+export const CONTROLS: ReadonlyArray<Variant> = (["idle", "read-only", "claim", "wrong-route"] as const).map(controlVariant)
 
 export class BenchFailed extends Data.TaggedError("BenchFailed")<{ readonly step: string; readonly cause: unknown }> {
   override get message() {
@@ -84,6 +97,7 @@ interface Session {
   readonly server: StagewrightServer
   readonly client: Client
   readonly tools: ReadonlyArray<{ readonly name: string }>
+  readonly instructions: string
 }
 
 const openSession = (variant: Variant, env: TaskEnv, plugins: ReadonlyArray<string>) =>
@@ -109,7 +123,7 @@ const openSession = (variant: Variant, env: TaskEnv, plugins: ReadonlyArray<stri
           tools.push(...page.tools)
           cursor = page.nextCursor
         } while (cursor !== undefined)
-        return { server, client, tools }
+        return { server, client, tools, instructions: client.getInstructions() ?? "" }
       },
       catch: (cause) => new BenchFailed({ step: `start the server for ${variant.name}`, cause })
     }),
@@ -120,11 +134,21 @@ const openSession = (variant: Variant, env: TaskEnv, plugins: ReadonlyArray<stri
       }).pipe(Effect.timeout(Duration.seconds(30)), Effect.ignore)
   )
 
-/** The control agent's whole script. */
-const controlScript = async (agent: Agent, task: TaskDef, env: TaskEnv): Promise<undefined> => {
+/** A control agent's whole script (see Variant.controlKind). */
+const controlScript = async (agent: Agent, task: TaskDef, env: TaskEnv, kind: ControlKind): Promise<string | undefined> => {
   await launchApp(agent, task.app, env)
-  await agent.must("electron_close")
-  return undefined
+  if (kind === "idle") {
+    await agent.must("electron_close")
+    return undefined
+  }
+  if (kind === "wrong-route") {
+    if (task.wrongRoute === undefined) throw new GiveUp("this task names no route")
+    return task.wrongRoute(agent, env)
+  }
+  const nodes = await agent.settle()
+  if (kind === "claim") return /"([^"]+)"/.exec(task.statement)?.[1] ?? "Done"
+  // read-only: the status line, else the first text the window shows.
+  return nodes.find((n) => n.role === "status" && n.text !== "")?.text ?? nodes.find((n) => n.text !== "")?.text
 }
 
 interface Outcome {
@@ -134,7 +158,38 @@ interface Outcome {
   readonly timedOut: boolean
 }
 
-export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
+/**
+ * Before the session closes the app: the files the app writes in its data folder have not changed for
+ * 400 ms (at most 5 s). A person does not quit in the millisecond after a click; the agent need not know how
+ * the app saves (it used to wait for a page attribute no answer shows).
+ */
+const filesSettled = (dir: string) => {
+  const stamp = () => {
+    try {
+      return readdirSync(dir)
+        .map((f) => {
+          const st = statSync(join(dir, f))
+          return `${f}:${st.size}:${st.mtimeMs}`
+        })
+        .sort()
+        .join("|")
+    } catch {
+      return ""
+    }
+  }
+  let last = stamp()
+  let stableSince = Date.now()
+  return Effect.sync(() => {
+    const now = stamp()
+    if (now !== last) {
+      last = now
+      stableSince = Date.now()
+    }
+    return Date.now() - stableSince >= 400
+  }).pipe(Effect.repeat({ schedule: Schedule.spaced(Duration.millis(100)), until: (settled) => settled }), Effect.timeout(Duration.seconds(5)), Effect.ignore)
+}
+
+export const runTask = (task: TaskDef, variant: Variant, options: RunOptions, repeat = 1) =>
   Effect.gen(function* () {
     const root = mkdtempSync(join(tmpdir(), `sw-bench-${task.id}-`))
     const env: TaskEnv = {
@@ -146,14 +201,14 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
     }
     for (const dir of [env.userData, env.outputDir, env.screenshotDir, env.filesDir]) mkdirSync(dir, { recursive: true })
     const started = Date.now()
-    const { agent, outcome, tools } = yield* Effect.scoped(
+    const { agent, outcome, tools, instructions } = yield* Effect.scoped(
       Effect.gen(function* () {
         const session = yield* openSession(variant, env, task.plugins ?? [])
         const controller = new AbortController()
         setMaxListeners(1000, controller.signal)
-        const agent = new Agent(session.client, session.tools.map((t) => t.name), controller.signal, options.callTimeoutMs)
+        const agent = new Agent(session.client, session.tools.map((t) => t.name), controller.signal, options.callTimeoutMs, `${task.statement} ${task.goal ?? ""}`)
         const outcome: Outcome = yield* Effect.tryPromise({
-          try: async () => ({ answer: await (variant.control === true ? controlScript(agent, task, env) : task.run(agent, env)), timedOut: false }),
+          try: async () => ({ answer: await (variant.control === true ? controlScript(agent, task, env, variant.controlKind ?? "idle") : task.run(agent, env)), timedOut: false }),
           catch: (cause) => cause
         }).pipe(
           Effect.timeoutFail({ duration: Duration.millis(options.taskTimeoutMs), onTimeout: () => "timeout" as const }),
@@ -168,7 +223,8 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
             )
           )
         )
-        return { agent, outcome, tools: session.tools }
+        yield* filesSettled(env.userData)
+        return { agent, outcome, tools: session.tools, instructions: session.instructions }
       })
     )
     const wallMs = Date.now() - started
@@ -182,6 +238,8 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
     rmSync(root, { recursive: true, force: true, maxRetries: 3 })
     const calls = agent.calls
     const retries = detectRetries(calls).length
+    // The control scripts launch with the operator's arguments only: the rule is for the agent's own choices.
+    const unseen = unseenTargets(calls, `${task.statement} ${task.goal ?? ""}`)
     // Each tools/list the agent read after a switch is manifest it was shown too.
     const manifest = manifestBpe(tools) + agent.relistedManifestBpe
     const responseBpe = calls.reduce((a, c) => a + c.responseBpe, 0)
@@ -195,11 +253,26 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
     // A failed eval fallback still leaves the task short of the tool it stood in for ("<eval> for <tool>").
     const fallbackFor = [...agent.fallbacks].map((f) => / for (\S+)$/.exec(f)?.[1]).find((t) => t !== undefined)
     const missingTool = outcome.gaveUp?.missingTool ?? (check?.ok === true ? undefined : fallbackFor)
+    const imageTokens = calls.reduce((a, c) => a + c.imageTokens, 0)
+    const accounting = accountingOf({
+      manifestBpe: manifest,
+      instructions,
+      tools,
+      relisted: agent.relisted,
+      toolsUsedInOrder: calls.map((c) => c.tool),
+      responseBpe,
+      requestBpe,
+      imageTokens
+    })
+    const checkOk = check?.ok === true
     const result: TaskResult = {
       task: task.id,
       variant: variant.name,
-      success: check?.ok === true,
-      detail: detail.slice(0, 400),
+      repeat,
+      success: checkOk && unseen.length === 0,
+      checkOk,
+      ...(unseen.length > 0 ? { unseen } : {}),
+      detail: (unseen.length > 0 ? `used what no earlier answer showed: ${unseen.join(" | ")}; ${detail}` : detail).slice(0, 400),
       ...(missingTool !== undefined ? { missingTool } : {}),
       fallbacks: [...agent.fallbacks],
       ...(outcome.answer !== undefined ? { answer: outcome.answer.slice(0, 200) } : {}),
@@ -211,6 +284,9 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
       responseBpe,
       requestBpe,
       totalBpe: totalOf({ manifestBpe: manifest, responseBpe, requestBpe }),
+      imageTokens,
+      eagerBpe: accounting.eagerBpe,
+      onDemandBpe: accounting.onDemandBpe,
       wallMs,
       timedOut: outcome.timedOut,
       toolsUsed: [...new Set(calls.map((c) => c.tool))].sort(),
@@ -218,4 +294,4 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions) =>
       steps: agent.steps()
     }
     return result
-  }).pipe(Effect.withSpan("profiles.runTask", { attributes: { task: task.id, variant: variant.name } }))
+  }).pipe(Effect.withSpan("profiles.runTask", { attributes: { task: task.id, variant: variant.name, repeat } }))

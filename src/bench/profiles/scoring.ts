@@ -1,7 +1,7 @@
 /**
- * Scoring of the profile benchmark: o200k BPE counting, retry detection, per-variant summaries and
- * the verdict of the design's rule (essential becomes the default only with >= 95% of full's success
- * and a material token saving). Pure apart from the tokenizer.
+ * Scoring of the profile benchmark: o200k BPE counting, retry detection, per-variant summaries and the
+ * point verdict of the design's rule on one set of runs (essential needs >= 95% of full's success and a
+ * material token saving; decide.ts applies the rule to a bound over repeats). Pure apart from the tokenizer.
  */
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
 
@@ -42,6 +42,10 @@ export interface CallRecord {
   readonly isError: boolean
   readonly requestBpe: number
   readonly responseBpe: number
+  /** Inline images at a host's pixel cost (accounting.ts). */
+  readonly imageTokens: number
+  /** The answer's text as the agent read it (the "seen before" check reads it). */
+  readonly answer: string
   readonly ms: number
   /** The agent said so itself: it repeats a step it already took. */
   readonly flaggedRetry: boolean
@@ -73,7 +77,17 @@ export const detectRetries = (calls: ReadonlyArray<Pick<CallRecord, "tool" | "ar
 export interface TaskResult {
   readonly task: string
   readonly variant: string
+  /** 1-based repeat of this (task, variant) cell (absent in reports from before repeats: 1). */
+  readonly repeat?: number
   readonly success: boolean
+  /** The check's own verdict, before the "seen before" rule (success = checkOk and no unseen target). */
+  readonly checkOk?: boolean
+  /** Calls whose target no earlier answer showed (observed.ts); any fails the task. */
+  readonly unseen?: ReadonlyArray<string>
+  /** Inline images at a host's pixel cost, and the two accountings (accounting.ts). */
+  readonly imageTokens?: number
+  readonly eagerBpe?: number
+  readonly onDemandBpe?: number
   /** Why it failed: the check's reason, the agent's give-up, a timeout. */
   readonly detail: string
   /** The tool the agent missed when it gave up (undefined when it did not give up for a missing tool). */
@@ -123,6 +137,10 @@ export interface VariantSummary {
   readonly responseBpe: number
   readonly requestBpe: number
   readonly totalBpe: number
+  /** The two accountings (accounting.ts) and the images' pixel cost, summed over the runs. */
+  readonly eagerBpe: number
+  readonly onDemandBpe: number
+  readonly imageTokens: number
   readonly wallMs: number
   /** Total BPE over the tasks the variant solved, per solved task (0 when none). */
   readonly bpePerSuccess: number
@@ -144,6 +162,9 @@ export const summarize = (variant: string, results: ReadonlyArray<TaskResult>): 
     responseBpe: sum(mine.map((r) => r.responseBpe)),
     requestBpe: sum(mine.map((r) => r.requestBpe)),
     totalBpe: sum(mine.map((r) => r.totalBpe)),
+    eagerBpe: sum(mine.map((r) => r.eagerBpe ?? r.totalBpe)),
+    onDemandBpe: sum(mine.map((r) => r.onDemandBpe ?? r.totalBpe)),
+    imageTokens: sum(mine.map((r) => r.imageTokens ?? 0)),
     wallMs: sum(mine.map((r) => r.wallMs)),
     bpePerSuccess: successes.length === 0 ? 0 : Math.round(sum(successes.map((r) => r.totalBpe)) / successes.length)
   }

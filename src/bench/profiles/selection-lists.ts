@@ -10,7 +10,7 @@ import type { ProfileReport } from "./merge.js"
 import { ALL_VARIANTS, EXTRA_VARIANTS, type Variant } from "./run.js"
 import { rankItem, summarizeSelection, withDescriptions, type SelectionItem, type SelectionReport, type ToolList } from "./selection.js"
 
-const listOf = async (variant: Variant, profile: ProfileName, plugins: ReadonlyArray<string>): Promise<ToolList> => {
+export const listOf = async (variant: Variant, profile: ProfileName, plugins: ReadonlyArray<string>): Promise<ToolList> => {
   const server = await createServer({
     ...(variant.tools !== undefined && profile === variant.profile ? { tools: variant.tools } : { toolProfile: profile }),
     ...(variant.allowEval ? { allowEval: ["renderer", "main"] as const } : {}),

@@ -39,7 +39,18 @@ export interface TaskDef {
   readonly run: (agent: Agent, env: TaskEnv) => Promise<string | undefined>
   /** Checks the outcome without the server. */
   readonly check: (env: TaskEnv, answer: string | undefined) => Promise<Check>
+  /**
+   * For a goal that names a route (the menu, the keyboard, a context menu, a notification, the tray, a
+   * shortcut): the wrong-route control's script, which reaches the same end another way (its check must fail).
+   */
+  readonly wrongRoute?: (agent: Agent, env: TaskEnv) => Promise<string | undefined>
+  /** The capability the task exercises (the report's success per capability). */
+  readonly capability?: Capability
+  /** Written from goals and frozen: not used while tuning names, descriptions or membership (reported apart). */
+  readonly heldOut?: boolean
 }
+
+export type Capability = "forms" | "reading" | "web dialogs" | "native dialogs" | "menus" | "keyboard" | "windows" | "files" | "diagnostics" | "plugins" | "evidence"
 
 export const launchApp = async (agent: Agent, app: SampleApp, env: TaskEnv): Promise<void> => {
   agent.step("open the app")
@@ -51,15 +62,21 @@ export const launchApp = async (agent: Agent, app: SampleApp, env: TaskEnv): Pro
   })
 }
 
-/** Launches an app and waits for a text its first page shows once it is ready. */
-export const launchAndWait = async (agent: Agent, app: SampleApp, env: TaskEnv, ready: string): Promise<void> => {
+/** Launches an app and looks at it until it no longer shows a loading line (Agent.settle: no text known in advance). */
+export const launchAndLook = async (agent: Agent, app: SampleApp, env: TaskEnv): Promise<void> => {
   await launchApp(agent, app, env)
-  agent.step("wait until the app has finished loading")
-  await agent.waitText(ready)
+  agent.step("look at the app's window once it has finished loading")
+  await agent.settle()
 }
 
-/** The tasks app says "Loaded N tasks" when its board is in: wait for that before acting. */
-export const launchTasks = async (agent: Agent, env: TaskEnv): Promise<void> => launchAndWait(agent, "tasks", env, "Loaded")
+export const launchTasks = async (agent: Agent, env: TaskEnv): Promise<void> => launchAndLook(agent, "tasks", env)
+
+/** Quits the tasks app (whatever it shows, an open dialog included) and starts it again on the same data. */
+export const relaunchTasks = async (agent: Agent, env: TaskEnv): Promise<void> => {
+  agent.step("quit the app")
+  await agent.must("electron_close")
+  await launchTasks(agent, env)
+}
 
 /** Picks an option of a select: select_option, else eval (label-based), else typing its label. */
 export type Target = readonly [string, string | RegExp]
@@ -101,11 +118,3 @@ export const setChecked = async (agent: Agent, target: Target, checked: boolean,
 /** The text of the status line (role=status) of the active window. */
 export const statusText = async (agent: Agent): Promise<string> => (await agent.findAll("status"))[0]?.text ?? ""
 
-/**
- * The tasks app shows its notice before the board reaches the disk, and marks <body data-saved> once it has:
- * a task whose outcome is a saved board waits for that before it ends (the first save of a session).
- */
-export const waitSaved = async (agent: Agent): Promise<void> => {
-  agent.step("wait until the app has written the change to disk")
-  await agent.must(agent.pick("electron_wait_for"), { target: "css=body[data-saved]", state: "attached", timeoutMs: 10_000 })
-}

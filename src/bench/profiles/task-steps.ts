@@ -1,7 +1,25 @@
-/** Steps several task files share: a menu item by label path, and a result line of a definition list. */
-import { GiveUp, type Agent } from "./agent.js"
+/**
+ * Steps several task files share: a menu item by label path, a web dialog an action opened, and a result
+ * line of a definition list. Each tries what a careful agent would with the tools it has: the dedicated
+ * tool, else the rows a snapshot shows for a menu or a dialog (answered with electron_click / fill), else an
+ * eval written from what the agent observed, else it gives up naming the tool it missed.
+ */
+import { type Agent, GiveUp } from "./agent.js"
+import { type Node, parseNodes } from "./nodes.js"
 
-/** Clicks a menu item by label path: electron_menu_click, else the snapshot's menubar refs, else eval in main. */
+const MENU_ROLES = /^(?:menubar|menu|menuitem|menuitemcheckbox|menuitemradio)$/
+
+/** Clicks menu rows a snapshot shows, one label after the other (a menu bar or a popped-up menu as rows). */
+const clickMenuRows = async (agent: Agent, path: ReadonlyArray<string>): Promise<boolean> => {
+  for (const label of path) {
+    const rows = (await agent.snapshot()).filter((n) => MENU_ROLES.test(n.role) && n.name === label && n.ref !== undefined)
+    if (rows[0]?.ref === undefined) return false
+    await agent.must("electron_click", { target: rows[0].ref })
+  }
+  return true
+}
+
+/** Triggers a menu item by label path: menu_click, else the menu's rows in a snapshot, else eval in main, else give up. */
 export const clickMenu = async (agent: Agent, path: ReadonlyArray<string>, options: { readonly retry?: boolean } = {}): Promise<void> => {
   if (agent.has("electron_menu_click")) {
     await agent.must("electron_menu_click", { path }, options)
@@ -17,6 +35,11 @@ export const clickMenu = async (agent: Agent, path: ReadonlyArray<string>, optio
       if (ref === undefined) throw new GiveUp(`no menu item ${path.slice(0, i + 1).join(" > ")} in the menubar`)
       listing = await agent.must("electron_click", { target: ref }, i === path.length - 1 ? options : {})
     }
+    agent.fallbacks.add("electron_click on the menubar row for electron_menu_click")
+    return
+  }
+  if (await clickMenuRows(agent, path)) {
+    agent.fallbacks.add("electron_click on menu rows for electron_menu_click")
     return
   }
   await agent.evalFallback(
@@ -27,6 +50,66 @@ export const clickMenu = async (agent: Agent, path: ReadonlyArray<string>, optio
   )
 }
 
+/** "The action opened a confirm "…" in w1": the web dialog's kind and message, from any answer. */
+export const dialogIn = (text: string): { readonly kind: string; readonly message: string } | undefined => {
+  const m = /opened an? (alert|confirm|prompt|beforeunload)(?: dialog)? "(.*)"/.exec(text) ?? /(alert|confirm|prompt|beforeunload) dialog (?:is )?open(?:ed)?[^"\n]*"(.*)"/.exec(text)
+  return m === null ? undefined : { kind: m[1] ?? "", message: m[2] ?? "" }
+}
+
+const ACCEPT = /^(?:OK|Ok|Yes|Accept|Confirm|Leave)$/
+const DISMISS = /^(?:Cancel|No|Dismiss|Stay)$/
+
+/** The rows of an open dialog in a snapshot: the dialog node's subtree. */
+const dialogRows = (nodes: ReadonlyArray<Node>): ReadonlyArray<Node> => {
+  const i = nodes.findIndex((n) => n.role === "dialog" || n.role === "alertdialog")
+  if (i < 0) return []
+  const depth = nodes[i]!.depth
+  const end = nodes.findIndex((n, j) => j > i && n.depth <= depth)
+  return nodes.slice(i, end < 0 ? undefined : end)
+}
+
+/**
+ * Answers the web dialog an action's answer says it opened: web_dialog, else the dialog's rows in a snapshot
+ * (a textbox filled for a prompt, then its OK or Cancel button clicked). Returns false when neither is
+ * possible (the caller decides what else to try); does nothing when no dialog opened.
+ */
+export const answerDialog = async (agent: Agent, out: string, accept: boolean, promptText?: string): Promise<boolean> => {
+  if (dialogIn(out) === undefined) return true
+  if (agent.has("electron_web_dialog")) {
+    await agent.must("electron_web_dialog", { action: accept ? "accept" : "dismiss", ...(promptText !== undefined ? { promptText } : {}) })
+    return true
+  }
+  // A snapshot shows the dialog's rows where the server puts them there; where it answers DIALOG_OPEN instead, nothing does.
+  const look = await agent.call("electron_snapshot")
+  if (look.isError) return false
+  const rows = dialogRows(parseNodes(look.text))
+  const button = rows.find((n) => n.role === "button" && n.ref !== undefined && (accept ? ACCEPT : DISMISS).test(n.name))
+  if (button?.ref === undefined) return false
+  agent.fallbacks.add("electron_click on dialog rows for electron_web_dialog")
+  const box = rows.find((n) => n.role === "textbox" && n.ref !== undefined)
+  if (promptText !== undefined && box?.ref !== undefined) await agent.must("electron_fill", { target: box.ref, value: promptText })
+  await agent.must("electron_click", { target: button.ref })
+  return true
+}
+
+/**
+ * With eval but no way to answer a dialog that is already open: having seen which dialog the button opens
+ * (its kind, from the answer), the agent restarts the app, makes that dialog answer as it wants before
+ * pressing the button again, and presses it. `again` relaunches and presses; it returns the new answer.
+ */
+export const overrideSeenDialog = async (agent: Agent, seen: { readonly kind: string }, answers: ReadonlyArray<boolean | string>, again: (prepare: () => Promise<void>) => Promise<string>): Promise<string> => {
+  if (!agent.has("electron_eval_renderer")) throw new GiveUp(`a ${seen.kind} dialog is open and nothing listed answers it`, "electron_web_dialog")
+  return again(async () => {
+    agent.step(`make the page's ${seen.kind} dialogs answer as wanted, now that the button is known to open one`)
+    await agent.evalFallback(
+      "electron_web_dialog",
+      "renderer",
+      `([kind, answers]) => { const queue = [...answers]; window[kind] = (...a) => { window.__shown = [...(window.__shown || []), String(a[0])]; return queue.length > 0 ? queue.shift() : undefined }; return kind + ' answers ' + JSON.stringify(answers) }`,
+      [seen.kind, answers]
+    )
+  })
+}
+
 /** The definition that follows a term ("Dialog", "Ping", ...) in the results list of a region. */
 export const resultAfter = async (agent: Agent, region: string, term: string): Promise<string | undefined> => {
   const nodes = await agent.snapshotOf("region", region)
@@ -34,3 +117,18 @@ export const resultAfter = async (agent: Agent, region: string, term: string): P
   return i < 0 ? undefined : nodes.slice(i + 1).find((n) => n.role === "definition")?.text
 }
 
+/** A placeholder a results list shows before its value arrives: nothing, a dash, or a line that ends "…". */
+const unset = (v: string | undefined) => v === undefined || /^[\s–—-]*$/.test(v) || /…$|\.\.\.$/.test(v)
+
+/**
+ * The definition after a term once it holds a value: the agent looks again (a scoped snapshot) while it still
+ * shows its placeholder, pausing between looks, for at most `tries` looks; the caller's check judges the value.
+ */
+export const resultWhenSet = async (agent: Agent, region: string, term: string, tries = 20): Promise<string | undefined> => {
+  let value = await resultAfter(agent, region, term)
+  for (let i = 1; i < tries && unset(value); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    value = await resultAfter(agent, region, term)
+  }
+  return value
+}

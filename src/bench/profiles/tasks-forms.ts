@@ -1,11 +1,9 @@
 /** Tasks on the tasks app's main window: forms, search, edit and relaunch, web dialogs, keyboard, late UI. */
 
 import { Agent, GiveUp } from "./agent.js"
-import { all, fail, pass, savedBoard, seedTasks, titlesAfterRelaunch } from "./checks.js"
-import { chooseOption, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
-
-/** An answer that says a web dialog is now open (the action reports it, or a blocked call does). */
-const DIALOG_SHOWN = /dialog opened|opened an? (?:alert|confirm|prompt|beforeunload)|dialog is open/i
+import { activityOf, all, fail, pass, savedBoard, seedTasks, titlesAfterRelaunch } from "./checks.js"
+import { chooseOption, launchTasks, relaunchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
+import { answerDialog, dialogIn, overrideSeenDialog } from "./task-steps.js"
 
 const NEW_TASK = { title: "Order printer toner", notes: "Two black cartridges", priority: "High" }
 
@@ -156,16 +154,21 @@ export const confirmDelete: TaskDef = {
   statement: `Delete the task "${DOOMED}" (the app asks for confirmation: confirm it).`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
-    if (!agent.has("electron_web_dialog") && agent.has("electron_eval_renderer")) {
-      agent.step("make the are-you-sure question answer yes")
-      await agent.evalFallback("electron_web_dialog", "renderer", "() => { window.confirm = () => true; return 'confirm answers yes' }")
+    const press = async () => {
+      agent.step("press the task's Delete button")
+      return agent.click("button", `Delete ${DOOMED}`)
     }
-    agent.step("press the task's Delete button")
-    const out = await agent.click("button", `Delete ${DOOMED}`)
+    let out = await press()
     agent.step("say yes to the are-you-sure question")
-    if (DIALOG_SHOWN.test(out)) await agent.must(agent.pick("electron_web_dialog"), { action: "accept" })
-    agent.step("wait until the app says the task was deleted")
-    await agent.waitText(`Deleted "${DOOMED}"`)
+    const seen = dialogIn(out)
+    if (seen !== undefined && !(await answerDialog(agent, out, true))) {
+      out = await overrideSeenDialog(agent, seen, [true], async (prepare) => {
+        await relaunchTasks(agent, env)
+        await prepare()
+        return press()
+      })
+    }
+    agent.step("read the status message")
     return statusText(agent)
   },
   check: async (env) => {
@@ -185,16 +188,29 @@ export const promptRename: TaskDef = {
   statement: `Rename the board to "${BOARD}" (the app asks with a prompt).`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
-    if (!agent.has("electron_web_dialog") && agent.has("electron_eval_renderer")) {
-      agent.step("make the question that asks for a name answer with the new name")
-      await agent.evalFallback("electron_web_dialog", "renderer", `(name) => { window.prompt = () => name; return 'prompt answers ' + name }`, BOARD)
+    const press = async () => {
+      agent.step("press Rename board")
+      return agent.click("button", "Rename board")
     }
-    agent.step("press Rename board")
-    const out = await agent.click("button", "Rename board")
-    agent.step("type the new name into the box that pops up and press OK")
-    if (DIALOG_SHOWN.test(out)) await agent.must(agent.pick("electron_web_dialog"), { action: "accept", promptText: BOARD })
-    agent.step("wait until the app says the board was renamed")
-    await agent.waitText(`Board renamed to "${BOARD}"`)
+    const out = await press()
+    const seen = dialogIn(out)
+    if (seen !== undefined) {
+      agent.step("type the new name into the box that pops up and press OK")
+      if (!(await answerDialog(agent, out, true, BOARD))) {
+        await overrideSeenDialog(agent, seen, [BOARD], async (prepare) => {
+          await relaunchTasks(agent, env)
+          await prepare()
+          return press()
+        })
+      }
+    } else {
+      // Real Electron has no prompt(): the app shows its own rename form instead (a textbox and a button).
+      agent.step("type the new name into the board's rename form")
+      await agent.fill("textbox", /board name/i, BOARD)
+      agent.step("confirm the new name")
+      await agent.click("button", /^(?:Save name|Save|Rename|OK)$/)
+    }
+    agent.step("read the status message")
     return statusText(agent)
   },
   check: async (env) => {
@@ -222,7 +238,19 @@ export const keyboardOnly: TaskDef = {
     await agent.waitText(`Added "${TYPED}"`)
     return statusText(agent)
   },
-  check: async (env) => (savedBoard(env.userData)?.tasks[0]?.title === TYPED ? pass("added at the top and saved") : fail("not saved"))
+  check: async (env) => {
+    const submits = activityOf(env.userData).filter((a) => a.kind === "page:submit-task")
+    return all(
+      savedBoard(env.userData)?.tasks[0]?.title === TYPED ? pass("added at the top and saved") : fail("not saved"),
+      submits.length > 0 && submits.every((a) => a.detail === "keyboard") ? pass("the app's log says the form was submitted from the keyboard") : fail(`the app's log says the form was submitted by ${submits.map((a) => a.detail).join(", ") || "nothing"}`)
+    )
+  },
+  wrongRoute: async (agent) => {
+    await agent.settle()
+    await agent.fill("textbox", "Title", TYPED)
+    await agent.click("button", "Add task")
+    return statusText(agent)
+  }
 }
 
 export const lateSection: TaskDef = {

@@ -5,9 +5,9 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { GiveUp } from "./agent.js"
-import { all, fail, filesIn, pass, pngSize, savedBoard, savedSettings, seedTasks } from "./checks.js"
-import { appFolder, launchTasks, type TaskDef, waitSaved } from "./task-kit.js"
-import { resultAfter } from "./task-steps.js"
+import { all, fail, filesIn, pass, pngSize, routeTaken, savedBoard, savedSettings, seedTasks } from "./checks.js"
+import { appFolder, launchTasks, type TaskDef } from "./task-kit.js"
+import { resultAfter, resultWhenSet } from "./task-steps.js"
 
 const WORD = "passport"
 
@@ -30,10 +30,18 @@ export const shortcutSearch: TaskDef = {
     agent.step("read the line that counts the tasks shown")
     return (await agent.snapshotOf("region", "Tasks")).find((n) => n.role === "paragraph" && n.text.startsWith("Showing"))?.text
   },
-  check: async (_env, answer) => {
+  check: async (env, answer) => {
     const seed = seedTasks()
     const hits = seed.filter((t) => `${t.title} ${t.notes}`.toLowerCase().includes(WORD)).length
-    return answer?.startsWith(`Showing ${hits} of ${seed.length} tasks`) === true ? pass("filtered by the typed word") : fail(`answer ${JSON.stringify(answer)}`)
+    return all(
+      answer?.startsWith(`Showing ${hits} of ${seed.length} tasks`) === true ? pass("filtered by the typed word") : fail(`answer ${JSON.stringify(answer)}`),
+      routeTaken(env.userData, "shortcut", "focus-search", "the Ctrl+K shortcut was used")
+    )
+  },
+  wrongRoute: async (agent) => {
+    await agent.settle()
+    await agent.fill("searchbox", "Search tasks", WORD)
+    return (await agent.snapshotOf("region", "Tasks")).find((n) => n.role === "paragraph" && n.text.startsWith("Showing"))?.text
   }
 }
 
@@ -63,7 +71,6 @@ export const keyboardEdit: TaskDef = {
     await agent.act(agent.pick("electron_press_key"), [["textbox", "Task title"]], ([target]) => ({ target, key: "Enter" }))
     agent.step("wait until the app says the change was saved")
     await agent.waitText(`Saved changes to "${ENTER_NEW}"`)
-    await waitSaved(agent)
     return undefined
   },
   check: async (env) => {
@@ -101,7 +108,6 @@ export const attachFile: TaskDef = {
     await agent.click("button", "Add task")
     agent.step("wait until the app says the task was added")
     await agent.waitText('Added "File the receipt"')
-    await waitSaved(agent)
     return undefined
   },
   check: async (env) => {
@@ -163,10 +169,8 @@ export const slowQuote: TaskDef = {
     await launchTasks(agent, env)
     agent.step("press Load slow quote")
     await agent.click("button", "Load slow quote")
-    agent.step("wait for the quote to arrive (it shows its author after a dash)")
-    await agent.waitText("—", 10_000)
-    agent.step("read the Quote line of the Diagnostics panel")
-    return resultAfter(agent, "Diagnostics", "Quote")
+    agent.step("read the Quote line of the Diagnostics panel once the quote has arrived")
+    return resultWhenSet(agent, "Diagnostics", "Quote", 30)
   },
   check: async (env, answer) => {
     const source = readFileSync(join(appFolder(env.repoRoot, "tasks"), "api-server.js"), "utf8")
@@ -191,7 +195,7 @@ export const errorScreenshot: TaskDef = {
     if (agent.has("electron_screenshot")) {
       await agent.act("electron_screenshot", [["form", "Add a task"]], ([target]) => ({ target, name: "form-error.png" }))
     } else {
-      const rect = await agent.evalFallback("electron_screenshot", "renderer", "() => { const r = document.querySelector('form[aria-label=\"Add a task\"], #task-form').getBoundingClientRect(); return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) } }")
+      const rect = await agent.evalFallback("electron_screenshot", "renderer", "() => { const r = document.querySelector('form[aria-label=\"Add a task\"]').getBoundingClientRect(); return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) } }")
       await agent.evalFallback(
         "electron_screenshot",
         "main",
@@ -218,14 +222,15 @@ export const offlinePageError: TaskDef = {
     agent.step("press Open offline page")
     await agent.click("button", "Open offline page")
     if (agent.has("electron_errors")) {
-      agent.step("wait for the new window to appear")
-      if (agent.has("electron_wait_for_window")) await agent.must("electron_wait_for_window", { url: "127.0.0.1:2", select: false, timeoutMs: 10_000 })
       agent.step("read the app's load failures")
-      const line = (await agent.must("electron_errors")).split("\n").find((l) => /load-failed|Failed to load/.test(l))
+      const failure = (text: string) => text.split("\n").find((l) => /load-failed|Failed to load/.test(l))
+      const line = failure(await agent.must("electron_errors"))
       if (line !== undefined) return line
+      agent.step("see which windows are open, then read the load failures again")
+      await agent.windows()
+      const again = failure(await agent.must("electron_errors"))
+      if (again !== undefined) return again
     }
-    agent.step("wait until the app shows that the page failed to load")
-    await agent.waitText("Load failed")
     agent.step("read the Offline page line of the Diagnostics panel")
     const line = await resultAfter(agent, "Diagnostics", "Offline page")
     if (line === undefined) throw new GiveUp("no Offline page line")

@@ -1,9 +1,9 @@
 /** Tasks beyond one page: the menu, native dialogs, a second window, files, console, IPC, errors, export. */
 import { join } from "node:path"
 import { Agent, GiveUp } from "./agent.js"
-import { all, fail, filesIn, pass, pngSize, runExportedTest, savedBoard, savedSettings, seedTasks } from "./checks.js"
+import { all, fail, filesIn, pass, pngSize, routeTaken, runExportedTest, savedBoard, savedSettings, seedTasks } from "./checks.js"
 import { chooseOption, launchApp, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
-import { clickMenu, resultAfter } from "./task-steps.js"
+import { clickMenu, resultAfter, resultWhenSet } from "./task-steps.js"
 
 const ANSWER_BUTTON = "Copy version"
 
@@ -51,12 +51,16 @@ export const nativeMessageBox: TaskDef = {
       await clickMenu(agent, ["Help", "About Tasks"], { retry: agent.has("electron_dialog_stub") })
     }
     agent.step("wait until the app shows which button was pressed")
-    await agent.waitText(`About: ${ANSWER_BUTTON}`)
+    await agent.waitText(ANSWER_BUTTON)
     agent.step("read the Dialog line of the Diagnostics panel")
     return resultAfter(agent, "Diagnostics", "Dialog")
   },
   // main.js's About box has the buttons OK, Copy version, Cancel: "Copy version" is response 1.
-  check: async (_env, answer) => (answer === `About: ${ANSWER_BUTTON} (response 1)` ? pass("answered with the right button") : fail(`answer ${JSON.stringify(answer)}`))
+  check: async (env, answer) =>
+    all(
+      answer === `About: ${ANSWER_BUTTON} (response 1)` ? pass("answered with the right button") : fail(`answer ${JSON.stringify(answer)}`),
+      routeTaken(env.userData, "menu", "about", "Help > About Tasks was chosen in the menu")
+    )
 }
 
 export const menuToggleTheme: TaskDef = {
@@ -80,7 +84,15 @@ export const menuToggleTheme: TaskDef = {
   },
   check: async (env, answer) => {
     const theme = savedSettings(env.userData)?.theme
-    return theme === "dark" && answer === "Theme set to dark" ? pass("theme dark, saved") : fail(`settings theme ${JSON.stringify(theme)}, answer ${JSON.stringify(answer)}`)
+    return all(
+      theme === "dark" && answer === "Theme set to dark" ? pass("theme dark, saved") : fail(`settings theme ${JSON.stringify(theme)}, answer ${JSON.stringify(answer)}`),
+      routeTaken(env.userData, "menu", "toggle-theme", "View > Toggle Theme was chosen in the menu")
+    )
+  },
+  wrongRoute: async (agent) => {
+    await agent.settle()
+    await agent.click("button", "Toggle theme")
+    return statusText(agent)
   }
 }
 
@@ -89,8 +101,8 @@ const openSettings = async (agent: Agent): Promise<void> => {
   await agent.click("button", "Settings")
   agent.step("go to the Settings window once it opens")
   await agent.switchTo("Settings")
-  agent.step("wait until the settings have loaded")
-  await agent.waitText("Settings loaded")
+  agent.step("look at the Settings window once it has loaded")
+  await agent.settle()
 }
 
 const backToMain = async (agent: Agent): Promise<string> => {
@@ -192,26 +204,26 @@ export const consoleAfterAction: TaskDef = {
   statement: "Click Call broken API, then report the error the app logged to the console.",
   run: async (agent, env) => {
     await launchTasks(agent, env)
-    // Without electron_console the server still tells new console errors in the answers of the calls that saw them.
-    const told = (...answers: ReadonlyArray<string>) => answers.flatMap((a) => a.split("\n")).filter((l) => /^Console error \(\w+\): /.test(l)).map((l) => l.replace(/^Console error \(\w+\): /, ""))
-    const tellsErrors = !agent.has("electron_console") && !agent.has("electron_eval_renderer")
-    if (!agent.has("electron_console") && !tellsErrors) {
+    if (!agent.has("electron_console") && agent.has("electron_eval_renderer")) {
       agent.step("start keeping the errors the page logs")
       await agent.evalFallback("electron_console", "renderer", "() => { window.__errors = []; const o = console.error; console.error = (...a) => { window.__errors.push(a.map(String).join(' ')); o(...a) }; return 'hooked' }")
     }
     agent.step("press Call broken API")
     const clicked = await agent.click("button", "Call broken API")
-    agent.step("wait until the app says the quote failed")
-    const waited = await agent.waitText("Quote failed")
-    if (tellsErrors) {
-      const lines = told(clicked, waited)
-      if (lines.length === 0) throw new GiveUp("no console error was told in the answers and electron_console is not listed", "electron_console")
-      return lines[lines.length - 1]
-    }
+    agent.step("see on the page that the call has failed")
+    const shown = await resultWhenSet(agent, "Diagnostics", "Quote")
     agent.step("read the errors the app logged to the developer console")
     if (agent.has("electron_console")) {
       const lines = (await agent.must("electron_console", { level: "error" })).split("\n").filter((l) => / error: /.test(l))
       return lines[lines.length - 1]?.replace(/^.* error: /, "")
+    }
+    if (!agent.has("electron_eval_renderer")) {
+      // Without a console tool: the server tells new console errors in the answer of the call that caused
+      // them (src/tools/new-errors.ts); else the page shows what failed, and a careful agent reads it there.
+      const told = clicked.split("\n").filter((l) => /^Console error \(\w+\): /.test(l)).map((l) => l.replace(/^Console error \(\w+\): /, ""))
+      if (told.length > 0) return told[told.length - 1]
+      if (shown === undefined) throw new GiveUp("the page does not show the error", "electron_console")
+      return shown
     }
     return JSON.parse(await agent.evalFallback("electron_console", "renderer", "() => window.__errors[window.__errors.length - 1]")) as string
   },
@@ -233,10 +245,8 @@ export const ipcRoundTrip: TaskDef = {
     await agent.fill("textbox", "Message", PING)
     agent.step("press Ping")
     await agent.click("button", "Ping")
-    agent.step("wait for the reply to show up")
-    await agent.waitText("pong")
-    agent.step("read the Ping line of the Basics panel")
-    return resultAfter(agent, "Basics", "Ping")
+    agent.step("read the Ping line of the Basics panel once the reply is there")
+    return resultWhenSet(agent, "Basics", "Ping")
   },
   check: async (_env, answer) => (answer === `pong:${PING}` ? pass("round trip") : fail(`answer ${JSON.stringify(answer)}`))
 }
@@ -267,8 +277,8 @@ export const crashRecovery: TaskDef = {
     agent.step("reload the window")
     if (agent.has("electron_reload")) await agent.must("electron_reload")
     else await agent.evalFallback("electron_reload", "renderer", "() => { setTimeout(() => location.reload(), 0); return 'reloading' }")
-    agent.step("wait until the board has loaded again")
-    await agent.waitText("Loaded")
+    agent.step("look at the window once it has loaded again")
+    await agent.settle()
     agent.step("type the new task's title")
     await agent.fill("textbox", "Title", AFTER)
     agent.step("press the Add task button")

@@ -1,0 +1,246 @@
+/**
+ * Held-out tasks (issue 41 item 4): written from a user's goal on 2026-12-01, after the tuned tasks, and
+ * frozen — they are not to be used while tuning tool names, descriptions or profile membership, and the
+ * report shows them apart. Change one only to fix a bug in the task itself, and say so in its commit.
+ * Each uses only the agent's generic steps (it looks, then acts on what it saw) and a check that reads the
+ * app's files or its activity log.
+ */
+import { type Agent, GiveUp } from "./agent.js"
+import { activityOf, all, fail, pass, routeTaken, savedBoard, savedSettings, seedTasks } from "./checks.js"
+import { chooseOption, launchAndLook, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
+import { answerDialog, clickMenu, dialogIn } from "./task-steps.js"
+
+const countLine = async (agent: Agent): Promise<string | undefined> =>
+  (await agent.snapshotOf("region", "Tasks")).find((n) => n.role === "paragraph" && n.text.startsWith("Showing"))?.text
+
+const heldOut = (t: Omit<TaskDef, "heldOut">): TaskDef => ({ ...t, heldOut: true })
+
+const LOW = "Sort the recycling"
+
+export const HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
+  heldOut({
+    id: "ho-open-only",
+    app: "tasks",
+    capability: "reading",
+    goal: "A user wants to see only what is still open and how many that is.",
+    covers: "a filter select, then a count read",
+    statement: "Show only open tasks and report the count line.",
+    run: async (agent, env) => {
+      await launchTasks(agent, env)
+      agent.step("choose Open in the Show list")
+      await chooseOption(agent, ["combobox", "Show"], "Open", "Show")
+      agent.step("read the line that counts the tasks shown")
+      return countLine(agent)
+    },
+    check: async (_env, answer) => {
+      const seed = seedTasks()
+      const open = seed.filter((t) => !t.done).length
+      return answer?.startsWith(`Showing ${open} of ${seed.length}`) === true ? pass("open tasks counted") : fail(`answer ${JSON.stringify(answer)}`)
+    }
+  }),
+  heldOut({
+    id: "ho-low-work-task",
+    app: "tasks",
+    capability: "forms",
+    goal: "A user files a low-priority work chore.",
+    covers: "a form with a select and a radio",
+    statement: `Add the task "${LOW}" with priority Low in the Work category.`,
+    run: async (agent, env) => {
+      await launchTasks(agent, env)
+      agent.step("type the title of the new task")
+      await agent.fill("textbox", "Title", LOW)
+      agent.step("pick Low in the priority list")
+      await chooseOption(agent, ["combobox", "Priority"], "Low", "Priority")
+      agent.step("choose the Work category")
+      await setChecked(agent, ["radio", "Work"], true, false)
+      agent.step("press the Add task button")
+      await agent.click("button", "Add task")
+      return statusText(agent)
+    },
+    check: async (env) => {
+      const t = savedBoard(env.userData)?.tasks.find((x) => x.title === LOW)
+      return t?.priority === "low" && t.category === "work" ? pass("saved as low, work") : fail(`saved as ${JSON.stringify(t)}`)
+    }
+  }),
+  heldOut({
+    id: "ho-reopen-task",
+    app: "tasks",
+    capability: "forms",
+    goal: "A user ticked a task done by mistake and wants it open again.",
+    covers: "unticking a done task",
+    statement: 'Mark "Water the plants" as not done.',
+    run: async (agent, env) => {
+      await launchTasks(agent, env)
+      agent.step("see whether the task is ticked")
+      const box = (await agent.findAll("checkbox", /Water the plants/))[0]
+      if (box === undefined) throw new GiveUp("no such task")
+      agent.step("untick the task")
+      await setChecked(agent, ["checkbox", /Water the plants/], false, box.attrs.includes("checked"))
+      return undefined
+    },
+    check: async (env) => (savedBoard(env.userData)?.tasks.find((t) => t.title === "Water the plants")?.done === false ? pass("open again, saved") : fail("not saved as open"))
+  }),
+  heldOut({
+    id: "ho-move-to-top",
+    app: "tasks",
+    capability: "menus",
+    goal: "A user pulls a task to the top of the list from its right-click menu.",
+    covers: "a context-menu item that reorders",
+    statement: 'Right-click "Schedule car service" and choose Move to top.',
+    run: async (agent, env) => {
+      await launchTasks(agent, env)
+      agent.step("right-click the task")
+      await agent.act("electron_click", [["checkbox", /Schedule car service/]], ([target]) => ({ target, button: "right" }))
+      agent.step("choose Move to top in the menu that popped up")
+      if (agent.has("electron_menu_click")) {
+        await agent.must("electron_menu_click", { path: ["Move to top"] })
+        return undefined
+      }
+      const row = (await agent.snapshot()).find((n) => /^menuitem/.test(n.role) && n.name === "Move to top" && n.ref !== undefined)
+      if (row?.ref === undefined) throw new GiveUp("cannot click a context menu item", "electron_menu_click")
+      await agent.must("electron_click", { target: row.ref })
+      return undefined
+    },
+    check: async (env) =>
+      all(
+        savedBoard(env.userData)?.tasks[0]?.title === "Schedule car service" ? pass("first, saved") : fail(`first saved ${JSON.stringify(savedBoard(env.userData)?.tasks[0]?.title)}`),
+        routeTaken(env.userData, "context-menu", "ctx-move-top", "Move to top was chosen in the context menu")
+      )
+  }),
+  heldOut({
+    id: "ho-menu-new-task",
+    app: "tasks",
+    capability: "menus",
+    goal: "A user starts a task from File > New Task in the menu bar and adds it.",
+    covers: "an application-menu command, then a form",
+    statement: 'Choose File > New Task in the menu, then add the task "Renew gym membership".',
+    run: async (agent, env) => {
+      await launchTasks(agent, env)
+      agent.step("choose File > New Task in the menu bar")
+      await clickMenu(agent, ["File", "New Task"])
+      agent.step("type the title into the new task's Title")
+      await agent.fill("textbox", "Title", "Renew gym membership")
+      agent.step("press the Add task button")
+      await agent.click("button", "Add task")
+      return undefined
+    },
+    check: async (env) =>
+      all(
+        savedBoard(env.userData)?.tasks[0]?.title === "Renew gym membership" ? pass("added, saved") : fail("not saved"),
+        routeTaken(env.userData, "menu", "new-task", "File > New Task was chosen in the menu")
+      )
+  }),
+  heldOut({
+    id: "ho-light-theme",
+    app: "tasks",
+    capability: "windows",
+    goal: "A user prefers the light theme and sets it in the Settings window.",
+    covers: "a setting chosen in a second window",
+    statement: "Open Settings and choose the Light theme.",
+    run: async (agent, env) => {
+      await launchTasks(agent, env)
+      agent.step("press the Settings button")
+      await agent.click("button", "Settings")
+      agent.step("go to the Settings window once it opens")
+      await agent.switchTo("Settings")
+      agent.step("look at the Settings window")
+      await agent.settle()
+      agent.step("pick Light in the Theme list")
+      await chooseOption(agent, ["combobox", "Theme"], "Light", "Theme")
+      return undefined
+    },
+    check: async (env) => (savedSettings(env.userData)?.theme === "light" ? pass("light saved") : fail(`settings ${JSON.stringify(savedSettings(env.userData))}`))
+  }),
+  heldOut({
+    id: "ho-delete-two",
+    app: "tasks",
+    capability: "web dialogs",
+    goal: "A user clears two tasks they no longer need, confirming each time.",
+    covers: "two confirm() dialogs accepted",
+    statement: 'Delete "Return library books" and "Back up photo library", confirming both.',
+    run: async (agent, env) => {
+      await launchTasks(agent, env)
+      for (const title of ["Return library books", "Back up photo library"]) {
+        agent.step(`press the Delete button of ${title}`)
+        const out = await agent.click("button", new RegExp(`^Delete ${title}$`))
+        agent.step("say yes to the are-you-sure question")
+        if (dialogIn(out) !== undefined && !(await answerDialog(agent, out, true))) throw new GiveUp("cannot answer the question", "electron_web_dialog")
+      }
+      return undefined
+    },
+    check: async (env) => {
+      const titles = savedBoard(env.userData)?.tasks.map((t) => t.title) ?? []
+      return titles.length === seedTasks().length - 2 && !titles.includes("Return library books") && !titles.includes("Back up photo library") ? pass("both gone, saved") : fail(`saved ${titles.length} titles`)
+    }
+  }),
+  heldOut({
+    id: "ho-search-count",
+    app: "tasks",
+    capability: "reading",
+    goal: "A user wants to know how many tasks mention a review.",
+    covers: "search then a count",
+    statement: 'Search the tasks for "review" and report the count line.',
+    run: async (agent, env) => {
+      await launchTasks(agent, env)
+      agent.step("type review into the search box")
+      await agent.fill("searchbox", "Search tasks", "review")
+      agent.step("read the line that counts the tasks shown")
+      return countLine(agent)
+    },
+    check: async (_env, answer) => {
+      const seed = seedTasks()
+      const hits = seed.filter((t) => `${t.title} ${t.notes}`.toLowerCase().includes("review")).length
+      return answer?.startsWith(`Showing ${hits} of ${seed.length}`) === true ? pass("counted") : fail(`answer ${JSON.stringify(answer)}, want ${hits}`)
+    }
+  }),
+  heldOut({
+    id: "ho-keyboard-enter-add",
+    app: "tasks",
+    capability: "keyboard",
+    goal: "A fast typist adds a task by typing and pressing Enter, never touching the mouse.",
+    covers: "typing and Enter only",
+    statement: 'With the keyboard only, add the task "Book train tickets".',
+    run: async (agent, env) => {
+      await launchTasks(agent, env)
+      agent.step("type the title into Title")
+      await agent.act(agent.pick("electron_type"), [["textbox", "Title"]], ([target]) => ({ target, text: "Book train tickets" }))
+      agent.step("press Enter")
+      await agent.act(agent.pick("electron_press_key"), [["textbox", "Title"]], ([target]) => ({ target, key: "Enter" }))
+      return undefined
+    },
+    check: async (env) => {
+      const submits = activityOf(env.userData).filter((a) => a.kind === "page:submit-task")
+      return all(
+        savedBoard(env.userData)?.tasks[0]?.title === "Book train tickets" ? pass("saved") : fail("not saved"),
+        submits.length > 0 && submits.every((a) => a.detail === "keyboard") ? pass("submitted from the keyboard") : fail(`submitted by ${submits.map((a) => a.detail).join(", ") || "nothing"}`)
+      )
+    },
+    wrongRoute: async (agent) => {
+      await agent.settle()
+      await agent.fill("textbox", "Title", "Book train tickets")
+      await agent.click("button", "Add task")
+      return undefined
+    }
+  }),
+  heldOut({
+    id: "ho-ping-hello",
+    app: "hardened",
+    capability: "forms",
+    goal: "A developer checks that the hardened app's background process answers a message.",
+    covers: "an IPC round trip read from the page",
+    statement: 'In the hardened app, send "hello-held-out" with Ping and report the reply.',
+    run: async (agent, env) => {
+      await launchAndLook(agent, "hardened", env)
+      agent.step("type the message to send")
+      await agent.fill("textbox", "Message", "hello-held-out")
+      agent.step("press Ping")
+      await agent.click("button", "Ping")
+      agent.step("wait for the reply to show up")
+      await agent.waitText("hello-held-out")
+      agent.step("read the reply")
+      const nodes = await agent.snapshotOf("region", "Basics")
+      return nodes.find((n) => n.text.includes("pong:hello-held-out"))?.text
+    },
+    check: async (_env, answer) => (answer?.includes("pong:hello-held-out") === true ? pass("reply read") : fail(`answer ${JSON.stringify(answer)}`))
+  })
+]
