@@ -123,4 +123,17 @@ describe("the video plugin", () => {
     expect(read.frames).toBeGreaterThan(0)
     expect(read.chapters.map((c) => c.title).join(" ")).toContain("electron_click")
   })
+
+  it("without ffmpeg it records nothing and says so: the launch's note, and start fails with the next step", { timeout: 60_000 }, async () => {
+    const outputDir = mkdtempSync(join(tmpdir(), "sw-video-"))
+    mcp = await inMemoryClient({ plugins: ["video"], outputDir, pluginConfig: { video: { autoStart: true, ffmpeg: "/nonexistent/ffmpeg" } } })
+    const launched = await launchApp(mcp)
+    expect(launched.text).toMatch(/Note: not recording video of app: no video encoder: \/nonexistent\/ffmpeg could not be started \(ENOENT\)\. Install ffmpeg/)
+    const start = await mcp.call("electron_video", { action: "start" })
+    expect(start.code).toBe("OPERATION_FAILED")
+    expect(start.text).toContain("npm run setup")
+    const status = await mcp.call("electron_video", { action: "status" })
+    expect(status.text).toMatch(/^Not recording \(no video encoder: /)
+    expect(readdirSync(outputDir).filter((f) => f.endsWith(".webm"))).toEqual([])
+  })
 })

@@ -11,7 +11,7 @@ import { AppLifecycle } from "../../layers/driver/ElectronDriver.js"
 import type { CallObserver, CallSettled } from "../observer.js"
 import { pluginSettings } from "../Plugin.js"
 import { recordSession, stopRecordings } from "./session.js"
-import { noteCall, videoState, VIDEO_TOOL, VideoSettings, type VideoState } from "./state.js"
+import { INSTALL_HINT, noteCall, videoState, VIDEO_TOOL, VideoSettings, type VideoState } from "./state.js"
 
 /** How long the server's end may take to finish the files (ffmpeg flushes and the chapters are added). */
 const FINISH_BOUND_MS = 25_000
@@ -46,8 +46,10 @@ export const recorder: CallObserver = {
           for (const s of fresh) {
             state.sessions.add(s.session)
             const started = yield* Effect.promise(() => recordSession(s.session, s.name, state, settings, config.outputDir))
-            if (started.problem !== undefined) yield* Effect.logWarning(`video plugin: not recording ${s.name}: ${started.problem}`)
-            else lines.push(`recording video of ${s.name} (${started.surfaces.join(", ")}) into ${config.outputDir}; ${VIDEO_TOOL} action=stop finishes it`)
+            if (started.problem !== undefined) {
+              yield* Effect.logWarning(`video plugin: not recording ${s.name}: ${started.problem}`)
+              lines.push(`not recording video of ${s.name}: ${started.problem}. ${INSTALL_HINT}`)
+            } else lines.push(`recording video of ${s.name} (${started.surfaces.join(", ")}) into ${config.outputDir}; ${VIDEO_TOOL} action=stop finishes it`)
           }
           return lines.length === 0 ? undefined : lines.join("; ")
         })
@@ -65,13 +67,7 @@ export const recorder: CallObserver = {
       })
 
     return {
-      before: (call) =>
-        Effect.sync(() => {
-          noteCall(state, { index: call.index, tool: call.tool, startAt: call.startedAt.getTime() })
-          if (!settings.autoStart || state.unavailable === undefined || state.told) return undefined
-          state.told = true
-          return `not recording video: ${state.unavailable}. Install ffmpeg (npm run setup does, with apt) or set --plugin-config video={"ffmpeg":"/path/to/ffmpeg"}.`
-        }),
+      before: (call) => Effect.sync(() => void noteCall(state, { index: call.index, tool: call.tool, startAt: call.startedAt.getTime() })),
       // A session launched or attached by this call is recorded before its answer goes (the answer says so),
       // and the call's chapter ends once the recording has begun: the video starts with the call that made it.
       settle: (call) =>

@@ -28,6 +28,9 @@ export type VideoSettings = typeof VideoSettings.Type
 
 export const VIDEO_TOOL = "electron_video"
 
+/** The next step when there is no encoder. */
+export const INSTALL_HINT = 'Install ffmpeg (npm run setup does, with apt), or have the operator set --plugin-config video={"ffmpeg":"/path/to/ffmpeg"}.'
+
 /** One tool call on the timeline (wall-clock milliseconds). */
 export interface TimelineCall {
   readonly index: number
@@ -76,8 +79,6 @@ export interface VideoState {
   readonly sessions: WeakSet<object>
   /** Why recording cannot start (no encoder), once known. */
   unavailable?: string
-  /** Whether the answers already said it (auto-start says it once). */
-  told: boolean
 }
 
 const TIMELINE_KEPT = 2_000
@@ -87,7 +88,7 @@ const states = new WeakMap<ServerConfigShape, VideoState>()
 export const videoState = (config: ServerConfigShape): VideoState => {
   let state = states.get(config)
   if (state === undefined) {
-    state = { timeline: [], running: new Set(), finished: [], sessions: new WeakSet(), told: false }
+    state = { timeline: [], running: new Set(), finished: [], sessions: new WeakSet() }
     states.set(config, state)
   }
   return state

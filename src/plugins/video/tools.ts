@@ -10,7 +10,7 @@ import { OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { pluginSettings } from "../Plugin.js"
 import { isRecording, recordSession, stopRecordings } from "./session.js"
-import { fileLine, VIDEO_TOOL, videoState, VideoSettings, type VideoFile } from "./state.js"
+import { fileLine, INSTALL_HINT, VIDEO_TOOL, videoState, VideoSettings, type VideoFile } from "./state.js"
 
 const structuredFile = (f: VideoFile) => ({ ...f })
 
@@ -38,7 +38,7 @@ export const videoTool = defineTool({
         if (started.problem !== undefined) {
           return yield* new OperationFailed({
             message: `Not recording: ${started.problem}`,
-            hint: 'Install ffmpeg (npm run setup does, with apt; or apt-get install ffmpeg), or have the operator set --plugin-config video={"ffmpeg":"/path/to/ffmpeg"}.'
+            hint: INSTALL_HINT
           })
         }
         const surfaces = [...state.running].filter((r) => r.owner === session).map((r) => r.surface())
