@@ -14,7 +14,7 @@ import { recordSession, stopRecordings } from "./session.js"
 import { INSTALL_HINT, noteCall, videoState, VIDEO_TOOL, VideoSettings, type VideoState } from "./state.js"
 
 /** How long the server's end may take to finish the files (ffmpeg flushes and the chapters are added). */
-const FINISH_BOUND_MS = 25_000
+const FINISH_BOUND_MS = 45_000
 
 const endCall = (state: VideoState, index: number, endAt: number, code: string | undefined) => {
   let call

@@ -113,7 +113,7 @@ export const recordSession = async (
   return { surfaces: surfaces.filter((s): s is string => s !== undefined) }
 }
 
-/** Stops every recording of `session` (all when undefined), each file complete; the finished files. */
+/** Stops every recording of `session` (all when undefined), each file complete; the finished files, and why any has none. */
 export const stopRecordings = async (state: VideoState, why: string, session?: AppSession) => {
   if (session !== undefined) {
     const recorder = recorders.get(session)
@@ -122,7 +122,10 @@ export const stopRecordings = async (state: VideoState, why: string, session?: A
   const chosen = [...state.running].filter((r) => session === undefined || r.owner === session)
   const files = await Promise.all(chosen.map((r) => r.stop(why)))
   for (const r of chosen) state.running.delete(r)
-  return files.filter((f) => f !== undefined)
+  return {
+    files: files.filter((f) => f !== undefined),
+    problems: chosen.flatMap((r) => (r.failure === undefined ? [] : [`${r.surface()} (${r.session}): ${r.failure}`]))
+  }
 }
 
 /** Whether `session` is being recorded (its new pages too). */

@@ -8,7 +8,7 @@ import type { ServerConfigShape } from "../../layers/config/ServerConfig.js"
 
 export const VideoSettings = Schema.Struct({
   autoStart: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-    description: "record every session from its launch or attach on (default false: electron_video action=start)"
+    description: "record every session from its launch or attach on (default false: electron_video_control action=start)"
   }),
   fps: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 30)), { default: () => 5 }).annotations({ description: "frames a second (1-30, default 5)" }),
   maxSeconds: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 3_600)), { default: () => 600 }).annotations({
@@ -26,7 +26,7 @@ export const VideoSettings = Schema.Struct({
 })
 export type VideoSettings = typeof VideoSettings.Type
 
-export const VIDEO_TOOL = "electron_video"
+export const VIDEO_TOOL = "electron_video_control"
 
 /** The next step when there is no encoder. */
 export const INSTALL_HINT = 'Install ffmpeg (npm run setup does, with apt), or have the operator set --plugin-config video={"ffmpeg":"/path/to/ffmpeg"}.'
@@ -64,6 +64,8 @@ export interface Running {
   /** The app session it belongs to. */
   readonly owner: object
   readonly stop: (why: string) => Promise<VideoFile | undefined>
+  /** Why it stopped without a file, when the encoder failed. */
+  readonly failure: string | undefined
   /** Set once it is stopping: resolves when its file is finished. */
   readonly finishing: Promise<VideoFile | undefined> | undefined
   /** A clip of the last `seconds` (undefined when nothing was shown yet). */

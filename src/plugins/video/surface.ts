@@ -64,6 +64,7 @@ export class SurfaceRecording implements Running {
   /** Frames of the last clipSeconds (and the one shown when they began). */
   readonly #recent: Array<Frame> = []
   #stopping: Promise<VideoFile | undefined> | undefined
+  #failure: string | undefined
   readonly #startedAt = Date.now()
 
   constructor(options: SurfaceOptions) {
@@ -112,6 +113,11 @@ export class SurfaceRecording implements Running {
     if (now - this.#firstAt >= settings.maxSeconds * 1000) void this.stop(`the ${settings.maxSeconds} s bound`)
   }
 
+  /** Why it stopped without a file, when the encoder failed. */
+  get failure(): string | undefined {
+    return this.#failure
+  }
+
   get finishing(): Promise<VideoFile | undefined> | undefined {
     return this.#stopping
   }
@@ -127,8 +133,13 @@ export class SurfaceRecording implements Running {
 
   async #finish(why: string): Promise<VideoFile | undefined> {
     const { cdp, settings } = this.#o
-    await cdp.send("Page.stopScreencast").catch(() => undefined)
-    await cdp.detach().catch(() => undefined)
+    // Not awaited: frames that still come are ignored (stopping is set), and a detach that never answers (seen on a
+    // busy renderer) must not hold the file up.
+    void cdp
+      .send("Page.stopScreencast")
+      .catch(() => undefined)
+      .then(() => cdp.detach())
+      .catch(() => undefined)
     const encoder = this.#encoder
     if (encoder === undefined || this.#last === undefined) return undefined // nothing was ever shown
     const endAt = Math.min(Date.now(), this.#firstAt + settings.maxSeconds * 1000)
@@ -141,6 +152,7 @@ export class SurfaceRecording implements Running {
     const captions = `${base}.vtt`
     if (failed !== undefined) {
       await rm(encoder.file, { force: true })
+      this.#failure = `the encoder failed, no file (${failed})`
       return undefined
     }
     const problem = await addChapters(this.#o.ffmpeg, encoder.file, file, `Stagewright session ${this.#o.session}: ${surface}`, chapters)
@@ -167,9 +179,9 @@ export class SurfaceRecording implements Running {
     const endAt = Date.now()
     const startAt = Math.max(this.#firstAt, endAt - seconds * 1000)
     const frames = this.#recent.filter((f, i, all) => f.at >= startAt || (all[i + 1]?.at ?? endAt) > startAt)
-    const file = `${this.#o.base(`${this.#o.surface()}-${name}`)}.webm`
+    const file = `${this.#o.base(`${this.#o.surface()}-${name}`)}.mkv`
     const chapters = chaptersOf(this.#o.timeline, startAt, endAt)
-    const made = await encodeClip(this.#o.ffmpeg, this.#o.settings.fps, encoder.size, frames, startAt, endAt, file, chapters)
+    const made = await encodeClip(this.#o.ffmpeg, this.#o.settings.fps, frames, startAt, endAt, file, chapters)
     if (made.frames === 0) return undefined
     return {
       surface: this.#o.surface(),
@@ -179,8 +191,8 @@ export class SurfaceRecording implements Running {
       frames: made.frames,
       fps: this.#o.settings.fps,
       durationMs: Math.round((made.frames * 1000) / this.#o.settings.fps),
-      width: encoder.size.width,
-      height: encoder.size.height,
+      width: jpegSize(frames[0]!.data)?.width ?? encoder.size.width,
+      height: jpegSize(frames[0]!.data)?.height ?? encoder.size.height,
       stoppedBy: `the last ${seconds} s`,
       ...(made.problem !== undefined ? { problem: made.problem } : {})
     }

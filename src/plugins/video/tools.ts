@@ -49,10 +49,14 @@ export const videoTool = defineTool({
       }
       if (input.action === "stop") {
         const session = yield* lifecycle.current
-        const files = yield* Effect.promise(() => stopRecordings(state, "stopped on request", session))
+        const { files, problems } = yield* Effect.promise(() => stopRecordings(state, "stopped on request", session))
+        const lines = [
+          ...(files.length > 0 ? [`Finished ${files.length} file${files.length === 1 ? "" : "s"}:`, ...files.map(fileLine)] : []),
+          ...problems.map((p) => `Not finished: ${p}`)
+        ]
         return {
-          text: files.length === 0 ? "Nothing was being recorded (or nothing was shown yet)." : `Finished ${files.length} file${files.length === 1 ? "" : "s"}:\n${files.map(fileLine).join("\n")}`,
-          structured: { files: files.map(structuredFile) }
+          text: lines.length === 0 ? "Nothing was being recorded (or nothing was shown yet)." : lines.join("\n"),
+          structured: { files: files.map(structuredFile), ...(problems.length > 0 ? { problems } : {}) }
         }
       }
       const current = yield* lifecycle.current
