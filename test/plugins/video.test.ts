@@ -1,6 +1,7 @@
 /**
  * The video plugin on the tasks sample app: a session recorded from its launch (autoStart) is a WebM file
  * whose frame count and duration ffprobe reads back as the answer gave them, whose chapters name the calls;
+ * each view of a window made of WebContentsViews is its own file;
  * a failed assertion's answer links a clip of the last seconds; the file is complete when the app is
  * closed and when the server stops while recording.
  */
@@ -10,6 +11,8 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { inMemoryClient, type TestClient } from "../support/mcp.js"
+import { samplePath } from "../apps/support.js"
+import { freshUserData } from "../support/mcp.js"
 import { launchApp } from "./support.js"
 
 let mcp: TestClient | undefined
@@ -135,5 +138,27 @@ describe("the video plugin", () => {
     const status = await mcp.call("electron_video_control", { action: "status" })
     expect(status.text).toMatch(/^Not recording \(no video encoder: /)
     expect(readdirSync(outputDir).filter((f) => f.endsWith(".webm"))).toEqual([])
+  })
+
+  it("records every view of a window made of WebContentsViews, each its own file", { timeout: 90_000 }, async () => {
+    const outputDir = mkdtempSync(join(tmpdir(), "sw-video-"))
+    mcp = await inMemoryClient({ plugins: ["video"], outputDir, pluginConfig: { video: { fps } } })
+    const launched = await mcp.call("electron_launch", { app: samplePath("views"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+    expect(launched.isError, launched.text).toBe(false)
+    const windows = await mcp.call("electron_windows")
+    const views = [...windows.text.matchAll(/\bv\d+\b/g)].map((m) => m[0])
+    expect(new Set(views).size, windows.text).toBe(2)
+    const start = await mcp.call("electron_video_control", { action: "start" })
+    expect(start.isError, start.text).toBe(false)
+    expect([...start.structured.surfaces].sort()).toEqual([...new Set(views)].sort())
+    // Both views repaint: the sidebar marks the section, the content view shows it.
+    const sidebar = /\b(v\d+)\b[^\n]*sidebar\.html/.exec(windows.text)?.[1]
+    expect((await mcp.call("electron_select_window", { window: sidebar })).isError).toBe(false)
+    const clicked = await mcp.call("electron_click", { target: "text=Calendar" })
+    expect(clicked.isError, clicked.text).toBe(false)
+    expect((await mcp.call("electron_wait_for", { target: "text=Selected: Calendar" })).isError).toBe(false)
+    const stopped = await mcp.call("electron_video_control", { action: "stop" })
+    expect(stopped.structured.files.map((f: any) => f.surface).sort()).toEqual([...new Set(views)].sort())
+    for (const f of stopped.structured.files) expect(probe(f.file).frames).toBe(f.frames)
   })
 })
