@@ -59,6 +59,7 @@ export {
   REDACTED_MARK,
   type CallObserver,
   type CallRecord,
+  type CallSettled,
   type CallStart,
   type ObserverHooks
 } from "./plugins/observer.js"

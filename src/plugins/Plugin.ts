@@ -15,7 +15,7 @@ import { ErrorCodes } from "../tools/error-codes.js"
 import { OPERATION_TYPES, type Tool } from "../tools/Tool.js"
 
 export type { MainHook } from "../layers/driver/ElectronDriver.js"
-export { CallRefused, OBSERVER_BOUNDS, REDACTED_MARK, type CallObserver, type CallRecord, type CallStart, type ObserverHooks } from "./observer.js"
+export { CallRefused, OBSERVER_BOUNDS, REDACTED_MARK, type CallObserver, type CallRecord, type CallSettled, type CallStart, type ObserverHooks } from "./observer.js"
 
 export interface Plugin<C = unknown> {
   readonly name: string

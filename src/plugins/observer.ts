@@ -36,6 +36,14 @@ export interface CallStart {
   readonly startedAt: Date
 }
 
+/** What an observer is told once a call has run, before its answer goes (./ObserverHooks.settle). */
+export interface CallSettled extends CallStart {
+  readonly durationMs: number
+  readonly outcome: "ok" | "error"
+  /** The error code when the outcome is an error. */
+  readonly code?: string | undefined
+}
+
 /** What an observer is told once a call has been answered. */
 export interface CallRecord extends CallStart {
   readonly durationMs: number
@@ -60,6 +68,12 @@ export interface ObserverHooks {
    */
   readonly before?: (call: CallStart) => Effect.Effect<string | undefined, CallRefused>
   /**
+   * Once the call has run (not when an observer refused it), before its answer goes: may return a short note
+   * the answer carries (an artifact made of the call: a video clip of a failed assertion). Runs only when the
+   * observer has it; bounded by OBSERVER_BOUNDS.settleMs (past it the answer goes without the note).
+   */
+  readonly settle?: (call: CallSettled) => Effect.Effect<string | undefined>
+  /**
    * Once the call was answered, refused calls included; one observer's `after` calls run in call order, and
    * its next `before` waits for them (within its own bound). Bounded by OBSERVER_BOUNDS.afterMs.
    */
@@ -76,7 +90,7 @@ export interface CallObserver {
 }
 
 /** How long each hook may take before the call goes on without it. */
-export const OBSERVER_BOUNDS = { beforeMs: 250, afterMs: 2_000 } as const
+export const OBSERVER_BOUNDS = { beforeMs: 250, settleMs: 5_000, afterMs: 2_000 } as const
 
 /** What stands for a redacted value in the arguments an observer sees. */
 export const REDACTED_MARK = "«redacted»"

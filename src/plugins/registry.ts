@@ -17,5 +17,6 @@ export const firstPartyPlugins: Readonly<Record<string, () => Promise<Plugin<any
   emulation: () => import("./emulation/index.js").then((m) => m.default),
   native: () => import("./native/index.js").then((m) => m.default),
   trace: () => import("./trace/index.js").then((m) => m.default),
-  clock: () => import("./clock/index.js").then((m) => m.default)
+  clock: () => import("./clock/index.js").then((m) => m.default),
+  video: () => import("./video/index.js").then((m) => m.default)
 }

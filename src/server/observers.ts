@@ -7,12 +7,14 @@
  *   its time running out, is logged to stderr and the call goes on;
  * - the call runs with a fresh set of call secrets (src/tools/call-secrets.ts), so a value typed into a
  *   password field is known when the record is made;
+ * - once it ran (unless refused), the observers that have `settle` are asked, concurrently, each bounded by
+ *   OBSERVER_BOUNDS.settleMs, for a note the answer carries (a clip of a failed assertion);
  * - once the answer is made, each observer's `after` gets the record, on a fiber of its own (the answer is
  *   not held up), in call order per observer, bounded by OBSERVER_BOUNDS.afterMs; its next `before` waits
  *   for it within its own bound. When the server closes, pending records are given their bound to finish.
  */
 import { Cause, Effect, Exit, Fiber, Option, type Scope } from "effect"
-import { CallRefused, OBSERVER_BOUNDS, type CallObserver, type CallRecord, type CallStart, type ObserverHooks } from "../plugins/observer.js"
+import { CallRefused, OBSERVER_BOUNDS, type CallObserver, type CallRecord, type CallSettled, type CallStart, type ObserverHooks } from "../plugins/observer.js"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
 import { CallSecrets } from "../tools/call-secrets.js"
 import { redactArguments } from "./redact-args.js"
@@ -36,9 +38,9 @@ interface Running {
   last: Fiber.Fiber<void> | undefined
 }
 
-const logFault = (who: Running, hook: "before" | "after", cause: Cause.Cause<unknown>) => {
+const logFault = (who: Running, hook: "before" | "settle" | "after", cause: Cause.Cause<unknown>) => {
   const late = Option.exists(Cause.failureOption(cause), Cause.isTimeoutException)
-  const bound = hook === "before" ? OBSERVER_BOUNDS.beforeMs : OBSERVER_BOUNDS.afterMs
+  const bound = hook === "before" ? OBSERVER_BOUNDS.beforeMs : hook === "settle" ? OBSERVER_BOUNDS.settleMs : OBSERVER_BOUNDS.afterMs
   const what = late ? `did not finish within ${bound} ms` : `failed: ${Cause.pretty(cause).split("\n")[0]}`
   return Effect.logWarning(`observer ${who.name} (plugin ${who.plugin}): ${hook} ${what}; the call went on without it`)
 }
@@ -95,6 +97,18 @@ export const makeObserverRunner = (
       )
     }
 
+    /** The observers' `settle` notes on a call that ran, concurrently, each bounded (a fault: logged, no note). */
+    const settle = (settled: CallSettled) =>
+      Effect.forEach(
+        running.filter((r) => r.hooks.settle !== undefined),
+        (r) =>
+          Effect.suspend(() => r.hooks.settle!(settled)).pipe(
+            Effect.timeout(OBSERVER_BOUNDS.settleMs),
+            Effect.catchAllCause((cause) => Effect.as(logFault(r, "settle", cause), undefined))
+          ),
+        { concurrency: "unbounded" }
+      )
+
     const after = (r: Running, record: CallRecord) => {
       const hook = r.hooks.after
       if (hook === undefined) return Effect.void
@@ -123,9 +137,15 @@ export const makeObserverRunner = (
         const secrets = new Set<string>()
         const answered = yield* Effect.locally(body(gate), CallSecrets, secrets).pipe(Effect.exit)
         if (Exit.isFailure(answered)) return yield* answered // body never fails; an interruption goes on as one
+        const codeOf = (r: CallResult) => (r.isError === true ? (r.structuredContent?.["error"] as { code?: string } | undefined)?.code : undefined)
+        const ran = codeOf(answered.value)
+        if (ran !== "CALL_REFUSED") {
+          const settled: CallSettled = { ...start, durationMs: Date.now() - startedAt.getTime(), outcome: answered.value.isError === true ? "error" : "ok", ...(ran !== undefined ? { code: ran } : {}) }
+          for (const note of yield* settle(settled)) if (note !== undefined && note !== "") notes.push(note.slice(0, 300))
+        }
         const result = withNotes(answered.value, notes)
         const { args: recorded, redacted } = redactArguments(args, secrets)
-        const code = result.isError === true ? (result.structuredContent?.["error"] as { code?: string } | undefined)?.code : undefined
+        const code = codeOf(result)
         const record: CallRecord = {
           ...start,
           args: recorded,

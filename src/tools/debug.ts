@@ -14,6 +14,7 @@ import { InvalidArgument, OperationFailed } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { cut } from "./respond.js"
+import { mapperFor } from "./source-maps.js"
 
 const Cursor = Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())).annotations({
   description: "return only entries after this cursor (from the previous call)"
@@ -58,11 +59,24 @@ export const consoleTool = defineTool({
       const result = page(session.console, input.cursor, input.limit ?? 50, (e) =>
         levelRank(e.level) >= min && (input.source === undefined || e.source === input.source) && (input.text === undefined || e.text.includes(input.text))
       )
-      const lines = result.shown.map(({ value: e }) => `${time(e.at)} ${e.source === "main" ? "main" : (e.surface ?? e.window)} ${e.level}: ${e.text}`)
+      // Through the app's source maps: a stack in the text, and where the message was logged (./source-maps.ts).
+      const mapper = yield* mapperFor(session.launch)
+      const messages = yield* Effect.promise(() =>
+        Promise.all(
+          result.shown.map(async ({ seq, value: e }) => {
+            const text = await mapper.map(e.text)
+            const at = /^(.*):(\d+)$/.exec(e.location ?? "")
+            const logged = at === null ? undefined : await mapper.map(`${at[1]}:${Number(at[2]) + 1}:${(e.column ?? 0) + 1}`)
+            const original = logged !== undefined && logged.includes(" [") ? logged.slice(0, logged.indexOf(" [")) : undefined
+            return { seq, ...e, text, ...(original !== undefined ? { original } : {}) }
+          })
+        )
+      )
+      const lines = messages.map((e) => `${time(e.at)} ${e.source === "main" ? "main" : (e.surface ?? e.window)} ${e.level}: ${e.text}${e.original !== undefined ? ` (at ${e.original})` : ""}`)
       if (result.omitted > 0) lines.unshift(`… ${result.omitted} older matching messages not shown`)
       return {
         text: `${lines.length > 0 ? lines.join("\n") : "No matching console messages."}\ncursor: ${result.cursor}`,
-        structured: { cursor: result.cursor, omitted: result.omitted, dropped: result.dropped, messages: result.shown.map((i) => ({ seq: i.seq, ...i.value })) }
+        structured: { cursor: result.cursor, omitted: result.omitted, dropped: result.dropped, messages }
       }
     })
 })
@@ -83,10 +97,15 @@ export const errorsTool = defineTool({
       // A crashed app still has its error history: read it rather than failing.
       if (!current.exit) yield* mainProcess.pullMainErrors.pipe(Effect.orElseSucceed(() => undefined))
       const result = page(current.errors, input.cursor, input.limit ?? 20, () => true)
-      const lines = result.shown.map(({ value: e }) => `${time(e.at)} ${e.kind}${e.surface ?? e.window ? ` ${e.surface ?? e.window}` : ""}: ${e.message}${e.stack ? `\n  ${e.stack.split("\n").slice(1, 4).map((l) => l.trim()).join("\n  ")}` : ""}`)
+      // Stacks through the app's source maps: the original file:line first, the bundle's position kept (./source-maps.ts).
+      const mapper = yield* mapperFor(current.launch)
+      const errors = yield* Effect.promise(() =>
+        Promise.all(result.shown.map(async ({ seq, value }) => ({ seq, ...value, message: await mapper.map(value.message), ...(value.stack !== undefined ? { stack: await mapper.map(value.stack) } : {}) })))
+      )
+      const lines = errors.map((e) => `${time(e.at)} ${e.kind}${e.surface ?? e.window ? ` ${e.surface ?? e.window}` : ""}: ${e.message}${e.stack ? `\n  ${e.stack.split("\n").slice(1, 4).map((l) => l.trim()).join("\n  ")}` : ""}`)
       return {
         text: `${lines.length > 0 ? lines.join("\n") : "No errors."}\ncursor: ${result.cursor}`,
-        structured: { cursor: result.cursor, omitted: result.omitted, errors: result.shown.map((i) => ({ seq: i.seq, ...i.value })) }
+        structured: { cursor: result.cursor, omitted: result.omitted, errors }
       }
     })
 })

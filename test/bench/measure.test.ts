@@ -37,8 +37,8 @@ describe("manifest variants", () => {
 
   it.effect("reads the first-party plugins from the registry", () =>
     Effect.gen(function* () {
-      // The nine first-party plugins of the design's catalog (../shared/design/TOOLS.md), trace and clock (issue 26).
-      expect(yield* firstPartyPluginNames).toEqual(["a11y", "clock", "emulation", "ipc", "native", "network", "perf", "production", "storage", "trace", "visual"])
+      // The nine first-party plugins of the design's catalog (../shared/design/TOOLS.md), trace and clock (issue 26), video (issue 38).
+      expect(yield* firstPartyPluginNames).toEqual(["a11y", "clock", "emulation", "ipc", "native", "network", "perf", "production", "storage", "trace", "video", "visual"])
     })
   )
 

@@ -48,6 +48,7 @@ const ARGUMENTS: Readonly<Record<string, ReadonlyArray<Args>>> = {
   electron_production_find_build: [{ folder: emptyBuildFolder }],
   electron_production_fuses: [{ build: emptyBuildFolder }],
   electron_production_launch: [{ build: emptyBuildFolder, timeoutMs: 10_000 }],
+  electron_video_control: [{ action: "start" }, { action: "status" }, { action: "stop" }],
   electron_visual_update_baseline: [{ name: "smoke", target: "css=h1" }],
   electron_visual_compare: [{ name: "smoke", target: "css=h1" }]
 }

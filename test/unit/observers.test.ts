@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Queue, Schema } from "effect"
-import { definePlugin, type CallRecord, type CallObserver, CallRefused, type Plugin } from "../../src/plugins/Plugin.js"
+import { definePlugin, type CallRecord, type CallObserver, CallRefused, type CallSettled, type Plugin } from "../../src/plugins/Plugin.js"
 import { PluginLoader } from "../../src/plugins/PluginLoader.js"
 import { Dispatcher } from "../../src/server/Dispatcher.js"
 import { coreLayer } from "../../src/server/Stagewright.js"
@@ -56,6 +56,14 @@ const refusing: CallObserver = {
         ? Effect.fail(new CallRefused({ message: "electron_watch_echo refused: no more echoes", hint: "Stop echoing.", tool: call.tool, by: "watch", details: { limit: 0 } }))
         : Effect.succeed(undefined)
   })
+}
+
+const settled = Effect.runSync(Queue.unbounded<CallSettled>())
+
+/** Says, before the answer goes, what it saw of the call that ran (as the video plugin links a clip). */
+const settling: CallObserver = {
+  name: "settling",
+  make: Effect.succeed({ settle: (call) => Effect.as(Queue.offer(settled, call), `settled ${call.tool} ${call.outcome}`) })
 }
 
 const pluginWith = (observers: ReadonlyArray<CallObserver>): Plugin =>
@@ -133,6 +141,20 @@ describe("the observer seam", () => {
       expect(result.isError).toBe(true)
       const record = yield* Queue.take(records)
       expect(record).toMatchObject({ tool: "electron_no_such_tool", outcome: "error", code: "UNKNOWN_TOOL" })
+    })
+  )
+
+  it.live("settle sees the call that ran, before its answer goes, and its note is in the answer; a refused call is not settled", () =>
+    Effect.gen(function* () {
+      const result = yield* callWith([settling], { note: "s" })
+      expect(textOf(result)).toBe("echo s\nNote: settled electron_watch_echo ok")
+      const call = yield* Queue.take(settled)
+      expect(call).toMatchObject({ tool: "electron_watch_echo", outcome: "ok", args: { note: "s" } })
+      expect(call.durationMs).toBeGreaterThanOrEqual(0)
+      const refused = yield* callWith([refusing, settling], { note: "again" })
+      expect(refused.structuredContent?.["error"]).toMatchObject({ code: "CALL_REFUSED" })
+      expect(textOf(refused)).not.toContain("settled")
+      expect(yield* Queue.size(settled)).toBe(0)
     })
   )
 })

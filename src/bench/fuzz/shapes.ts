@@ -49,7 +49,7 @@ export interface FuzzCall {
 export const PROCESS_TOOLS: ReadonlyArray<string> = ["electron_launch", "electron_attach"]
 
 /** Names of first-party plugins (a tool name `electron_<plugin>_x` answers PLUGIN_NOT_LOADED). */
-export const PLUGIN_NAMES: ReadonlyArray<string> = ["production", "ipc", "storage", "network", "a11y", "visual", "emulation", "native", "perf", "clock", "trace"]
+export const PLUGIN_NAMES: ReadonlyArray<string> = ["production", "ipc", "storage", "network", "a11y", "visual", "emulation", "native", "perf", "clock", "trace", "video"]
 
 export const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCodes))
 

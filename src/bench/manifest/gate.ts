@@ -35,7 +35,9 @@ export const BUDGETS: Readonly<Record<string, number>> = {
   // snapshot in the storage plugin, the tray icon in native (361 of them), negated assertions and dialog policies (175).
   // Was 18,100: issue 26 adds the clock plugin (electron_clock_control: 227 BPE).
   // Was 18,400: the same core growth (issue 27 items 1-4, issue 28's snapshot budget): 18,690 measured.
-  "everything:eval": 18_800
+  // Was 18,800: issue 38 adds the video plugin (electron_video_control: 233 BPE alone); 18,803 measured with it (the core's
+  // tools/list is unchanged: the same code points and bytes).
+  "everything:eval": 19_000
 }
 
 const Count = Schema.Int.pipe(Schema.nonNegative())

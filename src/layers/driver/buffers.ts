@@ -51,7 +51,10 @@ export interface ConsoleEntry {
   surface?: string
   readonly level: string
   readonly text: string
+  /** `url:line` of the call that logged it (the line counted from 0, as Chromium gives it). */
   readonly location?: string
+  /** Its column, counted from 0 (with `location`: where a source map finds the original line). */
+  readonly column?: number
 }
 
 export interface ErrorEntry {

@@ -295,7 +295,7 @@ export class AppSession {
         surface: window,
         level: message.type(),
         text: message.text(),
-        ...(location.url ? { location: `${location.url}:${location.lineNumber}` } : {})
+        ...(location.url ? { location: `${location.url}:${location.lineNumber}`, column: location.columnNumber } : {})
       }
       this.console.push(item)
       frameOfScript(location.url, (surface) => (item.surface = surface))

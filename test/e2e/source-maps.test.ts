@@ -1,0 +1,65 @@
+/**
+ * Errors at the app's own source: the Bundled Demo (test/fixtures/apps/bundled) is built here from its
+ * TypeScript sources with esbuild, minified — the renderer with a linked source map beside its bundle, the
+ * main process with its map inline — and what it throws is reported at its source file and line, the
+ * bundle's position kept, in electron_errors (a renderer page error, a main-process uncaught exception)
+ * and electron_console (where a warning was logged).
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { build } from "esbuild"
+import { Effect } from "effect"
+import { cpSync, mkdtempSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { callUntil, freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
+
+const sources = join(import.meta.dirname, "../fixtures/apps/bundled")
+
+/** The line of `needle` in a source file (1-based), so the test does not hard-code it. */
+const lineOf = (file: string, needle: string) => readFileSync(join(sources, "src", file), "utf8").split("\n").findIndex((l) => l.includes(needle)) + 1
+
+const buildApp = async () => {
+  const app = mkdtempSync(join(tmpdir(), "sw-bundled-"))
+  // The app's folder as a project has it: its sources beside what is built from them.
+  cpSync(sources, app, { recursive: true })
+  const common = { bundle: true, minify: true, logLevel: "silent" as const, absWorkingDir: app }
+  await build({ ...common, entryPoints: ["src/renderer.ts"], outfile: join(app, "dist/renderer.js"), platform: "browser", format: "iife", sourcemap: "linked" })
+  await build({ ...common, entryPoints: ["src/main.ts"], outfile: join(app, "dist/main.js"), platform: "node", format: "cjs", external: ["electron"], sourcemap: "inline" })
+  return app
+}
+
+let mcp: TestClient | undefined
+afterAll(async () => {
+  await mcp?.close()
+})
+
+describe("errors mapped through the app's source maps", () => {
+  it.live("a bundled app's renderer and main-process errors name its source files and lines, the bundle position kept", () =>
+    Effect.gen(function* () {
+      const app = yield* Effect.promise(buildApp)
+      // The bundles are minified: one line of code each, so the bundle's own positions say nothing.
+      expect(readFileSync(join(app, "dist/renderer.js"), "utf8")).toMatch(/\/\/# sourceMappingURL=renderer\.js\.map\s*$/)
+      mcp = yield* Effect.promise(() => inMemoryClient())
+      const launched = yield* Effect.promise(() => mcp!.call("electron_launch", { app, env: { SAMPLE_APP_USER_DATA: freshUserData() } }))
+      expect(launched.isError, launched.text).toBe(false)
+      const clicked = yield* Effect.promise(() => mcp!.call("electron_click", { target: "testid=total" }))
+      expect(clicked.isError, clicked.text).toBe(false)
+
+      const throwLine = lineOf("cart.ts", 'throw new Error("cannot total')
+      const callLine = lineOf("renderer.ts", "total(items)")
+      const mainLine = lineOf("settings.ts", 'throw new Error("the theme')
+      const errors = yield* callUntil(mcp, "electron_errors", {}, (r) => r.text.includes("cannot total") && r.text.includes("the theme setting"))
+      // The original position first, the bundle's after it in parentheses.
+      expect(errors.text).toMatch(new RegExp(`\\(src/cart\\.ts:${throwLine}:\\d+ \\[dist/renderer\\.js:1:\\d+\\]\\)`))
+      expect(errors.text).toMatch(new RegExp(`\\(src/renderer\\.ts:${callLine}:\\d+ \\[dist/renderer\\.js:1:\\d+\\]\\)`))
+      expect(errors.text).toMatch(new RegExp(`\\(src/settings\\.ts:${mainLine}:\\d+ \\[dist/main\\.js:1:\\d+\\]\\)`))
+      const page = errors.structured.errors.find((e: any) => e.kind === "pageerror")
+      expect(page.stack).toMatch(new RegExp(`src/cart\\.ts:${throwLine}:`))
+
+      const warnLine = lineOf("renderer.ts", 'console.warn("totalling"')
+      const logged = yield* Effect.promise(() => mcp!.call("electron_console", { text: "totalling" }))
+      expect(logged.text).toMatch(new RegExp(`totalling 0 items \\(at src/renderer\\.ts:${warnLine}:\\d+\\)`))
+      expect(logged.structured.messages[0].original).toMatch(new RegExp(`^src/renderer\\.ts:${warnLine}:`))
+    })
+  )
+})
