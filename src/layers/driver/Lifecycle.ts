@@ -53,6 +53,8 @@ const make = Effect.gen(function* () {
   // --xvfb (ServerConfig, when the composition provides it): whether a headed launch gets a private Xvfb.
   const config = yield* Effect.serviceOption(ServerConfig)
   const xvfbMode = Option.match(config, { onNone: () => "auto" as const, onSome: (c) => c.xvfb ?? "auto" })
+  // --app-root bounds where the app's own Electron is looked up (the launch policy checked the same folders).
+  const appRoot = Option.match(config, { onNone: () => undefined, onSome: (c) => c.appRoot })
   // --max-apps: how many app sessions this server holds at once.
   const maxApps = Option.match(config, { onNone: () => DEFAULT_MAX_APPS, onSome: (c) => c.maxApps ?? DEFAULT_MAX_APPS })
 
@@ -98,7 +100,7 @@ const make = Effect.gen(function* () {
     })
 
   const launch = Effect.fn("AppLifecycle.launch")(function* (options: LaunchOptions, name?: string) {
-    const prepared = yield* prepareLaunch(options)
+    const prepared = yield* prepareLaunch(options, appRoot)
     const start = (prepared.overCdp ? launchOverCdp : launchSession)(options, prepared, xvfbMode)
     return yield* waits
       .describing(`starting ${options.app ?? prepared.runtime.executablePath} and waiting for its first window`, store.oneAtATime(install(name, start)))
