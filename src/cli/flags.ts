@@ -13,6 +13,8 @@ export interface TransportFlags {
   readonly port: Option.Option<number>
   readonly host: string
   readonly authTokenEnv: Option.Option<string>
+  /** --auth-token-file: the bearer token read from a file (absent in older callers: none). */
+  readonly authTokenFile?: Option.Option<string>
   readonly allowedHost: ReadonlyArray<string>
   readonly allowedOrigin: ReadonlyArray<string>
   /** --max-sessions: HTTP sessions open at once (none: the transport's default, 16). */
