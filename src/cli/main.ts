@@ -85,7 +85,11 @@ const maxApps = Options.integer("max-apps").pipe(
   Options.withDescription("Most app sessions (launched or attached apps) held at once (default 4); a launch of a new session over it fails"),
   Options.optional
 )
-const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars, xvfb, maxApps }
+const secrets = Options.text("secrets").pipe(
+  Options.withDescription("Secrets the agent may type by name, {{secret:NAME}}, without ever seeing them: a dotenv file of NAME=value lines"),
+  Options.optional
+)
+const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars, xvfb, maxApps, secrets }
 const maxSessions = Options.integer("max-sessions").pipe(
   Options.withDescription("Most HTTP sessions open at once (default 16); an initialize over it gets 503"),
   Options.optional
