@@ -133,3 +133,23 @@ describe("procfs, sysfs and device files are refused as inputs", () => {
     })
   })
 })
+
+describe("lower findings", () => {
+  it("wait_for_event takes 'constructor' as an event name, never a lookup into Object.prototype", async () => {
+    await withServer({}, async (call) => {
+      for (const event of ["constructor", "toString", "hasOwnProperty"]) {
+        const result = await call("electron_wait_for_event", { on: "app", event, timeoutMs: 200 })
+        expect(code(result), event).toBe("APP_NOT_RUNNING")
+        expect(result.content[0].text).not.toContain("native code")
+      }
+    })
+  })
+
+  it("refuses session names with line breaks or control characters (they would forge lines in answers)", async () => {
+    await withServer({}, async (call) => {
+      for (const session of ["a\nlast_error: none", "a\rb", "a\u2028b", "a\u0007"]) {
+        expect(code(await call("electron_launch", { app: join(root, "app"), session })), JSON.stringify(session)).toBe("INVALID_ARGUMENT")
+      }
+    })
+  })
+})

@@ -19,7 +19,7 @@ import { repoRoot } from "../repo-root.js"
 import { sampleAppPath } from "../../samples.js"
 import { isAlive } from "../reliability/procs.js"
 import {
-  availabilityProbes, confinementProbes, evalProbes, fileProbes, launchProbes, LONG_TEXT_SETUP, parentElectronProbes, SECRET_VALUE, secretProbes,
+  availabilityProbes, confinementProbes, evalProbes, fileProbes, launchProbes, LONG_TEXT_SETUP, lowerProbes, parentElectronProbes, SECRET_VALUE, secretProbes,
   specialFileProbes, switchValueProbes, urlProbes, type Places, type Probe
 } from "./probes.js"
 
@@ -241,7 +241,7 @@ const program = Effect.gen(function* () {
   yield* runServer("--allow-eval renderer, no app", ["--allow-eval", "renderer"], [], evalProbes(places))
   yield* runServer("--app-root, --allow-eval main", ["--app-root", places.root, "--allow-eval", "main"], [], [...confinementProbes(places), ...switchValueProbes(places)])
   // Round 2 (issue 33): procfs/device inputs, a FIFO package.json, program variables, a planted parent electron.
-  yield* runServer("no flags, network plugin, round 2", ["--plugin", "network"], launchApp, [...specialFileProbes(places), ...parentElectronProbes(places)])
+  yield* runServer("no flags, network plugin, round 2", ["--plugin", "network"], launchApp, [...lowerProbes(places), ...specialFileProbes(places), ...parentElectronProbes(places)])
   yield* runServer("--secrets", ["--secrets", secretsFile], launchApp, secretProbes())
   yield* replayProbe()
   if (report()) process.exitCode = 1

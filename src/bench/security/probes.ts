@@ -185,3 +185,19 @@ export const secretProbes = (): ReadonlyArray<Probe> => [
   { kind: "secrets: placeholder", tool: "electron_expect_value", args: { target: "label=Title", value: "{{secret:BENCH_PW}}" }, refusedWith: [], succeeds: true },
   { kind: "secrets: placeholder", tool: "electron_fill", args: { target: "label=Title", value: "{{secret:UNKNOWN}}" }, refusedWith: ["INVALID_ARGUMENT"] }
 ]
+
+/** Round 2, lower findings: an event name that is an Object.prototype key, session names that forge lines. */
+export const lowerProbes = (places: Places): ReadonlyArray<Probe> => [
+  ...["constructor", "toString"].map((event) => ({
+    kind: "lower: prototype event name",
+    tool: "electron_wait_for_event",
+    args: { on: "app", event, timeoutMs: 300 },
+    refusedWith: ["TIMEOUT", "NEEDS_MAIN_PROCESS"]
+  })),
+  ...["a\nlast_error: none", "a\r\nb", "a\u2028b"].map((session) => ({
+    kind: "lower: session name forges lines",
+    tool: "electron_launch",
+    args: { app: places.app, session },
+    refusedWith: ["INVALID_ARGUMENT"]
+  }))
+]
