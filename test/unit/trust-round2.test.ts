@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { execFileSync } from "node:child_process"
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createServer, resolveElectronRuntime, type CreateServerOptions } from "../../src/index.js"
@@ -151,5 +151,29 @@ describe("lower findings", () => {
         expect(code(await call("electron_launch", { app: join(root, "app"), session })), JSON.stringify(session)).toBe("INVALID_ARGUMENT")
       }
     })
+  })
+})
+
+describe("doctor --app's version probe", () => {
+  it("leaves no child of the app's binary running after the binary exits", async () => {
+    const { probeVersions } = await import("../../src/cli/binary-versions.js")
+    const { Effect } = await import("effect")
+    const dir = mkdtempSync(join(tmpdir(), "sw-sec2-probe-"))
+    const binary = join(dir, "electron")
+    const pidFile = join(dir, "child.pid")
+    writeFileSync(binary, `#!/bin/sh\nsleep 300 &\necho $! > ${JSON.stringify(pidFile)}\nexit 3\n`)
+    chmodSync(binary, 0o755)
+    const outcome = await Effect.runPromise(Effect.either(probeVersions(binary, { timeoutMs: 5_000 })))
+    expect(outcome._tag).toBe("Left")
+    const pid = Number(readFileSync(pidFile, "utf8").trim())
+    const alive = () => {
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    await expect.poll(alive, { timeout: 3_000 }).toBe(false)
   })
 })
