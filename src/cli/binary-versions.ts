@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { Data, Effect, Either, Schema } from "effect"
-import { killProcessGroup } from "../layers/driver/process.js"
+import { killGroupLeftovers, killProcessGroup } from "../layers/driver/process.js"
 
 export const BinaryVersions = Schema.Struct({
   node: Schema.String,
@@ -94,7 +94,9 @@ export const probeVersions = (binary: string, options: ProbeOptions = {}): Effec
             }),
           catch: (cause) => new ProbeFailed({ reason: `could not start: ${cause instanceof Error ? cause.message : String(cause)}` })
         }),
-        (child) => (child.pid === undefined ? Effect.void : killProcessGroup(child))
+        // The whole group goes, also when the binary itself already exited: a child it left running
+        // (a wrapper's background process) must not outlive the probe.
+        (child) => (child.pid === undefined ? Effect.void : Effect.zipRight(killProcessGroup(child), killGroupLeftovers(child)))
       )
       const outcome = yield* outcomeOf(child, maxOutputBytes).pipe(
         Effect.timeoutFail({ duration: timeoutMs, onTimeout: () => new ProbeFailed({ reason: `did not answer within ${timeoutMs} ms: killed` }) })

@@ -6,7 +6,8 @@
  * configured binary missing); the rest are warnings.
  */
 import { Effect } from "effect"
-import { existsSync, readFileSync, statSync } from "node:fs"
+import { existsSync, statSync } from "node:fs"
+import { readRegularFile } from "../layers/config/read-file.js"
 import { resolve } from "node:path"
 import semver from "semver"
 import { confinePath } from "../layers/config/paths.js"
@@ -56,8 +57,10 @@ interface PackageJson {
 const readPackage = (folder: string): PackageJson | string => {
   const file = resolve(folder, "package.json")
   if (!existsSync(file)) return `${folder} has no package.json`
+  const text = readRegularFile(file, 1024 * 1024)
+  if (typeof text !== "string") return text.reason
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as PackageJson
+    return JSON.parse(text) as PackageJson
   } catch (error) {
     return `${file} is not JSON: ${(error as Error).message}`
   }

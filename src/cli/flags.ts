@@ -7,12 +7,15 @@ import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { parseAllowEval, type EvalTarget } from "../eval-policy/EvalPolicy.js"
 import type { ServerConfigShape, XvfbMode } from "../layers/config/ServerConfig.js"
+import { loadSecrets } from "../layers/config/secrets-file.js"
 import type { PROFILE_NAMES } from "../profile/profiles.js"
 
 export interface TransportFlags {
   readonly port: Option.Option<number>
   readonly host: string
   readonly authTokenEnv: Option.Option<string>
+  /** --auth-token-file: the bearer token read from a file (absent in older callers: none). */
+  readonly authTokenFile?: Option.Option<string>
   readonly allowedHost: ReadonlyArray<string>
   readonly allowedOrigin: ReadonlyArray<string>
   /** --max-sessions: HTTP sessions open at once (none: the transport's default, 16). */
@@ -40,6 +43,8 @@ export interface ServeFlags {
   readonly xvfb?: XvfbMode
   /** --max-apps: app sessions held at once (absent: the default). */
   readonly maxApps?: Option.Option<number>
+  /** --secrets FILE: the operator's secrets (dotenv), typed by name (absent: none). */
+  readonly secrets?: Option.Option<string>
 }
 
 /** A flag whose value cannot be used; the server does not start. */
@@ -67,6 +72,9 @@ export const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigS
     if (flags.operationTimeoutMs <= 0) return invalid("--operation-timeout-ms must be positive")
     if (flags.maxResponseChars < 1_000) return invalid("--max-response-chars must be at least 1000")
     if (Option.isSome(flags.appRoot) && !existsSync(flags.appRoot.value)) return invalid(`--app-root ${flags.appRoot.value}: no such folder`)
+    const secretsFile = flags.secrets ?? Option.none()
+    const secrets = Option.isSome(secretsFile) ? loadSecrets(resolve(secretsFile.value)) : undefined
+    if (secrets !== undefined && "reason" in secrets) return invalid(`--secrets ${secretsFile.pipe(Option.getOrElse(() => ""))}: ${secrets.reason}`)
     const maxApps = flags.maxApps ?? Option.none()
     if (Option.isSome(maxApps) && (!Number.isSafeInteger(maxApps.value) || maxApps.value < 1)) return invalid(`--max-apps ${maxApps.value}: expected a positive integer`)
     return Effect.succeed({
@@ -82,6 +90,7 @@ export const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigS
       maxResponseChars: flags.maxResponseChars,
       ...(flags.xvfb !== undefined ? { xvfb: flags.xvfb } : {}),
       ...(Option.isSome(maxApps) ? { maxApps: maxApps.value } : {}),
+      ...(secrets !== undefined ? { secrets } : {}),
       ...(Option.isSome(flags.appRoot) ? { appRoot: resolve(flags.appRoot.value) } : {})
     })
   })

@@ -68,6 +68,10 @@ const authTokenEnv = Options.text("auth-token-env").pipe(
   Options.withDescription("Require `Authorization: Bearer <token>` over HTTP, the token read from this environment variable"),
   Options.optional
 )
+const authTokenFile = Options.text("auth-token-file").pipe(
+  Options.withDescription("Require `Authorization: Bearer <token>` over HTTP, the token read from this file (first line; it never enters the environment)"),
+  Options.optional
+)
 const allowedHost = Options.text("allowed-host").pipe(
   Options.withDescription("Also accept this Host header (host:port) over HTTP (repeatable)"),
   Options.repeated
@@ -81,7 +85,11 @@ const maxApps = Options.integer("max-apps").pipe(
   Options.withDescription("Most app sessions (launched or attached apps) held at once (default 4); a launch of a new session over it fails"),
   Options.optional
 )
-const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars, xvfb, maxApps }
+const secrets = Options.text("secrets").pipe(
+  Options.withDescription("Secrets the agent may type by name, {{secret:NAME}}, without ever seeing them: a dotenv file of NAME=value lines"),
+  Options.optional
+)
+const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars, xvfb, maxApps, secrets }
 const maxSessions = Options.integer("max-sessions").pipe(
   Options.withDescription("Most HTTP sessions open at once (default 16); an initialize over it gets 503"),
   Options.optional
@@ -91,7 +99,7 @@ const sessionIdleTimeoutMs = Options.integer("session-idle-timeout-ms").pipe(
   Options.optional
 )
 const maxConnections = Options.integer("max-connections").pipe(Options.withDescription("Most TCP connections open at once over HTTP (default 128)"), Options.optional)
-const transportOptions = { port, host, authTokenEnv, allowedHost, allowedOrigin, maxSessions, sessionIdleTimeoutMs, maxConnections }
+const transportOptions = { port, host, authTokenEnv, authTokenFile, allowedHost, allowedOrigin, maxSessions, sessionIdleTimeoutMs, maxConnections }
 
 /**
  * Each command's work loads when the command runs: `--help` and flag parsing load only the command
@@ -118,13 +126,17 @@ const doctorCommand = Command.make("doctor", { json, app: doctorApp, ...serveOpt
 
 const traceFile = Args.text({ name: "trace.jsonl" }).pipe(Args.withDescription("A trace file the trace plugin wrote (--plugin trace)"))
 const replayApp = Options.text("app").pipe(Options.withDescription("Launch this app folder in place of each recorded electron_launch's app"), Options.optional)
+const replayExecutable = Options.text("executable-path").pipe(
+  Options.withDescription("Run each launch with this executable (a trace's own executablePath is never run)"),
+  Options.optional
+)
 const replayEnv = Options.keyValueMap("env").pipe(
   Options.withDescription("NAME=VALUE for a launch's environment variable whose value was redacted in the trace (repeatable)"),
   Options.optional
 )
 const replayCommand = Command.make(
   "replay",
-  { trace: traceFile, app: replayApp, env: replayEnv, allowEval, plugin, outputDir, operationTimeoutMs },
+  { trace: traceFile, app: replayApp, appRoot, executablePath: replayExecutable, env: replayEnv, allowEval, plugin, outputDir, operationTimeoutMs },
   (flags) => Effect.flatMap(Effect.promise(() => import("./replay.js")), (m) => m.replay(flags))
 ).pipe(
   Command.withDescription(

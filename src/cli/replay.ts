@@ -11,10 +11,12 @@
  *   unset (the step says which).
  * - Skipped too: calls the budget refused when recorded, and the trace plugin's own tools.
  * - A step that failed when recorded is run again but not judged (it may have changed the app).
- * - Eval tools run only with `--allow-eval` given to replay itself, never because the trace says so.
+ * - Eval tools run only with `--allow-eval` given to replay itself, never because the trace says so; the
+ *   launches take serve's launch policy (`--app-root`, code switches and variables need `--allow-eval
+ *   main`), and a recorded `executablePath` is never run: `--executable-path` chooses the program.
  */
 import { Console, Data, Effect, HashMap, Option, Schema } from "effect"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { parseAllowEval, type EvalTarget } from "../eval-policy/EvalPolicy.js"
 import { REDACTED_MARK } from "../plugins/observer.js"
@@ -27,6 +29,10 @@ import { holdsRedaction } from "../server/redact-args.js"
 export interface ReplayFlags {
   readonly trace: string
   readonly app: Option.Option<string>
+  /** --app-root: the launch policy of serve (every launch path of the trace confined to it). */
+  readonly appRoot?: Option.Option<string>
+  /** --executable-path: the program each launch runs; a trace's own executablePath is never run. */
+  readonly executablePath?: Option.Option<string>
   readonly env: Option.Option<HashMap.HashMap<string, string>>
   readonly allowEval: ReadonlyArray<string>
   readonly plugin: ReadonlyArray<string>
@@ -65,7 +71,10 @@ export const readTrace = (path: string): Effect.Effect<Recording, ReplayFailed> 
 export type StepPlan = { readonly run: true; readonly args: Record<string, unknown>; readonly notes: ReadonlyArray<string> } | { readonly run: false; readonly reason: string }
 
 /** What replay does with one recorded call: its arguments as replayed (with --app and --env), or why it is skipped. */
-export const planStep = (call: TraceCall, options: { readonly app?: string | undefined; readonly env: ReadonlyMap<string, string> }): StepPlan => {
+export const planStep = (
+  call: TraceCall,
+  options: { readonly app?: string | undefined; readonly executablePath?: string | undefined; readonly env: ReadonlyMap<string, string> }
+): StepPlan => {
   if (call.tool === REPORT_TOOL || call.tool === BUDGET_TOOL) return { run: false, reason: "the trace plugin's own tool" }
   if (call.code === "CALL_REFUSED") return { run: false, reason: "refused when recorded (CALL_REFUSED)" }
   if (call.args === null || typeof call.args !== "object" || Array.isArray(call.args)) return { run: false, reason: "recorded without an argument object" }
@@ -73,6 +82,12 @@ export const planStep = (call: TraceCall, options: { readonly app?: string | und
   const notes: Array<string> = []
   if (call.tool === "electron_launch" || call.tool === "electron_production_launch") {
     if (options.app !== undefined && typeof args["app"] === "string") args["app"] = options.app
+    // The program a launch runs is the operator's choice, never the trace's: a recorded one is dropped.
+    if (options.executablePath !== undefined) args["executablePath"] = options.executablePath
+    else if (args["executablePath"] !== undefined) {
+      delete args["executablePath"]
+      notes.push("the recorded executablePath was not run (give --executable-path to choose the program)")
+    }
     const env = args["env"]
     if (env !== null && typeof env === "object" && !Array.isArray(env)) {
       const given: Record<string, string> = {}
@@ -112,9 +127,12 @@ export const replay = (flags: ReplayFlags) =>
     const plugins = [...new Set([...recording.header.plugins.filter((p) => p !== "trace" && p in firstPartyPlugins), ...flags.plugin])]
     const env = new Map(Option.match(flags.env, { onNone: () => [], onSome: (map) => [...HashMap.toEntries(map)] }))
     const app = Option.getOrUndefined(Option.map(flags.app, (dir) => resolve(dir)))
+    const executablePath = Option.getOrUndefined(Option.map(flags.executablePath ?? Option.none(), (file) => resolve(file)))
+    const appRoot = Option.getOrUndefined(Option.map(flags.appRoot ?? Option.none(), (dir) => resolve(dir)))
+    if (appRoot !== undefined && !existsSync(appRoot)) return yield* new ReplayFailed({ reason: `--app-root ${appRoot}: no such folder` })
     const server = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => createServer({ plugins, allowEval: targets as ReadonlyArray<EvalTarget>, outputDir: resolve(flags.outputDir), operationTimeoutMs: flags.operationTimeoutMs }),
+        try: () => createServer({ plugins, allowEval: targets as ReadonlyArray<EvalTarget>, ...(appRoot !== undefined ? { appRoot } : {}), outputDir: resolve(flags.outputDir), operationTimeoutMs: flags.operationTimeoutMs }),
         catch: (e) => new ReplayFailed({ reason: `cannot start the server: ${(e as Error).message}` })
       }),
       (s) => Effect.promise(() => s.close())
@@ -125,7 +143,7 @@ export const replay = (flags: ReplayFlags) =>
     let skipped = 0
     for (const call of recording.calls) {
       const step = `${String(call.index).padStart(3)} ${call.tool}`
-      const plan = planStep(call, { app, env })
+      const plan = planStep(call, { app, executablePath, env })
       if (!plan.run) {
         skipped++
         yield* Console.log(`skip ${step}: ${plan.reason}`)

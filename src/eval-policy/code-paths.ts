@@ -153,6 +153,59 @@ export const switchName = (arg: string): string | undefined => {
   return trimmed.replace(/^-{1,2}/, "").split("=")[0]!.toLowerCase().replace(/_/g, "-")
 }
 
+/**
+ * Switches of Electron, Chromium and Node whose value names a path, an app or a program: what they name
+ * is resolved and confined to --app-root like a positional argument (src/tools/launch-policy.ts), with
+ * symlinks resolved. Switches that run code or write at a caller-chosen path (above) need --allow-eval
+ * main first; with it, their path values are confined the same way. Documented in docs/SECURITY.md.
+ */
+export const PATH_SWITCHES: ReadonlyArray<readonly [name: string, what: string]> = [
+  ["app", "the app Electron runs"],
+  ["app-path", "the app folder"],
+  ["user-data-dir", "the profile folder (written)"],
+  ["disk-cache-dir", "the cache folder (written)"],
+  ["media-cache-dir", "the media cache folder (written)"],
+  ["crash-dumps-dir", "the crash dump folder (written)"],
+  ["homedir", "the home folder"],
+  ["profile-directory", "the profile folder (written)"],
+  ["log-file", "the log file (written)"],
+  ["log-net-log", "the network log (written)"],
+  ["ssl-key-log-file", "the TLS key log (written)"],
+  ["trace-startup-file", "the trace file (written)"],
+  ["trace-to-file-name", "the trace file (written)"],
+  ["icu-data-dir", "ICU data (read)"],
+  ["ppapi-flash-path", "a native plugin (run)"],
+  ["load-extension", "a browser extension (run)"],
+  ["disable-extensions-except", "a browser extension (run)"],
+  ["browser-subprocess-path", "a program (run)"],
+  ["proxy-pac-url", "a PAC script (run)"],
+  ["require", "a module (run)"],
+  ["r", "a module (run)"],
+  ["import", "a module (run)"],
+  ["loader", "a module loader (run)"],
+  ["experimental-loader", "a module loader (run)"],
+  ["env-file*", "an environment file (read)"],
+  ["openssl-config", "an OpenSSL configuration (read)"],
+  ["snapshot-blob", "a heap snapshot (read)"],
+  ["redirect-warnings", "a log file (written)"],
+  ["diagnostic-dir", "the diagnostics folder (written)"],
+  ["report-directory", "the report folder (written)"],
+  ["report-filename", "the report file (written)"],
+  ["cpu-prof-dir", "the profile folder (written)"],
+  ["heap-prof-dir", "the profile folder (written)"],
+  ["tls-keylog", "the TLS key log (written)"],
+  ["watch-path", "a watched path"]
+]
+
+/** Whether a switch name (from `switchName`) takes a path, an app or a program as its value. */
+export const takesPath = (name: string): boolean => PATH_SWITCHES.some(([pattern]) => matchesName(pattern, name))
+
+/** The value of a switch given as `--name=value` (undefined without `=`). */
+export const switchValue = (arg: string): string | undefined => {
+  const at = arg.indexOf("=")
+  return at < 0 || switchName(arg) === undefined ? undefined : arg.slice(at + 1)
+}
+
 /** One launch argument: a switch that runs code or opens a debugger needs --allow-eval main. */
 export const classifyLaunchArg = (arg: string): CodeDecision => {
   // eslint-disable-next-line no-control-regex
@@ -170,8 +223,12 @@ export const classifyLaunchArg = (arg: string): CodeDecision => {
 /** A portable environment variable name: what a shell can export. Anything else is refused. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
-/** Variables that make Node, Electron, the dynamic loader or a shell load or run code. */
-const CODE_ENV = /^(NODE_OPTIONS|NODE_PATH|NODE_REPL_EXTERNAL_MODULE|NODE_V8_COVERAGE|ELECTRON_RUN_AS_NODE|ELECTRON_OVERRIDE_DIST_PATH|LD_.*|DYLD_.*|GCONV_PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|CHROME_DEVEL_SANDBOX|OPENSSL_CONF|OPENSSL_ENGINES)$/i
+/**
+ * Variables that make Node, Electron, the dynamic loader, a shell or a toolkit (GTK, GStreamer, Qt,
+ * GL/Vulkan loaders) load or run code, or that the runtime reads as a program path (the
+ * stand-in's STAGEWRIGHT_CHROMIUM, STAGEWRIGHT_ELECTRON; BROWSER, EDITOR, VISUAL).
+ */
+const CODE_ENV = /^(STAGEWRIGHT_CHROMIUM|STAGEWRIGHT_ELECTRON|CHROME_WRAPPER|GTK_MODULES|GTK3_MODULES|GTK_PATH|GTK_EXE_PREFIX|GIO_EXTRA_MODULES|GIO_MODULE_DIR|GST_PLUGIN_.*|GST_REGISTRY.*|QT_PLUGIN_PATH|LIBGL_DRIVERS_PATH|__EGL_VENDOR_LIBRARY_.*|VK_ICD_FILENAMES|VK_LAYER_PATH|VK_ADD_LAYER_PATH|BROWSER|EDITOR|VISUAL|NODE_OPTIONS|NODE_PATH|NODE_REPL_EXTERNAL_MODULE|NODE_V8_COVERAGE|ELECTRON_RUN_AS_NODE|ELECTRON_OVERRIDE_DIST_PATH|LD_.*|DYLD_.*|GCONV_PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|CHROME_DEVEL_SANDBOX|OPENSSL_CONF|OPENSSL_ENGINES)$/i
 
 export const classifyEnvKey = (key: string): CodeDecision => {
   if (!ENV_NAME.test(key)) {

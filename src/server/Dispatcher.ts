@@ -32,6 +32,7 @@ import { makeObserverRunner } from "./observers.js"
 import type { CallRefused } from "../plugins/observer.js"
 import { coreTools, profileSwitch, type ServerServices } from "./tools.js"
 import { cut } from "../tools/respond.js"
+import { hideSecrets } from "../layers/config/secrets-file.js"
 
 export type { CallResult, Content } from "./results.js"
 export type { ListedTool } from "../tools/json-schema.js"
@@ -162,8 +163,9 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
 
       // Observers (plugins' call observers: ./observers.ts) see every call; `gate` runs their `before`
       // once the name and arguments are checked, and may refuse the call (CALL_REFUSED).
+      // The operator's secrets (--secrets) never reach an answer: each value is shown as {{secret:NAME}}.
       const call = (name: string, args: unknown, options?: CallOptions): Effect.Effect<CallResult> =>
-        observers.observe(name, args, (gate) => answer(name, args, gate, options))
+        Effect.map(observers.observe(name, args, (gate) => answer(name, args, gate, options)), (result) => hideSecrets(result, config.secrets))
 
       const answer = (name: string, args: unknown, gate: Effect.Effect<void, CallRefused>, options?: CallOptions): Effect.Effect<CallResult> =>
         Effect.gen(function* () {
@@ -191,7 +193,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
             sink
           })
         }).pipe(
-          Effect.map((result) => successResult(capResult(name, result, config.maxResponseChars, config.outputDir))),
+          Effect.map((result) => successResult(capResult(name, hideSecrets(result, config.secrets), config.maxResponseChars, config.outputDir))),
           Effect.catchAllCause((cause) => {
             const failure = Cause.failureOption(cause)
             const error: ServerError = Option.isSome(failure)
@@ -204,7 +206,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
             const breadcrumb = {
               tool: name,
               code: errorCode(error),
-              message: error.message,
+              message: hideSecrets(error.message, config.secrets),
               args,
               runsCallerCode: tool?.evalTarget !== undefined || /^\s*javascript:/i.test(String((args as { url?: unknown } | null)?.url ?? ""))
             }

@@ -37,6 +37,8 @@ export interface CreateServerOptions {
   readonly xvfb?: XvfbMode
   /** Most app sessions held at once (as --max-apps; default 4). */
   readonly maxApps?: number
+  /** The operator's secrets by name (as --secrets FILE): the agent writes {{secret:NAME}}, never sees the value. */
+  readonly secrets?: Readonly<Record<string, string>>
 }
 
 /** Why a server could not start. */
@@ -75,7 +77,8 @@ export const createServer = async (options: CreateServerOptions = {}): Promise<S
     ...(options.appRoot !== undefined ? { appRoot: options.appRoot } : {}),
     ...(options.maxResponseChars !== undefined ? { maxResponseChars: options.maxResponseChars } : {}),
     ...(options.xvfb !== undefined ? { xvfb: options.xvfb } : {}),
-    ...(options.maxApps !== undefined ? { maxApps: options.maxApps } : {})
+    ...(options.maxApps !== undefined ? { maxApps: options.maxApps } : {}),
+    ...(options.secrets !== undefined ? { secrets: Object.entries(options.secrets) } : {})
   }
   // Logs go to stderr: a host may run this server over stdio, where stdout carries JSON-RPC only.
   const runtime = ManagedRuntime.make(Layer.merge(serverLayer(config), stderrLogger))

@@ -10,6 +10,8 @@ import { expectWindow } from "./assert-window.js"
 import { readState, readVisibility, STATE_KEYS, STATE_MATCHERS, type StateKey } from "./element-state.js"
 import { InvalidArgument } from "./errors.js"
 import { expectOn, Not, notPrefix, Timeout } from "./expect-on.js"
+import { markSecret } from "./call-secrets.js"
+import { withSecrets } from "./secret-values.js"
 import { compileSafePattern } from "./patterns.js"
 import { defineTool } from "./Tool.js"
 import { Target } from "./shapes.js"
@@ -121,7 +123,11 @@ export const expectValue = defineTool({
   type: "assert",
   errors: ["APP_NOT_RUNNING", "ASSERTION_FAILED", "REF_STALE"],
   input: Schema.Struct({ target: Target, value: Schema.String.pipe(Schema.maxLength(100_000)), not: Not, timeoutMs: Timeout }),
-  handler: (input) =>
+  handler: (input) => {
+    // Set when the field read is a password field: the asserted value is then a secret of the call's record.
+    let password = false
+    return withSecrets(input.value).pipe(
+      Effect.flatMap((wanted) =>
     expectOn({
       tool: "electron_expect_value",
       target: input.target,
@@ -138,14 +144,20 @@ export const expectValue = defineTool({
           })
         )
         if (fields.length !== 1) return { ok: false, actual: fields.length === 0 ? null : `${fields.length} elements match`, undecided: fields.length > 1 }
-        const { value, password } = fields[0]!
+        const { value, password: isPassword } = fields[0]!
+        password ||= isPassword
         // A password field is compared as it is but its value never shown, whatever its length.
-        const actual = value === undefined ? "not a form field (not an <input>, <textarea> or <select> element)" : password && value !== "" ? PASSWORD_MASK : value
-        return { ok: value === input.value, actual, undecided: value === undefined }
+        const actual = value === undefined ? "not a form field (not an <input>, <textarea> or <select> element)" : isPassword && value !== "" ? PASSWORD_MASK : value
+        return { ok: value === wanted, actual, undecided: value === undefined }
       },
       step: (code, not) => `await expect(${code}).${notPrefix(not)}toHaveValue(${JSON.stringify(input.value)})`
-    })
+    }).pipe(Effect.ensuring(Effect.suspend(() => (password ? markSecret(wanted) : Effect.void))))
+      )
+    )
+  }
 })
+
+
 
 export const expectState = defineTool({
   name: "electron_expect_state",

@@ -53,7 +53,8 @@ export const waitForEvent = defineTool({
       if ((on === "element") !== (input.target !== undefined)) {
         return yield* new InvalidArgument({ message: on === "element" ? "on=element needs a target" : `target is only for on=element, not ${on}`, hint: 'Example: { "on": "element", "event": "change", "target": "testid=editor" }.' })
       }
-      const refused = REFUSED[input.event]
+      // Own keys only: "constructor" or "toString" is an event name, not a lookup into Object.prototype.
+      const refused = Object.hasOwn(REFUSED, input.event) ? REFUSED[input.event] : undefined
       if (refused !== undefined && on !== "window" && on !== "document" && on !== "element") {
         return yield* new InvalidArgument({ message: `event: ${input.event} is not waited for: ${refused}`, hint: "Wait for another event." })
       }

@@ -11,6 +11,7 @@ import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { changeSummary } from "./act.js"
 import { stepCode } from "./step-code.js"
 import { markSecret } from "./call-secrets.js"
+import { withSecrets } from "./secret-values.js"
 import { defineTool } from "./Tool.js"
 
 const FormValue = Schema.Union(Schema.String.pipe(Schema.maxLength(100_000)), Schema.Boolean, Schema.Array(Schema.String))
@@ -40,7 +41,8 @@ export const fillForm = defineTool({
       for (const [index, field] of input.fields.entries()) {
         const locator = yield* snapshots.locate(entry, field.target)
         const code = yield* stepCode(entry, field.target, locator)
-        const value = field.value
+        // {{secret:NAME}} becomes the operator's secret here only (the recorded step hides it again).
+        const value = typeof field.value === "string" ? yield* withSecrets(field.value) : field.value
         let step = ""
         let seen: Kind | undefined
         yield* pages

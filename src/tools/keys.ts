@@ -10,6 +10,7 @@ import { callHandle, type CallHandle } from "./handle.js"
 import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { codeString, stepCode } from "./step-code.js"
+import { markIfFocusedPassword } from "./call-secrets.js"
 import { defineTool } from "./Tool.js"
 
 /** Key names of Playwright's US layout beyond the patterns below (its `code` values and the modifiers). */
@@ -130,7 +131,7 @@ export const pressKey = defineTool({
           target: input.target,
           describe: `press ${key} on ${input.target}`,
           step: (code) => `await ${code}.press(${codeString(key)})`,
-          timeoutMs, wait: "attached", modal: { verb: "press", key },
+          timeoutMs, wait: "attached", modal: { verb: "press", key }, typed: key,
           perform: (locator, _entry, { timeout }) => locator.press(key, { timeout })
         })
       }
@@ -169,6 +170,8 @@ export const pressKey = defineTool({
           return rest === 0 ? result : { ...result, text: `After ${index + 1} of ${presses.length} presses (the rest not pressed): ${result.text}` }
         }
       }
+      // Keys pressed into a password field are a secret of the call's record, as typed text is.
+      yield* markIfFocusedPassword(entry.page, input.key)
       const change = yield* changeSummary(entry)
       return yield* call.answer({ text: `Pressed ${presses.join(" ")}${on}.${change}`, structured: { window: entry.id, keys: presses } })
     })

@@ -21,7 +21,12 @@ export const WindowId = Schema.String.pipe(
 ).annotations({ description: "window id (w1) from electron_windows" })
 
 /** An app session's name: several apps at once, each its own session (electron_status lists them). */
-export const SessionName = Schema.String.pipe(Schema.maxLength(40))
+export const SessionName = Schema.String.pipe(
+  Schema.maxLength(40),
+  // A name is echoed in answers: no line breaks or control characters that could forge a line there.
+  // eslint-disable-next-line no-control-regex
+  Schema.filter((name) => /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/.test(name) || "a session name without line breaks or control characters")
+)
 
 export const DEFAULT_ACTION_TIMEOUT = 5_000
 export const DEFAULT_EXPECT_TIMEOUT = 5_000

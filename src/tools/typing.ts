@@ -8,6 +8,7 @@ import { AppLifecycle, PageOps, Windows, type WindowEntry } from "../layers/driv
 import { act, changeSummary } from "./act.js"
 import { callHandle, type CallHandle } from "./handle.js"
 import { markIfFocusedPassword } from "./call-secrets.js"
+import { withSecrets } from "./secret-values.js"
 import { EDITOR_MAX_CHARS, editorHolds, isEditor, probeEditor, typeIntoEditor, type EditorProbe } from "./editor.js"
 import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
@@ -69,7 +70,7 @@ const tooLong = (argument: string, length: number) =>
 export const fill = defineTool({
   name: "electron_fill",
   description:
-    "Replace the value of a text field, textarea, date or contenteditable (input and change events fire). Code editors (Monaco, CodeMirror) get their own keys, read back. Also a dialog row's text box.",
+    "Replace the value of a text field, textarea, date or contenteditable (input and change events fire). Code editors (Monaco, CodeMirror) get their own keys, read back. Also a dialog row's text box. {{secret:NAME}} fills an operator secret unseen.",
   type: "interact",
   idempotent: true,
   errors: [...ERRORS],
@@ -81,6 +82,8 @@ export const fill = defineTool({
       // A modal state's text box (a prompt's answer, a native dialog's path, a file chooser) is filled in the modal room.
       const modal = yield* call.modalTarget(input.target)
       if (modal !== undefined) return yield* call.answerModal("electron_fill", modal.state, modal.control, { verb: "fill", value: input.value })
+      // {{secret:NAME}} becomes the operator's secret here only; the step and the record keep the placeholder.
+      const value = yield* withSecrets(input.value)
       const { entry, locator, probe } = yield* resolveTarget(call, input.target, timeoutMs)
       if (!isEditor(probe)) {
         return yield* call.act({
@@ -88,13 +91,13 @@ export const fill = defineTool({
           target: input.target,
           describe: `fill ${input.target}`,
           step: (code) => `await ${code}.fill(${codeString(input.value)})`,
-          timeoutMs, wait: "repeat", typed: input.value,
-          perform: (target, _entry, { timeout }) => target.fill(input.value, { timeout })
+          timeoutMs, wait: "repeat", typed: value,
+          perform: (target, _entry, { timeout }) => target.fill(value, { timeout })
         })
       }
-      if (probe.text === input.value) return { text: `The ${probe.kind} editor ${input.target} already holds the value.`, structured: { window: entry.id, editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true } } }
-      if (input.value.length > EDITOR_MAX_CHARS) return yield* tooLong("value", input.value.length)
-      return yield* editorCall({ tool: "electron_fill", entry, locator, target: input.target, before: probe, text: input.value, replace: true, delayMs: 0, timeoutMs })
+      if (probe.text === value) return { text: `The ${probe.kind} editor ${input.target} already holds the value.`, structured: { window: entry.id, editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true } } }
+      if (value.length > EDITOR_MAX_CHARS) return yield* tooLong("value", value.length)
+      return yield* editorCall({ tool: "electron_fill", entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
     })
 })
 
@@ -115,13 +118,14 @@ export const type = defineTool({
     Effect.gen(function* () {
       const delay = input.delayMs ?? 0
       const timeoutMs = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
+      const typed = yield* withSecrets(input.text)
       if (input.target === undefined) {
         const lifecycle = yield* AppLifecycle
         const windows = yield* Windows
         const pages = yield* PageOps
         const entry = yield* windows.window()
         // Where the keys went is read before Enter submits (a submitted form may clear or leave the page).
-        yield* pages.run("type", () => entry.page.keyboard.type(input.text, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, input.text)))
+        yield* pages.run("type", () => entry.page.keyboard.type(typed, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, typed)))
         if (input.submit === true) yield* pages.run("type", () => entry.page.keyboard.press("Enter"))
         yield* lifecycle.recordStep({ tool: "electron_type", window: entry.id, code: `await window.keyboard.type(${codeString(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}` })
         const change = yield* changeSummary(entry)
@@ -129,7 +133,7 @@ export const type = defineTool({
       }
       const target = input.target
       const { entry, locator, probe } = yield* resolveTarget(yield* callHandle, target, timeoutMs)
-      const text = `${input.text}${input.submit === true ? "\n" : ""}`
+      const text = `${typed}${input.submit === true ? "\n" : ""}`
       if (isEditor(probe) && text.length > 0) {
         return yield* editorCall({ tool: "electron_type", entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })
       }
@@ -138,9 +142,9 @@ export const type = defineTool({
         target,
         describe: `type into ${target}`,
         step: (code) => `await ${code}.pressSequentially(${codeString(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
-        timeoutMs, wait: "attached", typed: input.text,
+        timeoutMs, wait: "attached", typed,
         perform: async (element, _entry, { timeout }) => {
-          await element.pressSequentially(input.text, { delay, timeout })
+          await element.pressSequentially(typed, { delay, timeout })
           if (input.submit === true) await element.press("Enter", { timeout })
         }
       })

@@ -1,8 +1,8 @@
 /**
  * Without executablePath, electron_launch runs the Electron the app depends on (its electron package's
- * binary, found by Node resolution from the app folder, read from path.txt), never a fallback: with no
- * electron package and no STAGEWRIGHT_ELECTRON the launch fails at once naming where it looked, and under
- * --app-root an electron package outside the root is refused. The app's "electron" here is a script that
+ * binary, found in the app's own folders, read from path.txt), never a fallback: with no
+ * electron package and no STAGEWRIGHT_ELECTRON the launch fails at once naming where it looked, and an
+ * electron package in a folder above the app's package.json (planted in a parent) is never looked at. The app's "electron" here is a script that
  * records it ran, then runs the stand-in (or the real Electron given by STAGEWRIGHT_ELECTRON).
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -66,21 +66,24 @@ describe("the app's own Electron", () => {
     }
   })
 
-  it("under --app-root, an electron package resolved from outside the root is refused", async () => {
+  it("an electron package above the app's package.json never runs (with or without --app-root): the operator's STAGEWRIGHT_ELECTRON does, and the answer says so", async () => {
     const home = mkdtempSync(join(tmpdir(), "sw-outside-electron-"))
     const root = join(home, "root")
     mkdirSync(root)
     const marker = join(home, "ran")
     const { app } = appWithElectron(root, home, marker)
-    const mcp = await inMemoryClient({ appRoot: root })
-    try {
-      const result = await mcp.call("electron_launch", { app })
-      expect(result.code).toBe("PATH_NOT_ALLOWED")
-      expect(result.text).toContain("the app's electron")
-      expect(existsSync(marker)).toBe(false)
-    } finally {
-      await mcp.close()
-      rmSync(home, { recursive: true, force: true })
+    for (const options of [{ appRoot: root }, {}]) {
+      const mcp = await inMemoryClient(options)
+      try {
+        const result = await mcp.call("electron_launch", { app, env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+        expect(result.isError, result.text).toBe(false)
+        expect(result.text).toContain("STAGEWRIGHT_ELECTRON")
+        expect(existsSync(marker)).toBe(false)
+        expect((await mcp.call("electron_close")).isError).toBe(false)
+      } finally {
+        await mcp.close()
+      }
     }
+    rmSync(home, { recursive: true, force: true })
   })
 })

@@ -14,6 +14,8 @@ export interface Probe {
   readonly args: Record<string, unknown>
   /** Error codes that count as "refused" for this probe (anything else, success included, is reported). */
   readonly refusedWith: ReadonlyArray<string>
+  /** The probe is a call that must succeed (a secret placeholder): success is the expected outcome. */
+  readonly succeeds?: boolean
 }
 
 export interface Places {
@@ -135,4 +137,67 @@ export const availabilityProbes = (places: Places): ReadonlyArray<Probe> => [
 export const LONG_TEXT_SETUP: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
   ["electron_fill", { target: "label=Title", value: "a".repeat(3_000) }],
   ["electron_click", { target: 'role=button[name="Add task"]' }]
+]
+
+/** Round 2 (issue 33), under --app-root: switch values that name an app or a path outside the root. */
+export const switchValueProbes = (places: Places): ReadonlyArray<Probe> =>
+  [
+    [`--app=${join(places.outside, "evil-app")}`],
+    ["--app", join(places.outside, "evil-app")],
+    [`--APP=${join(places.root, "..", "outside", "evil-app")}`],
+    [`--user-data-dir=${join(places.outside, "profile")}`],
+    [`--disk-cache-dir=${join(places.outside, "cache")}`],
+    [`--crash-dumps-dir=${join(places.outside, "dumps")}`],
+    [`--ssl-key-log-file=${join(places.outside, "keys.log")}`],
+    [`--some-app-switch=file://${join(places.outside, "evil-app", "main.js")}`]
+  ].map((args) => ({ kind: "app-root: switch value", tool: "electron_launch", args: { app: join(places.root, "plain"), args }, refusedWith: ["PATH_NOT_ALLOWED"] }))
+
+/** Round 2: agent-named inputs that are procfs, sysfs or device files (a symlink to one too), and a FIFO package.json. */
+export const specialFileProbes = (places: Places): ReadonlyArray<Probe> => [
+  ...["/proc/self/environ", join(places.out, "..", "environ-link"), "/dev/zero", "/sys/kernel/mm/transparent_hugepage/enabled", join(places.outside, "fifo")].map((path) => ({
+    kind: "read: procfs/device input",
+    tool: "electron_upload_file",
+    args: { target: "css=body", paths: [path] },
+    refusedWith: ["PATH_NOT_ALLOWED"]
+  })),
+  { kind: "read: procfs/device input", tool: "electron_network_route", args: { url: "**/never", file: "/proc/self/environ" }, refusedWith: ["PATH_NOT_ALLOWED"] },
+  { kind: "read: procfs/device input", tool: "electron_network_har_replay", args: { file: join(places.out, "..", "environ-link") }, refusedWith: ["PATH_NOT_ALLOWED"] },
+  { kind: "read: procfs/device input", tool: "electron_dialog_stub", args: { action: "set", rules: [{ kind: "open", answer: { filePaths: ["/proc/self/environ"] } }] }, refusedWith: ["PATH_NOT_ALLOWED"] },
+  { kind: "availability: FIFO package.json", tool: "electron_launch", args: { app: join(places.outside, "fifo-app") }, refusedWith: ["INVALID_ARGUMENT"] },
+  ...["STAGEWRIGHT_CHROMIUM", "STAGEWRIGHT_ELECTRON", "GTK_MODULES", "BROWSER"].map((key) => ({
+    kind: "launch: program variable",
+    tool: "electron_launch",
+    args: { app: places.app, env: { [key]: "/bin/sh" } },
+    refusedWith: ["EVAL_NOT_AUTHORIZED"]
+  }))
+]
+
+/** Round 2: an electron package planted in a folder above the app's package.json never runs (the operator's runtime does). */
+export const parentElectronProbes = (places: Places): ReadonlyArray<Probe> => [
+  { kind: "launch: parent electron", tool: "electron_launch", args: { app: join(places.root, "plain"), timeoutMs: 3_000 }, refusedWith: ["LAUNCH_FAILED", "TIMEOUT"] }
+]
+
+/** Round 2: a secret typed by name reaches the page but never an answer (the server runs with --secrets). */
+export const SECRET_VALUE = "TOP-SECRET-placeholder-7781"
+export const secretProbes = (): ReadonlyArray<Probe> => [
+  { kind: "secrets: placeholder", tool: "electron_fill", args: { target: "label=Title", value: "{{secret:BENCH_PW}}" }, refusedWith: [], succeeds: true },
+  { kind: "secrets: placeholder", tool: "electron_snapshot", args: {}, refusedWith: [], succeeds: true },
+  { kind: "secrets: placeholder", tool: "electron_expect_value", args: { target: "label=Title", value: "{{secret:BENCH_PW}}" }, refusedWith: [], succeeds: true },
+  { kind: "secrets: placeholder", tool: "electron_fill", args: { target: "label=Title", value: "{{secret:UNKNOWN}}" }, refusedWith: ["INVALID_ARGUMENT"] }
+]
+
+/** Round 2, lower findings: an event name that is an Object.prototype key, session names that forge lines. */
+export const lowerProbes = (places: Places): ReadonlyArray<Probe> => [
+  ...["constructor", "toString"].map((event) => ({
+    kind: "lower: prototype event name",
+    tool: "electron_wait_for_event",
+    args: { on: "app", event, timeoutMs: 300 },
+    refusedWith: ["TIMEOUT", "NEEDS_MAIN_PROCESS"]
+  })),
+  ...["a\nlast_error: none", "a\r\nb", "a\u2028b"].map((session) => ({
+    kind: "lower: session name forges lines",
+    tool: "electron_launch",
+    args: { app: places.app, session },
+    refusedWith: ["INVALID_ARGUMENT"]
+  }))
 ]

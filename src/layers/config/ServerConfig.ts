@@ -32,6 +32,8 @@ export interface ServerConfigShape {
   readonly maxResponseChars: number
   /** --xvfb: when a headed launch on Linux gets a private Xvfb display (default auto: only without DISPLAY/WAYLAND_DISPLAY). */
   readonly xvfb?: XvfbMode | undefined
+  /** --secrets FILE: the operator's secrets by name, which the agent writes as {{secret:NAME}} (never shown to it). */
+  readonly secrets?: ReadonlyArray<readonly [name: string, value: string]> | undefined
   /** --max-apps: how many app sessions (launched or attached apps) the server holds at once (default DEFAULT_MAX_APPS). */
   readonly maxApps?: number | undefined
 }

@@ -2,7 +2,7 @@
  * Output paths: screenshots, traces, exports and oversized responses are written under one folder,
  * and a caller-chosen name can never leave it.
  */
-import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from "node:fs"
+import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from "node:fs"
 import { basename, dirname, join, relative, resolve, isAbsolute } from "node:path"
 import { PathNotAllowed } from "./errors.js"
 
@@ -64,15 +64,43 @@ const inside = (root: string, path: string) => {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))
 }
 
+/** Kernel pseudo-filesystems: reading them hands out the server's environment, memory maps and devices. */
+const SPECIAL_ROOTS = ["/proc", "/sys", "/dev"]
+
+/**
+ * What makes a real path one no tool may take (undefined: it may): a path under procfs, sysfs or /dev
+ * (`/proc/self/environ` holds the server's environment even after a variable was deleted), or an
+ * existing file that is neither a regular file nor a folder (a FIFO blocks its reader, a device streams).
+ */
+export const specialFile = (real: string): string | undefined => {
+  const under = SPECIAL_ROOTS.find((root) => inside(root, real))
+  if (under !== undefined) return `under ${under}`
+  try {
+    const stat = statSync(real)
+    if (stat.isFile() || stat.isDirectory()) return undefined
+    return stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device file"
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Confines a caller-given path to `--app-root` (after resolving symlinks): returns the resolved path,
- * or PathNotAllowed naming the argument. Without an app root every path is allowed.
+ * or PathNotAllowed naming the argument. Without an app root every path is allowed but special files
+ * (procfs, sysfs, devices, FIFOs, sockets: `specialFile`), which are refused with or without one.
  */
 export const confinePath = (appRoot: string | undefined, path: string, argument: string, base?: string): string | PathNotAllowed => {
   const resolved = resolve(base ?? ".", path)
+  const real = realPathOf(resolved)
+  const special = specialFile(real)
+  if (special !== undefined) {
+    return new PathNotAllowed({
+      message: `${argument}: ${resolved}${real !== resolved ? ` (really ${real})` : ""} is ${special}, which no tool reads or runs`,
+      hint: "Give a regular file or folder (procfs, sysfs and device files, FIFOs and sockets are refused)."
+    })
+  }
   if (appRoot === undefined) return resolved
   const root = realPathOf(appRoot)
-  const real = realPathOf(resolved)
   if (inside(root, real)) return resolved
   return new PathNotAllowed({
     message: `${argument}: ${resolved}${real !== resolved ? ` (really ${real})` : ""} is outside the app root ${root}`,

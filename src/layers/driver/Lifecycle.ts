@@ -7,6 +7,7 @@
  */
 import { Context, Effect, ExecutionStrategy, Exit, Layer, Option, Ref, Scope } from "effect"
 import { DEFAULT_MAX_APPS, ServerConfig } from "../config/ServerConfig.js"
+import { hideSecrets } from "../config/secrets-file.js"
 import { launchOverCdp } from "./cdp-launch.js"
 import { AppNotRunning, LaunchFailed, type InvalidArgument } from "./errors.js"
 import { attachProcess, type ProcessAttachOptions } from "./attach-main.js"
@@ -56,6 +57,10 @@ const make = Effect.gen(function* () {
   // --xvfb (ServerConfig, when the composition provides it): whether a headed launch gets a private Xvfb.
   const config = yield* Effect.serviceOption(ServerConfig)
   const xvfbMode = Option.match(config, { onNone: () => "auto" as const, onSome: (c) => c.xvfb ?? "auto" })
+  // --app-root bounds where the app's own Electron is looked up (the launch policy checked the same folders).
+  const appRoot = Option.match(config, { onNone: () => undefined, onSome: (c) => c.appRoot })
+  // The operator's secrets (--secrets) never enter a recorded step: an exported test shows {{secret:NAME}}.
+  const secrets = Option.match(config, { onNone: () => undefined, onSome: (c) => c.secrets })
   // --max-apps: how many app sessions this server holds at once.
   const maxApps = Option.match(config, { onNone: () => DEFAULT_MAX_APPS, onSome: (c) => c.maxApps ?? DEFAULT_MAX_APPS })
 
@@ -101,7 +106,7 @@ const make = Effect.gen(function* () {
     })
 
   const launch = Effect.fn("AppLifecycle.launch")(function* (options: LaunchOptions, name?: string) {
-    const prepared = yield* prepareLaunch(options)
+    const prepared = yield* prepareLaunch(options, appRoot)
     const start = (prepared.overCdp ? launchOverCdp : launchSession)(options, prepared, xvfbMode)
     return yield* waits
       .describing(`starting ${options.app ?? prepared.runtime.executablePath} and waiting for its first window`, store.oneAtATime(install(name, start)))
@@ -140,7 +145,8 @@ const make = Effect.gen(function* () {
       Effect.sync(() => {
         if (s === undefined) return
         const page = s.windows.find((w) => w.id === step.window)?.page
-        s.addStep(page && !page.isClosed() ? { ...step, windowUrl: page.url() } : step)
+        const kept = { ...step, code: hideSecrets(step.code, secrets) }
+        s.addStep(page && !page.isClosed() ? { ...kept, windowUrl: page.url() } : kept)
       })
     )
 

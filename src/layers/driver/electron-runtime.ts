@@ -3,10 +3,10 @@
  * `standin`: the project's Electron stand-in, Node + Debian Chromium in test/fixtures/electron-standin,
  * which tests, the demo and the benchmarks choose by name). Nothing falls back to the stand-in.
  */
-import { existsSync, readFileSync, statSync } from "node:fs"
-import { createRequire } from "node:module"
+import { existsSync, statSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { readJsonFile, readRegularFile } from "../config/read-file.js"
 
 export interface ElectronRuntime {
   readonly kind: "electron" | "standin"
@@ -37,31 +37,37 @@ const PLATFORM_BINARY: Readonly<Record<string, string>> = {
 }
 
 /**
- * The Electron an app folder depends on: `electron/package.json` resolved from the folder (Node's
- * resolution, so a parent node_modules counts), its binary read from the package's path.txt, else the
- * platform's dist/ convention. Electron's index.js is never imported (it can start a download).
+ * The folders an app's Electron may come from: its own folder and the folders above it up to the app's
+ * project (the nearest one holding a package.json), never above `stopAt` (--app-root) nor past the
+ * project: a node_modules/electron planted in a parent folder outside the app is never run. An app with
+ * no package.json at or above its folder is looked up in its folder only.
  */
-export const appElectron = (appFolder: string): { readonly packageDir?: string; readonly version?: string; readonly binary?: string; readonly looked: string } => {
-  let packageJson: string
-  try {
-    packageJson = createRequire(join(resolve(appFolder), "package.json")).resolve("electron/package.json")
-  } catch {
-    return { looked: `no electron package resolves from ${resolve(appFolder)} (node_modules/electron there or above)` }
-  }
-  const packageDir = dirname(packageJson)
-  let version: string | undefined
-  try {
-    version = (JSON.parse(readFileSync(packageJson, "utf8")) as { version?: string }).version
-  } catch {
-    version = undefined
-  }
-  const fromPathTxt = (() => {
-    try {
-      return readFileSync(join(packageDir, "path.txt"), "utf8").trim()
-    } catch {
-      return undefined
+const electronHomes = (appFolder: string, stopAt?: string): ReadonlyArray<string> => {
+  const homes: Array<string> = []
+  for (let dir = resolve(appFolder); ; dir = dirname(dir)) {
+    homes.push(dir)
+    if (existsSync(join(dir, "package.json")) || dir === stopAt || dirname(dir) === dir) {
+      return existsSync(join(dir, "package.json")) || dir === stopAt ? homes : homes.slice(0, 1)
     }
-  })()
+  }
+}
+
+/**
+ * The Electron an app folder depends on: `node_modules/electron/package.json` in the app's own folders
+ * (`electronHomes`), its binary read from the package's path.txt, else the platform's dist/ convention.
+ * Electron's index.js is never imported (it can start a download); its files are read as regular files
+ * only, bounded (a FIFO cannot stall the server).
+ */
+export const appElectron = (appFolder: string, stopAt?: string): { readonly packageDir?: string; readonly version?: string; readonly binary?: string; readonly looked: string } => {
+  const homes = electronHomes(appFolder, stopAt === undefined ? undefined : resolve(stopAt))
+  const packageDir = homes.map((home) => join(home, "node_modules", "electron")).find((dir) => existsSync(join(dir, "package.json")))
+  if (packageDir === undefined) {
+    return { looked: `no electron package resolves from ${resolve(appFolder)} (node_modules/electron in the app's own folders; folders above the app's package.json are not searched)` }
+  }
+  const manifest = readJsonFile(join(packageDir, "package.json")) as { version?: unknown } | undefined
+  const version = typeof manifest?.version === "string" ? manifest.version : undefined
+  const pathTxt = readRegularFile(join(packageDir, "path.txt"), 4_096)
+  const fromPathTxt = typeof pathTxt === "string" ? pathTxt.trim() : undefined
   const relative = fromPathTxt !== undefined && fromPathTxt !== "" ? fromPathTxt : (PLATFORM_BINARY[process.platform] ?? "electron")
   const binary = join(packageDir, "dist", relative)
   return existsSync(binary)
@@ -86,10 +92,10 @@ export const STANDIN = "standin"
  * STAGEWRIGHT_ELECTRON (a path, or `standin` for the test stand-in, chosen by name only); otherwise it
  * fails naming every place looked at. The product never falls back to the stand-in.
  */
-export const resolveElectronRuntime = (env: NodeJS.ProcessEnv = process.env, app?: string): ElectronRuntime => {
+export const resolveElectronRuntime = (env: NodeJS.ProcessEnv = process.env, app?: string, appRoot?: string): ElectronRuntime => {
   const looked: Array<string> = []
   if (app !== undefined) {
-    const own = appElectron(appFolderOf(app))
+    const own = appElectron(appFolderOf(app), appRoot)
     if (own.binary !== undefined) return { kind: "electron", executablePath: own.binary, reason: `the app's own electron ${own.version ?? ""} (${own.packageDir})`.replace("  ", " ") }
     looked.push(own.looked)
   }

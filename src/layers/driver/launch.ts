@@ -43,11 +43,11 @@ export const wireSession = (session: AppSession) => {
  * against cwd, as the tools' launch policy resolved them). What an agent may launch is decided above
  * the driver (src/tools/launch-policy.ts); the operator's own launches (the production CLI) come here directly.
  */
-export const prepareLaunch = Effect.fn("ElectronDriver.prepareLaunch")(function* (options: LaunchOptions) {
+export const prepareLaunch = Effect.fn("ElectronDriver.prepareLaunch")(function* (options: LaunchOptions, appRoot?: string) {
   const runtime = options.executablePath
     ? { kind: "electron" as const, executablePath: resolve(options.cwd ?? ".", options.executablePath), reason: "executablePath given" }
     : yield* Effect.try({
-        try: () => resolveElectronRuntime(process.env, options.app === undefined ? undefined : resolve(options.cwd ?? ".", options.app)),
+        try: () => resolveElectronRuntime(process.env, options.app === undefined ? undefined : resolve(options.cwd ?? ".", options.app), appRoot),
         catch: (cause) => new LaunchFailed({ message: String(cause instanceof Error ? cause.message : cause), cause })
       })
   if (!existsSync(runtime.executablePath)) {

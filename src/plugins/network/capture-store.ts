@@ -2,23 +2,21 @@
  * What a network capture keeps: one entry a request (the windows' and the main process's), its headers
  * with the secret ones redacted, and its bodies — up to INLINE_MAX bytes of text in the entry, larger ones
  * (and binary ones) written to a file in the capture's folder under the output folder (at most FILE_MAX a
- * body, FILES_MAX a capture). Password-like fields of JSON and form bodies are redacted too.
+ * body, FILES_MAX a capture). Secret-named fields of any body are redacted too, inline and in files (redact.ts).
  */
 import { mkdirSync } from "node:fs"
 import { writeFile } from "node:fs/promises"
 import { outputPath } from "../../layers/config/paths.js"
+import { redactText } from "./redact.js"
 
 export const INLINE_MAX = 8 * 1024
 export const FILE_MAX = 10 * 1024 * 1024
 const FILES_MAX = 200 * 1024 * 1024
 /** Entries a capture keeps (the oldest are dropped, counted). */
 export const ENTRIES_MAX = 1_000
-/** Bodies over this size are stored as they are: redacting fields means parsing them. */
-const FIELDS_MAX = 1024 * 1024
 
-export const REDACTED = "<redacted>"
+export { REDACTED, redactHeaders, redactUrl } from "./redact.js"
 export const DEFAULT_REDACTED_HEADERS = ["authorization", "proxy-authorization", "cookie", "set-cookie"] as const
-const SECRET_FIELD = /^(password|passwd|pass|pwd|secret|client_secret|token|access_token|refresh_token|id_token|api_key|apikey)$/i
 
 export const RESOURCE_TYPES = ["document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "eventsource", "websocket", "manifest", "other", "main"] as const
 
@@ -68,45 +66,7 @@ export const matches = (filter: Filter, method: string, url: string, type: strin
   (filter.types === undefined || filter.types.has(type)) &&
   (filter.url === undefined || filter.url(url))
 
-/** Header names lower-cased, the redacted ones' values replaced. */
-export const redactHeaders = (headers: Readonly<Record<string, string>>, redact: ReadonlySet<string>): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), redact.has(name.toLowerCase()) ? REDACTED : value]))
-
-const isText = (mimeType: string) => /^(text\/|application\/(json|javascript|ecmascript|xml|x-www-form-urlencoded|graphql)|[^;]*\+(json|xml))/i.test(mimeType)
-
-/** Password-like fields of a JSON or form body as <redacted>; the text unchanged when there are none. */
-export const redactFields = (text: string, mimeType: string): string => {
-  if (text.length > FIELDS_MAX) return text
-  if (/json/i.test(mimeType)) {
-    let found = false
-    const walk = (value: unknown): unknown => {
-      if (Array.isArray(value)) return value.map(walk)
-      if (value === null || typeof value !== "object") return value
-      return Object.fromEntries(
-        Object.entries(value).map(([key, v]) => {
-          if (SECRET_FIELD.test(key) && (typeof v === "string" || typeof v === "number")) {
-            found = true
-            return [key, REDACTED]
-          }
-          return [key, walk(v)]
-        })
-      )
-    }
-    try {
-      const redacted = walk(JSON.parse(text))
-      return found ? JSON.stringify(redacted) : text
-    } catch {
-      return text
-    }
-  }
-  if (/x-www-form-urlencoded/i.test(mimeType)) {
-    const params = new URLSearchParams(text)
-    const secret = [...params.keys()].filter((key) => SECRET_FIELD.test(key))
-    for (const key of secret) params.set(key, REDACTED)
-    return secret.length > 0 ? params.toString() : text
-  }
-  return text
-}
+const isText = (mimeType: string) => /^(text\/|multipart\/|application\/(json|javascript|ecmascript|xml|x-www-form-urlencoded|graphql)|[^;]*\+(json|xml))/i.test(mimeType)
 
 /** Where a capture writes its large bodies, and how much it wrote. */
 export interface BodyFolder {
@@ -120,15 +80,20 @@ export interface BodyFolder {
  * A body as the entry keeps it: text inline when short, else written to `<folder>/<n>-<which>.json|txt|bin`.
  * `folder` is a folder inside the output folder; the file name is ours.
  */
-export const keepBody = (folder: BodyFolder, n: number, which: "request" | "response", data: Buffer, mimeType: string, cut = false): Body => {
+export const keepBody = (folder: BodyFolder, n: number, which: "request" | "response", data: Buffer, mimeType: string, truncated = false): Body => {
   const size = data.length
   const type = mimeType.split(";")[0]!.trim().toLowerCase()
-  const base = { size, mimeType: type || "application/octet-stream", ...(cut ? { truncated: true } : {}) }
+  const base = { size, mimeType: type || "application/octet-stream", ...(truncated ? { truncated: true } : {}) }
   if (size === 0) return base
-  const text = isText(type) ? redactFields(data.toString("utf8"), type) : undefined
+  // Redacted by what the body parses as, whatever its type says: a body that decodes as text (no NUL, no
+  // invalid UTF-8) is text; only the kept part is redacted and kept (a cut body is scrubbed, not parsed).
+  const cut = data.length > FILE_MAX ? data.subarray(0, FILE_MAX) : data
+  const decoded = cut.toString("utf8")
+  // eslint-disable-next-line no-control-regex
+  const text = isText(type) || !/[\u0000\ufffd]/.test(decoded) ? redactText(decoded, type) : undefined
   if (text !== undefined && Buffer.byteLength(text) <= INLINE_MAX) return { ...base, text }
-  const bytes = text !== undefined ? Buffer.from(text) : data
-  const kept = bytes.length > FILE_MAX ? bytes.subarray(0, FILE_MAX) : bytes
+  const kept = text !== undefined ? Buffer.from(text) : cut
+  const bytes = data
   if (folder.written + kept.length > FILES_MAX) return { ...base, note: `not kept: the capture's ${FILES_MAX / 1024 / 1024} MiB for bodies are used` }
   const ext = /json/.test(type) ? ".json" : text !== undefined ? ".txt" : ".bin"
   mkdirSync(folder.path, { recursive: true })
@@ -138,7 +103,7 @@ export const keepBody = (folder: BodyFolder, n: number, which: "request" | "resp
   const write = writeFile(file, kept).catch(() => undefined)
   folder.pending.add(write)
   void write.then(() => folder.pending.delete(write))
-  return { ...base, file, ...(kept.length < bytes.length || cut ? { truncated: true } : {}) }
+  return { ...base, file, ...(cut.length < bytes.length || truncated ? { truncated: true } : {}) }
 }
 
 /** An entry's compact line: #n METHOD url → status type size (window). */

@@ -6,10 +6,11 @@
  * when the context closes, i.e. when the app quits. Replay is `BrowserContext.routeFromHAR`.
  */
 import { Effect, Schema } from "effect"
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import type { Request } from "playwright-core"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
+import { readRegularFile } from "../../layers/config/read-file.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { AppLifecycle, PageOps, sessionLocal } from "../../layers/driver/ElectronDriver.js"
 import { confine } from "../../tools/confine.js"
@@ -133,8 +134,10 @@ const MAX_HAR_BYTES = 256 * 1024 * 1024
 const checkHar = (file: string, given: string) =>
   Effect.try({
     try: () => {
-      if (!statSync(file).isFile() || statSync(file).size > MAX_HAR_BYTES) return false
-      const parsed = JSON.parse(readFileSync(file, "utf8")) as { log?: { entries?: unknown } } | null
+      // A regular file only, bounded, opened non-blocking: a FIFO or a device named as a HAR cannot stall the server.
+      const text = readRegularFile(file, MAX_HAR_BYTES)
+      if (typeof text !== "string") return false
+      const parsed = JSON.parse(text) as { log?: { entries?: unknown } } | null
       return Array.isArray(parsed?.log?.entries)
     },
     catch: () => false as const
@@ -163,6 +166,11 @@ export const harReplay = defineTool({
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle
       const pages = yield* PageOps
+      const config = yield* ServerConfig
+      // The file is vetted before anything else (with no app running too): procfs, devices, --app-root.
+      const inOutput = input.file === undefined ? undefined : outputPath(config.outputDir, input.file, ".har")
+      const file = input.file === undefined ? undefined : typeof inOutput === "string" && existsSync(inOutput) ? inOutput : resolve(input.file)
+      if (file !== undefined && file !== inOutput) yield* confine([[file, "file"]])
       const session = yield* lifecycle.session
       if (input.stop === true) {
         if (input.file !== undefined) return yield* new InvalidArgument({ message: "stop takes no file", hint: "{ \"stop\": true } ends the replay." })
@@ -176,11 +184,7 @@ export const harReplay = defineTool({
         harState.of(session).replaying = undefined
         return { text: `Stopped replaying ${was}; requests reach the network (mocked routes kept).`, structured: { replaying: null } }
       }
-      if (input.file === undefined) return yield* new InvalidArgument({ message: "file is required", hint: "Give the path electron_network_har_record returned." })
-      const config = yield* ServerConfig
-      const inOutput = outputPath(config.outputDir, input.file, ".har")
-      const file = typeof inOutput === "string" && existsSync(inOutput) ? inOutput : resolve(input.file)
-      if (file !== inOutput) yield* confine([[file, "file"]])
+      if (input.file === undefined || file === undefined) return yield* new InvalidArgument({ message: "file is required", hint: "Give the path electron_network_har_record returned." })
       if (!existsSync(file)) return yield* new InvalidArgument({ message: `file: ${input.file} does not exist`, hint: "Give the path electron_network_har_record returned." })
       yield* checkHar(file, input.file)
       const matcher = input.url !== undefined ? yield* toMatcher(input.url, "url") : undefined

@@ -5,6 +5,8 @@
  */
 import { dynamicImport } from "../../dynamic-import.js"
 import { createHash } from "node:crypto"
+import { readRegularFile } from "../../layers/config/read-file.js"
+import { realPathOf, specialFile } from "../../layers/config/paths.js"
 import { existsSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs"
 import { basename, dirname, join, relative, resolve } from "node:path"
 import type { BuildFacts, FuseState } from "./checklist.js"
@@ -67,7 +69,8 @@ export const buildAt = (folder: string): BuildInfo | undefined => {
   const path = resolve(folder)
   if (path.endsWith(".app") && isDir(join(path, "Contents", "Resources"))) {
     const contents = join(path, "Contents")
-    const plist = existsSync(join(contents, "Info.plist")) ? readFileSync(join(contents, "Info.plist"), "utf8") : ""
+    const read = readRegularFile(join(contents, "Info.plist"))
+    const plist = typeof read === "string" ? read : ""
     const named = plistString(plist, "CFBundleExecutable")
     const macos = join(contents, "MacOS")
     const executable = named !== undefined && existsSync(join(macos, named)) ? join(macos, named) : list(macos).map((f) => join(macos, f))[0]
@@ -191,9 +194,9 @@ const recordedHeaderHash = (build: BuildInfo): { hash: string } | { missing: tru
   }
   const plistPath = join(build.resources, "Info.plist")
   if (!existsSync(plistPath)) return { missing: true }
-  const plist = readFileSync(plistPath)
-  if (plist.subarray(0, 6).toString() === "bplist") return { reason: "Info.plist is a binary plist, which Stagewright does not read" }
-  const text = plist.toString("utf8")
+  const text = readRegularFile(plistPath)
+  if (typeof text !== "string") return { reason: text.reason }
+  if (text.startsWith("bplist")) return { reason: "Info.plist is a binary plist, which Stagewright does not read" }
   const block = /<key>ElectronAsarIntegrity<\/key>\s*<dict>([\s\S]*?)<\/dict>\s*<\/dict>/.exec(text)?.[1]
   if (block === undefined) return { missing: true }
   const entry = /<key>Resources\/app\.asar<\/key>\s*<dict>([\s\S]*)/.exec(block)?.[1] ?? ""
@@ -221,7 +224,13 @@ export const checkAsar = async (build: BuildInfo, asarPath: string): Promise<Asa
         withoutIntegrity++
         continue
       }
-      const content = child.unpacked ? readFileSync(join(`${asarPath}.unpacked`, path)) : asar.extractFile(asarPath, path)
+      const unpacked = join(`${asarPath}.unpacked`, path)
+      // An unpacked file is read only when it is a regular file (a FIFO there would stall the server).
+      if (child.unpacked && specialFile(realPathOf(unpacked)) !== undefined) {
+        corrupt.push(path)
+        continue
+      }
+      const content = child.unpacked ? readFileSync(unpacked) : asar.extractFile(asarPath, path)
       const blockSize = child.integrity.blockSize
       const blocks: Array<string> = []
       // @electron/asar hashes floor(size / blockSize) + 1 blocks (the last one may be empty).

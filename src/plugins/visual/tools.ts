@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path"
 import pixelmatch from "pixelmatch"
 import { PNG } from "pngjs"
-import { outputPath, timestampedName } from "../../layers/config/paths.js"
+import { outputPath, realPathOf, specialFile, timestampedName } from "../../layers/config/paths.js"
+import { readJsonFile } from "../../layers/config/read-file.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { Windows, Snapshots, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
@@ -14,13 +15,8 @@ import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
 import { BaselineName, baselineDir, baselinePaths, capture, describeCapture, type CaptureInfo } from "./capture.js"
 
-const readInfo = (path: string): CaptureInfo | undefined => {
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as CaptureInfo
-  } catch {
-    return undefined
-  }
-}
+/** A baseline's facts: read as a regular file only, bounded (never a FIFO or a device). */
+const readInfo = (path: string): CaptureInfo | undefined => readJsonFile(path, 64 * 1024) as CaptureInfo | undefined
 
 const infoOf = (shot: { png: Buffer; view: { width: number; height: number; deviceScaleFactor: number }; target: string | undefined }, image: PNG): CaptureInfo => ({
   window: { width: shot.view.width, height: shot.view.height },
@@ -70,6 +66,10 @@ export const compareTool = defineTool({
           message: `name: no baseline "${input.name}" in ${paths.dir}${known.length > 0 ? ` (have: ${known.slice(0, 20).join(", ")})` : ""}`,
           hint: "Create it with electron_visual_update_baseline, or list them with electron_visual_baselines."
         })
+      }
+      // A baseline is read as a regular file only (a FIFO or a device planted in the folder is refused unread).
+      if (specialFile(realPathOf(paths.png)) !== undefined) {
+        return yield* new InvalidArgument({ message: `name: the baseline "${input.name}" is not a regular file`, hint: "Replace it with electron_visual_update_baseline." })
       }
       const base = PNG.sync.read(readFileSync(paths.png))
       const baseInfo = readInfo(paths.json)
