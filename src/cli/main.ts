@@ -98,7 +98,7 @@ const maxApps = Options.integer("max-apps").pipe(
 const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars, xvfb, maxApps }
 const maxSessions = Options.integer("max-sessions").pipe(
   Options.withPseudoName("N"),
-  Options.withDescription("Most HTTP sessions open at once (default 16); an initialize over it gets 503"),
+  Options.withDescription("Most HTTP sessions open at once (default 16); at the cap a new client closes the least recently used idle session (503 only when every one is live)"),
   Options.optional
 )
 const sessionIdleTimeoutMs = Options.integer("session-idle-timeout-ms").pipe(
