@@ -46,7 +46,7 @@ const outputDir = Options.text("output-dir").pipe(
 )
 const operationTimeoutMs = Options.integer("operation-timeout-ms").pipe(
   Options.withPseudoName("MS"),
-  Options.withDescription("Upper bound of one tool call in milliseconds; a call that does not settle ends with a retryable TIMEOUT"),
+  Options.withDescription("Cap of one tool call in milliseconds: a call's own timeoutMs governs up to it (tools/list says the cap; more is refused); a call that does not settle ends with a retryable TIMEOUT"),
   Options.withDefault(defaultServerConfig.operationTimeoutMs)
 )
 const appRoot = Options.text("app-root").pipe(
