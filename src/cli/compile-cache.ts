@@ -100,13 +100,20 @@ export const cacheKind = (args: ReadonlyArray<string>): string => {
   return "serve"
 }
 
+/**
+ * The cache file's name: the command, and a hash of the bundle's text, the Node version, the architecture
+ * and the bundle's own path. The path too: a cache holds its script's name, so two installs of the same
+ * bundle sharing the user's folder would otherwise print each other's paths in stack traces.
+ */
+export const cacheName = (file: string, source: string, args: ReadonlyArray<string>): string =>
+  `${cacheKind(args)}-${createHash("sha1").update(source).update(process.version).update(process.arch).update(file).digest("hex").slice(0, 20)}.v8cache`
+
 /** Runs the CommonJS file `file` as the main program, compiled with the code cache when there is one. */
 export const runWithCompileCache = (file: string, env: NodeJS.ProcessEnv = process.env, args: ReadonlyArray<string> = process.argv.slice(2)): void => {
   const source = readFileSync(file, "utf8").replace(/^#!.*/, "")
   const folder = cacheFolder(env)
   const owned = folder === undefined ? undefined : privateFolder(folder)
-  const key = createHash("sha1").update(source).update(process.version).update(process.arch).digest("hex").slice(0, 20)
-  const name = `${cacheKind(args)}-${key}.v8cache`
+  const name = cacheName(file, source, args)
   const cacheFile = owned === undefined ? undefined : join(owned, name)
   // The build ships a cache beside the bundle (written by the Node that built it): used unless a folder
   // is named, when the user's own is missing.

@@ -1,8 +1,9 @@
 /**
  * The `stagewright` command: `serve` (the default), `tools [--json]`, `doctor [--json]` and `replay <trace.jsonl>`.
  */
-import { Args, Command, Options } from "@effect/cli"
+import { Args, Command, HelpDoc, Options } from "@effect/cli"
 import { Effect } from "effect"
+import { flagsOf, type Commands } from "./argv.js"
 import { defaultServerConfig, XVFB_MODES } from "../layers/config/ServerConfig.js"
 import { PROFILE_NAMES, PROFILES, DEFAULT_PROFILE } from "../profile/profiles.js"
 import { VERSION } from "../version.js"
@@ -16,6 +17,7 @@ const toolProfile = Options.choice("tool-profile", PROFILE_NAMES).pipe(
   Options.optional
 )
 const allowEval = Options.text("allow-eval").pipe(
+  Options.withPseudoName("TARGET"),
   Options.withDescription("Allow eval tools for a target: renderer, main or all (repeatable)"),
   Options.repeated
 )
@@ -23,31 +25,37 @@ const allowProfileSwitch = Options.boolean("allow-profile-switch").pipe(
   Options.withDescription("List electron_profile, which switches the active tool profile at run time (tools/list_changed follows)")
 )
 const plugin = Options.text("plugin").pipe(
+  Options.withPseudoName("NAME"),
   Options.withDescription("Load a plugin: a first-party name, a module path or a package (repeatable)"),
   Options.repeated
 )
-const pluginConfig = Options.keyValueMap("plugin-config").pipe(
+const pluginConfig = Options.keyValueMap(Options.text("plugin-config").pipe(Options.withPseudoName("NAME=JSON"))).pipe(
   Options.withDescription("Configure a loaded plugin: NAME=<json>, decoded with the plugin's schema at start-up (repeatable)"),
   Options.optional
 )
 const screenshotDir = Options.text("screenshot-dir").pipe(
+  Options.withPseudoName("DIR"),
   Options.withDescription("Also save screenshots in this folder (names cannot leave it)"),
   Options.optional
 )
-const visualDir = Options.text("visual-dir").pipe(Options.withDescription("Baseline folder of the visual plugin (default <output-dir>/visual-baselines)"), Options.optional)
+const visualDir = Options.text("visual-dir").pipe(Options.withPseudoName("DIR"), Options.withDescription("Baseline folder of the visual plugin (default <output-dir>/visual-baselines)"), Options.optional)
 const outputDir = Options.text("output-dir").pipe(
+  Options.withPseudoName("DIR"),
   Options.withDescription("Folder for traces, exported tests and oversized results"),
   Options.withDefault(defaultServerConfig.outputDir)
 )
 const operationTimeoutMs = Options.integer("operation-timeout-ms").pipe(
-  Options.withDescription("Upper bound of one tool call in milliseconds; a call that does not settle ends with a retryable TIMEOUT"),
+  Options.withPseudoName("MS"),
+  Options.withDescription("Cap of one tool call in milliseconds: a call's own timeoutMs governs up to it (tools/list says the cap; more is refused); a call that does not settle ends with a retryable TIMEOUT"),
   Options.withDefault(defaultServerConfig.operationTimeoutMs)
 )
 const appRoot = Options.text("app-root").pipe(
+  Options.withPseudoName("DIR"),
   Options.withDescription("Confine launch paths, cwd, uploaded files and dialog-stub file answers to this folder (symlinks resolved)"),
   Options.optional
 )
 const maxResponseChars = Options.integer("max-response-chars").pipe(
+  Options.withPseudoName("N"),
   Options.withDescription("Cut results longer than this; the full result is written under the output dir and linked"),
   Options.withDefault(defaultServerConfig.maxResponseChars)
 )
@@ -57,48 +65,58 @@ const xvfb = Options.choice("xvfb", XVFB_MODES).pipe(
 )
 const json = Options.boolean("json").pipe(Options.withDescription("Print JSON"))
 const port = Options.integer("port").pipe(
+  Options.withPseudoName("PORT"),
   Options.withDescription("Serve Streamable HTTP on this port (0 picks one) instead of stdio"),
   Options.optional
 )
 const host = Options.text("host").pipe(
+  Options.withPseudoName("ADDRESS"),
   Options.withDescription("Address to bind with --port (default 127.0.0.1; anything but loopback is reachable from other machines)"),
   Options.withDefault("127.0.0.1")
 )
 const authTokenEnv = Options.text("auth-token-env").pipe(
+  Options.withPseudoName("VAR"),
   Options.withDescription("Require `Authorization: Bearer <token>` over HTTP, the token read from this environment variable"),
   Options.optional
 )
 const authTokenFile = Options.text("auth-token-file").pipe(
+  Options.withPseudoName("FILE"),
   Options.withDescription("Require `Authorization: Bearer <token>` over HTTP, the token read from this file (first line; it never enters the environment)"),
   Options.optional
 )
 const allowedHost = Options.text("allowed-host").pipe(
+  Options.withPseudoName("HOST:PORT"),
   Options.withDescription("Also accept this Host header (host:port) over HTTP (repeatable)"),
   Options.repeated
 )
 const allowedOrigin = Options.text("allowed-origin").pipe(
+  Options.withPseudoName("ORIGIN"),
   Options.withDescription("Also accept this Origin (scheme://host:port) over HTTP (repeatable)"),
   Options.repeated
 )
 
 const maxApps = Options.integer("max-apps").pipe(
+  Options.withPseudoName("N"),
   Options.withDescription("Most app sessions (launched or attached apps) held at once (default 4); a launch of a new session over it fails"),
   Options.optional
 )
 const secrets = Options.text("secrets").pipe(
+  Options.withPseudoName("FILE"),
   Options.withDescription("Secrets the agent may type by name, {{secret:NAME}}, without ever seeing them: a dotenv file of NAME=value lines"),
   Options.optional
 )
 const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars, xvfb, maxApps, secrets }
 const maxSessions = Options.integer("max-sessions").pipe(
-  Options.withDescription("Most HTTP sessions open at once (default 16); an initialize over it gets 503"),
+  Options.withPseudoName("N"),
+  Options.withDescription("Most HTTP sessions open at once (default 16); at the cap a new client closes the least recently used idle session (503 only when every one is live)"),
   Options.optional
 )
 const sessionIdleTimeoutMs = Options.integer("session-idle-timeout-ms").pipe(
+  Options.withPseudoName("MS"),
   Options.withDescription("Close an HTTP session (and its app) with no request in flight and no open stream after this many ms (default 600000)"),
   Options.optional
 )
-const maxConnections = Options.integer("max-connections").pipe(Options.withDescription("Most TCP connections open at once over HTTP (default 128)"), Options.optional)
+const maxConnections = Options.integer("max-connections").pipe(Options.withPseudoName("N"), Options.withDescription("Most TCP connections open at once over HTTP (default 128)"), Options.optional)
 const transportOptions = { port, host, authTokenEnv, authTokenFile, allowedHost, allowedOrigin, maxSessions, sessionIdleTimeoutMs, maxConnections }
 
 /**
@@ -116,6 +134,7 @@ const toolsCommand = Command.make("tools", { json, plugin }, (flags) => Effect.f
 )
 
 const doctorApp = Options.text("app").pipe(
+  Options.withPseudoName("DIR"),
   Options.withDescription("Also check one app folder (or packaged build): its Electron, the binary's Node ABI, native addons, display and fuses"),
   Options.optional
 )
@@ -125,12 +144,13 @@ const doctorCommand = Command.make("doctor", { json, app: doctorApp, ...serveOpt
 )
 
 const traceFile = Args.text({ name: "trace.jsonl" }).pipe(Args.withDescription("A trace file the trace plugin wrote (--plugin trace)"))
-const replayApp = Options.text("app").pipe(Options.withDescription("Launch this app folder in place of each recorded electron_launch's app"), Options.optional)
+const replayApp = Options.text("app").pipe(Options.withPseudoName("DIR"), Options.withDescription("Launch this app folder in place of each recorded electron_launch's app"), Options.optional)
 const replayExecutable = Options.text("executable-path").pipe(
+  Options.withPseudoName("PATH"),
   Options.withDescription("Run each launch with this executable (a trace's own executablePath is never run)"),
   Options.optional
 )
-const replayEnv = Options.keyValueMap("env").pipe(
+const replayEnv = Options.keyValueMap(Options.text("env").pipe(Options.withPseudoName("NAME=VALUE"))).pipe(
   Options.withDescription("NAME=VALUE for a launch's environment variable whose value was redacted in the trace (repeatable)"),
   Options.optional
 )
@@ -145,8 +165,29 @@ const replayCommand = Command.make(
 )
 
 export const rootCommand = Command.make("stagewright", { ...serveOptions, ...transportOptions }, serve).pipe(
-  Command.withDescription("MCP server that lets an AI agent launch or attach to an Electron app and drive, test and debug it"),
+  Command.withDescription(
+    "MCP server that lets an AI agent launch or attach to an Electron app and drive, test and debug it. With no command it serves (the options below are serve's): stagewright --app-root . --plugin production"
+  ),
   Command.withSubcommands([serveCommand, toolsCommand, doctorCommand, productionCommand, replayCommand])
 )
 
-export const cli = Command.run(rootCommand, { name: "stagewright", version: VERSION })
+/** Each command's options, for src/cli/argv.ts (a command of subcommands is left to the parser). */
+export const commandTable: Commands = {
+  commands: new Map([
+    ["serve", flagsOf(Command.getUsage(serveCommand))],
+    ["tools", flagsOf(Command.getUsage(toolsCommand))],
+    ["doctor", flagsOf(Command.getUsage(doctorCommand))],
+    ["production", null],
+    ["replay", flagsOf(Command.getUsage(replayCommand))]
+  ]),
+  fromEnv: new Set(["serve", "doctor"])
+}
+
+const footer = HelpDoc.blocks([
+  HelpDoc.h1("ENVIRONMENT"),
+  HelpDoc.p(
+    "Every option of serve can also come from an environment variable: STAGEWRIGHT_ and the option's name in capitals, dashes as underscores (STAGEWRIGHT_APP_ROOT=/path/to/app for --app-root). The command line wins. A repeatable option takes a comma-separated list (STAGEWRIGHT_PLUGIN=production,storage), --plugin-config one NAME=JSON a line, a switch 1/true or 0/false. STAGEWRIGHT_ELECTRON (the Electron binary) and STAGEWRIGHT_CHROMIUM keep their own meaning."
+  )
+])
+
+export const cli = Command.run(rootCommand, { name: "stagewright", version: VERSION, footer })

@@ -88,6 +88,12 @@ const formatIssues = (error: ParseResult.ParseError) =>
     .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(value)"}: ${issue.message}`)
     .join("; ")
 
+/** The longest description a third-party plugin's tool is listed with (first-party ones are under 400 characters). */
+export const MAX_PLUGIN_DESCRIPTION = 1_000
+
+const boundDescription = <T extends { readonly description: string }>(tool: T): T =>
+  tool.description.length <= MAX_PLUGIN_DESCRIPTION ? tool : { ...tool, description: `${tool.description.slice(0, MAX_PLUGIN_DESCRIPTION - 1).trimEnd()}…` }
+
 const looksLikePath = (spec: string) => spec.startsWith(".") || isAbsolute(spec) || /\.(c|m)?js$/.test(spec)
 
 const importPlugin = (registry: PluginRegistry, spec: string): Effect.Effect<unknown, PluginNotFound> => {
@@ -147,10 +153,13 @@ export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
         settings[plugin.name] = yield* Schema.decodeUnknown(schema)(config[plugin.name] ?? config[spec] ?? {}).pipe(
           Effect.mapError((error) => new PluginConfigInvalid({ plugin: plugin.name, reason: formatIssues(error) }))
         )
-        plugins.push({
-          ...original,
-          tools: original.tools.map((tool) => ({ ...tool, plugin: plugin.name }))
-        })
+        // A third-party tool's description is listed to every host: bounded, as a first-party one is by review.
+        const tools = original.tools.map((tool) => ({ ...tool, plugin: plugin.name }))
+        const bounded = registry[spec] !== undefined ? tools : tools.map((tool) => boundDescription(tool))
+        for (const [i, tool] of bounded.entries()) {
+          if (tool !== tools[i]) yield* Effect.logWarning(`plugin ${plugin.name}: the description of ${tool.name} (${tools[i]!.description.length} characters) is listed cut to ${MAX_PLUGIN_DESCRIPTION}`)
+        }
+        plugins.push({ ...original, tools: bounded })
       }
       const unused = Object.keys(config).filter((name) => !plugins.some((p) => p.name === name) && !specs.includes(name))
       if (unused.length > 0) {

@@ -21,6 +21,7 @@ import { bounded } from "../tools/call-bounds.js"
 import { errorCode, InvalidArgument, Timeout } from "../tools/errors.js"
 import { runStages } from "../tools/guard.js"
 import { inputJsonSchema, toListedTool, type ListedTool } from "../tools/json-schema.js"
+import { ANSWER_GRACE_MS, capTimeoutSchema, timeoutOverCap } from "./timeouts.js"
 import { isReadOnly, type Tool, type ToolServices } from "../tools/Tool.js"
 import { argumentsTooLarge, formatDecodeError, isArgumentObject } from "./decode.js"
 import { InternalError, PluginNotLoaded, UnknownTool, type ServerError } from "./errors.js"
@@ -65,6 +66,8 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
       const context = yield* Effect.context<ToolServices | ServerServices>()
       const observers = yield* makeObserverRunner(plugins.observers)
 
+      const capListed = (listed: ListedTool): ListedTool => ({ ...listed, inputSchema: capTimeoutSchema(listed.inputSchema, config.operationTimeoutMs) })
+
       const known = new Map<string, AnyTool>()
       // electron_profile exists only with --allow-profile-switch: without it the name is unknown.
       const switchTools = config.allowProfileSwitch === true ? [profileSwitch] : []
@@ -80,7 +83,8 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         const selection = profile.current()
         if (view === undefined || view.selection !== selection) {
           const visible = [...known.values()].filter(isVisible).sort(byName)
-          view = { selection, visible, listed: visible.map(toListedTool) }
+          // A timeoutMs is listed up to the cap this server has (./timeouts.ts).
+          view = { selection, visible, listed: visible.map((tool) => capListed(toListedTool(tool))) }
         }
         return view
       }
@@ -173,14 +177,25 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           const tool = yield* resolveTool(name)
           const input = yield* decode(tool, args)
           yield* gate
+          const over = timeoutOverCap(input, config.operationTimeoutMs)
+          if (over !== undefined) {
+            return yield* new InvalidArgument({
+              message: `timeoutMs ${over} is over this server's cap of ${config.operationTimeoutMs} ms (--operation-timeout-ms)`,
+              hint: `Pass timeoutMs ${config.operationTimeoutMs} or less, or ask the operator to restart the server with a larger --operation-timeout-ms.`
+            })
+          }
+          // One rule (./timeouts.ts): the call's own timeoutMs governs, up to the cap; the bound leaves its
+          // own timeout the time to answer with what it waited for.
+          const limitMs = callLimitMs(input, config.operationTimeoutMs)
+          const own = (input as { timeoutMs?: unknown } | null)?.timeoutMs === limitMs
           // Every tool, core, eval, plugin or third-party, runs through the same stages (files confined, held
           // to web dialogs, hints on DIALOG_OPEN and ELEMENT_NOT_FOUND: tools/guard.ts) inside one bound.
           const run = bounded(
             runStages(tool, input),
-            config.operationTimeoutMs,
+            limitMs + ANSWER_GRACE_MS,
             () =>
               new Timeout({
-                message: `${name} did not finish within ${config.operationTimeoutMs} ms (--operation-timeout-ms)`,
+                message: `${name} did not finish within ${limitMs} ms (${own ? "its timeoutMs" : "--operation-timeout-ms"})`,
                 hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
               })
           )
@@ -188,7 +203,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           if (sink === undefined) return yield* run
           return yield* withProgress(run, {
             tool: name,
-            limitMs: callLimitMs(input, config.operationTimeoutMs),
+            limitMs,
             activity: describeCall(input, isReadOnly(tool)),
             sink
           })

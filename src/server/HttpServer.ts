@@ -3,7 +3,8 @@
  * (and Origin, when sent) must be on the allow-list (DNS-rebinding protection); an optional bearer
  * token is compared in constant time. Each MCP session gets its own service graph (its own app), closed
  * with the session or the server. Bounds against a client that never lets go: at most `maxSessions`
- * sessions (an initialize over it is refused with 503 and opens nothing) and `maxConnections` TCP
+ * sessions (an initialize over it closes the least recently used idle session, its app with it, and is
+ * refused with 503 only when every session has a request in flight or an open stream) and `maxConnections` TCP
  * connections; a session idle for `sessionIdleTimeoutMs` is closed as a DELETE would close it; a session
  * is bound to the client that created it (./http-session.ts).
  */
@@ -66,6 +67,8 @@ interface Session {
   readonly binding: Buffer
   /** Its HTTP responses in flight (POSTs being answered, the GET SSE stream); at 0 the idle clock runs. */
   readonly open: SubscriptionRef.SubscriptionRef<number>
+  /** When a response of it last started or ended (ms since the epoch): the least recent idle one is evicted first. */
+  readonly activity: { last: number }
 }
 
 /** Compared against when no session has the id, so an unknown id and a foreign one take the same time. */
@@ -108,12 +111,39 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
         )
 
         /** Counts `res` as in flight on the session until it closes (answered, or the client went away). */
-        const track = (open: SubscriptionRef.SubscriptionRef<number>, res: ServerResponse) => {
+        const track = (open: SubscriptionRef.SubscriptionRef<number>, activity: { last: number }, res: ServerResponse) => {
+          activity.last = Date.now()
           Runtime.runSync(runtime)(SubscriptionRef.update(open, (n) => n + 1))
-          res.once("close", () => Runtime.runSync(runtime)(SubscriptionRef.update(open, (n) => n - 1)))
+          res.once("close", () => {
+            activity.last = Date.now()
+            Runtime.runSync(runtime)(SubscriptionRef.update(open, (n) => n - 1))
+          })
         }
 
-        const openSession = (binding: Buffer, open: SubscriptionRef.SubscriptionRef<number>, initialized: () => void) =>
+        /**
+         * Makes room for a new session at the cap: the idle session (no response in flight, no open
+         * stream) used least recently is taken out of the table at once (a concurrent initialize cannot
+         * pick it too) and closed as a DELETE closes it, its app with it. None idle: no room.
+         */
+        const evictIdle = (): Effect.Effect<boolean> =>
+          Effect.gen(function* () {
+            let victim: readonly [string, Session] | undefined
+            for (const entry of sessions) {
+              if ((yield* SubscriptionRef.get(entry[1].open)) > 0) continue
+              if (victim === undefined || entry[1].activity.last < victim[1].activity.last) victim = entry
+            }
+            if (victim === undefined) return false
+            const [id, session] = victim
+            sessions.delete(id)
+            yield* Effect.logInfo(
+              `closing the least recently used idle HTTP session (idle ${Duration.format(Duration.millis(Date.now() - session.activity.last))}, its app with it): ${maxSessions} sessions are open and a new client initializes`
+            )
+            yield* Effect.promise(() => session.transport.close().catch(() => undefined))
+            yield* Scope.close(session.scope, Exit.void)
+            return true
+          })
+
+        const openSession = (binding: Buffer, open: SubscriptionRef.SubscriptionRef<number>, activity: { last: number }, initialized: () => void) =>
           Effect.gen(function* () {
             const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
             const context = yield* Layer.buildWithScope(serverLayer(config), scope).pipe(Effect.tapErrorCause(() => Scope.close(scope, Exit.void)))
@@ -121,7 +151,7 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
             const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
               sessionIdGenerator: () => randomUUID(),
               onsessioninitialized: (id) => {
-                sessions.set(id, { transport, scope, binding, open })
+                sessions.set(id, { transport, scope, binding, open, activity })
                 initialized()
               }
             })
@@ -159,25 +189,29 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
             // constant-time comparison either way.
             const same = sameClient(existing?.binding ?? NO_SESSION, binding)
             if (existing === undefined || !same) return reject(res, 404, "Unknown or closed session: initialize a new one")
-            track(existing.open, res)
+            track(existing.open, existing.activity, res)
             return existing.transport.handleRequest(req, res)
           }
           if (req.method !== "POST") return reject(res, 400, "Start a session with an initialize POST")
-          if (sessions.size + opening >= maxSessions) {
-            return reject(res, 503, `Too many sessions: this server serves at most ${maxSessions} at once; end one (HTTP DELETE) or retry after an idle one is closed`)
-          }
+          // The slot is reserved before any wait, so concurrent initializes cannot overshoot the cap.
+          const full = sessions.size + opening >= maxSessions
           opening++
           let counted = true
           const settle = () => {
             if (counted) opening--
             counted = false
           }
+          if (full && !(await Runtime.runPromise(runtime)(evictIdle()))) {
+            settle()
+            return reject(res, 503, `Too many sessions: this server serves at most ${maxSessions} at once and every one has a request in flight or an open stream; end one (HTTP DELETE) or retry when one is idle`)
+          }
           // Its responses in flight, from this one (tracked now: a client gone before the session is built
           // leaves it idle, not counted as busy forever).
           const open = Runtime.runSync(runtime)(SubscriptionRef.make(0))
-          track(open, res)
+          const activity = { last: Date.now() }
+          track(open, activity, res)
           try {
-            const opened = await Runtime.runPromiseExit(runtime)(openSession(binding, open, settle))
+            const opened = await Runtime.runPromiseExit(runtime)(openSession(binding, open, activity, settle))
             if (Exit.isFailure(opened)) {
               Runtime.runFork(runtime)(Effect.logError("could not start an HTTP session", opened.cause))
               return reject(res, 500, "Could not start a session")

@@ -14,9 +14,10 @@ import { Clock, Duration, Effect, Ref, Schedule } from "effect"
 import { CallActivity } from "../layers/driver/waits.js"
 import { cut } from "../tools/respond.js"
 
-/** One progress notification's content: `progress` (elapsed ms) strictly increases within a call. */
+/** One progress notification's content: `progress` (elapsed ms) strictly increases within a call; `total` is the call's bound (ms). */
 export interface ProgressUpdate {
   readonly progress: number
+  readonly total?: number
   readonly message: string
 }
 
@@ -87,7 +88,7 @@ export const withProgress = <A, E, R>(effect: Effect.Effect<A, E, R>, options: P
         const now = yield* Clock.currentTimeMillis
         const progress = yield* Ref.updateAndGet(last, (previous) => Math.max(previous + 1, now - started))
         const doing = (yield* Ref.get(activity)) ?? options.activity
-        yield* options.sink({ progress, message: `${options.tool}: ${doing} (${seconds(progress)} s of ${seconds(options.limitMs)} s)` })
+        yield* options.sink({ progress, total: options.limitMs, message: `${options.tool}: ${doing} (${seconds(progress)} s of ${seconds(options.limitMs)} s)` })
       })
       yield* Effect.forkScoped(Effect.schedule(beat, Schedule.spaced(options.period ?? HEARTBEAT)))
       return yield* Effect.locally(effect, CallActivity, activity)

@@ -6,7 +6,7 @@
  * error names the URI and the reason, never a file's contents. `changed` tells, cheaply (by the
  * modification times of the folders), whether the listing changed since it was last asked.
  */
-import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js"
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js"
 import { Data, Effect, Ref } from "effect"
 import { readdirSync, statSync, type Stats } from "node:fs"
 import { readFile } from "node:fs/promises"
@@ -81,8 +81,13 @@ export type ResourceError = ResourceRefused | ResourceNotFound | ResourceTooLarg
 const shown = (uri: string) => JSON.stringify(cut(uri, 200))
 
 /** The JSON-RPC error of a refused read: invalid params, or MCP's -32002 for a resource that does not exist. */
-export const toMcpError = (error: ResourceError): McpError =>
-  new McpError(error._tag === "ResourceNotFound" ? -32002 : ErrorCode.InvalidParams, error.message, { uri: error.uri })
+/**
+ * The JSON-RPC error of a refused read. Thrown as a plain Error with `code` and `data`: the SDK sends the
+ * error's message as is, and an McpError's message already reads "MCP error -32602: …", which the client
+ * prefixes again ("MCP error -32602: MCP error -32602: …").
+ */
+export const toMcpError = (error: ResourceError): Error & { readonly code: number; readonly data: { readonly uri: string } } =>
+  Object.assign(new Error(error.message), { code: error._tag === "ResourceNotFound" ? -32002 : ErrorCode.InvalidParams, data: { uri: error.uri } })
 
 export interface ResourcesShape {
   readonly list: (cursor: string | undefined) => Effect.Effect<{ resources: Array<ListedResource>; nextCursor?: string }, ResourceRefused>

@@ -71,7 +71,8 @@ const base64Bytes = (data: string) => Math.max(0, Math.floor((data.length * 3) /
  * structuredContent carries every fact of the result, since some hosts forward only it: the handler's
  * fields unchanged, a note of each image (`images: [{ mimeType, bytes }]`), the full result's URI when the
  * text was cut, and the text itself (as `text`, or `resultText` when `text` is a field of another value)
- * unless the fields already cover it word for word (`coversText`). Returns the fields without that copy too.
+ * unless the fields already cover it word for word (`coversText`) or it is longer than TEXT_COPY_MAX (then
+ * only its length, `textChars`: a long text is not sent twice). Returns the fields without that copy too.
  */
 export const completeStructured = (
   structured: Record<string, unknown>,
@@ -85,9 +86,15 @@ export const completeStructured = (
     ...(link?.type === "resource_link" && !("fullResultUri" in structured) ? { fullResultUri: link.uri } : {})
   }
   if (coversText(fields, text)) return { fields, structuredContent: fields }
+  // A long text (a snapshot, a cut result) is not sent twice: structuredContent keeps its facts as fields
+  // (ids, counts, refs, the full result's URI) and says how long the text beside it is.
+  if (text.length > TEXT_COPY_MAX) return { fields, structuredContent: { ...fields, textChars: text.length } }
   const key = !("text" in fields) ? "text" : fields.text === text ? undefined : "resultText"
   return { fields, structuredContent: key === undefined ? fields : { ...fields, [key]: text } }
 }
+
+/** The longest result text copied into structuredContent (a short answer's facts stay readable from it alone). */
+export const TEXT_COPY_MAX = 1_000
 
 /**
  * Caps a result: text longer than `maxChars` is cut and the whole result (text and structured content)
@@ -109,7 +116,16 @@ export const capResult = (tool: string, result: ToolResult, maxChars: number, ou
   return {
     ...result,
     text,
-    ...(result.structured ? { structured: structuredChars > maxChars ? { truncated: true, fullResult: path, fullResultUri: uri } : result.structured } : {}),
+    ...(result.structured
+      ? {
+          structured:
+            structuredChars > maxChars
+              ? { truncated: true, fullResult: path, fullResultUri: uri }
+              : total > maxChars
+                ? { ...result.structured, textCut: { at: maxChars, of: total }, fullResult: path }
+                : result.structured
+        }
+      : {}),
     link: { type: "resource_link", uri, name: basename(path), mimeType: "text/plain", description: `full result of ${tool}` }
   }
 }

@@ -3,7 +3,8 @@
  * sits in each session's context), its MCP annotations and its tools/list entry.
  */
 import { JSONSchema } from "effect"
-import { isReadOnly, toolTitle, type Tool } from "./Tool.js"
+import { annotationsOf } from "./annotations.js"
+import { toolTitle, type Tool } from "./Tool.js"
 
 /** One entry of the tools/list payload. */
 export interface ListedTool {
@@ -80,21 +81,11 @@ export const inputJsonSchema = (tool: Tool<any, any>): ListedTool["inputSchema"]
   return schema
 }
 
-/** MCP annotations that match the operation type. */
-export const annotationsOf = (tool: Tool<any, any>): Record<string, boolean> =>
-  isReadOnly(tool)
-    ? { readOnlyHint: true, openWorldHint: tool.openWorld === true }
-    : {
-        readOnlyHint: false,
-        destructiveHint: tool.destructive === true,
-        ...(tool.idempotent === true ? { idempotentHint: true } : {}),
-        openWorldHint: tool.openWorld === true
-      }
-
 export const toListedTool = (tool: Tool<any, any>): ListedTool => ({
   name: tool.name,
   title: toolTitle(tool),
   description: tool.description,
   inputSchema: inputJsonSchema(tool),
-  annotations: annotationsOf(tool)
+  annotations: { ...annotationsOf(tool) }
 })
+export { annotationsOf } from "./annotations.js"

@@ -3,6 +3,7 @@
  * operation type, eval target, profiles, plugin and error codes — beside each tool's description
  * and input schema. Sorted by name, like tools/list.
  */
+import { annotationsOf, decide, type Annotations } from "./annotations.js"
 import { inputJsonSchema } from "./json-schema.js"
 import { PROFILE_NAMES, PROFILES, type CoreToolName } from "../profile/profiles.js"
 import { COMMON_CODES } from "./errors.js"
@@ -21,6 +22,8 @@ export interface ManifestEntry {
   readonly plugin: string | null
   readonly errors: ReadonlyArray<string>
   readonly inputSchema: unknown
+  /** The MCP annotations tools/list carries, and why (src/tools/annotations.ts). */
+  readonly annotations: Annotations & { readonly reason: string }
 }
 
 export const manifestEntry = (tool: Tool): ManifestEntry => ({
@@ -40,7 +43,8 @@ export const manifestEntry = (tool: Tool): ManifestEntry => ({
   // playwright-core failure to (playwright-errors.ts): the app gone, its window gone, or an unclassified failure;
   // a tool that declares file arguments has them confined before its handler runs.
   errors: [...new Set([...tool.errors, ...COMMON_CODES, ...(touchesPage(tool) ? PAGE_CODES : []), ...((tool.files?.length ?? 0) > 0 ? ["PATH_NOT_ALLOWED"] : [])])].sort(),
-  inputSchema: inputJsonSchema(tool)
+  inputSchema: inputJsonSchema(tool),
+  annotations: { ...annotationsOf(tool), reason: decide(tool).why }
 })
 
 export const documentationManifest = (tools: ReadonlyArray<Tool>): ReadonlyArray<ManifestEntry> =>

@@ -24,6 +24,7 @@ const entry = (name: string, extra: Partial<ManifestEntry> = {}): ManifestEntry 
   plugin: null,
   errors: ["INTERNAL_ERROR", "INVALID_ARGUMENT", "TIMEOUT"],
   inputSchema: { type: "object" },
+  annotations: { readOnlyHint: true, openWorldHint: false, reason: "reads the app" },
   ...extra
 })
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cacheFolder, cacheKind, pruneStale, STALE_CACHE_MS } from "../../src/cli/compile-cache.js"
+import { cacheFolder, cacheKind, cacheName, pruneStale, STALE_CACHE_MS } from "../../src/cli/compile-cache.js"
 import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
 import { CLI, runNode } from "../support/cli.js"
 
@@ -21,6 +21,12 @@ describe("where the code cache lives", () => {
     expect(cacheFolder({ STAGEWRIGHT_COMPILE_CACHE: "/var/cache/sw", HOME: "/home/a" })).toBe("/var/cache/sw")
     expect(cacheFolder({ XDG_CACHE_HOME: "/home/a/.xdg", HOME: "/home/a" })).toBe("/home/a/.xdg/stagewright")
     expect(cacheFolder({ HOME: "/home/a" })).toBe("/home/a/.cache/stagewright")
+  })
+
+  it("two installs of the same bundle keep different caches (a cache holds its script's path, which stack traces print)", () => {
+    const args = ["serve"]
+    expect(cacheName("/a/node_modules/stagewright/dist/bin/stagewright.cjs", "same text", args)).not.toBe(cacheName("/b/node_modules/stagewright/dist/bin/stagewright.cjs", "same text", args))
+    expect(cacheName("/a/x.cjs", "same text", args)).toBe(cacheName("/a/x.cjs", "same text", args))
   })
 
   it("each command keeps its own cache (each compiles different parts of the bundle)", () => {

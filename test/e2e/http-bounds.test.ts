@@ -84,26 +84,105 @@ const raw = (url: URL, { method = "POST", body, headers = {}, localAddress }: Ra
 const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }
 const toolsList = { jsonrpc: "2.0", id: 7, method: "tools/list" }
 
+/** A raw GET of a session's SSE stream, held open until `close` (a connected client's stream). */
+const holdStream = (url: URL, id: string) =>
+  new Promise<{ readonly close: () => void }>((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: url.port,
+        path: url.pathname,
+        method: "GET",
+        headers: { accept: "text/event-stream", "mcp-protocol-version": "2025-06-18", "mcp-session-id": id, ...AUTH }
+      },
+      (res) => (res.statusCode === 200 ? resolve({ close: () => res.destroy() }) : reject(new Error(`GET answered ${res.statusCode}`)))
+    )
+    req.on("error", reject)
+    req.end()
+  })
+
+/** A raw initialize that leaves without DELETE (as the Inspector CLI, mcp-remote and the conformance suite do); its session id. */
+const abandon = async (url: URL) => {
+  const answer = await new Promise<{ status: number; id: string | undefined }>((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...AUTH } },
+      (res) => {
+        res.resume()
+        res.once("end", () => resolve({ status: res.statusCode ?? 0, id: res.headers["mcp-session-id"] as string | undefined }))
+      }
+    )
+    req.on("error", reject)
+    req.end(JSON.stringify(initialize))
+  })
+  return answer
+}
+
 describe("HTTP session cap", () => {
-  it("refuses an initialize over the cap with 503 and opens nothing; the open sessions keep working", async () => {
-    const { http, url } = await startHttp({ maxSessions: 2 })
-    const a = await connect(url)
-    const b = await connect(url)
-    expect(http.sessions()).toBe(2)
-    const refused = await raw(url, { body: initialize, headers: AUTH })
-    expect(refused.status).toBe(503)
-    expect(JSON.parse(refused.body)).toMatchObject({ jsonrpc: "2.0", error: { message: expect.stringContaining("Too many sessions: this server serves at most 2") } })
-    await expect(connect(url)).rejects.toThrow(/503|Too many sessions/)
-    expect(http.sessions()).toBe(2)
-    expect((await a.client.listTools()).tools.length).toBeGreaterThan(0)
-    expect((await b.client.listTools()).tools.length).toBeGreaterThan(0)
-    // Ending one (DELETE) makes room again.
-    await a.transport.terminateSession()
-    await a.client.close()
-    await vi.waitFor(() => expect(http.sessions()).toBe(1), { timeout: 10_000, interval: 50 })
+  it("on default flags: 24 clients that leave without DELETE, then a new one, all answered 200; 16 sessions held", async () => {
+    const { http, url } = await startHttp({})
+    const rows: Array<{ client: number; status: number; sessions: number }> = []
+    for (let client = 1; client <= 25; client++) {
+      const { status } = await abandon(url)
+      rows.push({ client, status, sessions: http.sessions() })
+    }
+    process.stderr.write(`[http-cap] client | status | sessions open\n${rows.map((r) => `${r.client} | ${r.status} | ${r.sessions}`).join("\n")}\n`)
+    expect(rows.map((r) => r.status)).toEqual(Array(25).fill(200))
+    expect(rows.map((r) => r.sessions)).toEqual([...Array.from({ length: 16 }, (_, i) => i + 1), ...Array(9).fill(16)])
+    // The newest is served; the oldest (evicted first) is gone.
     const c = await connect(url)
     expect((await c.client.listTools()).tools.length).toBeGreaterThan(0)
-    await Promise.all([b.client.close(), c.client.close()])
+    await c.client.close()
+  })
+
+  it("evicts the least recently used idle session, never a live one; all live: 503, opening nothing", async () => {
+    const { http, url } = await startHttp({ maxSessions: 2 })
+    const a = (await abandon(url)).id!
+    const b = (await abandon(url)).id!
+    // a is older but has a stream open (a connected client): b, idle, is the one closed.
+    const streamA = await holdStream(url, a)
+    expect((await abandon(url)).status).toBe(200)
+    expect(http.sessions()).toBe(2)
+    expect((await raw(url, { body: toolsList, headers: { ...AUTH, "mcp-session-id": b } })).status).toBe(404)
+    expect((await raw(url, { body: toolsList, headers: { ...AUTH, "mcp-session-id": a } })).status).toBe(200)
+    streamA.close()
+    await vi.waitFor(async () => {
+      // a is idle again once its stream is gone: the next newcomer takes its place.
+      expect((await abandon(url)).status).toBe(200)
+    }, { timeout: 10_000, interval: 100 })
+    // Both sessions live (two SDK clients, their streams open): no room, and the newcomer opens nothing.
+    const [x, y] = [await connect(url), await connect(url)]
+    await vi.waitFor(async () => {
+      const refused = await raw(url, { body: initialize, headers: AUTH })
+      expect(refused.status).toBe(503)
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { message: expect.stringContaining("every one has a request in flight or an open stream") } })
+    }, { timeout: 10_000, interval: 100 })
+    expect(http.sessions()).toBe(2)
+    expect((await x.client.listTools()).tools.length).toBeGreaterThan(0)
+    expect((await y.client.listTools()).tools.length).toBeGreaterThan(0)
+    // Ending one (DELETE) makes room again.
+    await x.transport.terminateSession()
+    await x.client.close()
+    await vi.waitFor(() => expect(http.sessions()).toBe(1), { timeout: 10_000, interval: 50 })
+    const z = await connect(url)
+    expect((await z.client.listTools()).tools.length).toBeGreaterThan(0)
+    await Promise.all([y.client.close(), z.client.close()])
+  })
+
+  it("closes an evicted session's app", async () => {
+    const { http, url } = await startHttp({ maxSessions: 1 })
+    const a = await connect(url)
+    const launched = await a.client.callTool(
+      { name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } } },
+      undefined,
+      { timeout: 120_000 }
+    )
+    expect(launched.isError, JSON.stringify(launched.content)).not.toBe(true)
+    const pid = ((await a.client.callTool({ name: "electron_status", arguments: {} })).structuredContent as any).app.pid as number
+    // The client goes away without DELETE; its stream closes, the session is idle.
+    await a.client.close()
+    await vi.waitFor(async () => expect((await abandon(url)).status).toBe(200), { timeout: 10_000, interval: 100 })
+    expect(http.sessions()).toBe(1)
+    expect(await waitAllGone([pid])).toEqual([])
   })
 })
 

@@ -50,7 +50,7 @@ const client = new Client({ name: "doomed", version: "1" })
 await client.connect(transport)
 const r = await client.callTool({ name: "electron_launch", arguments: { app: ${JSON.stringify(sampleAppPath("tasks"))}, env: { SAMPLE_APP_USER_DATA: ${JSON.stringify(freshUserData())} } } })
 // Leave a long call running: the client dies mid-call.
-client.callTool({ name: "electron_wait_for", arguments: { text: "never appears", timeoutMs: 120000 } }, undefined, { timeout: 300000 }).catch(() => {})
+client.callTool({ name: "electron_wait_for", arguments: { text: "never appears", timeoutMs: 60000 } }, undefined, { timeout: 300000 }).catch(() => {})
 // The server reads requests in order: once a later call has answered, the long one is in flight.
 await client.callTool({ name: "electron_status", arguments: {} })
 console.log(JSON.stringify({ server: transport.pid, ok: !r.isError }))

@@ -49,6 +49,15 @@ layer(loaderWith({ demo: async () => firstParty }))("PluginLoader", (it) => {
     })
   )
 
+  it.effect("lists a third-party tool's over-long description bounded", () =>
+    Effect.gen(function* () {
+      const loaded = yield* Effect.flatMap(PluginLoader, (l) => l.load([fixture("verbose-plugin.mjs")]))
+      const description = loaded.tools[0]!.description
+      expect(description.length).toBeLessThanOrEqual(1_000)
+      expect(description).toMatch(/^Does one thing\. .*…$/)
+    })
+  )
+
   it.effect("fails an unknown name with PluginNotFound listing the first-party plugins", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(Effect.flatMap(PluginLoader, (l) => l.load(["no-such-plugin"])))

@@ -169,6 +169,8 @@ describe("resources/read confinement", () => {
       const huge = await refusal(client, "stagewright://output/huge.txt")
       expect(huge).toMatchObject({ code: -32602 })
       expect(huge!.message).toContain("over the 20971520 bytes (20 MiB)")
+      // The client's own prefix once, not the server's too.
+      expect(huge!.message).toMatch(/^MCP error -32602: (?!MCP error)/)
       expect(readFileSync(join(outputDir, "ok.txt"), "utf8")).toBe("fine")
     })
   })

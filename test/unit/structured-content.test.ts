@@ -41,18 +41,18 @@ describe("structuredContent carries the text's facts", () => {
     expect(result.content.filter((c) => c.type === "image")).toHaveLength(1)
   })
 
-  it("the over-long cut: structuredContent holds the cut text and the full result's URI", () => {
+  it("the over-long cut: structuredContent holds the cut's facts as fields, not a second copy of the text", () => {
     const dir = out()
     const text = "x ".repeat(3000)
     const capped = capResult("electron_snapshot", { text, structured: { window: "w1", refs: 3 } }, 1000, dir)
     const result = successResult(capped)
     const link = result.content.find((c) => c.type === "resource_link") as { uri: string }
     const sc = result.structuredContent as Record<string, unknown>
-    expect(sc).toMatchObject({ window: "w1", refs: 3, fullResultUri: link.uri })
-    expect(sc.text).toBe((result.content[0] as { text: string }).text)
-    expect(sc.text).toContain("… cut at 1000 of 6000 characters; the full result is in ")
-    const path = /the full result is in (.+)$/.exec(String(sc.text))![1]!
-    expect(existsSync(path) && readFileSync(path, "utf8").startsWith(text)).toBe(true)
+    const shown = (result.content[0] as { text: string }).text
+    expect(shown).toContain("… cut at 1000 of 6000 characters; the full result is in ")
+    expect(sc).toEqual({ window: "w1", refs: 3, textCut: { at: 1000, of: 6000 }, fullResult: expect.any(String), fullResultUri: link.uri, textChars: shown.length })
+    expect(JSON.stringify(sc).length).toBeLessThan(400)
+    expect(existsSync(String(sc.fullResult)) && readFileSync(String(sc.fullResult), "utf8").startsWith(text)).toBe(true)
   })
 
   it("the over-long cut of structured fields keeps its marker, with the cut text beside it", () => {

@@ -322,6 +322,29 @@ const renderTool = (tool: ManifestEntry): string => {
   return lines.join("\n")
 }
 
+/** The annotations table: every tool's MCP hints as tools/list carries them, and the reason. */
+const renderAnnotations = (tools: ReadonlyArray<ManifestEntry>): Array<string> => {
+  const yes = (b: boolean | undefined) => (b === true ? "yes" : "no")
+  const count = (pred: (a: ManifestEntry["annotations"]) => boolean) => tools.filter((t) => pred(t.annotations)).length
+  return [
+    "## Annotations",
+    "",
+    "The MCP annotations each tool carries in `tools/list`, decided in one place (`src/tools/annotations.ts`): a tool that runs caller code or changes the app's state is not read-only and is destructive (only a tool that adds a record and leaves the app alone is not); a tool that reaches URLs, processes or the file system is open-world. Hosts that approve calls by these hints ask before every destructive one.",
+    "",
+    `${count((a) => a.readOnlyHint)} read-only, ${count((a) => a.destructiveHint === true)} destructive, ${count((a) => a.openWorldHint)} open-world of ${tools.length}.`,
+    "",
+    "| Tool | Read-only | Destructive | Idempotent | Open-world | Why |",
+    "|---|---|---|---|---|---|",
+    ...[...tools]
+      .sort((a, b) => byName(a.name, b.name))
+      .map((t) => {
+        const a = t.annotations
+        return `| ${cell(code(t.name))} | ${yes(a.readOnlyHint)} | ${a.readOnlyHint ? "no" : yes(a.destructiveHint)} | ${a.readOnlyHint ? "yes" : yes(a.idempotentHint)} | ${yes(a.openWorldHint)} | ${cell(a.reason)} |`
+      }),
+    ""
+  ]
+}
+
 export const renderToolsReference = (input: ReferenceInput): string => {
   const groups = groupTools(input)
   const count = (pred: (t: ManifestEntry) => boolean) => input.tools.filter(pred).length
@@ -349,6 +372,7 @@ export const renderToolsReference = (input: ReferenceInput): string => {
   for (const group of groups) {
     out.push(`- [${group.title}](#${group.id}) (${group.tools.length}): ${group.tools.map((t) => `[${code(t.name)}](#${t.name})`).join(", ")}`)
   }
+  out.push("- [Annotations](#annotations): what each tool tells hosts it does (read-only, destructive, idempotent, open-world)")
   out.push("- [Plugin API](#plugin-api): the fields of a plugin value", "")
   for (const group of groups) {
     out.push(`## ${group.title}`, "")
@@ -356,6 +380,7 @@ export const renderToolsReference = (input: ReferenceInput): string => {
     if (group.readme !== undefined) out.push(group.readme, "")
     for (const tool of group.tools) out.push(renderTool(tool))
   }
+  out.push(...renderAnnotations(input.tools))
   out.push(...renderPluginApi())
   return `${out.join("\n").trimEnd()}\n`
 }

@@ -72,7 +72,12 @@ export const appElectron = (appFolder: string, stopAt?: string): { readonly pack
   const binary = join(packageDir, "dist", relative)
   return existsSync(binary)
     ? { packageDir, ...(version !== undefined ? { version } : {}), binary, looked: `${binary} (electron ${version ?? "?"} from ${packageDir})` }
-    : { packageDir, ...(version !== undefined ? { version } : {}), looked: `${packageDir} (electron ${version ?? "?"}) has no binary at ${binary}: it was installed without its download` }
+    : {
+        packageDir,
+        ...(version !== undefined ? { version } : {}),
+        // The command doctor gives for it (src/cli/doctor-app.ts).
+        looked: `${packageDir} (electron ${version ?? "?"}) has no binary at ${binary}: it was installed without its download (npm ran with ignore-scripts or offline); download it with node ${join(packageDir, "install.js")}`
+      }
 }
 
 /** The folder an app argument names: the folder itself, or the main script's folder. */

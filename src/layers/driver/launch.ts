@@ -6,6 +6,8 @@
  */
 import { dynamicImport } from "../../dynamic-import.js"
 import { Effect, Scope } from "effect"
+import type { ChildProcess } from "node:child_process"
+import { randomUUID } from "node:crypto"
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -21,6 +23,7 @@ import { inspectFuseOff } from "./fuses.js"
 import { AppSession, type AttachOptions, type LaunchOptions } from "./session.js"
 import type { XvfbMode } from "./display.js"
 import { displayForLaunch } from "./xvfb.js"
+import { LAUNCH_TOKEN, watchSpawns } from "./spawn-watch.js"
 import { pageFacts } from "./surfaces.js"
 
 export const firstLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
@@ -85,24 +88,34 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
       Effect.sync(() => mkdtempSync(join(tmpdir(), "stagewright-artifacts-"))),
       (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
     ).pipe(Scope.extend(scope))
-    const { electronApp, child } = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () =>
-          _electron
-            .launch({
-              executablePath: runtime.executablePath,
-              args,
-              env,
-              ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
-              artifactsDir,
-              timeout
-            })
-            .then((electronApp) => ({ electronApp, child: electronApp.process() })),
-        catch: (cause) => new LaunchFailed({ message: `Could not launch ${app ?? runtime.executablePath}: ${firstLine(cause)}`, cause })
-      }),
-      // playwright-core's handle to the process does not outlive the app: use the one captured at launch.
-      ({ child }) => killProcessGroup(child)
-    ).pipe(Scope.extend(scope))
+    // The app's process is known from its spawn, not from the launch's end: a launch still pending
+    // (interrupted: a cancelled call, a client gone, the server stopping) kills its whole group at once.
+    const spawned: Array<ChildProcess> = []
+    const token = randomUUID()
+    const unwatch = watchSpawns(token, (child) => spawned.push(child))
+    yield* Scope.addFinalizer(
+      scope,
+      Effect.suspend(() => {
+        unwatch()
+        return Effect.forEach(spawned, killProcessGroup, { discard: true })
+      })
+    )
+    const { electronApp, child } = yield* Effect.tryPromise({
+      try: () =>
+        _electron
+          .launch({
+            executablePath: runtime.executablePath,
+            args,
+            env: { ...env, [LAUNCH_TOKEN]: token },
+            ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
+            artifactsDir,
+            timeout
+          })
+          .then((electronApp) => ({ electronApp, child: electronApp.process() })),
+      catch: (cause) => new LaunchFailed({ message: `Could not launch ${app ?? runtime.executablePath}: ${firstLine(cause)}`, cause })
+    }).pipe(Effect.ensuring(Effect.sync(unwatch)))
+    // playwright-core's handle to the process does not outlive the app: the one captured at launch is killed.
+    if (!spawned.includes(child)) spawned.push(child)
     const session = new AppSession({
       kind: "launched",
       context: electronApp.context(),
