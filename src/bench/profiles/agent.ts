@@ -318,13 +318,22 @@ export class Agent {
    * Waits for the outcome an action should have: nothing when the answers since the action already show
    * the text (a careful agent does not wait for what it has just read); wait_for the text when the user's
    * statement gives it; else, as the agent cannot know the app's words in advance, wait_for the status line
-   * it last saw to change (its old text gone). Gives up without wait_for.
+   * it last saw to change (its old text gone), or, with no status line seen, look again until the page shows
+   * it. Gives up without wait_for.
    */
   async waitText(text: string, timeoutMs = 10_000): Promise<void> {
     if (this.recent.includes(text)) return
     if (!this.has("electron_wait_for")) throw new GiveUp("cannot wait for the page", "electron_wait_for")
-    if (this.statement.includes(text) || this.lastStatus === undefined) {
+    if (this.statement.includes(text)) {
       await this.must("electron_wait_for", { text, timeoutMs })
+      return
+    }
+    if (this.lastStatus === undefined) {
+      // No status line seen and the words not given: look at the page again until the outcome shows there.
+      for (let look = 0; look * 300 < timeoutMs && !this.recent.includes(text); look++) {
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        await this.must("electron_snapshot")
+      }
       return
     }
     await this.must("electron_wait_for", { textGone: this.lastStatus, timeoutMs })
@@ -347,7 +356,8 @@ export class Agent {
     const text = await this.must("electron_windows")
     const out: Array<{ id: string; title: string; active: boolean }> = []
     for (const line of text.split("\n")) {
-      const m = /^(\*?)\s*(w\d+)\s+"((?:[^"\\]|\\.)*)"/.exec(line.trim())
+      // Windows (`w1 "Tasks"`) and the surfaces in them (`v1 view in w1 "Sidebar"`, `v2 view "Sidebar"` of a BaseWindow, `fr2 frame in w1, cross-origin "Sign in"`).
+      const m = /^(\*?)\s*((?:w|v|g|fr)\d+)\s+(?:(?:view|guest|frame)(?: in w\d+)?(?:, [a-z-]+)?\s+)?"((?:[^"\\]|\\.)*)"/.exec(line.trim())
       if (m !== null) out.push({ id: m[2] ?? "", title: m[3] ?? "", active: m[1] === "*" })
     }
     return out

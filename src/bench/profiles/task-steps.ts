@@ -132,3 +132,39 @@ export const resultWhenSet = async (agent: Agent, region: string, term: string, 
   }
   return value
 }
+
+/**
+ * Answers a native dialog (message box, open or save dialog, file chooser) an action opened, from the rows a
+ * snapshot shows for it: the agent looks until a dialog whose name matches `dialog` is there (it opens a
+ * moment after the click, over the app's IPC), fills its text box when given a value, then clicks the button
+ * named `button`, or presses Enter when `enter` is set (a file chooser is answered by its path alone). Returns false when no such dialog showed (the caller
+ * tries what else it has); the refs it uses are the ones that snapshot showed.
+ */
+export const answerNativeRows = async (agent: Agent, dialog: RegExp, answer: { readonly value?: string; readonly button?: string | RegExp; readonly enter?: boolean }, looks = 10): Promise<boolean> => {
+  for (let i = 0; i < looks; i++) {
+    const look = await agent.call("electron_snapshot", { depth: 0 })
+    const nodes = look.isError ? [] : parseNodes(look.text)
+    const at = nodes.findIndex((n) => (n.role === "dialog" || n.role === "menu") && dialog.test(n.name))
+    if (at >= 0) {
+      const end = nodes.findIndex((n, j) => j > at && n.depth <= nodes[at]!.depth)
+      const rows = nodes.slice(at, end < 0 ? undefined : end)
+      agent.fallbacks.add("electron_click / electron_fill on native dialog rows for electron_dialog_stub")
+      if (answer.value !== undefined) {
+        const box = rows.find((n) => n.role === "textbox" && n.ref !== undefined)
+        if (box?.ref === undefined) return false
+        await agent.must("electron_fill", { target: box.ref, value: answer.value })
+      }
+      if (answer.button === undefined) {
+        if (answer.enter === true) await agent.must("electron_press_key", { key: "Enter" })
+        return true
+      }
+      const wanted = answer.button
+      const button = rows.find((n) => n.ref !== undefined && (n.role === "button" || n.role === "menuitem") && (typeof wanted === "string" ? n.name === wanted : wanted.test(n.name)))
+      if (button?.ref === undefined) return false
+      await agent.must("electron_click", { target: button.ref })
+      return true
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300))
+  }
+  return false
+}

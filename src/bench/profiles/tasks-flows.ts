@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { Agent, GiveUp, parseNodes } from "./agent.js"
 import { activityOf, all, fail, filesIn, pass, readJson, relaunchAndRead, routeTaken, savedBoard, seedTasks } from "./checks.js"
 import { launchTasks, relaunchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
-import { answerDialog, dialogIn, overrideSeenDialog } from "./task-steps.js"
+import { answerDialog, answerNativeRows, dialogIn, overrideSeenDialog } from "./task-steps.js"
 
 const KEEP = "Renew passport"
 const GONE = "Water the plants"
@@ -129,6 +129,28 @@ export const dragReorder: TaskDef = {
 
 const IMPORTED = ["Pack the camping gear", "Check the tyre pressure"]
 
+/**
+ * Presses the button that opens a native open/save dialog and answers it with `file`: dialog_stub before the
+ * press; else the dialog's rows a snapshot shows after it (its path field filled, Enter); else eval in main
+ * and a second press; else gives up.
+ */
+const pressForFileDialog = async (agent: Agent, kind: "open" | "save", file: string, button: string): Promise<void> => {
+  if (agent.has("electron_dialog_stub")) {
+    agent.step(`get ready to pick ${file} in the ${kind} file window`)
+    await stubFileDialog(agent, kind, file)
+    agent.step(`press ${button}`)
+    await agent.click("button", button)
+    return
+  }
+  agent.step(`press ${button}`)
+  await agent.click("button", button)
+  agent.step(`answer the ${kind} dialog's rows with ${file}`)
+  if (await answerNativeRows(agent, new RegExp(`^${kind} dialog: `), { value: file, enter: true })) return
+  agent.step(`make the ${kind} file window answer ${file}, then press ${button} again`)
+  await stubFileDialog(agent, kind, file)
+  await agent.click("button", button)
+}
+
 /** Stubs the next native open/save dialog: dialog_stub, else eval in main, else gives up. */
 const stubFileDialog = async (agent: Agent, kind: "open" | "save", file: string): Promise<void> => {
   if (agent.has("electron_dialog_stub")) {
@@ -152,10 +174,7 @@ export const importTasks: TaskDef = {
     const file = join(env.filesDir, "import.json")
     writeFileSync(file, JSON.stringify(IMPORTED.map((title) => ({ title, notes: "from the import" }))))
     await launchTasks(agent, env)
-    agent.step("get ready to pick import.json in the Open file window")
-    await stubFileDialog(agent, "open", file)
-    agent.step("press Import…")
-    await agent.click("button", "Import…")
+    await pressForFileDialog(agent, "open", file, "Import…")
     agent.step("wait until the app says how many tasks it imported")
     await agent.waitText("Imported 2 tasks")
     return undefined
@@ -174,10 +193,7 @@ export const exportSaveAs: TaskDef = {
   statement: "Export the board to board-export.json in the task's files folder.",
   run: async (agent, env) => {
     await launchTasks(agent, env)
-    agent.step("get ready to name the file board-export.json in the Save window")
-    await stubFileDialog(agent, "save", join(env.filesDir, "board-export.json"))
-    agent.step("press Export…")
-    await agent.click("button", "Export…")
+    await pressForFileDialog(agent, "save", join(env.filesDir, "board-export.json"), "Export…")
     agent.step("wait until the app says it saved the tasks")
     await agent.waitText("Saved 42 tasks")
     return undefined

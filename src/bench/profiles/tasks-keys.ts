@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { GiveUp } from "./agent.js"
 import { all, fail, filesIn, pass, pngSize, routeTaken, savedBoard, savedSettings, seedTasks } from "./checks.js"
 import { appFolder, launchTasks, type TaskDef } from "./task-kit.js"
-import { resultAfter, resultWhenSet } from "./task-steps.js"
+import { answerNativeRows, resultAfter, resultWhenSet } from "./task-steps.js"
 
 const WORD = "passport"
 
@@ -96,7 +96,7 @@ export const attachFile: TaskDef = {
     agent.step(`attach ${ATTACHED} to the task`)
     if (agent.has("electron_upload_file")) {
       await agent.act("electron_upload_file", [["button", "Attachment"]], ([target]) => ({ target, paths: [file] }))
-    } else {
+    } else if (!(await agent.click("button", "Attachment").then(() => answerNativeRows(agent, /^file chooser: /, { value: file })))) {
       await agent.evalFallback(
         "electron_upload_file",
         "renderer",
