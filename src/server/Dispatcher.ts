@@ -35,6 +35,9 @@ import { coreTools, profileSwitch, type ServerServices } from "./tools.js"
 import { cut } from "../tools/respond.js"
 import { hideSecrets } from "../layers/config/secrets-file.js"
 
+/** Whether a url argument is a javascript: URL (anything but a string is not). */
+const isJavascriptUrl = (url: unknown): boolean => typeof url === "string" && /^\s*javascript:/i.test(url)
+
 export type { CallResult, Content } from "./results.js"
 export type { ListedTool } from "../tools/json-schema.js"
 export type { ProgressSink, ProgressUpdate } from "./progress.js"
@@ -223,7 +226,8 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
               code: errorCode(error),
               message: hideSecrets(error.message, config.secrets),
               args,
-              runsCallerCode: tool?.evalTarget !== undefined || /^\s*javascript:/i.test(String((args as { url?: unknown } | null)?.url ?? ""))
+              // Only a string url can be a javascript: URL (String() of a deeply nested array would overflow the stack).
+              runsCallerCode: tool?.evalTarget !== undefined || isJavascriptUrl((args as { url?: unknown } | null)?.url)
             }
             return Effect.as(Effect.zipRight(logDefect, state.recordFailure(breadcrumb)), errorResult(error))
           }),

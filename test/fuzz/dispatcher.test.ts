@@ -129,6 +129,14 @@ layer(coreLayer({ outputDir }), { excludeTestServices: true })("defects found by
     })
   )
 
+  it.effect("a deeply nested url is INVALID_ARGUMENT, not a rejected call (the failure's javascript: check stringified it)", () =>
+    Effect.gen(function* () {
+      const exit = yield* call("electron_wait_for", { text: "a", url: nested(10_000, "array") })
+      expect(exit._tag).toBe("Success")
+      if (exit._tag === "Success") expect(checkResult(exit.value)).toMatchObject({ code: "INVALID_ARGUMENT", problems: [] })
+    })
+  )
+
   it.effect("an over-long argument whose JSON form exceeds ~5M characters still resolves (redacting the breadcrumb overflows the stack)", () =>
     Effect.gen(function* () {
       // 1,000,001 NUL characters: one over the field's maxLength; JSON-escaped in the message, 6M characters.
