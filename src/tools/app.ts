@@ -63,9 +63,12 @@ export const launch = defineTool({
       const runtime = session.launch?.runtime ?? "electron"
       const display = session.launch?.display
       const overCdp = session.overCdpReason !== undefined
+      // Where the Electron that runs came from, in a word (the full reason and path are in structured content).
+      const reason = session.launch?.reason ?? ""
+      const from = reason.startsWith("the app's own") ? "the app's own" : reason.startsWith("STAGEWRIGHT_ELECTRON") ? "from STAGEWRIGHT_ELECTRON" : reason === "executablePath given" ? "from executablePath" : ""
       return {
         // What the agent acts on; the binary, why it was chosen and the display's origin are in structured content and electron_status.
-        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} as session ${named} (${runtime === "standin" ? "Electron stand-in" : `Electron${identity?.electron ? ` ${identity.electron}` : ""}`}, pid ${session.pid}${display ? `, display ${display.display}` : ""}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${windowLines(windows)}`,
+        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} as session ${named} (${runtime === "standin" ? "Electron stand-in" : `Electron${identity?.electron ? ` ${identity.electron}` : ""}`}${from === "" ? "" : `, ${from}`}, pid ${session.pid}${display ? `, display ${display.display}` : ""}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${windowLines(windows)}`,
         structured: { pid: session.pid, runtime, executablePath: session.launch?.executablePath, runtimeReason: session.launch?.reason, ...(overCdp ? { overCdp, mainProcess: false } : {}), ...(display ? { display } : {}), ...identity, windows }
       }
     })
