@@ -11,19 +11,19 @@ import { parseRunArgs, runBench } from "../../src/bench/profiles/cli.js"
 
 describe("profile benchmark end to end", () => {
   it.live(
-    "runs form-submit and screenshot-file on essential and full: essential misses electron_screenshot, the control fails both",
+    "runs form-submit and drag-reorder on essential and full: essential misses electron_drag, the control fails both",
     () =>
       Effect.gen(function* () {
         const dir = mkdtempSync(join(tmpdir(), "profiles-e2e-"))
         const out = join(dir, "report.json")
-        const args = yield* parseRunArgs(["--tasks", "form-submit,screenshot-file", "--variants", "essential,full", "--out", out, "--task-timeout", "90000", "--repeats", "1", "--decide-repeats", "1"])
+        const args = yield* parseRunArgs(["--tasks", "form-submit,drag-reorder", "--variants", "essential,full", "--out", out, "--task-timeout", "90000", "--repeats", "1", "--decide-repeats", "1"])
         const report = yield* runBench(args)
         const get = (task: string, variant: string) => report.results.find((r) => r.task === task && r.variant === variant)
         expect(report.results).toHaveLength(4)
         expect(get("form-submit", "essential")?.success).toBe(true)
         expect(get("form-submit", "full")?.success).toBe(true)
-        expect(get("screenshot-file", "full")?.success).toBe(true)
-        expect(get("screenshot-file", "essential")).toMatchObject({ success: false, missingTool: "electron_screenshot" })
+        expect(get("drag-reorder", "full")?.success).toBe(true)
+        expect(get("drag-reorder", "essential")).toMatchObject({ success: false, missingTool: "electron_drag" })
         // The manifest is counted once per task and essential lists fewer tools than full.
         expect(get("form-submit", "essential")!.manifestBpe).toBeLessThan(get("form-submit", "full")!.manifestBpe)
         for (const r of report.results) {
@@ -39,7 +39,7 @@ describe("profile benchmark end to end", () => {
         expect(steps[0]).toEqual({ intent: "open the app", tool: "electron_launch" })
         expect(report.verdicts.filter((v) => v.governs).map((v) => v.accounting)).toEqual(["eager", "on demand"])
         expect(steps.find((x) => x.intent === "press the Add task button")?.tool).toBe("electron_click")
-        expect(get("screenshot-file", "full")!.steps?.map((x) => x.tool)).toContain("electron_screenshot")
+        expect(get("drag-reorder", "full")!.steps?.map((x) => x.tool)).toContain("electron_drag")
         const selection = report.selection!
         expect(selection.summaries.map((x) => x.variant)).toEqual(["essential", "full"])
         for (const x of selection.summaries) {
@@ -51,7 +51,7 @@ describe("profile benchmark end to end", () => {
         expect(report.control).toHaveLength(6)
         expect(report.controlSuccesses).toBe(0)
         expect(JSON.parse(readFileSync(out, "utf8")).results).toHaveLength(4)
-        expect(readFileSync(join(dir, "report.md"), "utf8")).toContain("| screenshot-file |")
+        expect(readFileSync(join(dir, "report.md"), "utf8")).toContain("| drag-reorder |")
         expect(existsSync(join(dir, "report.svg"))).toBe(true)
         rmSync(dir, { recursive: true, force: true })
       }),

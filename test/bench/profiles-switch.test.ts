@@ -20,15 +20,15 @@ describe("profile benchmark: essential+switch", () => {
   })
 
   it.live(
-    "solves screenshot-file, which essential misses, by switching to testing once",
+    "solves drag-reorder, which essential misses, by switching to testing once",
     () =>
       Effect.gen(function* () {
         const dir = mkdtempSync(join(tmpdir(), "profiles-switch-"))
-        const args = yield* parseRunArgs(["--tasks", "screenshot-file", "--variants", "essential+switch", "--no-control", "--out", join(dir, "report.json"), "--task-timeout", "90000"])
+        const args = yield* parseRunArgs(["--tasks", "drag-reorder", "--variants", "essential+switch", "--no-control", "--out", join(dir, "report.json"), "--task-timeout", "90000"])
         const report = yield* runBench(args)
         const r = report.results[0]!
-        expect(r).toMatchObject({ task: "screenshot-file", variant: "essential+switch", success: true })
-        expect(r.toolsUsed).toEqual(expect.arrayContaining(["electron_profile", "electron_screenshot"]))
+        expect(r).toMatchObject({ task: "drag-reorder", variant: "essential+switch", success: true })
+        expect(r.toolsUsed).toEqual(expect.arrayContaining(["electron_profile", "electron_drag"]))
         // The refused call, the switch and the retry; the new tools/list counts as manifest too.
         expect(r.failedCalls).toBe(1)
         expect(r.totalBpe).toBe(r.manifestBpe + r.responseBpe + r.requestBpe)

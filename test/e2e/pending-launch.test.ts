@@ -15,7 +15,7 @@ import { CLI } from "../support/cli.js"
 import { electronChoice, freshUserData } from "../support/mcp.js"
 import { descendants, isAlive, waitAllGone } from "../support/processes.js"
 
-/** The launch's own bound: every process must be gone long before it. */
+/** The launch's own bound (the server is started with a cap above it): every process must be gone long before it. */
 const LAUNCH_TIMEOUT_MS = 90_000
 /** What "at once" allows on a loaded machine: a group kill and the exits it causes. */
 const AT_ONCE_MS = 10_000
@@ -48,7 +48,7 @@ const appProcesses = async (ready: string): Promise<ReadonlyArray<number>> => {
 
 /** The built server over stdio, initialized, driven with raw JSON-RPC lines (a client that can leave mid-call). */
 const startServer = () => {
-  const server = spawn(process.execPath, [CLI], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...electronChoice() } })
+  const server = spawn(process.execPath, [CLI, "--operation-timeout-ms", String(LAUNCH_TIMEOUT_MS + 30_000)], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...electronChoice() } })
   let stderr = ""
   server.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
   const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)))

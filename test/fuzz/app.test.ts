@@ -210,7 +210,8 @@ describe("a launch cut short by the operation timeout", () => {
     const before = new Set(descendants(process.pid))
     const server = await inMemoryClient({ operationTimeoutMs: 300 })
     try {
-      const launched = await server.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: userData() } })
+      // The app never opens its window (SAMPLE_APP_HOLD_WINDOW), so the launch is cut short whatever the machine's speed.
+      const launched = await server.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: userData(), SAMPLE_APP_HOLD_WINDOW: "1" } })
       expect(launched.code).toBe("TIMEOUT")
       const status = await server.call("electron_status")
       if (status.structured.app.state === "running") {
