@@ -166,7 +166,7 @@ describe("the packed package", () => {
       const launch = await call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
       expect(launch.text).toMatch(/^Launched Tasks 1\.4\.0 /)
       // A binary given by path is an Electron as far as the server knows: its version is what it reports.
-      expect(launch.text).toMatch(/ \(Electron \S+, from executablePath, pid \d+/)
+      expect(launch.text).toMatch(/ \(Electron \S+, from STAGEWRIGHT_ELECTRON, pid \d+/)
       expect(launch.isError).toBe(false)
       const snapshot = await call("electron_snapshot")
       expect(snapshot.isError, snapshot.text).toBe(false)

@@ -21,7 +21,8 @@ export const textUntil = async (client: TestClient, testid: string, done: (text:
   let text = ""
   for (let i = 0; i < 150; i++) {
     const read = await client.call("electron_get_text", { target: `testid=${testid}` })
-    text = read.text
+    // The element's text is the structured value; the answer's text may go on with notices (new console errors).
+    text = typeof read.structured?.text === "string" ? read.structured.text : read.text
     if (done(text)) return text
     await new Promise((r) => setTimeout(r, 100))
   }
