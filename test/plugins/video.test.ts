@@ -145,8 +145,14 @@ describe("the video plugin", () => {
     mcp = await inMemoryClient({ plugins: ["video"], outputDir, pluginConfig: { video: { fps } } })
     const launched = await mcp.call("electron_launch", { app: samplePath("views"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
     expect(launched.isError, launched.text).toBe(false)
-    const windows = await mcp.call("electron_windows")
-    const views = [...windows.text.matchAll(/\bv\d+\b/g)].map((m) => m[0])
+    // The second view's renderer may register a moment after the launch answers: look until both are listed.
+    let windows = await mcp.call("electron_windows")
+    const viewsIn = (text: string) => new Set([...text.matchAll(/\bv\d+\b/g)].map((m) => m[0]))
+    for (let look = 0; look < 100 && viewsIn(windows.text).size < 2; look++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      windows = await mcp.call("electron_windows")
+    }
+    const views = [...viewsIn(windows.text)]
     expect(new Set(views).size, windows.text).toBe(2)
     const start = await mcp.call("electron_video_control", { action: "start" })
     expect(start.isError, start.text).toBe(false)
