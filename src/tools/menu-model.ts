@@ -20,13 +20,25 @@ export interface MenuNode {
 
 export type MenuSource = "app" | "context"
 
+/** A tray the native plugin's hook recorded, with its readable menu. */
+export interface TrayMenu {
+  readonly tray: number
+  readonly toolTip: string
+  readonly items: ReadonlyArray<MenuNode>
+}
+
 export interface Menus {
   readonly app: ReadonlyArray<MenuNode> | null
+  /**
+   * The trays the native plugin's hook recorded with a readable menu (none without the plugin): those whose
+   * menu the app set after the launch, and those electron_native_tray found (a tray made before it).
+   */
+  readonly trays: ReadonlyArray<TrayMenu>
   /** The open popped-up menu, with the URL and title of the window it popped up in. */
   readonly context: { readonly items: ReadonlyArray<MenuNode>; readonly window: { readonly url: string; readonly title: string } | null } | null
 }
 
-/** Runs in the main process: the application menu and the open context menu as plain data. */
+/** Runs in the main process: the application menu, the recorded trays' menus and the open context menu as plain data. */
 export const readMenus = ({ Menu }: ElectronModule): Menus => {
   const walk = (menu: MainValue): Array<MenuNode> =>
     menu.items.map((item: MainValue) => ({
@@ -43,8 +55,18 @@ export const readMenus = ({ Menu }: ElectronModule): Menus => {
   const app = Menu.getApplicationMenu()
   const popped = (globalThis as MainValue).__stagewright?.popup
   const win = popped?.open && popped.window && !popped.window.isDestroyed?.() ? popped.window : null
+  const native = (globalThis as MainValue).__stagewright_native
+  // A tray whose menu cannot be read is left out, never the application menu with it.
+  const trays = (native?.trays ?? []).flatMap((t: MainValue) => {
+    try {
+      return t.menu && t.instance?.isDestroyed?.() !== true ? [{ tray: t.id as number, toolTip: String(t.toolTip ?? ""), items: walk(t.menu) }] : []
+    } catch {
+      return []
+    }
+  })
   return {
     app: app ? walk(app) : null,
+    trays,
     context: popped?.open
       ? { items: walk(popped.menu), window: win ? { url: win.webContents?.getURL?.() ?? "", title: win.getTitle?.() ?? "" } : null }
       : null

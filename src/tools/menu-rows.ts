@@ -10,7 +10,7 @@
 import { Effect } from "effect"
 import { AppLifecycle, MainProcess, sessionLocal, type AppSession, type ElectronModule, type MainValue } from "../layers/driver/ElectronDriver.js"
 import { NotInteractable, RefStale, type ToolError } from "./errors.js"
-import type { MenuNode } from "./menu-model.js"
+import { readMenus, type MenuNode, type Menus, type TrayMenu } from "./menu-model.js"
 import { triggerMenuItem } from "./native.js"
 import { cut } from "./respond.js"
 import type { ToolResult } from "./Tool.js"
@@ -19,48 +19,6 @@ import type { ToolResult } from "./Tool.js"
 export const MENU_REF = /^m\d+$/
 
 export const isMenuRef = (target: string): boolean => MENU_REF.test(target.trim())
-
-interface Tray {
-  readonly tray: number
-  readonly toolTip: string
-  readonly items: ReadonlyArray<MenuNode>
-}
-
-interface MenuBar {
-  readonly app: ReadonlyArray<MenuNode> | null
-  /**
-   * The trays the native plugin's hook recorded with a readable menu (none without the plugin): those whose
-   * menu the app set after the launch, and those electron_native_tray found (a tray made before it).
-   */
-  readonly trays: ReadonlyArray<Tray>
-}
-
-/** Runs in the main process: the application menu and the recorded trays' menus as plain data. */
-const readMenuBar = ({ Menu }: ElectronModule): MenuBar => {
-  const walk = (menu: MainValue): Array<MenuNode> =>
-    menu.items.map((item: MainValue) => ({
-      label: item.label ?? "",
-      ...(item.id ? { id: item.id } : {}),
-      ...(item.role ? { role: item.role } : {}),
-      type: item.type,
-      ...(item.accelerator ? { accelerator: String(item.accelerator) } : {}),
-      enabled: item.enabled !== false,
-      visible: item.visible !== false,
-      ...(item.type === "checkbox" || item.type === "radio" ? { checked: item.checked === true } : {}),
-      ...(item.submenu ? { submenu: walk(item.submenu) } : {})
-    }))
-  const app = Menu.getApplicationMenu()
-  const native = (globalThis as MainValue).__stagewright_native
-  // A tray whose menu cannot be read is left out, never the application menu with it.
-  const trays = (native?.trays ?? []).flatMap((t: MainValue) => {
-    try {
-      return t.menu && t.instance?.isDestroyed?.() !== true ? [{ tray: t.id as number, toolTip: String(t.toolTip ?? ""), items: walk(t.menu) }] : []
-    } catch {
-      return []
-    }
-  })
-  return { app: app ? walk(app) : null, trays }
-}
 
 /** Runs in the main process: clicks a tray menu's item at a position path as a user would. */
 const clickTrayItem = ({ BrowserWindow, webContents }: ElectronModule, target: { readonly tray: number; readonly positions: ReadonlyArray<number> }) => {
@@ -104,7 +62,7 @@ const shown = (label: string) => cut(label.replace(/&/g, "").replace(/\s+/g, " "
 
 const shownItems = (nodes: ReadonlyArray<MenuNode>) => nodes.filter((n) => n.visible && (n.type === "separator" || n.label !== ""))
 
-const readBar = Effect.flatMap(MainProcess, (main) => main.evaluateMain("read the menus", readMenuBar, undefined))
+const readBar = Effect.flatMap(MainProcess, (main) => main.evaluateMain("read the menus", readMenus, undefined))
 
 /**
  * The snapshot's menu row, or "" when the app shows none (no application menu, no main process). Costs one
@@ -139,7 +97,7 @@ const stale = (ref: string, why: string) =>
   })
 
 /** The node a place names now, with its position path; undefined when the menu no longer has it. */
-const locate = (bar: MenuBar, place: MenuPlace): { readonly node?: MenuNode; readonly items: ReadonlyArray<MenuNode>; readonly positions: ReadonlyArray<number> } | undefined => {
+const locate = (bar: Menus, place: MenuPlace): { readonly node?: MenuNode; readonly items: ReadonlyArray<MenuNode>; readonly positions: ReadonlyArray<number> } | undefined => {
   const root = place.source === "app" ? bar.app : bar.trays.find((t) => t.tray === place.tray)?.items
   if (root === undefined || root === null) return undefined
   let items = root
@@ -155,7 +113,7 @@ const locate = (bar: MenuBar, place: MenuPlace): { readonly node?: MenuNode; rea
   return { ...(node !== undefined ? { node } : {}), items, positions }
 }
 
-const nameOf = (place: MenuPlace, tray?: Tray) =>
+const nameOf = (place: MenuPlace, tray?: TrayMenu) =>
   (place.source === "tray" ? [`tray${tray?.toolTip ? ` ${JSON.stringify(shown(tray.toolTip))}` : ""}`, ...place.path.map(shown)] : place.path.map(shown)).join(" > ")
 
 /**

@@ -53,7 +53,7 @@ export const untrustedText = (text: string, max = 80): string => {
 }
 
 /** The first `bytes` of a file, or undefined when it cannot be read. */
-const head = (path: string, bytes: number): Effect.Effect<string | undefined> =>
+export const head = (path: string, bytes: number): Effect.Effect<string | undefined> =>
   Effect.tryPromise(async () => {
     const handle = await open(path, "r")
     try {

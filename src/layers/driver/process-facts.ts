@@ -12,24 +12,12 @@
  * ProcessProbe reference, so a test can fake another user's process.
  */
 import { Context, Effect } from "effect"
-import { open, readdir, readlink, stat } from "node:fs/promises"
+import { readdir, readlink, stat } from "node:fs/promises"
 import { basename, isAbsolute, resolve } from "node:path"
+import { head } from "./discovery.js"
 
 const MAX_FDS = 4_096
 const TEXT_BYTES = 256 * 1024
-
-/** The first `bytes` of a file, or undefined when it cannot be read. */
-const head = (path: string, bytes: number): Effect.Effect<string | undefined> =>
-  Effect.tryPromise(async () => {
-    const handle = await open(path, "r")
-    try {
-      const buffer = Buffer.alloc(bytes)
-      const { bytesRead } = await handle.read(buffer, 0, bytes, 0)
-      return buffer.subarray(0, bytesRead).toString("utf8")
-    } finally {
-      await handle.close()
-    }
-  }).pipe(Effect.orElseSucceed(() => undefined))
 
 /** The owner of a process (its real uid), and the server's own uid. Injectable for tests. */
 export interface ProcessProbeShape {
