@@ -78,7 +78,7 @@ const raw = (url: URL, { method = "POST", body, headers = {}, localAddress }: Ra
       }
     )
     req.on("error", reject)
-    req.end(body === undefined ? undefined : JSON.stringify(body))
+    req.end(body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body))
   })
 
 const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }
@@ -235,6 +235,27 @@ describe("HTTP session binding", () => {
       await a.client.close()
     })
   }
+})
+
+describe("HTTP request bodies", () => {
+  it("answers a 100,000-deep JSON body with a JSON-RPC error, with or without a session, and keeps serving", async () => {
+    const { http, url } = await startHttp({})
+    const a = await connect(url)
+    const deep = (method: string) => `{"jsonrpc":"2.0","id":3,"method":"${method}","params":{"name":"electron_status","arguments":{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}}}`
+    for (const headers of [AUTH, { ...AUTH, "mcp-session-id": a.transport.sessionId! }]) {
+      const answer = await raw(url, { body: deep(headers === AUTH ? "initialize" : "tools/call"), headers })
+      expect(answer.status).toBe(400)
+      const error = JSON.parse(answer.body) as { jsonrpc: string; error: { code: number; message: string } }
+      expect(error.jsonrpc).toBe("2.0")
+      expect(error.error.code).toBe(-32700)
+      expect(error.error.message).toContain("nested deeper than")
+    }
+    // Not JSON at all, and JSON of ordinary depth, still get the transport's own answers.
+    expect((await raw(url, { body: "{not json", headers: AUTH })).status).toBe(400)
+    expect((await a.client.listTools()).tools.length).toBeGreaterThan(0)
+    expect(http.sessions()).toBe(1)
+    await a.client.close()
+  })
 })
 
 describe("HTTP connection cap", () => {
