@@ -17,6 +17,7 @@ import { McpServer } from "./McpServer.js"
 import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
 import { coreLayer, serverLayer } from "./Stagewright.js"
 import { readJsonBody } from "./http-body.js"
+import { peerProcess } from "./http-peer.js"
 import { digest, httpDefaults, idleFor, presentedBearer, sameClient, sessionBinding } from "./http-session.js"
 
 export { httpDefaults } from "./http-session.js"
@@ -182,7 +183,7 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
           if (options.authToken !== undefined && !bearerMatches(req.headers.authorization, options.authToken)) {
             return reject(res, 401, "Unauthorized: a valid bearer token is required", { "www-authenticate": "Bearer" })
           }
-          const binding = sessionBinding(req, options.authToken)
+          const binding = sessionBinding(req, options.authToken, await peerProcess(req.socket))
           // A POST's body is read and bounded here (./http-body.ts): the transport gets it parsed.
           let body: unknown
           if (req.method === "POST" && (req.headers["content-type"] ?? "").trim().toLowerCase().startsWith("application/json")) {
