@@ -16,6 +16,8 @@ import type { AddressInfo } from "node:net"
 import { McpServer } from "./McpServer.js"
 import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
 import { coreLayer, serverLayer } from "./Stagewright.js"
+import { readJsonBody } from "./http-body.js"
+import { peerProcess } from "./http-peer.js"
 import { digest, httpDefaults, idleFor, presentedBearer, sameClient, sessionBinding } from "./http-session.js"
 
 export { httpDefaults } from "./http-session.js"
@@ -55,9 +57,9 @@ export const bearerMatches = (header: string | undefined, token: Redacted.Redact
   return timingSafeEqual(digest(presented), digest(Redacted.value(token))) && presented.length > 0
 }
 
-const reject = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
+const reject = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000) => {
   res.writeHead(status, { "content-type": "application/json", ...headers })
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }))
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }))
 }
 
 interface Session {
@@ -181,7 +183,14 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
           if (options.authToken !== undefined && !bearerMatches(req.headers.authorization, options.authToken)) {
             return reject(res, 401, "Unauthorized: a valid bearer token is required", { "www-authenticate": "Bearer" })
           }
-          const binding = sessionBinding(req, options.authToken)
+          const binding = sessionBinding(req, options.authToken, await peerProcess(req.socket))
+          // A POST's body is read and bounded here (./http-body.ts): the transport gets it parsed.
+          let body: unknown
+          if (req.method === "POST" && (req.headers["content-type"] ?? "").trim().toLowerCase().startsWith("application/json")) {
+            const read = await readJsonBody(req)
+            if (read._tag === "Refused") return reject(res, read.status, read.message, {}, read.code)
+            body = read.value
+          }
           const id = req.headers["mcp-session-id"]
           if (typeof id === "string") {
             const existing = sessions.get(id)
@@ -190,7 +199,7 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
             const same = sameClient(existing?.binding ?? NO_SESSION, binding)
             if (existing === undefined || !same) return reject(res, 404, "Unknown or closed session: initialize a new one")
             track(existing.open, existing.activity, res)
-            return existing.transport.handleRequest(req, res)
+            return existing.transport.handleRequest(req, res, body)
           }
           if (req.method !== "POST") return reject(res, 400, "Start a session with an initialize POST")
           // The slot is reserved before any wait, so concurrent initializes cannot overshoot the cap.
@@ -216,7 +225,7 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
               Runtime.runFork(runtime)(Effect.logError("could not start an HTTP session", opened.cause))
               return reject(res, 500, "Could not start a session")
             }
-            await opened.value.handleRequest(req, res)
+            await opened.value.handleRequest(req, res, body)
             if (opened.value.sessionId === undefined) {
               // Not an initialize request: nothing will ever use this session.
               await opened.value.close()

@@ -26,18 +26,19 @@ const clientAddress = (req: IncomingMessage): string => (req.socket.remoteAddres
 
 /**
  * The binding of a session to the client that created it: a SHA-256 of the credential it presented
- * (the bearer token, when the server requires one) and of its network address (the remote IP, not the
- * port, which changes with every connection). Every later request naming the session (POST, GET of the
- * SSE stream, DELETE) must produce the same fingerprint, or it is answered exactly as an unknown session
- * (404). The session id itself is the per-client secret (random, returned only in its creator's
- * initialize response); the binding makes a leaked id useless to a client that is not its creator:
- * another credential (should several ever be accepted), or the same token from another address. Without
- * a token the binding is the address alone. Two clients on the same host (or behind the same proxy or
- * NAT) share an address, so there the id is all that separates them; a client whose address changes
- * mid-session gets 404 and, as the MCP specification asks, initializes a new session.
+ * (the bearer token, when the server requires one), of its network address (the remote IP, not the
+ * port, which changes with every connection) and, on loopback, of the local process at the other end
+ * (./http-peer.ts: uid, pid and start time, the same for every connection a client opens). Every later
+ * request naming the session (POST, GET of the SSE stream, DELETE) must produce the same fingerprint, or
+ * it is answered exactly as an unknown session (404). So a leaked session id is useless to another client:
+ * another credential, the same token from another address, or the same token from the same host in
+ * another process. Without a token the binding is the address and process. Two clients behind the same
+ * proxy or NAT (a remote address, no process to tell them apart) share a binding, so there the random id
+ * is all that separates them; a client whose address changes mid-session gets 404 and, as the MCP
+ * specification asks, initializes a new session.
  */
-export const sessionBinding = (req: IncomingMessage, authToken: Redacted.Redacted<string> | undefined): Buffer =>
-  digest(`stagewright-session-binding\0${authToken === undefined ? "" : presentedBearer(req.headers.authorization)}\0${clientAddress(req)}`)
+export const sessionBinding = (req: IncomingMessage, authToken: Redacted.Redacted<string> | undefined, peer: string): Buffer =>
+  digest(`stagewright-session-binding\0${authToken === undefined ? "" : presentedBearer(req.headers.authorization)}\0${clientAddress(req)}\0${peer}`)
 
 /** Compares two bindings in constant time (both are SHA-256 digests, so lengths never differ). */
 export const sameClient = (a: Buffer, b: Buffer): boolean => a.length === b.length && timingSafeEqual(a, b)

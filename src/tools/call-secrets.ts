@@ -9,6 +9,7 @@ import { Effect, FiberRef } from "effect"
 import { globalValue } from "effect/GlobalValue"
 import type { Locator, Page } from "playwright-core"
 import { pageFunction } from "../layers/driver/ElectronDriver.js"
+import { codeString } from "./step-code.js"
 
 /** Whether an element is a password field. Runs in the page. */
 const isPassword = pageFunction((el: Element): boolean => el.tagName === "INPUT" && (el as HTMLInputElement).type === "password")
@@ -62,3 +63,23 @@ export const markIfFocusedPassword = (page: Page, value: string): Effect.Effect<
           Effect.flatMap((secret) => (secret ? markSecret(value) : Effect.void))
         )
   )
+
+/** Whether `locator` is a password field, observed call or not (unknown counts as one): for recorded steps. */
+export const isPasswordField = (locator: Locator): Effect.Effect<boolean> =>
+  Effect.tryPromise(() => locator.evaluate(isPassword, undefined, { timeout: CHECK_MS })).pipe(Effect.orElseSucceed(() => true))
+
+/** Whether the focused element is a password field (or a frame, or unknown), observed call or not. */
+export const focusIsPassword = (page: Page): Effect.Effect<boolean> =>
+  Effect.tryPromise(() => page.evaluate(focusIsSecret)).pipe(
+    Effect.timeoutFail({ duration: CHECK_MS, onTimeout: () => "timeout" as const }),
+    Effect.orElseSucceed(() => true)
+  )
+
+/**
+ * What a recorded step (so the exported test) shows in place of a value typed into a password field
+ * without a secret placeholder: the trace's mark, as a string, with a comment saying how to replay it.
+ */
+export const REDACTED_CODE = `/* a password: type it as {{secret:NAME}} to replay */ ${codeString("«redacted»")}`
+
+/** `code` with every string literal of `value` replaced by REDACTED_CODE. */
+export const redactInCode = (code: string, value: string): string => (value === "" ? code : code.split(codeString(value)).join(REDACTED_CODE))

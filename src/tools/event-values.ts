@@ -70,7 +70,7 @@ export const safeValue = (value: unknown, budget: number): unknown => {
  * result (the arguments, without the leading Electron Event, whose sender is given apart) waits there to
  * be taken. Returns how many listeners the event has now.
  */
-export const mainArm = (emitter: MainValue, arg: { token: string; event: string; ttlMs: number; budget: number }, safe: typeof safeValue): number => {
+export const mainArm = (emitter: MainValue, arg: { token: string; event: string; ttlMs: number; budget: number; invoke?: boolean }, safe: typeof safeValue): number => {
   const g = globalThis as MainValue
   const waits: Map<string, MainValue> = (g.__stagewright_waits ??= new Map())
   let settle: (result: unknown) => void = () => undefined
@@ -79,6 +79,8 @@ export const mainArm = (emitter: MainValue, arg: { token: string; event: string;
     if (wait.done) return
     wait.done = true
     emitter.removeListener(arg.event, listener)
+    // The channel's ipcMain.handle handler gets its own back (unless the app replaced it meanwhile).
+    if (handlers && handlers.get(arg.event) === wrapped) handlers.set(arg.event, original)
     clearTimeout(wait.timer)
     settle(result)
   }
@@ -90,6 +92,16 @@ export const mainArm = (emitter: MainValue, arg: { token: string; event: string;
   }
   wait.finish = finish
   emitter.on(arg.event, listener)
+  // A channel the app serves with ipcMain.handle (ipcRenderer.invoke) emits no event: its handler (in
+  // Electron's ipcMain._invokeHandlers) is wrapped while the wait lasts, reporting the call, then running it.
+  const handlers: Map<string, MainValue> | undefined = arg.invoke && emitter._invokeHandlers instanceof Map ? emitter._invokeHandlers : undefined
+  const original: MainValue = handlers?.get(arg.event)
+  const wrapped = function (this: unknown, ...args: Array<MainValue>) {
+    listener(...args)
+    return original.apply(this, args)
+  }
+  ;(wrapped as MainValue).__stagewright_wait = arg.token
+  if (handlers && typeof original === "function") handlers.set(arg.event, wrapped)
   // Should the server never take the result nor call it off, the listener goes after its own bound.
   wait.timer = setTimeout(() => {
     finish({ fired: false })

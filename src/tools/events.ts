@@ -75,7 +75,7 @@ export const waitForEvent = defineTool({
       if (on === "app" || on === "ipcMain" || on === "BrowserWindow" || on === "webContents") {
         const mainProcess = yield* MainProcess
         const token = randomUUID()
-        const arg = { token, on, event: input.event, ttlMs: bound + 10_000, budget: ARGUMENT_BUDGET }
+        const arg = { token, on, event: input.event, ttlMs: bound + 10_000, budget: ARGUMENT_BUDGET, invoke: on === "ipcMain" }
         const arm =
           on === "app" || on === "ipcMain"
             ? mainProcess.evaluateMain(`listen for ${what}`, armOnElectron, arg)

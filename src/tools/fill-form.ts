@@ -10,7 +10,7 @@ import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { changeSummary } from "./act.js"
 import { stepCode } from "./step-code.js"
-import { markSecret } from "./call-secrets.js"
+import { markSecret, REDACTED_CODE } from "./call-secrets.js"
 import { withSecrets } from "./secret-values.js"
 import { defineTool } from "./Tool.js"
 
@@ -74,7 +74,7 @@ export const fillForm = defineTool({
               }
               if (typeof value !== "string") throw new Error(`expects a string for a text field`)
               await locator.fill(value, { timeout })
-              step = `await window.${code}.fill(${JSON.stringify(value)})`
+              step = `await window.${code}.fill(${kind === "password" && value === field.value ? REDACTED_CODE : JSON.stringify(value)})`
             }
           })
           .pipe(

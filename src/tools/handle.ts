@@ -27,7 +27,7 @@ import {
   type WindowEntry
 } from "../layers/driver/ElectronDriver.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
-import { markIfPasswordField, markSecret } from "./call-secrets.js"
+import { isPasswordField, markIfPasswordField, markSecret, redactInCode } from "./call-secrets.js"
 import { changeSummary } from "./change-summary.js"
 import { dialogResult } from "./dialogs.js"
 import { InvalidArgument, RefStale, type DialogOpen, type PlaywrightError, type ToolError, type WindowNotFound } from "./errors.js"
@@ -54,6 +54,8 @@ export interface ActOptions {
   readonly perform: (locator: Locator, entry: WindowEntry, options: { readonly timeout: number; readonly trial?: boolean }) => Promise<unknown>
   /** The text the action types, if any: secret in the call's record when the target is a password field (./call-secrets.ts). */
   readonly typed?: string
+  /** Whether `typed` is redacted from the recorded step in a password field (default true; a key name such as Enter is not). */
+  readonly typedInStep?: boolean
   /** What the action means on a modal control (a dialog's button or text box, a menu item); without it a modal ref is refused. */
   readonly modal?: ModalIntent
 }
@@ -139,7 +141,11 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
       const entry = yield* windows.window()
       const locator = yield* snapshots.locate(entry, options.target)
       const code = yield* stepCode(entry, options.target, locator)
-      const step = lifecycle.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`) })
+      // A value typed into a password field without a placeholder never reaches the recorded step (the export).
+      const typed = options.typedInStep === false ? undefined : options.typed
+      const step = Effect.flatMap(typed === undefined || typed === "" ? Effect.succeed(false) : isPasswordField(locator), (secret) =>
+        lifecycle.recordStep({ tool: options.tool, window: entry.id, code: secret ? redactInCode(options.step(`window.${code}`), typed!) : options.step(`window.${code}`) })
+      )
       const ready =
         options.wait === "trial"
           ? (slice: number) => options.perform(locator, entry, { timeout: slice, trial: true })

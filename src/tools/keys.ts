@@ -10,7 +10,10 @@ import { callHandle, type CallHandle } from "./handle.js"
 import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { codeString, stepCode } from "./step-code.js"
-import { markIfFocusedPassword } from "./call-secrets.js"
+import { focusIsPassword, markIfFocusedPassword, REDACTED_CODE } from "./call-secrets.js"
+
+/** A press that types a character (`a`, `Shift+A`), as opposed to a named key. */
+const isCharacter = (press: string): boolean => [...(press.split("+").pop() ?? "")].length === 1
 import { defineTool } from "./Tool.js"
 
 /** Key names of Playwright's US layout beyond the patterns below (its `code` values and the modifiers). */
@@ -131,7 +134,7 @@ export const pressKey = defineTool({
           target: input.target,
           describe: `press ${key} on ${input.target}`,
           step: (code) => `await ${code}.press(${codeString(key)})`,
-          timeoutMs, wait: "attached", modal: { verb: "press", key }, typed: key,
+          timeoutMs, wait: "attached", modal: { verb: "press", key }, typed: key, typedInStep: isCharacter(key),
           perform: (locator, _entry, { timeout }) => locator.press(key, { timeout })
         })
       }
@@ -157,13 +160,16 @@ export const pressKey = defineTool({
         yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.${code}.focus()` })
         on = ` on ${code}`
       }
+      // A character pressed into a password field is recorded redacted (a key name such as Enter is not secret).
+      const intoPassword = presses.some(isCharacter) ? yield* focusIsPassword(entry.page) : false
       for (const [index, press] of presses.entries()) {
         if (index > 0 && delay > 0) {
           yield* Effect.sleep(Duration.millis(delay))
           yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.waitForTimeout(${delay})` })
         }
         const dialog = yield* call.race(`press ${press}`, () => entry.page.keyboard.press(press))
-        yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${codeString(press)})` })
+        const pressed = intoPassword && isCharacter(press) ? REDACTED_CODE : codeString(press)
+        yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${pressed})` })
         if (dialog) {
           const result = yield* dialogResult(dialog, yield* call.modals)
           const rest = presses.length - index - 1

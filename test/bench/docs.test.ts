@@ -150,6 +150,13 @@ describe("tool reference renderer", () => {
       { name: "n", type: "integer", required: false, description: "(range at least 0) Default: `5`." }
     ])
   })
+
+  it("gives a timeoutMs the server's cap rule, not the shapes' absolute 600000", () => {
+    const [row] = parameterRows({ type: "object", properties: { timeoutMs: { type: "integer", minimum: 0, maximum: 600_000, description: "ms, default 5000" } } })
+    expect(row!.description).toContain("`--operation-timeout-ms`: 60000 by default")
+    expect(row!.description).not.toContain("600000")
+    expect(readFileSync(TOOLS_MD, "utf8")).not.toContain("600000")
+  })
 })
 
 describe("the Plugin API section", () => {

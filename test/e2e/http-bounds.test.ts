@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { request } from "node:http"
@@ -78,7 +79,7 @@ const raw = (url: URL, { method = "POST", body, headers = {}, localAddress }: Ra
       }
     )
     req.on("error", reject)
-    req.end(body === undefined ? undefined : JSON.stringify(body))
+    req.end(body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body))
   })
 
 const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }
@@ -235,6 +236,59 @@ describe("HTTP session binding", () => {
       await a.client.close()
     })
   }
+})
+
+/** Raw requests with `headers` from another process on this host (same address): their statuses in order. */
+const fromAnotherProcess = (url: URL, headers: Record<string, string>, methods: ReadonlyArray<string>) =>
+  new Promise<Array<number>>((resolve, reject) => {
+    const script = `
+      const http = require("node:http")
+      const one = (method) => new Promise((done) => {
+        const req = http.request({ host: "127.0.0.1", port: ${url.port}, path: ${JSON.stringify(url.pathname)}, method, headers: ${JSON.stringify({ "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", ...headers })} }, (res) => { res.destroy(); done(res.statusCode) })
+        req.on("error", () => done(0))
+        req.end(method === "POST" ? ${JSON.stringify(JSON.stringify(toolsList))} : undefined)
+      })
+      ;(async () => { const out = []; for (const m of ${JSON.stringify(methods)}) out.push(await one(m)); process.stdout.write(JSON.stringify(out)) })()`
+    const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] })
+    let out = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk))
+    child.once("error", reject)
+    child.once("exit", () => resolve(JSON.parse(out) as Array<number>))
+  })
+
+describe("HTTP session binding to the client's process", () => {
+  it("answers another process's use of a session id as an unknown session (same bearer token, same address)", async () => {
+    const { http, url } = await startHttp({})
+    const a = await connect(url)
+    const withId = { ...AUTH, "mcp-session-id": a.transport.sessionId! }
+    expect(await fromAnotherProcess(url, withId, ["POST", "GET", "DELETE"])).toEqual([404, 404, 404])
+    // The creator's process (new connections included) is still served, and the session is still there.
+    expect((await raw(url, { body: toolsList, headers: { ...withId, connection: "close" } })).status).toBe(200)
+    expect((await a.client.listTools()).tools.length).toBeGreaterThan(0)
+    expect(http.sessions()).toBe(1)
+    await a.client.close()
+  })
+})
+
+describe("HTTP request bodies", () => {
+  it("answers a 100,000-deep JSON body with a JSON-RPC error, with or without a session, and keeps serving", async () => {
+    const { http, url } = await startHttp({})
+    const a = await connect(url)
+    const deep = (method: string) => `{"jsonrpc":"2.0","id":3,"method":"${method}","params":{"name":"electron_status","arguments":{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}}}`
+    for (const headers of [AUTH, { ...AUTH, "mcp-session-id": a.transport.sessionId! }]) {
+      const answer = await raw(url, { body: deep(headers === AUTH ? "initialize" : "tools/call"), headers })
+      expect(answer.status).toBe(400)
+      const error = JSON.parse(answer.body) as { jsonrpc: string; error: { code: number; message: string } }
+      expect(error.jsonrpc).toBe("2.0")
+      expect(error.error.code).toBe(-32700)
+      expect(error.error.message).toContain("nested deeper than")
+    }
+    // Not JSON at all, and JSON of ordinary depth, still get the transport's own answers.
+    expect((await raw(url, { body: "{not json", headers: AUTH })).status).toBe(400)
+    expect((await a.client.listTools()).tools.length).toBeGreaterThan(0)
+    expect(http.sessions()).toBe(1)
+    await a.client.close()
+  })
 })
 
 describe("HTTP connection cap", () => {

@@ -68,4 +68,23 @@ describe("secret placeholders", () => {
       }
     }
   })
+
+  it("keeps a password typed without a placeholder out of the exported test's steps, as the trace does", async () => {
+    const typed = { fill: "plain-fill-4417", type: "plain-type-8823", form: "plain-form-3391" }
+    expect((await call("electron_fill", { target: "testid=passphrase-input", value: typed.fill })).isError).toBe(false)
+    expect((await call("electron_type", { target: "testid=passphrase-input", text: typed.type })).isError).toBe(false)
+    expect((await call("electron_fill_form", { fields: [{ target: "testid=passphrase-input", value: typed.form }] })).isError).toBe(false)
+    expect((await call("electron_press_key", { target: "testid=passphrase-input", key: "w" })).isError).toBe(false)
+    expect((await call("electron_press_key", { key: "j k" })).isError).toBe(false)
+    expect((await call("electron_press_key", { target: "testid=passphrase-input", key: "Enter" })).isError).toBe(false)
+    // The same tools into a plain field keep their values: replaying the test types them.
+    expect((await call("electron_fill", { target: "testid=ping-input", value: "plain-visible-1" })).isError).toBe(false)
+    const exported = await call("electron_export_test", { name: "typed-passwords", inline: true })
+    expect(exported.isError, exported.text).toBe(false)
+    for (const value of Object.values(typed)) expect(exported.text).not.toContain(value)
+    expect(exported.text).not.toMatch(/press\("[wjk]"\)/)
+    expect(exported.text).toContain('press("Enter")')
+    expect(exported.text).toContain("plain-visible-1")
+    expect(exported.text).toContain("«redacted»")
+  })
 })

@@ -106,6 +106,26 @@ describe("electron_wait_for_event in the main process", () => {
     expect(closed.isError, closed.text).toBe(false)
   })
 
+  it("returns a call of a channel the app serves with ipcMain.handle (ipcRenderer.invoke), and gives the handler back", async () => {
+    const handler = async () => {
+      const read = await mcp.call("electron_eval_main", { function: '({ ipcMain }) => { const h = ipcMain._invokeHandlers.get("window:open-second"); return h ? (h.__stagewright_wait ? "wrapped" : "own") : "none" }' })
+      expect(read.isError, read.text).toBe(false)
+      return read.structured.value as string
+    }
+    expect(await handler()).toBe("own")
+    const waiting = mcp.call("electron_wait_for_event", { on: "ipcMain", event: "window:open-second", timeoutMs: 30_000 })
+    await Effect.runPromise(Effect.promise(handler).pipe(Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (h) => h === "wrapped" }), Effect.timeout("10 seconds")))
+    expect((await mcp.call("electron_click", { target: "testid=open-second-button" })).isError).toBe(false)
+    const fired = await waiting
+    expect(fired.isError, fired.text).toBe(false)
+    expect(fired.text).toMatch(/^ipcMain window:open-second fired after \d+ ms: \[\] \(sender \{"webContents":\d+/)
+    // The app's handler ran (the second window opened) and is the app's own again.
+    expect(await handler()).toBe("own")
+    const closed = await mcp.call("electron_eval_main", { function: '({ BrowserWindow }) => { const extra = BrowserWindow.getAllWindows().filter((w) => !w.getTitle().startsWith("Workbench Demo")); for (const w of extra) w.destroy(); return extra.length }' })
+    expect(closed.isError, closed.text).toBe(false)
+    expect(closed.structured.value).toBeGreaterThan(0)
+  })
+
   it("a wait that times out removes its listener", async () => {
     const before = await count("app", "open-url")
     const none = await mcp.call("electron_wait_for_event", { on: "app", event: "open-url", timeoutMs: 300 })

@@ -5,8 +5,8 @@
  */
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { pageRegexProblem } from "../../src/layers/driver/page-regex.js"
-import { checkSelectorPatterns, selectorRegexes } from "../../src/layers/driver/selector-patterns.js"
+import { pageRegex, pageRegexProblem } from "../../src/layers/driver/page-regex.js"
+import { checkSelectorPatterns, pageSelector, selectorRegexes } from "../../src/layers/driver/selector-patterns.js"
 import type { WindowEntry } from "../../src/layers/driver/session.js"
 import { snapshotOps } from "../../src/layers/driver/snapshot-ops.js"
 
@@ -22,7 +22,6 @@ describe("regexes the page may run", () => {
       ["\\d+-\\d+", ""],
       ["^\\s*\\d+ of \\d+ tasks\\s*$", ""],
       ["colou?r", ""],
-      ["(\\d+|no) tasks?", "i"],
       ["\\d{1,3}\\.\\d{1,3}", ""],
       ["[A-Z][a-z]+", "u"]
     ] as const) {
@@ -35,11 +34,15 @@ describe("regexes the page may run", () => {
       "(a+)+$": "repeated group",
       "(a|a)*c": "repeated group",
       "^(\\w+\\s?)*$": "repeated group",
-      "a*a*a*a*a*a*b": "backtrack",
+      "xa*a*a*a*a*a*b": "backtrack",
       ".*a.*b": "backtrack",
-      ".*x\\d+y": "backtrack",
-      ".{0,1000}.{0,1000}x": "backtrack",
+      "x.\\w+y": "backtrack",
+      "x.*y": "backtrack",
+      "\\w+\\s?\\w+!": "backtrack",
+      "y.{0,1000}.{0,1000}x": "backtrack",
       [`${"(a|ab)".repeat(20)}x`]: "backtrack",
+      // "1111…": each start's \d+ runs to the end before the space is missed, so n² steps
+      "(\\d+|no) tasks?": "backtrack",
       "(.)\\1": "backreference",
       "(?<c>.)\\k<c>": "backreference",
       "(?=a)a": "lookaround",
@@ -47,6 +50,52 @@ describe("regexes the page may run", () => {
     }
     for (const [source, why] of Object.entries(refused)) expect(pageRegexProblem(source, ""), source).toContain(why)
     expect(pageRegexProblem("a".repeat(1_001), "")).toContain("longer than")
+  })
+})
+
+// Texts that make a backtracking matcher rescan: long runs of what an open-ended repeat matches.
+const LONG = 200_000
+const longTexts = ["a".repeat(LONG), "1".repeat(LONG), " ".repeat(LONG), "a@".repeat(LONG / 2), `${"a".repeat(LONG)}@`, "ab".repeat(LONG / 2), "Task ".repeat(LONG / 5)]
+
+describe("regexes the page runs on long texts", () => {
+  it.effect("every regex the driver hands the page answers a 200,000-character text in linear time", () =>
+    Effect.gen(function* () {
+      const touched: Array<string> = []
+      const entry = { refs: new Set(), scope: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as WindowEntry
+      const { locate } = snapshotOps(() => Effect.die("no page call"), Effect.succeed(undefined))
+      const probes = [".*b", "\\w*b", ".*saved", "\\d+-\\d+", "\\w+@\\w+\\.com", "^Task \\d+$", "Tasks — .+", "[A-Z][a-z]+", "\\d{1,3}\\.\\d{1,3}", ".*x\\d+y", "a.*b", "(\\d+|no) tasks?"]
+      for (const probe of probes) yield* Effect.either(locate(entry, `text=/${probe}/`))
+      expect(touched.length).toBeGreaterThanOrEqual(9)
+      for (const selector of touched) {
+        const regexes = selectorRegexes(selector)
+        assert.ok(Array.isArray(regexes))
+        for (const { source, flags } of regexes) {
+          const regex = new RegExp(source, flags)
+          const started = performance.now()
+          for (const text of longTexts) regex.test(text)
+          // Linear: ~7 texts × 200k characters take milliseconds; n² steps (the old .*b) take minutes.
+          expect(performance.now() - started, `/${source}/${flags}`).toBeLessThan(2_000)
+        }
+      }
+    })
+  )
+
+  it("the page's form matches the same texts as the agent's", () => {
+    const samples = ["", "b", "ab", "xxb", "Task 12", "Task 12 ", "a@b.com", "x@y", "12-3", "Tasks — x", "Tasks — ", "Hello", "1.2", "saved", "SAVED it"]
+    for (const [source, flags] of [[".*b", ""], ["\\w*b", ""], [".*saved", "i"], ["\\d+-\\d+", ""], ["\\w+@\\w+\\.com", ""], ["^Task \\d+$", ""], ["Tasks — .+", ""], ["[A-Z][a-z]+", "u"], ["\\d{1,3}\\.\\d{1,3}", ""], [".*", ""], ["Save|.*", ""], ["x+y*", ""]] as const) {
+      const decided = pageRegex(source, flags)
+      assert.ok("source" in decided, source)
+      for (const text of samples) expect(new RegExp(decided.source, flags).test(text), `/${source}/ vs /${decided.source}/ on ${JSON.stringify(text)}`).toBe(new RegExp(source, flags).test(text))
+    }
+  })
+
+  it("rewrites a selector's regex in place, and refuses one it cannot rewrite inside a nested selector", () => {
+    expect(pageSelector("text=/.*b/")).toBe("text=/b/")
+    expect(pageSelector("role=button[name=/\\w*Save.*/i] >> internal:has-text= /x+/")).toBe("role=button[name=/Save/i] >> internal:has-text= /x/")
+    expect(pageSelector("text=/^Task \\d+$/")).toBe("text=/^Task \\d+$/")
+    const nested = pageSelector('div >> internal:has="text=/.*b/"')
+    assert.ok(typeof nested !== "string")
+    expect(nested.hint).toContain("/b/")
   })
 })
 
@@ -68,7 +117,7 @@ describe("regexes found in selectors", () => {
   it("refuses a target whose regex is unbounded, admits safe ones", () => {
     for (const target of [
       "text=/(a+)+$/",
-      "internal:text=/a*a*a*b/",
+      "internal:text=/xa*a*b/",
       "internal:has-text=/(a|a)*c/ >> nth=0",
       'internal:attr=[title=/(x+)+y/i]',
       "role=button[name=/(a+)+$/]",

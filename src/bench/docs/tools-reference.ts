@@ -13,6 +13,7 @@ import { repoRoot } from "../repo-root.js"
 import {
   CORE_GROUPS,
   CORE_TOOL_NAMES,
+  defaultServerConfig,
   coreTools,
   DEFAULT_PROFILE,
   documentationManifest,
@@ -141,6 +142,12 @@ const nestedObject = (schema: JsonSchema): { readonly schema: JsonSchema; readon
   return undefined
 }
 
+/**
+ * A `timeoutMs` row says the cap rule, not the shapes' absolute maximum: a running server lists its own
+ * cap (--operation-timeout-ms) as the maximum (src/server/timeouts.ts) and refuses a larger value.
+ */
+const TIMEOUT_CAP = `(range 0 to the server's cap, \`--operation-timeout-ms\`: ${defaultServerConfig.operationTimeoutMs} by default, listed as the maximum; a larger value is refused)`
+
 /** Parameter rows of an input schema in declaration order, nested object fields as `a.b` and `a[].b`. */
 export const parameterRows = (schema: unknown, prefix = ""): ReadonlyArray<ParameterRow> => {
   if (!isObject(schema) || !isObject(schema.properties)) return []
@@ -150,7 +157,7 @@ export const parameterRows = (schema: unknown, prefix = ""): ReadonlyArray<Param
     const name = `${prefix}${key}`
     const notes = [
       ...(typeof node.description === "string" && node.description.trim() !== "" ? [node.description.trim()] : []),
-      ...constraintsOf(node).map((c) => `(${c})`),
+      ...(key === "timeoutMs" && typeof node.maximum === "number" ? [TIMEOUT_CAP] : constraintsOf(node).map((c) => `(${c})`)),
       ...(node.default !== undefined ? [`Default: ${code(json(node.default))}.`] : [])
     ]
     const row: ParameterRow = { name, type: typeOf(node), required: required.has(key), description: notes.join(" ") }

@@ -17,7 +17,7 @@
 
 const MAX_SOURCE = 1_000
 const SIZES = [1_000, 100_000]
-const FACTOR = 20
+const PER_CHAR = 128
 
 type Ranges = ReadonlyArray<readonly [number, number]>
 const TOP = 0x10ffff
@@ -62,10 +62,19 @@ const caseClosed = (ranges: Ranges): Ranges => {
   return union(ranges, extra)
 }
 
-type Item =
-  | { readonly kind: "set"; readonly set: Ranges; readonly min: number; readonly max: number }
-  | { readonly kind: "group"; readonly branches: ReadonlyArray<ReadonlyArray<Item>>; readonly min: number; readonly max: number }
-  | { readonly kind: "assert"; readonly anchor: boolean }
+/** Where an item sits in the source: from its start to the end of its atom (before any quantifier) and to its end. */
+interface Span {
+  readonly from: number
+  readonly atomEnd: number
+  readonly to: number
+}
+type Item = Span &
+  (
+    | { readonly kind: "set"; readonly set: Ranges; readonly min: number; readonly max: number }
+    | { readonly kind: "group"; readonly branches: ReadonlyArray<ReadonlyArray<Item>>; readonly min: number; readonly max: number }
+    | { readonly kind: "assert"; readonly anchor: boolean }
+  )
+type Atom = Item extends infer I ? (I extends Span ? Omit<I, keyof Span> : never) : never
 
 class Refusal {
   constructor(readonly why: string) {}
@@ -156,7 +165,7 @@ const parse = (source: string, flags: string): ReadonlyArray<ReadonlyArray<Item>
         branches.push([])
         continue
       }
-      let atom: Item
+      let atom: Atom
       if (c === "(") {
         if (source[i] === "?") {
           const kind = source.slice(i, i + 3)
@@ -178,9 +187,10 @@ const parse = (source: string, flags: string): ReadonlyArray<ReadonlyArray<Item>
         i = at
         atom = { kind: "set", set: set(char(next())), min: 1, max: 1 }
       }
+      const atomEnd = i
       const q = quantifier()
       if (q && atom.kind !== "assert") atom = { ...atom, min: q[0], max: q[1] }
-      branches[branches.length - 1]!.push(atom)
+      branches[branches.length - 1]!.push({ ...atom, from: at, atomEnd, to: i } as Item)
     }
     return branches
   }
@@ -225,25 +235,95 @@ const sequence = (items: ReadonlyArray<Item>, tail: Tail, n: number, flags: stri
     return { cost, first: item.min > 0 ? chars : union(chars, rest.first), end: item.min === 0 && rest.end }
   }, tail)
 
-/** Why a regex the page would run is refused, or undefined when its backtracking is bounded (see the module comment). */
-export const pageRegexProblem = (source: string, flags: string): string | undefined => {
-  if (source.length > MAX_SOURCE) return `it is longer than ${MAX_SOURCE} characters`
-  if (flags.includes("v")) return "the v flag is not supported (use u)"
-  try {
-    const branches = parse(source, flags)
-    for (const n of SIZES) {
-      const total = branches.reduce((sum, items) => {
-        const cost = sequence(items, { cost: 1, first: NONE, end: true }, n, flags).cost
-        const lead = items.find((item) => item.kind !== "assert" || item.anchor)
-        return sum + (lead?.kind === "assert" ? n + cost : n * cost)
-      }, 0)
-      if (!(total <= FACTOR * n * n)) {
-        return "it can backtrack for a very long time in the page (more than one open-ended repeat such as .* or \\w+ that can match what follows it, or many overlapping alternatives)"
-      }
+const TAIL_END: Tail = { cost: 1, first: NONE, end: true }
+const fixedSet = (item: Item): boolean => item.kind === "set" && item.min === item.max
+
+/**
+ * The first open-ended set of an unanchored branch whose scans cannot overlap from one start position to the
+ * next: everything before it is a fixed run of sets and the set just before it shares no character with it
+ * (`\w@\w+\.com`: each `\w+` run starts after an `@` and ends before the next), so its scans add up to n.
+ */
+const amortised = (items: ReadonlyArray<Item>): number => {
+  for (let k = 1; k < items.length; k++) {
+    const item = items[k]!
+    if (item.kind === "set" && item.max === Infinity) {
+      const before = items[k - 1]!
+      return items.slice(0, k).every(fixedSet) && before.kind === "set" && !overlaps(before.set, item.set) ? k : -1
     }
-    return undefined
+    if (!fixedSet(item)) return -1
+  }
+  return -1
+}
+
+/** What one branch costs over a text of n characters, searched from every start position (or once when anchored). */
+const branchCost = (items: ReadonlyArray<Item>, n: number, flags: string): number => {
+  const lead = items.find((item) => item.kind !== "assert" || item.anchor)
+  if (lead?.kind === "assert" || flags.includes("y")) return n + sequence(items, TAIL_END, n, flags).cost
+  const k = amortised(items)
+  if (k < 0) return n * sequence(items, TAIL_END, n, flags).cost
+  const rest = sequence(items.slice(k + 1), TAIL_END, n, flags).cost
+  const once = items.map((item, index): Item => (index === k && item.kind === "set" ? { ...item, min: 1, max: 1 } : item))
+  return n * sequence(once, TAIL_END, n, flags).cost + n * (2 + rest)
+}
+
+/**
+ * The same test with the open-ended repeats at a branch's unanchored edges cut to their minimum: for a yes/no
+ * search (what a selector asks) `.*b` and `b`, `\w+@` and `\w@`, `Tasks .+` and `Tasks .` match the same
+ * texts, and the cut ones do not scan the rest of the text from every position. Not with the g or y flag
+ * (where the match's span matters).
+ */
+const cutEdges = (source: string, flags: string, branches: ReadonlyArray<ReadonlyArray<Item>>): string => {
+  if (flags.includes("g") || flags.includes("y")) return source
+  type Repeat = Exclude<Item, { readonly kind: "assert" }>
+  const cut = (item: Repeat) => (item.min === 0 ? "" : source.slice(item.from, item.atomEnd) + (item.min === 1 ? "" : `{${item.min}}`))
+  const open = (item: Item | undefined): item is Repeat => item !== undefined && item.kind !== "assert" && item.min !== item.max
+  const rebuilt = branches.map((items) => {
+    const parts = items.map((item) => source.slice(item.from, item.to))
+    let first = 0
+    for (let item = items[first]; open(item); item = items[++first]) {
+      parts[first] = cut(item)
+      if (item.min > 0) break
+    }
+    let last = items.length - 1
+    for (let item = items[last]; last > first && open(item); item = items[--last]) {
+      parts[last] = cut(item)
+      if (item.min > 0) break
+    }
+    return parts.join("")
+  })
+  const joined = rebuilt.join("|")
+  return joined === "" ? "(?:)" : joined
+}
+
+const TOO_SLOW =
+  "it can backtrack for a very long time in the page on a long text (an open-ended repeat such as .* or \\w+ inside the pattern that can match what comes before or after it, or many overlapping alternatives)"
+
+/**
+ * The regex the page may run for this one, or why none: edges cut (cutEdges), then its backtracking must be
+ * linear in the text's length (at most PER_CHAR steps a character at n = 1,000 and n = 100,000), so no text,
+ * however long, can make it hang the renderer.
+ */
+export const pageRegex = (source: string, flags: string): { readonly source: string } | { readonly problem: string } => {
+  if (source.length > MAX_SOURCE) return { problem: `it is longer than ${MAX_SOURCE} characters` }
+  if (flags.includes("v")) return { problem: "the v flag is not supported (use u)" }
+  try {
+    const written = parse(source, flags)
+    for (const items of written) sequence(items, TAIL_END, 1, flags) // refuses nested repeats as written
+    const rewritten = cutEdges(source, flags, written)
+    const branches = parse(rewritten, flags)
+    for (const n of SIZES) {
+      const total = branches.reduce((sum, items) => sum + branchCost(items, n, flags), 0)
+      if (!(total <= PER_CHAR * n)) return { problem: TOO_SLOW }
+    }
+    return { source: rewritten }
   } catch (error) {
-    if (error instanceof Refusal) return error.why
+    if (error instanceof Refusal) return { problem: error.why }
     throw error
   }
+}
+
+/** Why a regex the page would run is refused, or undefined when it (edges cut) runs in linear time (see pageRegex). */
+export const pageRegexProblem = (source: string, flags: string): string | undefined => {
+  const decided = pageRegex(source, flags)
+  return "problem" in decided ? decided.problem : undefined
 }

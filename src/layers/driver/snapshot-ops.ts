@@ -12,7 +12,7 @@ import type { Frame, Locator, Page } from "playwright-core"
 import { InvalidArgument, RefStale, type PlaywrightError } from "./errors.js"
 import { armPageChanges, checkPageChanges, PASSWORD_MASK } from "./page-changes.js"
 import { expandSelector, pageFunction, REF_PATTERN } from "./selectors.js"
-import { checkSelectorPatterns } from "./selector-patterns.js"
+import { pageSelector } from "./selector-patterns.js"
 import { annotateFrames, prefixRefs, refLocator, refNotHere } from "./refs.js"
 import type { AppSession, WindowEntry } from "./session.js"
 
@@ -103,10 +103,9 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
       if (!entry.refs.has(trimmed)) return Effect.flatMap(current, (s) => Effect.fail(refNotHere(s, entry, trimmed)))
       return Effect.succeed(refLocator(entry, trimmed))
     }
-    // A regex in the selector runs in the page on V8's backtracking engine: an unbounded one is refused here.
-    const selector = expandSelector(trimmed)
-    const unsafe = checkSelectorPatterns(selector)
-    return unsafe !== undefined ? Effect.fail(unsafe) : Effect.succeed(entry.scope.locator(selector))
+    // A regex in the selector runs in the page on V8's backtracking engine: it goes in its linear-time form or is refused here.
+    const selector = pageSelector(expandSelector(trimmed))
+    return typeof selector !== "string" ? Effect.fail(selector) : Effect.succeed(entry.scope.locator(selector))
   }
 
   /** What the agent is shown of a surface's snapshot: password values masked, frames named, refs with the surface's prefix. */
