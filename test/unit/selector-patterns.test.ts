@@ -7,7 +7,7 @@ import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { pageRegexProblem } from "../../src/layers/driver/page-regex.js"
 import { checkSelectorPatterns, selectorRegexes } from "../../src/layers/driver/selector-patterns.js"
-import type { WindowEntry } from "../../src/layers/driver/session.js"
+import type { Surface } from "../../src/layers/driver/session.js"
 import { snapshotOps } from "../../src/layers/driver/snapshot-ops.js"
 
 describe("regexes the page may run", () => {
@@ -89,7 +89,7 @@ describe("regexes found in selectors", () => {
   it.effect("the driver's locate refuses an unsafe target before touching the page", () =>
     Effect.gen(function* () {
       const touched: Array<string> = []
-      const entry = { refs: new Set(), scope: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as WindowEntry
+      const entry = { refs: new Set(), scope: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as Surface
       const { locate } = snapshotOps(() => Effect.die("no page call"), Effect.succeed(undefined))
       const refused = yield* Effect.flip(locate(entry, "text=/(a+)+$/"))
       assert.strictEqual(refused._tag, "InvalidArgument")
