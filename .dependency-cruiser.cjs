@@ -1,6 +1,7 @@
 /**
  * The import rules of Stagewright's rooms (docs/ARCHITECTURE.md): imports run one way, down the list
- * cli -> server -> plugins -> tools -> layers/driver -> layers/config -> eval-policy, profile; no cycles;
+ * cli -> server -> plugins -> tools -> layers/driver -> layers/config -> eval-policy, profile -> errors (the error
+ * registry, a leaf every room may import); no cycles;
  * nothing in src/ imports test/; a benchmark imports only the public API (src/index.ts) and the sample apps
  * (src/samples.ts), which only the demo and the benchmarks may use: the installed package has no sample apps.
  * `npm run deps:check` runs it (and `npm test` runs that first).
@@ -30,22 +31,29 @@ module.exports = {
     },
     forbid("no-entry-point-imports", "^src/(?!bench/)", ENTRY_POINTS, "Entry points are imported by nobody (the bench may use src/index.ts)."),
     {
+      name: "errors-import-nothing-of-ours",
+      comment: "The error registry is the ground floor: one row per code, every room reads it.",
+      severity: "error",
+      from: { path: "^src/errors/" },
+      to: { path: "^src/", pathNot: ["^src/errors/"] }
+    },
+    {
       name: "eval-policy-imports-nothing-of-ours",
       severity: "error",
       from: { path: "^src/eval-policy/" },
-      to: { path: "^src/", pathNot: ["^src/eval-policy/"] }
+      to: { path: "^src/", pathNot: ["^src/eval-policy/", "^src/errors/"] }
     },
     {
       name: "profile-imports-nothing-of-ours",
       severity: "error",
       from: { path: "^src/profile/" },
-      to: { path: "^src/", pathNot: ["^src/profile/"] }
+      to: { path: "^src/", pathNot: ["^src/profile/", "^src/errors/"] }
     },
     {
       name: "config-imports-policy-and-profile-types-only",
       severity: "error",
       from: { path: "^src/layers/config/" },
-      to: { path: "^src/", pathNot: ["^src/layers/config/", "^src/eval-policy/", "^src/profile/"] }
+      to: { path: "^src/", pathNot: ["^src/layers/config/", "^src/eval-policy/", "^src/profile/", "^src/errors/"] }
     },
     {
       name: "config-imports-types-only-from-policy-and-profile",
@@ -57,7 +65,7 @@ module.exports = {
       name: "driver-imports-config-only",
       severity: "error",
       from: { path: "^src/layers/driver/" },
-      to: { path: "^src/", pathNot: ["^src/layers/driver/", "^src/layers/config/", "^src/version\\.ts$", "^src/dynamic-import\\.ts$"] }
+      to: { path: "^src/", pathNot: ["^src/layers/driver/", "^src/layers/config/", "^src/errors/", "^src/version\\.ts$", "^src/dynamic-import\\.ts$"] }
     },
     {
       name: "tools-use-driver-services",

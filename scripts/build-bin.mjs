@@ -57,7 +57,9 @@ const result = await build({
   // from its file and injected into pages. pixelmatch is bundled: it is an ES module only, and this CommonJS bundle
   // would `require()` it, where Node hands back its namespace and `import pixelmatch from "pixelmatch"` gets no
   // function (esbuild's Node-mode interop makes the namespace the default). assertNoEsmOnlyExternals guards that.
-  external: ["playwright-core", "playwright-core/*", "electron", "original-fs", "@electron/asar", "@electron/fuses", "axe-core", "pngjs"],
+  // re2js (the safe patterns' engine, ~150 KiB) and ws (attach's inspector, the main relay, ~50 KiB) are imported at
+  // their first use only: kept out, the bundle every start compiles (and whose code cache it reads) is that much smaller.
+  external: ["playwright-core", "playwright-core/*", "electron", "original-fs", "@electron/asar", "@electron/fuses", "axe-core", "pngjs", "re2js", "ws"],
   // Our modules find the package from their own URL: in the bundle, that of dist/bin/stagewright.cjs.
   define: { "import.meta.url": "__stagewrightModuleUrl" },
   banner: { js: `var __stagewrightModuleUrl = require("node:url").pathToFileURL(__filename).href;` },

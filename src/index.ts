@@ -36,6 +36,7 @@ export {
   type ModalState,
   type PendingDialog,
   type RecordedStep,
+  type Surface,
   type WindowEntry,
   type WindowInfo,
   type WindowSelector

@@ -3,6 +3,7 @@
  * Eval tools, plugin tools that declare a target and `javascript:` URLs all ask it.
  */
 import { Context, Effect, Layer, Schema } from "effect"
+import { errorFields } from "../errors/fields.js"
 
 export const EVAL_TARGETS = ["renderer", "main"] as const
 export type EvalTarget = (typeof EVAL_TARGETS)[number]
@@ -22,9 +23,7 @@ export const parseAllowEval = (values: ReadonlyArray<string>): ReadonlyArray<Eva
 
 /** A call that would run caller-supplied code in a target this server does not allow. */
 export class EvalNotAuthorized extends Schema.TaggedError<EvalNotAuthorized>()("EvalNotAuthorized", {
-  message: Schema.String,
-  hint: Schema.optionalWith(Schema.String, { default: () => "Restart the server with the --allow-eval flag for this target." }),
-  details: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  ...errorFields("EvalNotAuthorized"),
   tool: Schema.String,
   target: Schema.String,
   flag: Schema.String

@@ -11,7 +11,7 @@ import { Effect, Schema } from "effect"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { CallObserver } from "./observer.js"
 import type { MainHook } from "../layers/driver/ElectronDriver.js"
-import { ErrorCodes } from "../tools/error-codes.js"
+import { ALL_CODES } from "../errors/registry.js"
 import { OPERATION_TYPES, type Tool } from "../tools/Tool.js"
 
 export type { MainHook } from "../layers/driver/ElectronDriver.js"
@@ -92,7 +92,7 @@ export const PluginValue = Schema.Struct({
       }),
       type: Schema.Literal(...OPERATION_TYPES),
       evalTarget: Schema.optional(Schema.Literal("renderer", "main")),
-      errors: Schema.Array(Schema.Literal(...Object.values(ErrorCodes))),
+      errors: Schema.Array(Schema.Literal(...ALL_CODES)),
       destructive: Schema.optional(Schema.Boolean),
       openWorld: Schema.optional(Schema.Boolean),
       readOnly: Schema.optional(Schema.Boolean),

@@ -8,14 +8,14 @@
  */
 import { Schema, type Effect, type Scope } from "effect"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
-import { errorFields } from "../layers/driver/errors.js"
+import { errorFields } from "../errors/fields.js"
 
 /**
  * A call refused by an observer before it ran (a token budget spent, a policy): the message names who
  * refused and why, with the figures in `details`; the hint names the next step.
  */
 export class CallRefused extends Schema.TaggedError<CallRefused>()("CallRefused", {
-  ...errorFields("An observer loaded with --plugin refused this call; electron_plugins lists the loaded plugins."),
+  ...errorFields("CallRefused"),
   tool: Schema.String,
   /** The plugin whose observer refused the call. */
   by: Schema.String

@@ -5,6 +5,7 @@
  * selection lives in a SubscriptionRef owned by this service, and `changes` streams each switch.
  */
 import { Context, Data, Effect, Layer, Schema, Stream, SubscriptionRef } from "effect"
+import { errorFields } from "../errors/fields.js"
 import { CORE_TOOL_NAMES, DEFAULT_PROFILE, isCoreToolName, PROFILES, profilesHolding, type ProfileName } from "./profiles.js"
 
 /** The server tool that switches the active profile (listed only with --allow-profile-switch). */
@@ -12,9 +13,7 @@ export const PROFILE_SWITCH_TOOL = "electron_profile"
 
 /** A call to a known core tool outside the active selection, with the profiles that hold it. */
 export class ToolExcludedByProfile extends Schema.TaggedError<ToolExcludedByProfile>()("ToolExcludedByProfile", {
-  message: Schema.String,
-  hint: Schema.optionalWith(Schema.String, { default: () => "Restart the server with a profile that holds this tool." }),
-  details: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  ...errorFields("ToolExcludedByProfile"),
   tool: Schema.String,
   activeProfile: Schema.String,
   profiles: Schema.Array(Schema.String)

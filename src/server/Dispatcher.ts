@@ -17,14 +17,14 @@ import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { LoadedPlugins, pluginOfToolName } from "../plugins/PluginLoader.js"
 import { PROFILE_SWITCH_TOOL, ProfileSelector, type Selection } from "../profile/ProfileSelector.js"
 import { isCoreToolName } from "../profile/profiles.js"
-import { bounded } from "../tools/call-bounds.js"
+import { withinCallBound } from "../tools/call-bounds.js"
 import { errorCode, InvalidArgument, Timeout } from "../tools/errors.js"
 import { runStages } from "../tools/guard.js"
 import { inputJsonSchema, toListedTool, type ListedTool } from "../tools/json-schema.js"
 import { ANSWER_GRACE_MS, capTimeoutSchema, timeoutOverCap } from "./timeouts.js"
 import { isReadOnly, type Tool, type ToolServices } from "../tools/Tool.js"
 import { argumentsTooLarge, formatDecodeError, isArgumentObject } from "./decode.js"
-import { InternalError, PluginNotLoaded, UnknownTool, type ServerError } from "./errors.js"
+import { cancelledCall, PluginNotLoaded, unexpectedFailure, UnknownTool, type ServerError } from "./errors.js"
 import { callLimitMs, describeCall, withProgress, type ProgressSink } from "./progress.js"
 import { byName, nearMisses } from "./resolve.js"
 import { capResult, errorResult, successResult, type CallResult } from "./results.js"
@@ -193,7 +193,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           const own = (input as { timeoutMs?: unknown } | null)?.timeoutMs === limitMs
           // Every tool, core, eval, plugin or third-party, runs through the same stages (files confined, held
           // to web dialogs, hints on DIALOG_OPEN and ELEMENT_NOT_FOUND: tools/guard.ts) inside one bound.
-          const run = bounded(
+          const run = withinCallBound(
             runStages(tool, input),
             limitMs + ANSWER_GRACE_MS,
             () =>
@@ -217,8 +217,8 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
             const error: ServerError = Option.isSome(failure)
               ? failure.value
               : Cause.isInterruptedOnly(cause)
-                ? new Timeout({ message: `${name} was cancelled`, hint: "Call it again when needed." })
-                : new InternalError({ message: `${name} failed unexpectedly: ${Cause.pretty(cause).split("\n")[0]}` })
+                ? cancelledCall(name)
+                : unexpectedFailure(name, cause)
             const logDefect = error._tag === "InternalError" ? Effect.logError(`defect in ${name}`, cause) : Effect.void
             const tool = known.get(name)
             const breadcrumb = {

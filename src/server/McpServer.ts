@@ -17,13 +17,12 @@ import {
   type LoggingLevel
 } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Runtime, type Scope } from "effect"
-import { Timeout } from "../tools/errors.js"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { LoadedPlugins } from "../plugins/PluginLoader.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
 import { Dispatcher } from "./Dispatcher.js"
 import { serverInstructions } from "./instructions.js"
-import { InternalError } from "./errors.js"
+import { cancelledCall, unexpectedFailure } from "./errors.js"
 import { mcpProgressSink } from "./progress.js"
 import { makeResources, toMcpError, type ResourceError } from "./resources.js"
 import { errorResult } from "./results.js"
@@ -93,10 +92,10 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
           return exit.value as any // CallResult's readonly arrays against the SDK's mutable result type
         }
         if (Cause.isInterruptedOnly(exit.cause)) {
-          return errorResult(new Timeout({ message: `${request.params.name} was cancelled`, hint: "Call it again when needed." })) as any
+          return errorResult(cancelledCall(request.params.name)) as any
         }
         // The dispatcher turns failures into results; anything else that escapes it is a defect.
-        return errorResult(new InternalError({ message: `${request.params.name} failed unexpectedly: ${Cause.pretty(exit.cause).split("\n")[0]}` })) as any
+        return errorResult(unexpectedFailure(request.params.name, exit.cause)) as any
       })
       // Resources: what the server wrote into its output folders, and its documents; a refused read is a JSON-RPC error.
       const answer = async <A>(effect: Effect.Effect<A, ResourceError>) => {

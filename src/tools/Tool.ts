@@ -9,7 +9,7 @@ import type { Effect, Schema } from "effect"
 import type { EvalPolicy, EvalTarget } from "../eval-policy/EvalPolicy.js"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { DriverServices } from "../layers/driver/ElectronDriver.js"
-import type { ErrorCode } from "./error-codes.js"
+import type { CodeAt, CodeOf, ErrorCode } from "../errors/registry.js"
 import type { ToolError } from "./errors.js"
 
 export const OPERATION_TYPES = ["lifecycle", "read", "interact", "navigate", "assert", "author", "native", "debug", "eval"] as const
@@ -72,10 +72,31 @@ export interface Tool<A = any, R = ToolServices> {
   readonly handler: (input: A) => Effect.Effect<ToolResult, ToolError, R>
 }
 
-/** Declares a tool, inferring the handler's input from the Schema. */
-export const defineTool = <A, I, R = ToolServices>(
-  tool: Omit<Tool<A, R>, "input"> & { readonly input: Schema.Schema<A, I, never> }
-): Tool<A, R> => tool as Tool<A, R>
+/**
+ * The codes a tool whose handler fails with `E` may declare: the codes of those errors, and those any call
+ * can end in (src/errors/registry.ts, stage `call`). The pipeline's own (a page-touching tool's, a tool with
+ * file arguments') the manifest adds by itself (./manifest.ts).
+ */
+export type DeclarableCode<E> = CodeOf<E> | CodeAt<"call">
+
+/** What `defineTool` gives for a tool that declares codes its handler cannot raise: no Tool, so no list takes it. */
+export interface HandlerCannotRaise<C> {
+  readonly "declares error codes its handler cannot raise": C
+}
+
+/**
+ * Declares a tool, inferring the handler's input from the Schema and its errors from the handler. A tool
+ * that declares a code its handler cannot raise (and that no stage of every call raises) is not a `Tool`:
+ * putting it in a tool list (a group's, a plugin's) does not compile, naming the code. (The check is made on
+ * the result: a check on the argument would fix the handler's error type before the handler is read.)
+ */
+export const defineTool = <A, I, R = ToolServices, E extends ToolError = never, C extends ErrorCode = never>(
+  tool: Omit<Tool<A, R>, "input" | "errors" | "handler"> & {
+    readonly input: Schema.Schema<A, I, never>
+    readonly errors: ReadonlyArray<C>
+    readonly handler: (input: A) => Effect.Effect<ToolResult, E, R>
+  }
+): [Exclude<C, DeclarableCode<E>>] extends [never] ? Tool<A, R> : HandlerCannotRaise<Exclude<C, DeclarableCode<E>>> => tool as never
 
 /** Whether a tool drives a page (Tool.touchesPage, default true). */
 export const touchesPage = (tool: Pick<Tool, "touchesPage">): boolean => tool.touchesPage !== false

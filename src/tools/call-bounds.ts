@@ -1,5 +1,5 @@
 /**
- * The operation timeout of a tool call: `bounded` runs the call in a child fiber, interrupts it when the
+ * The operation timeout of a tool call: `withinCallBound` runs the call in a child fiber, interrupts it when the
  * timeout fires (or code inside ends it through `CurrentCall`) and then fails it with that reason, and it
  * sets the call's deadline (CallDeadline) so each Playwright call inside is bounded by what is left of it.
  * Web dialogs do not end a call here: tools/guard.ts races a page-touching call against them.
@@ -14,14 +14,14 @@ export interface CallControl {
   readonly endWith: (error: unknown) => void
 }
 
-/** The call the current fiber runs in, if it runs under `bounded`. */
+/** The call the current fiber runs in, if it runs under `withinCallBound`. */
 export const CurrentCall = globalValue("stagewright/CurrentCall", () => FiberRef.unsafeMake<CallControl | undefined>(undefined))
 
 /**
- * Runs `effect` as one call: `onTimeout()` ends it after `timeoutMs`, and code inside it can end it
+ * Runs `effect` as one call (not respond.ts's `bounded`, which cuts a list): `onTimeout()` ends it after `timeoutMs`, and code inside it can end it
  * through `CurrentCall`. An ended call fails with its reason once its fiber has stopped (finalizers run).
  */
-export const bounded = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, timeoutMs: number, onTimeout: () => E2): Effect.Effect<A, E | E2, R> =>
+export const withinCallBound = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, timeoutMs: number, onTimeout: () => E2): Effect.Effect<A, E | E2, R> =>
   Effect.suspend(() => {
     let reason: { readonly error: unknown } | undefined
     let fiber: Fiber.RuntimeFiber<A, E> | undefined

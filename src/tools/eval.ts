@@ -51,7 +51,7 @@ export const evalRenderer = defineTool({
   description: "Run a function in the active window's page and return its JSON result, e.g. \"() => localStorage.length\" or \"(arg) => …\" with arg. Awaits promises.",
   type: "eval",
   evalTarget: "renderer",
-  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "EVAL_NOT_AUTHORIZED", "OPERATION_FAILED"],
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
   input: Schema.Struct({ function: FunctionSource, arg: Schema.optional(Schema.Unknown) }),
   handler: (input) =>
     Effect.gen(function* () {
@@ -70,7 +70,7 @@ export const evalMain = defineTool({
   description: "Run a function in the Electron main process as (electron, arg) => …, e.g. \"({ app }) => app.getPath('userData')\"; returns its JSON result. Awaits promises.",
   type: "eval",
   evalTarget: "main",
-  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "EVAL_NOT_AUTHORIZED", "OPERATION_FAILED"],
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "OPERATION_FAILED"],
   input: Schema.Struct({ function: FunctionSource, arg: Schema.optional(Schema.Unknown) }),
   handler: (input) =>
     Effect.gen(function* () {

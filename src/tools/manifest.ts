@@ -6,11 +6,18 @@
 import { annotationsOf, decide, type Annotations } from "./annotations.js"
 import { inputJsonSchema } from "./json-schema.js"
 import { PROFILE_NAMES, PROFILES, type CoreToolName } from "../profile/profiles.js"
-import { COMMON_CODES } from "./errors.js"
+import { codesAt } from "../errors/registry.js"
 import { toolTitle, touchesPage, type Tool } from "./Tool.js"
 
-/** What any page-touching call can fail with, whatever the tool (the fuzz with an app checks answered codes against the declared ones). */
-const PAGE_CODES = ["APP_CRASHED", "DIALOG_OPEN", "OPERATION_FAILED", "WINDOW_NOT_FOUND"] as const
+/**
+ * What the pipeline adds to a tool's own list, from the error registry's stages: what any call can fail with,
+ * what any page-touching call can, what a tool with file arguments or an eval target can (the fuzz with an app checks answered
+ * codes against the listed ones).
+ */
+const CALL_CODES = codesAt("call")
+const PAGE_CODES = codesAt("page")
+const FILE_CODES = codesAt("files")
+const EVAL_CODES = codesAt("eval")
 
 export interface ManifestEntry {
   readonly name: string
@@ -41,8 +48,9 @@ export const manifestEntry = (tool: Tool): ManifestEntry => ({
   // Every tool runs through the same stages (tools/guard.ts): any that touches a page, core or plugin, can
   // meet an open web dialog, and every Playwright call it makes can end in what the driver maps any
   // playwright-core failure to (playwright-errors.ts): the app gone, its window gone, or an unclassified failure;
-  // a tool that declares file arguments has them confined before its handler runs.
-  errors: [...new Set([...tool.errors, ...COMMON_CODES, ...(touchesPage(tool) ? PAGE_CODES : []), ...((tool.files?.length ?? 0) > 0 ? ["PATH_NOT_ALLOWED"] : [])])].sort(),
+  // a tool that declares file arguments has them confined before its handler runs, one with an eval target is
+  // authorized before it runs (src/errors/registry.ts, the stages).
+  errors: [...new Set([...tool.errors, ...CALL_CODES, ...(touchesPage(tool) ? PAGE_CODES : []), ...((tool.files?.length ?? 0) > 0 ? FILE_CODES : []), ...(tool.evalTarget !== undefined ? EVAL_CODES : [])])].sort(),
   inputSchema: inputJsonSchema(tool),
   annotations: { ...annotationsOf(tool), reason: decide(tool).why }
 })

@@ -250,7 +250,7 @@ export const dialogStub = defineTool({
   type: "native",
   idempotent: true,
   files: ["rules[].answer.filePaths[]", "rules[].answer.filePath"],
-  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "INVALID_ARGUMENT"],
   input: Schema.Struct({
     action: Schema.Literal("set", "list", "restore"),
     rules: Schema.optional(Schema.Array(Rule).pipe(Schema.maxItems(50))),

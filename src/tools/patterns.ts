@@ -11,6 +11,7 @@
 import { Effect } from "effect"
 import type { RE2JS } from "re2js"
 import { InvalidArgument } from "./errors.js"
+import { dynamicImport } from "../dynamic-import.js"
 
 const MAX_PATTERN_LENGTH = 1_000
 /** RE2 instructions of one compiled pattern: a 1,000-character literal is ~1,000; `[a-z]{1000}` ~1,000. */
@@ -37,7 +38,7 @@ export interface SafePattern {
 
 type Re2js = typeof import("re2js")
 let engine: Promise<Re2js> | undefined
-const loadEngine = Effect.promise(() => (engine ??= import("re2js")))
+const loadEngine = Effect.promise(() => (engine ??= dynamicImport<Re2js>("re2js")))
 
 /** The first JavaScript-only construct RE2 cannot run (backreference, lookaround), outside classes and escapes. */
 const unsupported = (source: string): string | undefined => {

@@ -6,7 +6,7 @@
  */
 import type { Locator } from "playwright-core"
 import { Effect } from "effect"
-import { Snapshots, expandSelector, REF_PATTERN, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { Snapshots, expandSelector, REF_PATTERN, shorthandOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 
 /**
  * A string as a JavaScript/TypeScript literal for generated code: JSON.stringify, plus escapes for the
@@ -26,27 +26,13 @@ export const locatorCode = (locator: Locator, fallbackSelector: string): Promise
     .then((code) => (UNSAFE_CODE_CHARACTERS.test(code) ? `locator(${codeString(fallbackSelector)})` : code))
     .catch(() => `locator(${codeString(fallbackSelector)})`)
 
-const isQuoted = (value: string) => /^(["']).*\1$/.test(value)
-
-const GET_BY: ReadonlyArray<readonly [prefix: string, method: string, exactable: boolean]> = [
-  ["testid=", "getByTestId", false],
-  ["label=", "getByLabel", true],
-  ["placeholder=", "getByPlaceholder", true],
-  ["title=", "getByTitle", true],
-  ["alt=", "getByAltText", true]
-]
-
-/** The code of a selector target: a one-segment shorthand as its getBy* call, anything else as `locator(...)`. */
+/** The code of a selector target: a one-segment shorthand as its getBy* call (the driver's table), anything else as `locator(...)`. */
 export const selectorCode = (target: string): string => {
   const trimmed = target.trim()
-  if (!/\s>>\s/.test(trimmed)) {
-    for (const [prefix, method, exactable] of GET_BY) {
-      if (!trimmed.startsWith(prefix)) continue
-      const raw = trimmed.slice(prefix.length)
-      const quoted = isQuoted(raw)
-      const value = quoted ? raw.slice(1, -1) : raw
-      return `${method}(${codeString(value)}${exactable && quoted ? ", { exact: true }" : ""})`
-    }
+  const found = /\s>>\s/.test(trimmed) ? undefined : shorthandOf(trimmed)
+  if (found !== undefined) {
+    const { shorthand, value, quoted } = found
+    return `${shorthand.method}(${codeString(value)}${shorthand.exactable && quoted ? ", { exact: true }" : ""})`
   }
   return `locator(${codeString(expandSelector(trimmed))})`
 }

@@ -3,13 +3,12 @@
  * handling with the text read back (./editor.ts).
  */
 import { Effect, Schema } from "effect"
-import type { Locator } from "playwright-core"
-import { AppLifecycle, PageOps, Windows, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, PageOps, Windows } from "../layers/driver/ElectronDriver.js"
 import { act, changeSummary } from "./act.js"
 import { callHandle, type CallHandle } from "./handle.js"
 import { markIfFocusedPassword } from "./call-secrets.js"
 import { withSecrets } from "./secret-values.js"
-import { EDITOR_MAX_CHARS, editorHolds, isEditor, probeEditor, typeIntoEditor, type EditorProbe } from "./editor.js"
+import { EDITOR_MAX_CHARS, editorHolds, isEditor, probeEditor, typeIntoEditor, type EditorProbe, type EditorTyping } from "./editor.js"
 import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { codeString, stepCode } from "./step-code.js"
@@ -29,16 +28,9 @@ const resolveTarget = (call: CallHandle, target: string, timeoutMs: number) =>
     return { entry, locator, probe: probe! }
   })
 
-interface EditorCall {
+/** An editor typing (editor.ts) made by a tool, whose step it records. */
+interface EditorCall extends EditorTyping {
   readonly tool: string
-  readonly entry: WindowEntry
-  readonly locator: Locator
-  readonly target: string
-  readonly before: EditorProbe
-  readonly text: string
-  readonly replace: boolean
-  readonly delayMs: number
-  readonly timeoutMs: number
 }
 
 /** Types into a code editor, records the step (focus by a click, then the keys) and answers with the read-back. */

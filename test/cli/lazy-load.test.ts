@@ -46,6 +46,31 @@ const untilSnapshot = async (file: string, n: number, timeoutMs = 10_000): Promi
 }
 
 describe("serve loads nothing it does not need yet", { timeout: 180_000 }, () => {
+  it("the bundle leaves out what is imported at its first use only (re2js, ws): imported from node_modules then", () => {
+    const bundle = readFileSync(join(packageRoot(), "dist", "bin", "stagewright.cjs"), "utf8")
+    expect(bundle).toContain('("re2js")')
+    expect(bundle).toContain('("ws")')
+    expect(bundle).not.toContain("RE2JSCompileException")
+  })
+
+  it("a start to tools/list peaks under 90 MiB resident (issue 37's goal; 96 MiB before the lean start)", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve"], env: { ...getDefaultEnvironment(), ...electronChoice() }, stderr: "pipe" })
+    const client = new Client({ name: "peak-rss-test", version: "1" })
+    await client.connect(transport)
+    const pid = transport.pid!
+    try {
+      const { tools } = await client.listTools()
+      expect(tools.length).toBeGreaterThan(0)
+      // VmHWM: the process's peak resident set so far (Linux).
+      const peakKiB = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1])
+      expect(peakKiB / 1024).toBeGreaterThan(40)
+      expect(peakKiB / 1024).toBeLessThan(90)
+    } finally {
+      await client.close()
+      await waitForExit(pid)
+    }
+  })
+
   it("neither playwright-core nor the HTTP transport before a launch; playwright-core once an app is launched", async () => {
     expect(existsSync(CLI), `${CLI} is missing: npm run build`).toBe(true)
     const log = logFile()

@@ -1,6 +1,6 @@
 /**
  * No regular expression from the agent blocks the server's event loop or hangs the renderer, through
- * the real pipeline: the built server over stdio (its bundle carries the RE2 engine), the tasks sample
+ * the real pipeline: the built server over stdio (its bundle imports the RE2 engine at the first pattern), the tasks sample
  * app showing 5,000 `a` (the ping field's reply). A catastrophic `pattern` is matched on RE2 in the
  * server, so the assertion fails in its own time while another call is answered meanwhile; a catastrophic
  * selector regex is refused before it reaches the page. Each call is bounded by the client (a blocked

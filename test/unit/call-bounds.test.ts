@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, FiberRef, Ref } from "effect"
-import { bounded, CurrentCall } from "../../src/tools/call-bounds.js"
+import { CurrentCall, withinCallBound } from "../../src/tools/call-bounds.js"
 
-describe("bounded", () => {
+describe("withinCallBound", () => {
   it.effect("passes a result and a failure of the call through", () =>
     Effect.gen(function* () {
-      expect(yield* bounded(Effect.succeed(42), 1_000, () => "timeout")).toBe(42)
-      const failed = yield* Effect.exit(bounded(Effect.fail("own"), 1_000, () => "timeout"))
+      expect(yield* withinCallBound(Effect.succeed(42), 1_000, () => "timeout")).toBe(42)
+      const failed = yield* Effect.exit(withinCallBound(Effect.fail("own"), 1_000, () => "timeout"))
       expect(failed).toStrictEqual(Exit.fail("own"))
     })
   )
@@ -20,7 +20,7 @@ describe("bounded", () => {
     Effect.gen(function* () {
       const finalized = yield* Ref.make(false)
       const started = Date.now()
-      const exit = yield* Effect.exit(bounded(Effect.never.pipe(Effect.ensuring(Ref.set(finalized, true))), 50, () => "timed out"))
+      const exit = yield* Effect.exit(withinCallBound(Effect.never.pipe(Effect.ensuring(Ref.set(finalized, true))), 50, () => "timed out"))
       expect(exit).toStrictEqual(Exit.fail("timed out"))
       expect(yield* Ref.get(finalized)).toBe(true)
       expect(Date.now() - started).toBeLessThan(5_000)
@@ -35,7 +35,7 @@ describe("bounded", () => {
         setTimeout(() => control!.endWith("dialog opened"), 10)
         return yield* Effect.never
       })
-      expect(yield* Effect.exit(bounded(call, 5_000, () => "timed out"))).toStrictEqual(Exit.fail("dialog opened"))
+      expect(yield* Effect.exit(withinCallBound(call, 5_000, () => "timed out"))).toStrictEqual(Exit.fail("dialog opened"))
       // Outside a bounded call there is none.
       expect(yield* FiberRef.get(CurrentCall)).toBeUndefined()
     })
@@ -50,7 +50,7 @@ describe("bounded", () => {
           return "done"
         })
       )
-      expect(yield* bounded(call, 5_000, () => "timed out")).toBe("done")
+      expect(yield* withinCallBound(call, 5_000, () => "timed out")).toBe("done")
       end!("too late")
       const twice = Effect.flatMap(FiberRef.get(CurrentCall), (control) =>
         Effect.zipRight(
@@ -61,7 +61,7 @@ describe("bounded", () => {
           Effect.never
         )
       )
-      expect(yield* Effect.exit(bounded(twice, 5_000, () => "timed out"))).toStrictEqual(Exit.fail("first"))
+      expect(yield* Effect.exit(withinCallBound(twice, 5_000, () => "timed out"))).toStrictEqual(Exit.fail("first"))
     })
   )
 
@@ -70,7 +70,7 @@ describe("bounded", () => {
       const stopped = yield* Deferred.make<void>()
       const running = yield* Deferred.make<void>()
       const call = Effect.zipRight(Deferred.succeed(running, undefined), Effect.never).pipe(Effect.onInterrupt(() => Deferred.succeed(stopped, undefined)))
-      const fiber = yield* Effect.fork(bounded(call, 60_000, () => "timed out"))
+      const fiber = yield* Effect.fork(withinCallBound(call, 60_000, () => "timed out"))
       yield* Deferred.await(running)
       yield* Fiber.interrupt(fiber)
       yield* Deferred.await(stopped).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "the call kept running" }))

@@ -64,7 +64,7 @@ const services = (driver: Layer.Layer<DriverServices>, config: Partial<ServerCon
   Layer.mergeAll(driver, ServerConfig.layer(config), ProfileSelector.layer({ toolProfile: "full" }))
 
 type Services = DriverServices | ServerConfig
-const tool = (fields: Partial<Tool<any, Services>> & Pick<Tool<any, Services>, "handler">): Tool<any, Services> =>
+const tool = (fields: Partial<Omit<Tool<any, Services>, "errors">> & Pick<Tool<any, Services>, "handler">): Tool<any, Services> =>
   defineTool({ name: "electron_test_tool", description: "A tool for the stage tests.", type: "interact", errors: [], input: Schema.Struct({}), ...fields })
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>) => (Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined)

@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, type Layer, TestClock } from "effect"
-import { Snapshots, type PageChanges, type WindowEntry } from "../../src/layers/driver/ElectronDriver.js"
+import { Snapshots, type PageChanges, type Surface } from "../../src/layers/driver/ElectronDriver.js"
 import { changeSummary, DIGEST_CHARS, SUMMARY_TIME_BOX_MS } from "../../src/tools/act.js"
 import { viewSnapshot } from "../../src/tools/snapshot-view.js"
 
@@ -25,13 +25,13 @@ const page = (n: number, extra: ReadonlyArray<string> = []) =>
     ...extra
   ].join("\n")
 
-const entry = (latestSnapshot: string | undefined) => ({ latestSnapshot, page: { isClosed: () => false } }) as unknown as WindowEntry
+const entry = (latestSnapshot: string | undefined) => ({ latestSnapshot, page: { isClosed: () => false } }) as unknown as Surface
 // A page that is never quiet: the summary comes from a snapshot.
 const snapshotting = (snapshot: Effect.Effect<string>) => Snapshots.layerTest({ snapshot: () => snapshot, pageChanges: () => Effect.succeed({ quiet: false }) })
 const quietPage = (changes: PageChanges) =>
   Snapshots.layerTest({ snapshot: () => Effect.die("a quiet page needs no snapshot"), pageChanges: () => Effect.succeed(changes) })
 /** The change summary of the window, over the page the layer stands in for. */
-const summary = (page: Layer.Layer<Snapshots>, window: WindowEntry) => changeSummary(window).pipe(Effect.provide(page))
+const summary = (page: Layer.Layer<Snapshots>, window: Surface) => changeSummary(window).pipe(Effect.provide(page))
 
 describe("changeSummary", () => {
   it.effect("past the time box, answers without a summary and claims no change", () =>
@@ -57,7 +57,7 @@ describe("changeSummary", () => {
   it.effect("a diff after a quiet answer named fields says it holds them again", () =>
     Effect.gen(function* () {
       const before = '- button "Save" [ref=e1]'
-      const told = { latestSnapshot: before, fieldsToldSinceSnapshot: true, page: { isClosed: () => false } } as unknown as WindowEntry
+      const told = { latestSnapshot: before, fieldsToldSinceSnapshot: true, page: { isClosed: () => false } } as unknown as Surface
       const changed = yield* summary(snapshotting(Effect.succeed(`${before}\n- button "Undo" [ref=e2]`)), told)
       assert.include(changed, "Changes since the last snapshot, with the fields earlier answers named (+1 -0):")
       const plain = yield* summary(snapshotting(Effect.succeed(`${before}\n- button "Undo" [ref=e2]`)), entry(before))

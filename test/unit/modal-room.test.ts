@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from "vitest"
 import { ModalRoom, type NativeRead } from "../../src/layers/driver/modal-room.js"
-import type { PendingDialog, WindowEntry } from "../../src/layers/driver/ElectronDriver.js"
+import type { PendingDialog, Surface } from "../../src/layers/driver/ElectronDriver.js"
 import { modalRowsText, stateRows } from "../../src/tools/modal-rows.js"
 
-const w1 = { id: "w1", closed: false, facts: { webContentsId: 3 } } as unknown as WindowEntry
+const w1 = { id: "w1", closed: false, facts: { webContentsId: 3 } } as unknown as Surface
 const dialog = (type: string, message: string, defaultValue = ""): PendingDialog => ({ window: "w1", type, message, defaultValue, dialog: {} as never })
 
 describe("the modal room", () => {
@@ -54,6 +54,6 @@ describe("the modal room", () => {
     expect(text).toMatch(/- dialog "message box: About: Tasks" \[modal\] \(in w1; held: answers its default in \d+ s\):\n {2}- text: "A board"\n {2}- button "OK" \[ref=d2\]\n {2}- button "Cancel" \[ref=d3\]\n {2}- checkbox "Tips" \[ref=d4\]: unchecked/)
     expect(text).toContain('- menu "context menu: context menu" [modal] (in w1):\n  - menuitem "Mark as done" [ref=d5]\n  - menuitem "Copy" [disabled] [ref=d6]')
     expect(room.takeTold()).toEqual([])
-    expect(room.list([{ ...w1, closed: true } as WindowEntry]).map((s) => s.kind)).toEqual(["message", "menu"])
+    expect(room.list([{ ...w1, closed: true } as Surface]).map((s) => s.kind)).toEqual(["message", "menu"])
   })
 })

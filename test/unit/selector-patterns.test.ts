@@ -7,7 +7,7 @@ import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { pageRegex, pageRegexProblem } from "../../src/layers/driver/page-regex.js"
 import { checkSelectorPatterns, pageSelector, selectorRegexes } from "../../src/layers/driver/selector-patterns.js"
-import type { WindowEntry } from "../../src/layers/driver/session.js"
+import type { Surface } from "../../src/layers/driver/session.js"
 import { snapshotOps } from "../../src/layers/driver/snapshot-ops.js"
 
 describe("regexes the page may run", () => {
@@ -61,7 +61,7 @@ describe("regexes the page runs on long texts", () => {
   it.effect("every regex the driver hands the page answers a 200,000-character text in linear time", () =>
     Effect.gen(function* () {
       const touched: Array<string> = []
-      const entry = { refs: new Set(), scope: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as WindowEntry
+      const entry = { refs: new Set(), scope: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as Surface
       const { locate } = snapshotOps(() => Effect.die("no page call"), Effect.succeed(undefined))
       const probes = [".*b", "\\w*b", ".*saved", "\\d+-\\d+", "\\w+@\\w+\\.com", "^Task \\d+$", "Tasks — .+", "[A-Z][a-z]+", "\\d{1,3}\\.\\d{1,3}", ".*x\\d+y", "a.*b", "(\\d+|no) tasks?"]
       for (const probe of probes) yield* Effect.either(locate(entry, `text=/${probe}/`))
@@ -138,7 +138,7 @@ describe("regexes found in selectors", () => {
   it.effect("the driver's locate refuses an unsafe target before touching the page", () =>
     Effect.gen(function* () {
       const touched: Array<string> = []
-      const entry = { refs: new Set(), scope: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as WindowEntry
+      const entry = { refs: new Set(), scope: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as Surface
       const { locate } = snapshotOps(() => Effect.die("no page call"), Effect.succeed(undefined))
       const refused = yield* Effect.flip(locate(entry, "text=/(a+)+$/"))
       assert.strictEqual(refused._tag, "InvalidArgument")

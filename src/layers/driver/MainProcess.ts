@@ -6,7 +6,7 @@
 import { Context, Effect, Layer, Ref } from "effect"
 import * as failedLoads from "./failed-loads.js"
 import { windowOfTarget } from "./main-hooks.js"
-import type { AppSession, WindowEntry } from "./session.js"
+import type { AppSession, Surface } from "./session.js"
 import { needsMainProcess, SessionStore, type MainCode } from "./SessionStore.js"
 import type { BrowserWindowHandle, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
 import { targetIdOf as readTargetId } from "./surfaces.js"
@@ -16,7 +16,7 @@ export interface MainProcessShape {
   /** Runs `fn(electron, arg)` in the main process (needs a launched app or an attached inspector). */
   readonly evaluateMain: <R, A>(what: string, fn: MainCode<R, A>, arg: A) => Effect.Effect<R, MainError>
   /** Runs `fn(browserWindow, arg)` in the main process for a window. */
-  readonly evaluateWindow: <R, A>(entry: WindowEntry, what: string, fn: (win: BrowserWindowHandle, arg: A) => R | Promise<R>, arg: A) => Effect.Effect<R, MainError>
+  readonly evaluateWindow: <R, A>(entry: Surface, what: string, fn: (win: BrowserWindowHandle, arg: A) => R | Promise<R>, arg: A) => Effect.Effect<R, MainError>
   /**
    * Registers main-process hooks: installed in the running app now (when it has a main process) and at
    * every later launch or attach. Only loaded plugins call it, so an unloaded plugin's hooks never run.
@@ -32,9 +32,9 @@ const make = Effect.gen(function* () {
   const evaluateMain = <R, A>(what: string, fn: MainCode<R, A>, arg: A): Effect.Effect<R, MainError> =>
     Effect.flatMap(store.session, (s) => store.evaluateIn<R, A>(s, what, fn, arg)).pipe(Effect.withSpan("MainProcess.evaluateMain", { attributes: { what } }))
 
-  const targetIdOf = (s: AppSession, entry: WindowEntry) => readTargetId(s, entry, store.run)
+  const targetIdOf = (s: AppSession, entry: Surface) => readTargetId(s, entry, store.run)
 
-  const evaluateWindow = <R, A>(entry: WindowEntry, what: string, fn: (win: BrowserWindowHandle, arg: A) => R | Promise<R>, arg: A): Effect.Effect<R, MainError> =>
+  const evaluateWindow = <R, A>(entry: Surface, what: string, fn: (win: BrowserWindowHandle, arg: A) => R | Promise<R>, arg: A): Effect.Effect<R, MainError> =>
     Effect.gen(function* () {
       const s = yield* store.session
       if (!s.hasMainProcess) return yield* needsMainProcess(s, what)

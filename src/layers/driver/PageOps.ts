@@ -9,7 +9,7 @@ import type { CDPSession, Locator } from "playwright-core"
 import { makeRunAction } from "./actions.js"
 import type { PlaywrightError } from "./errors.js"
 import { raceModal } from "./modal-room.js"
-import type { PendingDialog, WindowEntry } from "./session.js"
+import type { PendingDialog, Surface } from "./session.js"
 import { SessionStore } from "./SessionStore.js"
 import type { Action, Check, SessionError } from "./shape.js"
 import { testDouble } from "./test-double.js"
@@ -22,11 +22,11 @@ export interface PageOpsShape {
   /** Runs a playwright-core call, mapping its rejection onto the error vocabulary (the general case). */
   readonly run: <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
   /** Evaluates a page function in a surface: a page's main frame, or a frame surface's frame. */
-  readonly evaluate: <R, A = undefined>(entry: WindowEntry, what: string, fn: PageFunction<A, R>, arg?: A) => Effect.Effect<R, PlaywrightError>
+  readonly evaluate: <R, A = undefined>(entry: Surface, what: string, fn: PageFunction<A, R>, arg?: A) => Effect.Effect<R, PlaywrightError>
   /** How many elements a locator matches now (no waiting). */
   readonly count: (locator: Locator, what: string) => Effect.Effect<number, PlaywrightError>
   /** Runs `use` with a DevTools session of a window's page, detached after it however it ends. */
-  readonly withCdp: <A>(entry: WindowEntry, what: string, use: (cdp: CDPSession) => Promise<A>) => Effect.Effect<A, PlaywrightError | SessionError>
+  readonly withCdp: <A>(entry: Surface, what: string, use: (cdp: CDPSession) => Promise<A>) => Effect.Effect<A, PlaywrightError | SessionError>
   /**
    * Reads `check` until it holds or `timeoutMs` passes (backing off 100 ms → 1 s); succeeds with the last
    * reading. A failed reading fails the poll at once. Interrupted, it makes no further reading.
@@ -51,7 +51,7 @@ const make = Effect.map(SessionStore, (store) => {
   return PageOps.of({
     run,
     // The page function's type is restated for playwright-core (its own type is not exported).
-    evaluate: <R, A>(entry: WindowEntry, what: string, fn: PageFunction<A, R>, arg?: A) => run(what, () => entry.scope.evaluate<R, A | undefined>(fn as never, arg)),
+    evaluate: <R, A>(entry: Surface, what: string, fn: PageFunction<A, R>, arg?: A) => run(what, () => entry.scope.evaluate<R, A | undefined>(fn as never, arg)),
     count: (locator, what) => run(what, () => locator.count()),
     withCdp: (entry, what, use) =>
       Effect.flatMap(store.session, (s) =>

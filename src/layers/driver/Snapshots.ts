@@ -7,7 +7,7 @@ import { Context, Effect, Layer } from "effect"
 import type { Locator } from "playwright-core"
 import type { InvalidArgument, PlaywrightError, RefStale } from "./errors.js"
 import type { PageChanges } from "./page-changes.js"
-import type { WindowEntry } from "./session.js"
+import type { Surface } from "./session.js"
 import { SessionStore } from "./SessionStore.js"
 import { snapshotOps } from "./snapshot-ops.js"
 import { testDouble } from "./test-double.js"
@@ -16,22 +16,22 @@ export { maskPasswordValues, PASSWORD_MASK, passwordValues, shownFieldValue } fr
 
 export interface SnapshotsShape {
   /** Resolves a target (ref or selector) in a window to a Locator; refs are checked against its latest snapshot. */
-  readonly locate: (entry: WindowEntry, target: string) => Effect.Effect<Locator, RefStale | InvalidArgument>
+  readonly locate: (entry: Surface, target: string) => Effect.Effect<Locator, RefStale | InvalidArgument>
   /** An AI-mode aria snapshot of a window (or of a target in it); records its refs. */
-  readonly snapshot: (entry: WindowEntry, options?: { readonly target?: string; readonly depth?: number }) => Effect.Effect<string, PlaywrightError>
+  readonly snapshot: (entry: Surface, options?: { readonly target?: string; readonly depth?: number }) => Effect.Effect<string, PlaywrightError>
   /**
    * Whether the window's page changed since its latest full snapshot, without taking one: quiet when its
    * DOM and visibility are as they were (then the fields whose values changed, and where the focus went).
    */
-  readonly pageChanges: (entry: WindowEntry) => Effect.Effect<PageChanges>
+  readonly pageChanges: (entry: Surface) => Effect.Effect<PageChanges>
   /** Records a full snapshot the agent was given as the window's latest (its refs become the valid ones). */
-  readonly recordSnapshot: (entry: WindowEntry, text: string) => Effect.Effect<void>
+  readonly recordSnapshot: (entry: Surface, text: string) => Effect.Effect<void>
   /** Records the whole-window snapshot the agent was shown (the baseline of since:"last"). */
-  readonly markShown: (entry: WindowEntry, text: string) => Effect.Effect<void>
+  readonly markShown: (entry: Surface, text: string) => Effect.Effect<void>
   /** A ref's locator code, computed once per snapshot of the window (`code` runs on a miss). */
-  readonly refCode: (entry: WindowEntry, ref: string, code: () => Promise<string>) => Effect.Effect<string>
+  readonly refCode: (entry: Surface, ref: string, code: () => Promise<string>) => Effect.Effect<string>
   /** Forgets a window's snapshot and refs (after a navigation: the page they described is gone). */
-  readonly forgetSnapshot: (entry: WindowEntry) => Effect.Effect<void>
+  readonly forgetSnapshot: (entry: Surface) => Effect.Effect<void>
 }
 
 export class Snapshots extends Context.Tag("stagewright/Snapshots")<Snapshots, SnapshotsShape>() {

@@ -9,7 +9,7 @@ import { WindowNotFound } from "./errors.js"
 import * as failedLoads from "./failed-loads.js"
 import { MainProcess } from "./MainProcess.js"
 import { modalGate } from "./modal-room.js"
-import { titleOf, type AppSession, type WindowEntry, type WindowInfo, type WindowSelector } from "./session.js"
+import { titleOf, type AppSession, type Surface, type WindowInfo, type WindowSelector } from "./session.js"
 import { surfaceFacts } from "./surface-info.js"
 import { SessionStore } from "./SessionStore.js"
 import type { MainValue, SessionError } from "./shape.js"
@@ -17,17 +17,17 @@ import { testDouble } from "./test-double.js"
 
 export interface WindowsShape {
   /** A window by id, or the active one; fails at once with DialogOpen while a web dialog blocks its page. */
-  readonly window: (id?: string) => Effect.Effect<WindowEntry, SessionError | WindowNotFound | DialogOpen>
+  readonly window: (id?: string) => Effect.Effect<Surface, SessionError | WindowNotFound | DialogOpen>
   /**
    * Every open window, for a call that touches each page; fails at once with DialogOpen when a web dialog
    * blocks one of them (its page runs no script: the call would wait out its bound).
    */
-  readonly every: Effect.Effect<ReadonlyArray<WindowEntry>, SessionError | DialogOpen>
+  readonly every: Effect.Effect<ReadonlyArray<Surface>, SessionError | DialogOpen>
   /** Every open surface (windows, views, guests, frames), parents first, new pages told apart first. */
-  readonly surfaces: Effect.Effect<ReadonlyArray<WindowEntry>, SessionError>
-  readonly findWindow: (selector: WindowSelector) => Effect.Effect<WindowEntry, SessionError | WindowNotFound>
+  readonly surfaces: Effect.Effect<ReadonlyArray<Surface>, SessionError>
+  readonly findWindow: (selector: WindowSelector) => Effect.Effect<Surface, SessionError | WindowNotFound>
   /** Makes the window the selector finds the active one. */
-  readonly selectWindow: (selector: WindowSelector) => Effect.Effect<WindowEntry, SessionError | WindowNotFound>
+  readonly selectWindow: (selector: WindowSelector) => Effect.Effect<Surface, SessionError | WindowNotFound>
   /**
    * Waits for a window whose title / URL contain the given text (one already open counts), or without
    * filters for the next new window; makes it active unless `select` is false.
@@ -35,10 +35,10 @@ export interface WindowsShape {
   readonly waitForWindow: (
     filter: { readonly title?: string | undefined; readonly url?: string | undefined },
     options: { readonly timeoutMs: number; readonly select: boolean }
-  ) => Effect.Effect<WindowEntry, SessionError | Timeout>
-  readonly windowInfo: (entry: WindowEntry) => Effect.Effect<WindowInfo, SessionError>
+  ) => Effect.Effect<Surface, SessionError | Timeout>
+  readonly windowInfo: (entry: Surface) => Effect.Effect<WindowInfo, SessionError>
   /** A window's title, "(not responding)" after `ms`. */
-  readonly title: (entry: WindowEntry, ms?: number) => Effect.Effect<string>
+  readonly title: (entry: Surface, ms?: number) => Effect.Effect<string>
 }
 
 const describeWindowSelector = (selector: WindowSelector) =>
@@ -54,7 +54,7 @@ const make = Effect.gen(function* () {
   /** The running session, its new pages told apart (window, view, guest). */
   const session = Effect.tap(store.session, (s) => store.refresh(s))
   const openIds = (s: AppSession) => s.surfaces.map((w) => w.id).join(", ") || "none"
-  const gate = (s: AppSession, entry: WindowEntry) => modalGate(s.pendingDialogs, (e) => (e.frame === undefined ? e.id : s.windowOf(e.page)?.id), entry)
+  const gate = (s: AppSession, entry: Surface) => modalGate(s.pendingDialogs, (e) => (e.frame === undefined ? e.id : s.windowOf(e.page)?.id), entry)
 
   const window = Effect.fn("Windows.window")(function* (id?: string) {
     const s = yield* session
@@ -66,10 +66,10 @@ const make = Effect.gen(function* () {
     })
   })
 
-  const title = (entry: WindowEntry, ms?: number) => titleOf(entry.scope, ms)
+  const title = (entry: Surface, ms?: number) => titleOf(entry.scope, ms)
 
   /** A view's bounds within its window, read now (they follow the app's layout), else as last read. */
-  const viewBounds = (entry: WindowEntry) =>
+  const viewBounds = (entry: Surface) =>
     entry.facts === undefined
       ? Effect.succeed({})
       : main
@@ -117,7 +117,7 @@ const make = Effect.gen(function* () {
     return yield* new WindowNotFound({ message: `No window matches ${describeWindowSelector(selector)} (${open.length} open)` })
   })
 
-  const activate = (s: AppSession, entry: WindowEntry) =>
+  const activate = (s: AppSession, entry: Surface) =>
     Effect.sync(() => {
       s.setActive(entry.id, true)
       // A view, guest or frame is shown in its window: selecting it does not raise a page of its own.
@@ -139,7 +139,7 @@ const make = Effect.gen(function* () {
     return entry
   })
 
-  const windowInfo = Effect.fn("Windows.windowInfo")(function* (entry: WindowEntry) {
+  const windowInfo = Effect.fn("Windows.windowInfo")(function* (entry: Surface) {
     const s = yield* session
     const t = yield* title(entry)
     const failed = entry.frame === undefined ? yield* failedLoads.failedUrlOf(s, entry) : undefined

@@ -1,85 +1,41 @@
 /**
  * The driver's tagged errors: what driving an Electron app can end in. They are Schema classes because
- * they cross the MCP boundary (as `structuredContent`); each carries a stable code (see
- * tools/error-codes.ts), a readable message and a recovery hint naming the next tool or flag to use.
- * `cause` keeps the original failure (a playwright-core error's full text) for logs; it is never sent.
+ * they cross the MCP boundary (as `structuredContent`); each carries a stable code, a readable message and a
+ * recovery hint naming the next tool or flag to use, its code and default hint read from its row of the error
+ * registry (src/errors/registry.ts). `cause` keeps the original failure (a playwright-core error's full text)
+ * for logs; it is never sent.
  */
 import { Schema } from "effect"
+import { errorFields } from "../../errors/fields.js"
 import type { PendingDialog } from "./session-types.js"
 
-const Details = Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+export class AppNotRunning extends Schema.TaggedError<AppNotRunning>()("AppNotRunning", errorFields("AppNotRunning")) {}
 
-/** The fields every tool error carries; `hint` defaults to the error's standard recovery advice. */
-export const errorFields = (defaultHint: string) => ({
-  message: Schema.String,
-  hint: Schema.optionalWith(Schema.String, { default: () => defaultHint }),
-  details: Details,
-  cause: Schema.optional(Schema.Unknown)
-})
+export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFailed", errorFields("LaunchFailed")) {}
 
-export class AppNotRunning extends Schema.TaggedError<AppNotRunning>()(
-  "AppNotRunning",
-  errorFields("Start an app with electron_launch, or connect to a running one with electron_attach.")
-) {}
+export class WindowNotFound extends Schema.TaggedError<WindowNotFound>()("WindowNotFound", errorFields("WindowNotFound")) {}
 
-export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()(
-  "LaunchFailed",
-  errorFields("Check the app path and executablePath (stagewright doctor lists what is installed), then retry electron_launch.")
-) {}
+export class RefStale extends Schema.TaggedError<RefStale>()("RefStale", errorFields("RefStale")) {}
 
-export class WindowNotFound extends Schema.TaggedError<WindowNotFound>()(
-  "WindowNotFound",
-  errorFields("List the windows with electron_windows, then pick one with electron_select_window.")
-) {}
+export class ElementNotFound extends Schema.TaggedError<ElementNotFound>()("ElementNotFound", errorFields("ElementNotFound")) {}
 
-export class RefStale extends Schema.TaggedError<RefStale>()(
-  "RefStale",
-  errorFields("Refs belong to the latest electron_snapshot of a window: take a new snapshot and use its refs.")
-) {}
+export class AmbiguousLocator extends Schema.TaggedError<AmbiguousLocator>()("AmbiguousLocator", errorFields("AmbiguousLocator")) {}
 
-export class ElementNotFound extends Schema.TaggedError<ElementNotFound>()(
-  "ElementNotFound",
-  errorFields("Check the target with electron_find or electron_snapshot; wait for late UI with electron_wait_for.")
-) {}
+export class NotInteractable extends Schema.TaggedError<NotInteractable>()("NotInteractable", errorFields("NotInteractable")) {}
 
-export class AmbiguousLocator extends Schema.TaggedError<AmbiguousLocator>()(
-  "AmbiguousLocator",
-  errorFields("Narrow the target (a ref from electron_find or electron_snapshot, or a more specific selector).")
-) {}
+export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", errorFields("Timeout")) {}
 
-export class NotInteractable extends Schema.TaggedError<NotInteractable>()(
-  "NotInteractable",
-  errorFields("The element is hidden, disabled or covered: check it with electron_expect_state or wait with electron_wait_for.")
-) {}
+export class InvalidArgument extends Schema.TaggedError<InvalidArgument>()("InvalidArgument", errorFields("InvalidArgument")) {}
 
-export class Timeout extends Schema.TaggedError<Timeout>()(
-  "Timeout",
-  errorFields("Retry, or pass a larger timeoutMs; electron_wait_for waits for a condition first.")
-) {}
+export class AppCrashed extends Schema.TaggedError<AppCrashed>()("AppCrashed", errorFields("AppCrashed")) {}
 
-export class InvalidArgument extends Schema.TaggedError<InvalidArgument>()(
-  "InvalidArgument",
-  errorFields("Fix the argument named in the message; the tool's input schema gives the expected form.")
-) {}
+export class NeedsMainProcess extends Schema.TaggedError<NeedsMainProcess>()("NeedsMainProcess", errorFields("NeedsMainProcess")) {}
 
-export class AppCrashed extends Schema.TaggedError<AppCrashed>()(
-  "AppCrashed",
-  errorFields("The app exited or crashed; electron_status shows the last error. Start it again with electron_launch.")
-) {}
-
-export class NeedsMainProcess extends Schema.TaggedError<NeedsMainProcess>()(
-  "NeedsMainProcess",
-  errorFields("This tool needs the Electron main process: launch with electron_launch, or attach with both cdpUrl and inspectorUrl (start the app with --inspect=PORT).")
-) {}
-
-export class OperationFailed extends Schema.TaggedError<OperationFailed>()(
-  "OperationFailed",
-  errorFields("Read the message; electron_status shows the app state.")
-) {}
+export class OperationFailed extends Schema.TaggedError<OperationFailed>()("OperationFailed", errorFields("OperationFailed")) {}
 
 /** A web dialog blocks the window's page: every call on it would hang until the dialog is answered. */
 export class DialogOpen extends Schema.TaggedError<DialogOpen>()("DialogOpen", {
-  ...errorFields("Answer it with electron_web_dialog (accept or dismiss); the page is blocked until then."),
+  ...errorFields("DialogOpen"),
   window: Schema.String,
   dialog: Schema.String,
   dialogMessage: Schema.String

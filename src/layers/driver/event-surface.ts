@@ -6,7 +6,7 @@
  * loaded that script; the entry is given the frame when the answer comes (the page's id until then).
  */
 import { pageFunction } from "./selectors.js"
-import type { WindowEntry } from "./surface.js"
+import type { Surface } from "./surface.js"
 
 const originOf = (url: string): string | undefined => {
   try {
@@ -24,7 +24,7 @@ const loaded = pageFunction((url: string): boolean => Array.from(document.script
  * A resolver for `page`'s events: `(scriptUrl, assign)` calls `assign(frameId)` when the script is a
  * frame's (at once or later), never for the page's own scripts.
  */
-export const scriptSurface = (page: WindowEntry, frames: () => ReadonlyArray<WindowEntry>) => {
+export const scriptSurface = (page: Surface, frames: () => ReadonlyArray<Surface>) => {
   const known = new Map<string, string | undefined>()
   return (url: string | undefined, assign: (surface: string) => void): void => {
     if (url === undefined || url === "" || page.page.isClosed()) return

@@ -9,12 +9,12 @@
 import { Effect, Schedule } from "effect"
 import { Timeout } from "./errors.js"
 import { NotYet } from "./waits.js"
-import type { AppSession, WindowEntry } from "./session.js"
+import type { AppSession, Surface } from "./session.js"
 
 export const isErrorPage = (url: string) => url.startsWith("chrome-error://")
 
 /** For a window showing Chromium's error document: the URL it failed to load (else undefined). Never fails. */
-export const failedUrlOf = (s: AppSession, entry: WindowEntry): Effect.Effect<string | undefined> =>
+export const failedUrlOf = (s: AppSession, entry: Surface): Effect.Effect<string | undefined> =>
   !isErrorPage(entry.page.url()) || entry.page.isClosed()
     ? Effect.succeed(undefined)
     : Effect.tryPromise(async () => {
@@ -29,7 +29,7 @@ export const failedUrlOf = (s: AppSession, entry: WindowEntry): Effect.Effect<st
       }).pipe(Effect.timeout(2_000), Effect.orElseSucceed(() => undefined))
 
 /** Whether a window's URL, or for a failed load the URL it tried, contains `wanted`. */
-export const urlMatches = (s: AppSession, entry: WindowEntry, wanted: string): Effect.Effect<boolean> =>
+export const urlMatches = (s: AppSession, entry: Surface, wanted: string): Effect.Effect<boolean> =>
   entry.page.url().includes(wanted) ? Effect.succeed(true) : Effect.map(failedUrlOf(s, entry), (failed) => failed?.includes(wanted) === true)
 
 /** Gives the failed-load errors recorded without a window the window now showing the error for their URL. */
@@ -49,7 +49,7 @@ export const resolveFailedLoadWindows = (s: AppSession): Effect.Effect<void> =>
   })
 
 /** One line per open window: id, title, URL, and for a failed load the URL it tried. */
-const describeWindows = (s: AppSession, title: (entry: WindowEntry, ms?: number) => Effect.Effect<string>) =>
+const describeWindows = (s: AppSession, title: (entry: Surface, ms?: number) => Effect.Effect<string>) =>
   Effect.forEach(
     s.windows.filter((w) => !w.page.isClosed()),
     (w) =>
@@ -67,11 +67,11 @@ export const waitForWindow = (
   s: AppSession,
   filter: { readonly title?: string | undefined; readonly url?: string | undefined },
   timeoutMs: number,
-  title: (entry: WindowEntry, ms?: number) => Effect.Effect<string>
-): Effect.Effect<WindowEntry, Timeout> => {
+  title: (entry: Surface, ms?: number) => Effect.Effect<string>
+): Effect.Effect<Surface, Timeout> => {
   const filtered = filter.title !== undefined || filter.url !== undefined
   const known = new Set(s.windows)
-  const matches = (entry: WindowEntry) =>
+  const matches = (entry: Surface) =>
     Effect.map(
       Effect.all([
         filter.title !== undefined ? Effect.map(title(entry), (t) => t.includes(filter.title!)) : Effect.succeed(true),

@@ -4,6 +4,7 @@
  * functions against `require('electron')` the way electronApplication.evaluate does.
  */
 import type WebSocket from "ws"
+import { dynamicImport } from "../../dynamic-import.js"
 
 /** A message of the DevTools protocol: JSON whose shape depends on the method (no protocol types here). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped protocol JSON
@@ -45,7 +46,7 @@ export class InspectorClient {
   static async connect(endpoint: string, timeoutMs: number): Promise<InspectorClient> {
     const url = await resolveInspectorUrl(endpoint, timeoutMs)
     // ws loads at the first attach with an inspector, never when the server starts.
-    const { default: WebSocketClass } = await import("ws")
+    const { default: WebSocketClass } = await dynamicImport<typeof import("ws")>("ws")
     const socket = new WebSocketClass(url, { handshakeTimeout: timeoutMs })
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve())

@@ -17,6 +17,7 @@ import type { WebSocket, WebSocketServer } from "ws"
 import type { InspectorClient } from "./inspector-client.js"
 import { attachAll, browserVersion, closeTarget, installRelay, removeRelay, sendCommand, type RelayMainArg } from "./relay-main.js"
 import { mainSource } from "./selectors.js"
+import { dynamicImport } from "../../dynamic-import.js"
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped protocol JSON
 type CdpValue = any
@@ -70,7 +71,7 @@ export class MainRelay {
     await inspector.send("Runtime.addBinding", { name: relay.arg.binding })
     await inspector.evaluate(mainSource(installRelay), relay.arg)
     relay.objectId = await inspector.electron()
-    const { WebSocketServer: Server } = await import("ws")
+    const { WebSocketServer: Server } = await dynamicImport<typeof import("ws")>("ws")
     const server = new Server({ host: "127.0.0.1", port: 0, path: relay.path, maxPayload: 256 * 1024 * 1024 })
     relay.server = server
     await new Promise<void>((resolve, reject) => {

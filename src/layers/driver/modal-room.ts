@@ -18,7 +18,7 @@ import { globalValue } from "effect/GlobalValue"
 import type { FileChooser } from "playwright-core"
 import { dialogOpen, type DialogOpen, type PlaywrightError } from "./errors.js"
 import type { PendingDialog } from "./session-types.js"
-import type { WindowEntry } from "./surface.js"
+import type { Surface } from "./surface.js"
 
 /** A native dialog held in the main process (what ./main-modals.ts reports of it). */
 export interface NativeHeld {
@@ -252,7 +252,7 @@ export class ModalRoom {
    * Every open modal state, web dialogs first (they block a page), then file choosers, native dialogs
    * and the popped-up menu; `surfaces` are the session's open surfaces (a state of a closed one is gone).
    */
-  list(surfaces: ReadonlyArray<WindowEntry>): ReadonlyArray<ModalState> {
+  list(surfaces: ReadonlyArray<Surface>): ReadonlyArray<ModalState> {
     const open = (id: string) => surfaces.some((s) => s.id === id && !s.closed)
     const byContents = (id: number | undefined) => (id === undefined ? undefined : surfaces.find((s) => s.facts?.webContentsId === id && !s.closed)?.id)
     const states: Array<ModalState> = []
@@ -282,9 +282,9 @@ export class ModalRoom {
  */
 export const modalGate = (
   pending: ReadonlyArray<PendingDialog>,
-  windowOf: (entry: WindowEntry) => string | undefined,
-  entry: WindowEntry
-): Effect.Effect<WindowEntry, DialogOpen> => {
+  windowOf: (entry: Surface) => string | undefined,
+  entry: Surface
+): Effect.Effect<Surface, DialogOpen> => {
   // A dialog blocks its page, and so every frame of it.
   const page = windowOf(entry)
   const blocking = pending.find((d) => d.window === page)

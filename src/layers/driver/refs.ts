@@ -8,7 +8,7 @@
 import type { Locator, Page, Frame } from "playwright-core"
 import { RefStale } from "./errors.js"
 import type { AppSession } from "./session.js"
-import type { WindowEntry } from "./surface.js"
+import type { Surface } from "./surface.js"
 
 
 /** Writes a surface's prefix in front of Playwright's refs of a snapshot (refs already prefixed are left as they are). */
@@ -16,20 +16,20 @@ export const prefixRefs = (prefix: string, text: string): string =>
   prefix === "" ? text : text.replace(/\[ref=((?:f\d+)?e\d+)\]/g, (_m, ref: string) => `[ref=${prefix}${ref}]`)
 
 /** Playwright's ref for a ref as shown in `entry` (its prefix removed). */
-export const playwrightRef = (entry: WindowEntry, ref: string): string =>
+export const playwrightRef = (entry: Surface, ref: string): string =>
   entry.refPrefix !== "" && ref.startsWith(entry.refPrefix) ? ref.slice(entry.refPrefix.length) : ref
 
 /** The locator of a ref of `entry`'s latest snapshot. */
-export const refLocator = (entry: WindowEntry, ref: string): Locator => entry.scope.locator(`aria-ref=${playwrightRef(entry, ref)}`)
+export const refLocator = (entry: Surface, ref: string): Locator => entry.scope.locator(`aria-ref=${playwrightRef(entry, ref)}`)
 
-const describe = (entry: WindowEntry) => {
+const describe = (entry: Surface) => {
   const parent = entry.parentId !== undefined ? ` in ${entry.parentId}` : ""
   const at = entry.closed ? "closed" : entry.url().split("?")[0]!.split("/").pop() || entry.url()
   return `${entry.kind} ${entry.id}${parent} (${at})`
 }
 
 /** The answer to a ref that is not in `entry`'s latest snapshot: which surface it is of, when another one has it. */
-export const refNotHere = (s: AppSession | undefined, entry: WindowEntry, ref: string): RefStale => {
+export const refNotHere = (s: AppSession | undefined, entry: Surface, ref: string): RefStale => {
   const owners = s === undefined ? [] : s.surfaces.filter((other) => other !== entry && other.refs.has(ref))
   const prefix = /^([vg]\d+)/.exec(ref)?.[1]
   const named = owners[0] ?? (prefix !== undefined && s !== undefined ? s.surface(prefix) : undefined)
@@ -51,7 +51,7 @@ const FRAME_LINE = /^(\s*)- iframe\b.*?\[ref=((?:f\d+)?e\d+)\]/
  * Says after each iframe of a snapshot which frame surface it is (`(frame fr2)`), and where Playwright could
  * not enter it (no lines inside) how to snapshot it on its own. Needs the session's frame registry.
  */
-export const annotateFrames = async (s: AppSession | undefined, entry: WindowEntry, text: string): Promise<string> => {
+export const annotateFrames = async (s: AppSession | undefined, entry: Surface, text: string): Promise<string> => {
   const page = s?.windowOf(entry.page)
   if (s === undefined || page === undefined || !/^\s*- iframe\b/m.test(text)) return text
   const lines = text.split("\n")

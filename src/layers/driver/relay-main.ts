@@ -39,7 +39,7 @@ export const installRelay = (electron: ElectronModule, { key, binding }: RelayMa
     if (attached.has(wc.id) || wc.isDestroyed() || !KINDS.has(wc.getType())) return
     try {
       wc.debugger.attach("1.3")
-    } catch (error: MainValue) {
+    } catch (error: any) {
       post({ kind: "refused", id: wc.id, message: String(error?.message ?? error) })
       return
     }
@@ -67,7 +67,7 @@ export const installRelay = (electron: ElectronModule, { key, binding }: RelayMa
       if (!entry) return { error: `webContents ${id} is not attached` }
       try {
         return { result: await entry.wc.debugger.sendCommand(method, params, sessionId) }
-      } catch (error: MainValue) {
+      } catch (error: any) {
         return { error: String(error?.message ?? error) }
       }
     },

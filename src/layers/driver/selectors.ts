@@ -10,29 +10,49 @@
 export const REF_PATTERN = /^(?:[vg]\d+)?(?:f\d+)?e\d+$/
 
 /**
- * Our selector shorthands, rewritten to the engines Playwright's getBy* locators use, segment by
- * segment, so they chain with `>>` like any selector: `testid=row >> nth=2`.
- * A quoted value matches exactly (case-sensitive); an unquoted one matches case-insensitively as a substring.
+ * Our selector shorthands, the one table: each is rewritten to the engine Playwright's getBy* locator uses,
+ * segment by segment, so they chain with `>>` like any selector (`testid=row >> nth=2`), and recorded as
+ * that getBy* call (src/tools/step-code.ts). A quoted value matches exactly (case-sensitive); an unquoted
+ * one matches case-insensitively as a substring (a test id always exactly).
  */
+export interface SelectorShorthand {
+  readonly prefix: string
+  /** The getBy* method it stands for in recorded code. */
+  readonly method: string
+  /** Whether a quoted value is `{ exact: true }` (getByTestId is always exact). */
+  readonly exactable: boolean
+  /** The selector engine text for the value (quotes included as written). */
+  readonly engine: (value: string) => string
+}
+
 const isQuoted = (value: string) => /^(["']).*\1$/.test(value)
 const unquote = (value: string) => (isQuoted(value) ? value.slice(1, -1) : value)
 /** `"x"s` (exact) for a quoted value, `"x"i` (substring, any case) otherwise. */
 const textValue = (value: string) => `${JSON.stringify(unquote(value))}${isQuoted(value) ? "s" : "i"}`
+const attribute = (name: string) => (v: string) => `internal:attr=[${name}=${textValue(v)}]`
 
-const SHORTHANDS: ReadonlyArray<readonly [prefix: string, engine: (value: string) => string]> = [
-  ["testid=", (v) => `internal:testid=[data-testid=${JSON.stringify(unquote(v))}s]`],
-  ["label=", (v) => `internal:label=${textValue(v)}`],
-  ["placeholder=", (v) => `internal:attr=[placeholder=${textValue(v)}]`],
-  ["title=", (v) => `internal:attr=[title=${textValue(v)}]`],
-  ["alt=", (v) => `internal:attr=[alt=${textValue(v)}]`]
+export const SELECTOR_SHORTHANDS: ReadonlyArray<SelectorShorthand> = [
+  { prefix: "testid=", method: "getByTestId", exactable: false, engine: (v) => `internal:testid=[data-testid=${JSON.stringify(unquote(v))}s]` },
+  { prefix: "label=", method: "getByLabel", exactable: true, engine: (v) => `internal:label=${textValue(v)}` },
+  { prefix: "placeholder=", method: "getByPlaceholder", exactable: true, engine: attribute("placeholder") },
+  { prefix: "title=", method: "getByTitle", exactable: true, engine: attribute("title") },
+  { prefix: "alt=", method: "getByAltText", exactable: true, engine: attribute("alt") }
 ]
+
+/** The shorthand a selector segment is written in, with its value (unquoted) and whether it was quoted. */
+export const shorthandOf = (segment: string): { readonly shorthand: SelectorShorthand; readonly value: string; readonly quoted: boolean } | undefined => {
+  const shorthand = SELECTOR_SHORTHANDS.find(({ prefix }) => segment.startsWith(prefix))
+  if (shorthand === undefined) return undefined
+  const raw = segment.slice(shorthand.prefix.length)
+  return { shorthand, value: unquote(raw), quoted: isQuoted(raw) }
+}
 
 export const expandSelector = (target: string): string =>
   target
     .split(/\s+>>\s+/)
     .map((segment) => {
-      const shorthand = SHORTHANDS.find(([prefix]) => segment.startsWith(prefix))
-      return shorthand ? shorthand[1](segment.slice(shorthand[0].length)) : segment
+      const found = SELECTOR_SHORTHANDS.find(({ prefix }) => segment.startsWith(prefix))
+      return found ? found.engine(segment.slice(found.prefix.length)) : segment
     })
     .join(" >> ")
 

@@ -13,16 +13,18 @@ import { DialogAnswers, type DialogPolicy, type DialogSeen } from "./dialog-answ
 import type { InspectorClient } from "./inspector-client.js"
 import { scriptSurface } from "./event-surface.js"
 import { ModalRoom } from "./modal-room.js"
-import { kindOf, WindowEntry, type PageFacts } from "./surface.js"
+import { kindOf, Surface, type PageFacts } from "./surface.js"
 import type { AppSessionOptions, ExitInfo, LaunchInfo, PendingDialog, RecordedStep } from "./session-types.js"
 
-export { WindowEntry, type SurfaceKind } from "./surface.js"
+export { Surface, type SurfaceKind } from "./surface.js"
+/** The old name of `Surface` (it names any surface, not only a window); tools and plugins move to `Surface`. */
+export type WindowEntry = Surface
 
 export * from "./session-types.js"
 
 export class AppSession {
-  readonly #windows: Array<WindowEntry> = []
-  readonly #frames: Array<WindowEntry> = []
+  readonly #windows: Array<Surface> = []
+  readonly #frames: Array<Surface> = []
   private frameSeq = 0
   #activeId: string | undefined
   #activeChosen = false
@@ -43,7 +45,7 @@ export class AppSession {
   private windowSeq = 0
   private viewSeq = 0
   private guestSeq = 0
-  readonly #pendingPages = new Map<Page, Promise<WindowEntry>>()
+  readonly #pendingPages = new Map<Page, Promise<Surface>>()
   readonly #locals = new Map<symbol, unknown>()
 
   /**
@@ -87,7 +89,7 @@ export class AppSession {
     return this.child?.pid
   }
 
-  get windows(): ReadonlyArray<WindowEntry> {
+  get windows(): ReadonlyArray<Surface> {
     return this.#windows
   }
 
@@ -117,17 +119,17 @@ export class AppSession {
     return this.#steps
   }
 
-  windowOf(page: Page): WindowEntry | undefined {
+  windowOf(page: Page): Surface | undefined {
     return this.#windows.find((w) => w.page === page)
   }
 
   /** The frame surfaces (subframes of every page), in the order they attached. */
-  get frames(): ReadonlyArray<WindowEntry> {
+  get frames(): ReadonlyArray<Surface> {
     return this.#frames
   }
 
   /** A surface by id: a page's (window, view, guest) or a frame's. */
-  surface(id: string): WindowEntry | undefined {
+  surface(id: string): Surface | undefined {
     return this.#windows.find((w) => w.id === id) ?? this.#frames.find((f) => f.id === id)
   }
 
@@ -136,11 +138,11 @@ export class AppSession {
    * guests, then frames), each kind in the order it appeared, so a listing does not depend on which page
    * the app's renderers happened to open first.
    */
-  get surfaces(): ReadonlyArray<WindowEntry> {
+  get surfaces(): ReadonlyArray<Surface> {
     const rank: Record<string, number> = { window: 0, view: 1, guest: 2, frame: 3 }
     const open = [...this.#windows, ...this.#frames].filter((s) => !s.closed).sort((a, b) => (rank[a.kind] ?? 4) - (rank[b.kind] ?? 4))
     const ids = new Set(open.map((s) => s.id))
-    const out: Array<WindowEntry> = []
+    const out: Array<Surface> = []
     const visit = (parent: string | undefined) => {
       for (const s of open) {
         if ((parent === undefined ? s.parentId === undefined || !ids.has(s.parentId) : s.parentId === parent) && !out.includes(s)) {
@@ -154,25 +156,25 @@ export class AppSession {
   }
 
   /** @internal driver only: the frame surface of a subframe (made at its first sight; undefined for a main frame). */
-  frameEntry(page: WindowEntry, frame: Frame): WindowEntry | undefined {
+  frameEntry(page: Surface, frame: Frame): Surface | undefined {
     if (frame === page.page.mainFrame()) return undefined
     const known = this.#frames.find((f) => f.frame === frame)
     if (known) return known
     const parentFrame = frame.parentFrame()
     const parent = parentFrame === null || parentFrame === page.page.mainFrame() ? page : this.frameEntry(page, parentFrame)
-    const entry = new WindowEntry(`fr${++this.frameSeq}`, page.page, Date.now(), frame, (parent ?? page).id, page)
+    const entry = new Surface(`fr${++this.frameSeq}`, page.page, Date.now(), frame, (parent ?? page).id, page)
     this.#frames.push(entry)
     return entry
   }
 
   /** @internal driver only */
-  addWindow(page: Page, facts?: PageFacts | null): WindowEntry {
+  addWindow(page: Page, facts?: PageFacts | null): Surface {
     const existing = this.windowOf(page)
     if (existing) return existing
     // What the page is decides its id: w<n> a window, v<n> a view, g<n> a guest (undefined facts: not known, a window).
     const kind = facts ? kindOf(facts) : "window"
     const id = kind === "view" ? `v${++this.viewSeq}` : kind === "guest" ? `g${++this.guestSeq}` : `w${++this.windowSeq}`
-    const entry = new WindowEntry(id, page, Date.now())
+    const entry = new Surface(id, page, Date.now())
     entry.kind = kind
     entry.facts = facts ?? undefined
     entry.classified = facts !== undefined || !this.hasMainProcess
@@ -188,7 +190,7 @@ export class AppSession {
    * @internal driver only: registers a page once the main process said what it is (`facts`, ./surfaces.ts), so
    * its id says so from the start; what it logged or threw meanwhile is taken from playwright-core's history.
    */
-  addPage(page: Page, facts: Promise<PageFacts | null | undefined>): Promise<WindowEntry> {
+  addPage(page: Page, facts: Promise<PageFacts | null | undefined>): Promise<Surface> {
     const existing = this.windowOf(page)
     if (existing) return Promise.resolve(existing)
     const pending = this.#pendingPages.get(page)
@@ -268,7 +270,7 @@ export class AppSession {
     this.#activeId = (open.filter((w) => w.kind === "window").pop() ?? open.pop())?.id
   }
 
-  private watchPage(entry: WindowEntry): void {
+  private watchPage(entry: Surface): void {
     const page = entry.page
     const window = entry.id
     for (const frame of page.frames()) this.frameEntry(entry, frame)

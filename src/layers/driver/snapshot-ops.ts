@@ -14,7 +14,7 @@ import { armPageChanges, checkPageChanges, PASSWORD_MASK } from "./page-changes.
 import { expandSelector, pageFunction, REF_PATTERN } from "./selectors.js"
 import { pageSelector } from "./selector-patterns.js"
 import { annotateFrames, prefixRefs, refLocator, refNotHere } from "./refs.js"
-import type { AppSession, WindowEntry } from "./session.js"
+import type { AppSession, Surface } from "./session.js"
 
 type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
 
@@ -88,7 +88,7 @@ export const shownFieldValue = (locator: Locator, value: string, timeout: number
 
 /** The driver's snapshot operations; `current` is the session (refs are checked across its surfaces). */
 export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefined>) => {
-  const locate = (entry: WindowEntry, target: string): Effect.Effect<Locator, RefStale | InvalidArgument> => {
+  const locate = (entry: Surface, target: string): Effect.Effect<Locator, RefStale | InvalidArgument> => {
     const trimmed = target.trim()
     if (trimmed === "") return Effect.fail(new InvalidArgument({ message: "target is empty", hint: "Pass a ref like e12 from electron_snapshot, or a selector like role=button[name=\"Save\"]." }))
     // A menu row's ref (src/tools/menu-rows.ts) is answered by electron_click alone.
@@ -109,23 +109,23 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
   }
 
   /** What the agent is shown of a surface's snapshot: password values masked, frames named, refs with the surface's prefix. */
-  const shown = (entry: WindowEntry, text: string) =>
+  const shown = (entry: Surface, text: string) =>
     Effect.flatMap(current, (s) =>
       Effect.promise(() => maskSnapshot(entry.page, text).then((masked) => annotateFrames(s, entry, masked)).then((named) => prefixRefs(entry.refPrefix, named)))
     )
-  const ariaSnapshot = (entry: WindowEntry, depth?: number) =>
+  const ariaSnapshot = (entry: Surface, depth?: number) =>
     Effect.flatMap(run("snapshot", () => surfaceSnapshot(entry.scope, depth !== undefined ? { depth } : {})), (text) => shown(entry, text))
   // A full snapshot becomes the window's latest: the page is armed first, so pageChanges compares with it.
-  const fullSnapshot = (entry: WindowEntry) =>
+  const fullSnapshot = (entry: Surface) =>
     Effect.flatMap(run("snapshot", () => armPageChanges(entry.scope).then(() => surfaceSnapshot(entry.scope))), (text) => shown(entry, text))
-  const refreshRefs = (entry: WindowEntry) => Effect.map(fullSnapshot(entry), (full) => entry.recordSnapshot(full))
+  const refreshRefs = (entry: Surface) => Effect.map(fullSnapshot(entry), (full) => entry.recordSnapshot(full))
   // A quiet answer that names fields leaves them out of the latest snapshot: the next diff repeats them.
-  const pageChanges = (entry: WindowEntry) =>
+  const pageChanges = (entry: Surface) =>
     Effect.promise(() => checkPageChanges(entry.scope)).pipe(
       Effect.tap((changes) => (changes.quiet && changes.fields.length > 0 ? Effect.sync(() => entry.noteFieldsTold()) : Effect.void))
     )
 
-  const snapshot = Effect.fn("ElectronDriver.snapshot")(function* (entry: WindowEntry, options: { readonly target?: string; readonly depth?: number } = {}) {
+  const snapshot = Effect.fn("ElectronDriver.snapshot")(function* (entry: Surface, options: { readonly target?: string; readonly depth?: number } = {}) {
     const depth = options.depth
     if (options.target !== undefined) {
       const locator = yield* locate(entry, options.target)
@@ -146,8 +146,8 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
   })
 
   // A snapshot a tool took itself is recorded masked too: diffs against it show what the agent may see.
-  const recordSnapshot = (entry: WindowEntry, text: string) => Effect.map(shown(entry, text), (masked) => entry.recordSnapshot(masked))
-  const refCode = (entry: WindowEntry, ref: string, code: () => Promise<string>) => {
+  const recordSnapshot = (entry: Surface, text: string) => Effect.map(shown(entry, text), (masked) => entry.recordSnapshot(masked))
+  const refCode = (entry: Surface, ref: string, code: () => Promise<string>) => {
     const snapshot = entry.latestSnapshot
     const cached = entry.refCodes.get(ref)
     if (cached !== undefined) return Effect.succeed(cached)
@@ -156,8 +156,8 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
       return computed
     })
   }
-  const markShown = (entry: WindowEntry, text: string) => Effect.sync(() => entry.markShown(text))
-  const forgetSnapshot = (entry: WindowEntry) =>
+  const markShown = (entry: Surface, text: string) => Effect.sync(() => entry.markShown(text))
+  const forgetSnapshot = (entry: Surface) =>
     Effect.sync(() => {
       entry.recordSnapshot(undefined)
       entry.markShown(undefined)

@@ -4,7 +4,7 @@
  * what works in it.
  */
 import type { AppSession } from "./session.js"
-import type { SurfaceAbility, SurfaceKind, WindowEntry } from "./surface.js"
+import type { SurfaceAbility, SurfaceKind, Surface } from "./surface.js"
 
 export interface SurfaceFacts {
   readonly id: string
@@ -23,7 +23,7 @@ const originOf = (url: string): string => {
   }
 }
 
-export const surfaceFacts = (s: AppSession, entry: WindowEntry): SurfaceFacts => {
+export const surfaceFacts = (s: AppSession, entry: Surface): SurfaceFacts => {
   const parent = entry.parentId === undefined ? undefined : s.surface(entry.parentId)
   const crossOrigin = entry.kind === "frame" && parent !== undefined && originOf(entry.url()) !== originOf(parent.url())
   const works: Array<SurfaceAbility> = ["snapshot", "interact", "eval"]

@@ -32,7 +32,11 @@ export interface PageFacts {
 /** What main-process facts make a page: a guest (`webview`), a window's own page, or a view shown in a window. */
 export const kindOf = (facts: PageFacts): SurfaceKind => (facts.type === "webview" ? "guest" : facts.own || facts.windowId === undefined ? "window" : "view")
 
-export class WindowEntry {
+/**
+ * A surface: anything the agent acts on by id — a window's own page (`w1`), a view shown in a window, a
+ * guest (`<webview>`) or a frame inside one of them — with its latest snapshot's refs. (Was `WindowEntry`.)
+ */
+export class Surface {
   #latestSnapshot: string | undefined
   #refs: ReadonlySet<string> = new Set()
   #shownSnapshot: string | undefined
@@ -57,7 +61,7 @@ export class WindowEntry {
     readonly frame?: Frame | undefined,
     parentId?: string,
     /** A frame's page surface (whose refs its refs are). */
-    readonly owner?: WindowEntry
+    readonly owner?: Surface
   ) {
     this.kind = frame === undefined ? "window" : "frame"
     this.parentId = parentId

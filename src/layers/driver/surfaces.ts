@@ -12,13 +12,13 @@ import type { AppSession } from "./session.js"
 import type { MainValue, MainError, ElectronModule } from "./shape.js"
 import type { Page } from "playwright-core"
 import { mainSource, toFunction } from "./selectors.js"
-import { kindOf, type PageFacts, type WindowEntry } from "./surface.js"
+import { kindOf, type PageFacts, type Surface } from "./surface.js"
 
 type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
 type EvaluateIn = <R, A>(s: AppSession, what: string, code: (electron: ElectronModule, arg: A) => R | Promise<R>, arg: A) => Effect.Effect<R, MainError>
 
 /** A page's CDP target id (cached on the entry): the key main-process code finds its webContents by. */
-export const targetIdOf = (s: AppSession, entry: WindowEntry, run: Run): Effect.Effect<string, PlaywrightError> =>
+export const targetIdOf = (s: AppSession, entry: Surface, run: Run): Effect.Effect<string, PlaywrightError> =>
   entry.targetId !== undefined
     ? Effect.succeed(entry.targetId)
     : run("read the window's target id", async () => {

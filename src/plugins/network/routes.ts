@@ -120,7 +120,7 @@ export const route = defineTool({
     "Mock every window's requests whose URL (and method) matches: answer with status/headers/body or file, or abort, after delayMs (alone: delay, then the network). No url: list routes. Adds CORS allow-origin * if missing. A body served to a document or script needs --allow-eval renderer.",
   type: "interact",
   files: ["file"],
-  errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED"],
+  errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({
     url: Schema.optional(Pattern),
     status: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(100, 599))).annotations({ description: "default 200" }),
