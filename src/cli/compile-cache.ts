@@ -156,7 +156,7 @@ export const runWithCompileCache = (file: string, env: NodeJS.ProcessEnv = proce
   }
   // The start allocates ~30 MB that mostly lives on: V8 doubling the young generation at each scavenge
   // (its default) took the peak to ~96 MiB; kept at its first size during the start, it stays ~15 MiB lower
-  // for ~20–30 ms more CPU (issue 37, docs/house-table.md). Set after the cache is read and put back before
+  // for no CPU cost that shows (issue 37, docs/house-table.md). Set after the cache is read and put back before
   // one is written: the code cache is tied to the flags it was made under.
   startLean()
   const main = new Module(file)
