@@ -459,33 +459,24 @@ describe(`tasks app on ${runtime.kind}`, () => {
     expect(launched.app.windows()).toEqual([page])
   })
 
-  it(
-    isStandin
-      ? "renames the board through prompt() (stand-in) and the window title follows"
-      : "renames the board through the inline form (Electron has no prompt()) and the window title follows",
-    async () => {
-      if (isStandin) {
-        const prompted = new Promise<{ type: string; value: string }>((resolvePrompt) => {
-          page.once("dialog", (dialog: Dialog) => {
-            resolvePrompt({ type: dialog.type(), value: dialog.defaultValue() })
-            void dialog.accept("Renamed board")
-          })
-        })
-        await page.getByTestId("rename-board").click()
-        expect(await prompted).toEqual({ type: "prompt", value: "My board" })
-      } else {
-        await page.getByTestId("rename-board").click()
-        await page.getByLabel("Board name").fill("Renamed board")
-        await page.getByTestId("rename-save").click()
-      }
-      await expect.poll(() => text(page, "board-name"), poll).toBe("Renamed board")
-      expect(await text(page, "notice")).toBe('Board renamed to "Renamed board"')
-      expect(await page.title()).toBe("Tasks — Renamed board")
-      const handle = await launched.app.browserWindow(page)
-      await expect.poll(() => handle.evaluate((w: any) => w.getTitle()), poll).toBe("Tasks — Renamed board")
-      await expect.poll(() => savedBoard()?.board?.name, poll).toBe("Renamed board")
-    }
-  )
+  it("renames the board through the inline form (prompt() throws on Electron and on the stand-in) and the window title follows", async () => {
+    const warned = page.waitForEvent("console", { predicate: (m: ConsoleMessage) => m.text().includes("prompt() is and will not be supported."), timeout: UI_TIMEOUT })
+    let dialogs = 0
+    const onDialog = () => { dialogs += 1 }
+    page.on("dialog", onDialog)
+    await page.getByTestId("rename-board").click()
+    expect((await warned).type()).toBe("warning")
+    await page.getByLabel("Board name").fill("Renamed board")
+    await page.getByTestId("rename-save").click()
+    page.off("dialog", onDialog)
+    expect(dialogs).toBe(0)
+    await expect.poll(() => text(page, "board-name"), poll).toBe("Renamed board")
+    expect(await text(page, "notice")).toBe('Board renamed to "Renamed board"')
+    expect(await page.title()).toBe("Tasks — Renamed board")
+    const handle = await launched.app.browserWindow(page)
+    await expect.poll(() => handle.evaluate((w: any) => w.getTitle()), poll).toBe("Tasks — Renamed board")
+    await expect.poll(() => savedBoard()?.board?.name, poll).toBe("Renamed board")
+  })
 
   it("closes: the main process and its children exit", async () => {
     const { app, pid } = launched

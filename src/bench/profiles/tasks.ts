@@ -18,7 +18,7 @@ const CAPABILITY: Readonly<Record<string, Capability>> = {
   "search-read": "reading",
   "edit-persist": "forms",
   "confirm-delete": "web dialogs",
-  "prompt-rename": "web dialogs",
+  "prompt-rename": "forms",
   "keyboard-only": "keyboard",
   "late-section": "reading",
   "native-message-box": "native dialogs",
