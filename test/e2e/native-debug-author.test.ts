@@ -77,7 +77,7 @@ describe("native tools", () => {
     await mcp.call("electron_click", { target: "testid=open-file-button" })
     expect((await mcp.call("electron_expect_text", { target: "testid=dialog-result", text: `Imported 2 tasks from ${file}` })).isError).toBe(false)
     await mcp.call("electron_click", { target: "testid=about-button" })
-    expect((await mcp.call("electron_expect_text", { target: "testid=dialog-result", text: "About: Copy version (response 1)" })).isError).toBe(false)
+    expect((await mcp.call("electron_expect_text", { target: "testid=notice", text: 'Copied "Tasks 1.4.0" to the clipboard' })).isError).toBe(false)
     const list = await mcp.call("electron_dialog_stub", { action: "list" })
     expect(list.text).toMatch(/showOpenDialog.*: stub/)
     expect(list.structured.calls).toHaveLength(2)
