@@ -6,7 +6,7 @@
  *
  *   npm run bench:heap -- [calls per tool, default 100000] [checkpoints, default 5]
  *
- * Writes bench/heap-plateau.json and prints one row per checkpoint.
+ * Writes bench/out/heap-plateau.json and prints one row per checkpoint.
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -53,8 +53,8 @@ const main = async () => {
     await server.close()
   }
   const report = { date: new Date().toISOString(), node: process.version, callsPerTool: calls, rows }
-  mkdirSync(join(repoRoot(), "bench"), { recursive: true })
-  writeFileSync(join(repoRoot(), "bench", "heap-plateau.json"), JSON.stringify(report, null, 2) + "\n")
+  mkdirSync(join(repoRoot(), "bench", "out"), { recursive: true })
+  writeFileSync(join(repoRoot(), "bench", "out", "heap-plateau.json"), JSON.stringify(report, null, 2) + "\n")
   process.stdout.write("tool              calls   heap after GC (MB)  bytes/call since warm-up\n")
   for (const row of rows) {
     process.stdout.write(

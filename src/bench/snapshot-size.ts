@@ -3,13 +3,13 @@
  * estimates tokens as characters / 4). It takes the snapshot `npm start` (src/demo.ts) takes — launch the
  * tasks app, wait for the late panel, electron_snapshot { compact: true } — folded (the default) and with
  * expand: "all" (every row, as before folding), plus the non-compact forms, and checks that every button on
- * the board has a ref in the folded text. Writes bench/snapshot-size.{json,md}.
+ * the board has a ref in the folded text. Writes bench/out/snapshot-size.json (ignored) and bench/snapshot-size.md.
  *
  * Target (issue 28 item 5): the folded compact snapshot at most 1,500 BPE, every button reachable by ref.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
@@ -79,7 +79,8 @@ const main = async () => {
       buttonsWithRef: reachable,
       target: { bpe: TARGET_BPE, met: demo.bpeWithStructured <= TARGET_BPE && reachable === buttons }
     }
-    writeFileSync(join(repoRoot(), "bench", "snapshot-size.json"), `${JSON.stringify(result, null, 2)}\n`)
+    mkdirSync(join(repoRoot(), "bench", "out"), { recursive: true })
+    writeFileSync(join(repoRoot(), "bench", "out", "snapshot-size.json"), `${JSON.stringify(result, null, 2)}\n`)
     const md = [
       "# Snapshot size: the tasks board",
       "",

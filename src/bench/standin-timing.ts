@@ -4,7 +4,7 @@
  *
  *   npm run bench:standin -- [runs]        (default 10 runs, on the tasks sample app)
  *
- * Writes bench/standin-timing.json and prints min / median / max.
+ * Writes bench/out/standin-timing.json and prints min / median / max.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -49,8 +49,8 @@ const main = async () => {
     launchToContentMs: stats(content),
     closeMs: stats(close)
   }
-  mkdirSync(join(repoRoot(), "bench"), { recursive: true })
-  writeFileSync(join(repoRoot(), "bench", "standin-timing.json"), JSON.stringify(report, null, 2) + "\n")
+  mkdirSync(join(repoRoot(), "bench", "out"), { recursive: true })
+  writeFileSync(join(repoRoot(), "bench", "out", "standin-timing.json"), JSON.stringify(report, null, 2) + "\n")
   const fmt = (s: { min: number; median: number; max: number }) => `min ${s.min.toFixed(0)} / median ${s.median.toFixed(0)} / max ${s.max.toFixed(0)} ms`
   process.stdout.write(`${runtime.kind}, ${runs} runs on the tasks app\n`)
   process.stdout.write(`launch -> first window: ${fmt(report.launchToFirstWindowMs)}\n`)

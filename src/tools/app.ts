@@ -33,7 +33,7 @@ const appIdentity = Effect.flatMap(MainProcess, (mainProcess) =>
 export const launch = defineTool({
   name: "electron_launch",
   description:
-    "Start an Electron app and make its first window active. Give the app folder (with package.json) or main script; without executablePath the app's own electron package is used (else STAGEWRIGHT_ELECTRON). Replaces the running app unless session is a new name. Next: electron_snapshot.",
+    "Start (open) an Electron app and make its first window active. Give the app folder (with package.json) or main script; without executablePath the app's own electron package is used (else STAGEWRIGHT_ELECTRON). Replaces the running app unless session is a new name. Next: electron_snapshot.",
   type: "lifecycle",
   touchesPage: false,
   openWorld: true,

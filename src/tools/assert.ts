@@ -50,7 +50,7 @@ const containsLiteral = (text: string, ignoreCase: boolean) => `/${text.replace(
 export const expectText = defineTool({
   name: "electron_expect_text",
   description:
-    "Assert an element's text contains text (exact=true: equals it, whitespace normalized) or matches pattern (regex source), retrying until timeoutMs; attribute: that attribute's value instead (alone: it is present); not=true: the opposite. Fails with the actual value.",
+    "Assert (make sure) an element's text says/contains text (exact=true: equals it, whitespace normalized) or matches pattern (regex source), retrying until timeoutMs; attribute: that attribute's value instead (alone: it is present); not=true: the opposite. Fails with the actual value.",
   type: "assert",
   errors: ["APP_NOT_RUNNING", "ASSERTION_FAILED", "REF_STALE", "INVALID_ARGUMENT"],
   input: Schema.Struct({

@@ -84,7 +84,7 @@ export const consoleTool = defineTool({
 export const errorsTool = defineTool({
   name: "electron_errors",
   description:
-    "Uncaught page errors, crashed or unresponsive renderers, failed page loads (URL, error, window), and main-process uncaught exceptions, unhandled rejections and exits, oldest first; pass the returned cursor to read only new ones.",
+    "Uncaught page errors, crashed or unresponsive renderers, failed page loads (load failures: URL, error, window), and main-process uncaught exceptions, unhandled rejections and exits, oldest first; pass the returned cursor to read only new ones.",
   type: "debug",
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({ cursor: Cursor, limit: Limit(20) }),

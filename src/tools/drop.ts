@@ -94,7 +94,7 @@ const dropStep = (code: string, files: ReadonlyArray<DroppedFile>) => {
 export const uploadFile = defineTool({
   name: "electron_upload_file",
   description:
-    "Set the files of an <input type=file> or an open file chooser's ref (an empty list clears it), or drop them on any other element as from the desktop (8 MB in all). Absolute paths, or relative to the server's folder.",
+    "Attach files: set the files of an <input type=file> or an open file chooser's ref (an empty list clears it), or drop them on any other element as from the desktop (8 MB in all). Absolute paths, or relative to the server's folder.",
   type: "interact",
   idempotent: true,
   files: ["paths[]"],

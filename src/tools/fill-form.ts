@@ -21,7 +21,7 @@ type Kind = "select" | "check" | "text" | "password"
 export const fillForm = defineTool({
   name: "electron_fill_form",
   description:
-    "Fill many fields in one call, in order: text-like fields take a string, selects a string or list (value or label), checkboxes and radios true/false. Stops at the first field that fails and says which.",
+    "Fill in a whole form (enter many fields) in one call, in order: text-like fields take a string, selects a string or list (value or label), checkboxes and radios true/false. Stops at the first field that fails and says which.",
   type: "interact",
   idempotent: true,
   targets: ["fields[].target"],

@@ -27,7 +27,7 @@ const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 
 export const click = defineTool({
   name: "electron_click",
-  description: "Click an element once it is visible, enabled and still (right/middle button, double click, modifiers). Answers dialog rows; a menubar ref (m1) lists that menu's items, an item's ref clicks it.",
+  description: "Click or press a button, link, tab or any element once it is visible, enabled and still (right button: its context menu; middle, double click, modifiers). Answers dialog rows; a menubar ref (m1) lists that menu's items, an item's ref clicks it.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({
@@ -75,7 +75,7 @@ export const hover = defineTool({
 
 export const selectOption = defineTool({
   name: "electron_select_option",
-  description: "Choose options of a <select> (or ARIA listbox) by value or label; several for a multiple select. Returns the selected values.",
+  description: "Pick or choose options of a <select> dropdown list (or ARIA listbox) by value or label; several for a multiple select. Returns the selected values.",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
@@ -93,7 +93,7 @@ export const selectOption = defineTool({
 
 export const check = defineTool({
   name: "electron_check",
-  description: "Check or uncheck (checked=false) a checkbox, radio or switch, and verify it took the state.",
+  description: "Tick or untick (checked=false) a checkbox, radio or switch, and verify it took the state.",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],

@@ -80,7 +80,7 @@ export const menu = defineTool({
 export const menuClick = defineTool({
   name: "electron_menu_click",
   description:
-    "Trigger a menu item by id, or by label path like [\"File\", \"New Task\"], as a user click would (its click handler or role runs; checkboxes toggle). An open context menu (see electron_menu) is searched before the application menu. Fails on a disabled or missing item and lists the nearest matches.",
+    "Choose a menu bar or context menu item by id, or by label path like [\"File\", \"New Task\"], as a user click would (its click handler or role runs; checkboxes toggle). A context menu that popped up (see electron_menu) is searched before the application menu. Fails on a disabled or missing item and lists the nearest matches.",
   type: "native",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "INVALID_ARGUMENT"],
   input: Schema.Struct({
@@ -246,7 +246,7 @@ const describeCall = (c: RecordedDialogCall) => {
 export const dialogStub = defineTool({
   name: "electron_dialog_stub",
   description:
-    "Pre-answer native dialogs (dialog.showOpenDialog/showSaveDialog/showMessageBox and their Sync forms): set rules per kind (open|save|message), optionally matching title/message/buttons text; unmatched calls answer \"canceled\", or fail when strict. list shows the recorded calls; restore puts the real dialogs back.",
+    "Get ready for native dialogs (open/save file windows, message boxes): pre-answer dialog.showOpenDialog/showSaveDialog/showMessageBox and their Sync forms with rules per kind (open|save|message), optionally matching title/message/buttons text; unmatched calls answer \"canceled\", or fail when strict. list shows the recorded calls; restore puts the real dialogs back.",
   type: "native",
   idempotent: true,
   files: ["rules[].answer.filePaths[]", "rules[].answer.filePath"],

@@ -33,7 +33,7 @@ const header = (entry: WindowEntry) =>
 export const snapshot = defineTool({
   name: "electron_snapshot",
   description:
-    "Accessibility snapshot of the active window with refs (e12) that other tools accept as target; open dialogs and menus lead, as rows. Long lists fold to a sample row and each row's label and refs; expand unfolds. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops wrappers. Prefer electron_find to locate a few elements.",
+    "Look at and read what the active window shows (text, lists, panels, messages; after a load or an action): its accessibility snapshot with refs (e12) that other tools accept as target; open dialogs and menus lead, as rows. Long lists fold to a sample row and each row's label and refs; expand unfolds. since=\"last\" returns only what changed since this window's previous snapshot; target and depth scope it; compact drops wrappers. Prefer electron_find to locate a few elements.",
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "REF_STALE", "ELEMENT_NOT_FOUND"],
   input: Schema.Struct({
@@ -153,7 +153,7 @@ const computedStyles = (pages: PageOps["Type"], locator: Locator, properties: Re
 export const find = defineTool({
   name: "electron_find",
   description:
-    "Find elements by selector (role=button[name=\"Save\"], text=…, label=…, placeholder=…, testid=…, css) and get their count and refs with one line each — far cheaper than a full snapshot.",
+    "Look for elements by selector (role=button[name=\"Save\"], text=…, label=…, placeholder=…, testid=…, css): see whether they are there, their count and refs with one line each — far cheaper than a full snapshot.",
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
   input: Schema.Struct({

@@ -62,7 +62,7 @@ const tooLong = (argument: string, length: number) =>
 export const fill = defineTool({
   name: "electron_fill",
   description:
-    "Replace the value of a text field, textarea, date or contenteditable (input and change events fire). Code editors (Monaco, CodeMirror) get their own keys, read back. Also a dialog row's text box. {{secret:NAME}} fills an operator secret unseen.",
+    "Type a value (a name, title, search…) into a text box or text field, textarea, date or contenteditable, replacing what it held (input and change events fire). Code editors (Monaco, CodeMirror) get their own keys, read back. Also a dialog row's text box. {{secret:NAME}} fills an operator secret unseen.",
   type: "interact",
   idempotent: true,
   errors: [...ERRORS],

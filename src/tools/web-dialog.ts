@@ -52,7 +52,7 @@ export const webDialog = defineTool({
   // It answers the dialog: a dialog never blocks it.
   touchesPage: false,
   description:
-    "Answer the open web dialog (alert, confirm, prompt, beforeunload): accept (promptText for prompts) or dismiss. always=true: also every later one, once=true: the next one if none is open; type: only that type; always=false: ask again. list: dialogs seen and their answers.",
+    "Answer the open web dialog (an alert message, a confirm question, prompt, beforeunload): accept (OK; promptText for prompts) or dismiss (Cancel). always=true: also every later one, once=true: the next one if none is open; type: only that type; always=false: ask again. list: dialogs seen and their answers.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "INVALID_ARGUMENT"],
   input: Schema.Struct({

@@ -34,7 +34,7 @@ const infoOf = (session: AppSession, entry: WindowEntry) =>
 export const windows = defineTool({
   name: "electron_windows",
   description:
-    "List windows, views (WebContentsView/BrowserView), <webview> guests and frames, parents first: id, kind, parent, title, URL, bounds, state; * marks the active one.",
+    "See which windows are open: lists windows, views (WebContentsView/BrowserView), <webview> guests and frames, parents first: id, kind, parent, title, URL, bounds, state; * marks the active one.",
   type: "read",
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({}),
@@ -57,7 +57,7 @@ const WindowQuery = {
 
 export const selectWindow = defineTool({
   name: "electron_select_window",
-  description: "Make a window, view or frame active (by id, title or URL substring, or index); later tools act in it.",
+  description: "Go to (switch to) a window, view or frame, such as the main window, making it active (by id, title or URL substring, or index); later tools act in it.",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],

@@ -7,7 +7,7 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
 import { parseNodes } from "../../src/bench/profiles/agent.js"
 import { jobsOf, parseRunArgs } from "../../src/bench/profiles/cli.js"
 import { buildReport, differences, mergeReports } from "../../src/bench/profiles/merge.js"
-import { toMarkdown, toSvg } from "../../src/bench/profiles/report.js"
+import { DECISIVE_COMMAND, toMarkdown, toSvg } from "../../src/bench/profiles/report.js"
 import { CONTROLS, VARIANTS } from "../../src/bench/profiles/run.js"
 import { bpe, contentText, detectRetries, manifestBpe, requestBpe, responseBpe, responseByTool, summarize, verdictOf, type TaskResult } from "../../src/bench/profiles/scoring.js"
 import { ALL_TASKS } from "../../src/bench/profiles/tasks.js"
@@ -180,6 +180,18 @@ describe("shards and merge", () => {
     expect(md).toContain("| form-submit | ✅ 1/1 | ❌ 0/1 | 0% |")
     expect(md).toContain("full / form-submit #1: missing `electron_x`")
     expect(toSvg(report)).toMatch(/^<svg[\s\S]*<\/svg>\n$/)
+  })
+
+  it("the decisive run (essential and full, every task, 5 repeats, the controls) is not called a subset; fewer tasks or repeats are", () => {
+    const report = meta([result("form-submit", "essential"), result("form-submit", "full")], [])
+    const decisive = { tasks: 60, allTasks: 60, variants: 2, allVariants: 11, repeats: 5, decideRepeats: 5, deciding: 2, controls: true }
+    const md = toMarkdown(report, DECISIVE_COMMAND, decisive)
+    expect(md).not.toContain("Subset run")
+    expect(md).toContain("**Decisive run**")
+    expect(md).toContain(`Reproduce with \`${DECISIVE_COMMAND}\``)
+    expect(toMarkdown(report, "x", { ...decisive, decideRepeats: 3, repeats: 3 })).toContain("Subset run")
+    expect(toMarkdown(report, "x", { ...decisive, tasks: 5 })).toContain(`The decisive run: \`${DECISIVE_COMMAND}\``)
+    expect(toMarkdown(report, "x", { ...decisive, deciding: 1 })).toContain("Subset run")
   })
 })
 

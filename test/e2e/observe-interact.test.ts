@@ -214,13 +214,19 @@ describe("interact tools on the tasks app", () => {
     expect(missing.code).toBe("INVALID_ARGUMENT")
   })
 
-  it("electron_web_dialog answers confirm and prompt dialogs that actions open", async () => {
+  it("electron_web_dialog answers confirm and alert dialogs that actions open; prompt() opens none, as on Electron", async () => {
     const rename = await mcp.call("electron_click", { target: "testid=rename-board" })
-    expect(rename.structured.dialog).toMatchObject({ type: "prompt" })
-    const answer = await mcp.call("electron_web_dialog", { action: "accept", promptText: "Release board" })
-    expect(answer.isError, answer.text).toBe(false)
+    expect(rename.isError, rename.text).toBe(false)
+    expect(rename.structured.dialog).toBeUndefined()
+    const form = await mcp.call("electron_fill", { target: "label=Board name", value: "Release board" })
+    expect(form.isError, form.text).toBe(false)
+    await mcp.call("electron_click", { target: 'role=button[name="Save name"]' })
     const renamed = await mcp.call("electron_expect_text", { target: "testid=board-name", text: "Release board", exact: true })
     expect(renamed.isError, renamed.text).toBe(false)
+    const about = await mcp.call("electron_click", { target: "testid=about-board" })
+    expect(about.structured.dialog).toMatchObject({ type: "alert" })
+    const answer = await mcp.call("electron_web_dialog", { action: "accept" })
+    expect(answer.isError, answer.text).toBe(false)
     const del = await mcp.call("electron_click", { target: 'role=button[name="Delete Write the e2e tests"]' })
     expect(del.structured.dialog).toMatchObject({ type: "confirm" })
     await mcp.call("electron_web_dialog", { action: "dismiss" })

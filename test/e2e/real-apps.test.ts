@@ -85,7 +85,7 @@ describe("context menus popped up by the app", () => {
       expect(clicked.structured).toMatchObject({ menu: "context", path: ["Mark as done"], id: "ctx-toggle-done" })
       const done = yield* call("electron_expect_state", { target: 'role=checkbox[name="Done: Renew passport"]', state: { checked: true } })
       expect(done.isError, done.text).toBe(false)
-      const result = yield* call("electron_expect_text", { target: "testid=context-result", text: 'Context menu: ctx-toggle-done on "Renew passport"' })
+      const result = yield* call("electron_expect_text", { target: "testid=notice", text: 'Completed "Renew passport"' })
       expect(result.isError, result.text).toBe(false)
 
       // Clicking closed the popup: it is no longer listed, and its items can no longer be clicked.

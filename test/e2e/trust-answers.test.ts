@@ -29,10 +29,11 @@ afterAll(async () => {
 
 describe("issue 10 on the tasks app", () => {
   it("2. electron_dialog_stub records every option a native dialog was given, in the text and structuredContent", async () => {
-    const set = await mcp.call("electron_dialog_stub", { action: "set", rules: [{ kind: "message", answer: { response: 0 } }] })
+    const set = await mcp.call("electron_dialog_stub", { action: "set", rules: [{ kind: "message", answer: { response: 1 } }] })
     expect(set.isError, set.text).toBe(false)
     await mcp.call("electron_click", { target: "testid=about-button" })
-    const about = await mcp.call("electron_expect_text", { target: "testid=dialog-result", text: "About: OK (response 0)" })
+    // Copy version (response 1) copies the version and the app says so (it shows nothing for OK).
+    const about = await mcp.call("electron_expect_text", { target: "testid=notice", text: 'Copied "Tasks 1.4.0" to the clipboard' })
     expect(about.isError, about.text).toBe(false)
     await mcp.call("electron_click", { target: "testid=open-file-button" })
     expect((await mcp.call("electron_expect_text", { target: "testid=dialog-result", text: "Open canceled" })).isError).toBe(false)

@@ -38,7 +38,7 @@ const OFF_PAGE = new Set([
 
 const tools = fuzzableTools(EXCLUDED)
 
-/** Real elements, the dialog openers among them (about-board: alert, rename-board: prompt, a Delete button: confirm). */
+/** Real elements, the dialog openers among them (about-board: alert, rename-board: an inline form (its prompt() throws, as on Electron), a Delete button: confirm). */
 const TARGETS = [
   "testid=about-board",
   "testid=rename-board",

@@ -73,7 +73,7 @@ describe("ipc plugin on tasks", () => {
     const sent = await mcp.call("electron_ipc_send", { channel: "menu:command", args: [{ id: "new-task" }] })
     expect(sent.isError, sent.text).toBe(false)
     expect(sent.text).toBe('Sent menu:command to w1 with [{"id":"new-task"}].')
-    const shown = await mcp.call("electron_expect_text", { target: "testid=last-menu-action", text: "Last menu action: new-task" })
+    const shown = await mcp.call("electron_expect_text", { target: "testid=notice", text: "Ready for a new task" })
     expect(shown.isError, shown.text).toBe(false)
     const out = await mcp.call("electron_ipc_log", { direction: "out", channel: "menu:command" })
     expect(out.text).toMatch(/main → w1 send menu:command \[\{"id":"new-task"\}\]/)

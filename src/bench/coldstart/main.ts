@@ -11,12 +11,12 @@
  * code cache (src/cli/compile-cache.ts): the bench gives it a cache folder of its own, warmed by the
  * untimed first start of each variant, times one start with an empty folder (a first start after an
  * install or an upgrade, which also writes the cache), and one variant without the cache. Writes
- * bench/coldstart-<save-as>.json and .md; when bench/coldstart-<baseline>.json exists, the Markdown also
+ * bench/out/coldstart-<save-as>.json (ignored) and bench/coldstart-<save-as>.md; when bench/out/coldstart-<baseline>.json exists, the Markdown also
  * puts the two side by side.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
-import { join, relative, resolve } from "node:path"
+import { dirname, join, relative, resolve } from "node:path"
 import { repoRoot } from "../repo-root.js"
 import { haveTimeBin, measureCommand, measureStart, median, TIME_BIN, type StartSample } from "./measure.js"
 
@@ -202,9 +202,12 @@ const main = async () => {
       samplesMs: help.map((h) => h.wallMs)
     }
   }
+  // The JSON goes to the ignored bench/out/ (the baseline compared with is read from there); the Markdown stays in bench/.
   const base = join(root, "bench", `coldstart-${saveAs}`)
-  writeFileSync(`${base}.json`, JSON.stringify(report, null, 2) + "\n")
-  const baselineFile = join(root, "bench", `coldstart-${baselineLabel}.json`)
+  const json = join(root, "bench", "out", `coldstart-${saveAs}.json`)
+  mkdirSync(dirname(json), { recursive: true })
+  writeFileSync(json, JSON.stringify(report, null, 2) + "\n")
+  const baselineFile = join(root, "bench", "out", `coldstart-${baselineLabel}.json`)
   const baseline = baselineLabel !== saveAs && existsSync(baselineFile) ? (JSON.parse(readFileSync(baselineFile, "utf8")) as ColdstartReport) : undefined
   const markdown = toMarkdown(report, baseline)
   writeFileSync(`${base}.md`, markdown)

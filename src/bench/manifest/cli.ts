@@ -44,7 +44,7 @@ import { variantsOf } from "./variants.js"
 
 export const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 export const DEFAULT_BASELINE = resolve(PACKAGE_ROOT, "bench", "manifest-baseline.json")
-export const DEFAULT_REPORT = resolve(PACKAGE_ROOT, "bench", "manifest-report.json")
+export const DEFAULT_REPORT = resolve(PACKAGE_ROOT, "bench", "out", "manifest-report.json")
 /** The decision record whose latest amendment fixes the profiles' membership. */
 export const DEFAULT_ADR = resolve(PACKAGE_ROOT, "docs", "adr", "0001-tool-profiles-and-manifest-budgets.md")
 

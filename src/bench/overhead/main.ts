@@ -20,15 +20,15 @@
  * Round trips: a second pass runs in a child process with DEBUG=pw:protocol,pw:api, where playwright-core
  * logs every CDP message it sends to the app (renderer and main process) and every API call it serves;
  * the child counts, per call, the CDP commands sent and the playwright-core API calls made, for the
- * direct and the in-memory runner. Writes bench/overhead-<save-as>.json and .md.
+ * direct and the in-memory runner. Writes bench/out/overhead-<save-as>.json (ignored) and bench/overhead-<save-as>.md.
  */
 
 
 
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { _electron } from "playwright-core"
 import { resolveElectronRuntime } from "../../index.js"
@@ -221,8 +221,11 @@ const main = async () => {
     types,
     probes: Object.fromEntries(Object.entries(probes).map(([name, ms]) => [name, { medianMs: ms, cdpCommands: counts.probeSends[name] }]))
   }
+  // The JSON goes to the ignored bench/out/; the Markdown stays in bench/.
   const base = join(root, "bench", `overhead-${saveAs}`)
-  writeFileSync(`${base}.json`, JSON.stringify(report, null, 2) + "\n")
+  const json = join(root, "bench", "out", `overhead-${saveAs}.json`)
+  mkdirSync(dirname(json), { recursive: true })
+  writeFileSync(json, JSON.stringify(report, null, 2) + "\n")
   const markdown = toMarkdown(report)
   writeFileSync(`${base}.md`, markdown)
   process.stdout.write(markdown)
@@ -233,7 +236,7 @@ interface RoundTrips {
   readonly extraApi: ReadonlyArray<string>
 }
 
-/** The report written to bench/overhead-<label>.json and rendered as Markdown. */
+/** The report written to bench/out/overhead-<label>.json and rendered as Markdown. */
 interface OverheadReport {
   readonly date: string
   readonly label: string

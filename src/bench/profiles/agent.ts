@@ -5,8 +5,8 @@
  * naming the tool it missed. Every call is recorded with its request and response BPE.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { CORE_TOOL_NAMES } from "../../index.js"
 import { imageCost } from "./accounting.js"
+import { rankTools, type ListedTool } from "./selection.js"
 import { type CallRecord, type ContentItem, contentText, manifestBpe, requestBpe, responseBpe } from "./scoring.js"
 
 /** The server tool that switches the active profile (listed only with --allow-profile-switch). */
@@ -66,20 +66,26 @@ export class Agent {
   /** > 0 while the agent only locates elements for a step (find / snapshot for refs): not the step's own tool. */
   private locating = 0
   private profile: string | undefined
-  private static readonly catalog: ReadonlySet<string> = new Set(CORE_TOOL_NAMES)
+  /** The listed tools with their descriptions and schemas: what a deferring host indexes and searches. */
+  private described: ReadonlyArray<ListedTool & { readonly inputSchema?: unknown }>
+  /** Set once the agent has switched to the largest profile electron_profile offers: nothing more can come. */
+  private widened = false
 
   /** The status line's text the agent last saw in the active window (what "until the app reacts" waits to change). */
   private lastStatus: string | undefined
 
   constructor(
     private readonly client: Client,
-    tools: ReadonlyArray<string>,
+    tools: ReadonlyArray<string | (ListedTool & { readonly inputSchema?: unknown })>,
     private readonly signal: AbortSignal,
     private readonly perCallTimeoutMs: number,
     /** The user's words (the task's statement): what the agent may wait for without having seen it. */
-    private readonly statement = ""
+    private readonly statement = "",
+    /** The server's instructions (they say whether eval is on: "eval off"). */
+    private readonly instructions = ""
   ) {
-    this.listed = new Set(tools)
+    this.described = tools.map((t) => (typeof t === "string" ? { name: t } : t))
+    this.listed = new Set(this.described.map((t) => t.name))
   }
 
   /** Starts a step: what the user wants done next, in plain words (the selection proxy's query). */
@@ -115,16 +121,45 @@ export class Agent {
   }
 
   /**
-   * Whether the agent can use a tool: it is listed, or (with electron_profile listed) it is a core
-   * catalog name, which a profile switch makes available when the server answers TOOL_NOT_IN_PROFILE.
+   * Whether the agent can use a tool: it is listed, or electron_profile is listed and the agent has not yet
+   * switched to the largest profile it offers (a larger profile may have the verb: the agent knows no catalog,
+   * only what it was listed). Eval tools come from the operator's flags, not a profile: when the instructions
+   * say "eval off", no switch brings them.
    */
   has(tool: string): boolean {
-    return this.listed.has(tool) || (this.listed.has(PROFILE_SWITCH) && Agent.catalog.has(tool))
+    if (this.listed.has(tool)) return true
+    if (!this.listed.has(PROFILE_SWITCH) || this.widened) return false
+    return !(tool.startsWith("electron_eval_") && /\beval off\b/.test(this.instructions))
+  }
+
+  /** The profiles electron_profile's schema offers (its enum), in the order it lists them. */
+  private offeredProfiles(): ReadonlyArray<string> {
+    const schema = this.described.find((t) => t.name === PROFILE_SWITCH)?.inputSchema as { properties?: { profile?: { enum?: ReadonlyArray<string> } } } | undefined
+    return schema?.properties?.profile?.enum ?? []
+  }
+
+  /**
+   * As a deferring host's model would without a catalog: the step's verb is not listed, so switch to the
+   * largest profile electron_profile offers (the last of its list), read the new list, and search it (BM25 over
+   * names and descriptions) for the step's intent; the tool is taken only if the search shows it in its first 5.
+   */
+  private async widenFor(tool: string): Promise<void> {
+    const largest = this.offeredProfiles().at(-1)
+    this.widened = true
+    if (largest === undefined) throw new GiveUp(`${tool} is not listed and electron_profile offers no profile`, tool)
+    await this.must(PROFILE_SWITCH, { profile: largest })
+    this.profile = largest
+    this.switches.push(`${tool} -> ${largest}`)
+    await this.relist()
+    if (!this.listed.has(tool)) throw new GiveUp(`${tool} is not listed, even in ${largest}`, tool)
+    const query = this.intent ?? tool.replace(/^electron_/, "").replace(/_/g, " ")
+    const found = rankTools(query, { tools: this.described, instructions: "" }).slice(0, 5)
+    if (!found.includes(tool)) throw new GiveUp(`after switching to ${largest}, a search for "${query}" shows ${found.join(", ")}, not ${tool}`, tool)
   }
 
   /** Reads tools/list again (after a switch), counting what it costs. */
   private async relist(): Promise<void> {
-    const tools: Array<{ name: string }> = []
+    const tools: Array<ListedTool & { readonly inputSchema?: unknown }> = []
     let cursor: string | undefined
     do {
       const page = await this.client.listTools(cursor === undefined ? {} : { cursor }, { signal: this.signal, timeout: this.perCallTimeoutMs })
@@ -133,6 +168,7 @@ export class Agent {
     } while (cursor !== undefined)
     this.relistedManifestBpe += manifestBpe(tools)
     this.relisted.push(tools)
+    this.described = tools
     this.listed = new Set(tools.map((t) => t.name))
   }
 
@@ -159,6 +195,7 @@ export class Agent {
   private async callOnce(tool: string, args: Record<string, unknown>, options: { readonly retry?: boolean }): Promise<CallOutcome> {
     if (this.signal.aborted) throw new GiveUp("the task's time is up")
     if (!this.has(tool)) throw new GiveUp(`${tool} is not listed`, tool)
+    if (!this.listed.has(tool)) await this.widenFor(tool)
     const started = Date.now()
     const result = (await this.client.callTool({ name: tool, arguments: args }, undefined, {
       signal: this.signal,

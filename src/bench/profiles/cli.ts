@@ -2,7 +2,7 @@
  * npm run bench:profiles [-- --tasks a,b | --task a | --held-out] [--variants essential,full] [--repeats 3] [--decide-repeats 5]
  *                         [--shard i/n] [--out FILE] [--no-control | --controls-only]
  *   every cell runs --repeats times (default 3), the deciding pair's (essential, full) --decide-repeats times
- *   (default 5); the decisive run: `npm run bench:profiles -- --variants essential,full --repeats 5`
+ *   (default 5); the decisive run: `npm run bench:profiles -- --variants essential,full --repeats 5 --decide-repeats 5`
  *   (--variants also takes the extra variants: essential+candidates, the essential the issue proposes)
  * npm run bench:profiles:merge -- OUT.json IN1.json IN2.json [--expect-equal ONE-RUN.json]
  * npm run bench:profiles -- selection [--report FILE.json] [--descriptions-from GIT-REF]
@@ -45,6 +45,8 @@ export interface RunArgs {
   readonly out: string
   readonly control: boolean
   readonly taskTimeoutMs: number
+  /** The command line that ran (the report's "reproduce with"). */
+  readonly command?: string
 }
 
 const valueOf = (argv: ReadonlyArray<string>, flag: string): string | undefined => {
@@ -93,7 +95,8 @@ export const parseRunArgs = (argv: ReadonlyArray<string>): Effect.Effect<RunArgs
       ...(shard !== undefined ? { shard } : {}),
       out: resolve(valueOf(argv, "--out") ?? DEFAULT_OUT),
       control: !argv.includes("--no-control"),
-      taskTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 120_000
+      taskTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 120_000,
+      command: argv.length === 0 ? COMMAND : `${COMMAND} -- ${argv.join(" ")}`
     }
   })
 
@@ -137,12 +140,12 @@ export const DEFAULT_OUT = join(repoRoot, "bench", "out", "profile-report.json")
 /** Where the summary of a report written to `out` goes: bench/profile-report.{md,svg} for the default, else beside it. */
 const summaryStem = (out: string) => (resolve(out) === DEFAULT_OUT ? join(repoRoot, "bench", "profile-report") : out.replace(/\.json$/, ""))
 
-const writeReport = (report: ProfileReport, out: string, scope?: Scope) =>
+const writeReport = (report: ProfileReport, out: string, scope?: Scope, command = COMMAND) =>
   Effect.sync(() => {
     mkdirSync(dirname(out), { recursive: true })
     writeFileSync(out, JSON.stringify(report, null, 2) + "\n")
     const stem = summaryStem(out)
-    writeFileSync(`${stem}.md`, toMarkdown(report, COMMAND, scope))
+    writeFileSync(`${stem}.md`, toMarkdown(report, command, scope))
     writeFileSync(`${stem}.svg`, toSvg(report))
   })
 
@@ -195,9 +198,11 @@ export const runBench = (args: RunArgs) =>
       variants: args.variants.length,
       allVariants: ALL_VARIANTS.length + EXTRA_VARIANTS.length,
       repeats: args.repeats,
-      decideRepeats: args.variants.some((v) => DECIDING.has(v.name)) ? args.decideRepeats : args.repeats
+      decideRepeats: args.variants.some((v) => DECIDING.has(v.name)) ? args.decideRepeats : args.repeats,
+      deciding: args.variants.filter((v) => DECIDING.has(v.name)).length,
+      controls: args.control
     }
-    yield* writeReport(report, args.out, scope)
+    yield* writeReport(report, args.out, scope, args.command)
     yield* progress(`wrote ${args.out} (+ ${summaryStem(args.out)}.md, .svg)`)
     for (const v of report.verdicts) yield* progress(v.text)
     yield* progress(`controls: ${report.controlSuccesses}/${report.control.length} checks passed`)

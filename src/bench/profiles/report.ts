@@ -17,7 +17,13 @@ export interface Scope {
   readonly allVariants: number
   readonly repeats: number
   readonly decideRepeats: number
+  /** How many of the deciding pair (essential, full) ran. */
+  readonly deciding?: number
+  readonly controls?: boolean
 }
+
+/** The command of the decisive run: the deciding pair, every task and control, 5 repeats. Its summary is bench/profile-report.md. */
+export const DECISIVE_COMMAND = "npm run bench:profiles -- --variants essential,full --repeats 5 --decide-repeats 5"
 
 const runsOf = (report: ProfileReport, task: string, variant: string) => report.results.filter((r) => r.task === task && r.variant === variant)
 
@@ -33,11 +39,19 @@ export const toMarkdown = (report: ProfileReport, command: string, scope?: Scope
   const variants = report.variants.filter((v) => report.results.some((r) => r.variant === v))
   lines.push("# Profile benchmark")
   lines.push("")
-  if (scope !== undefined && (scope.tasks < scope.allTasks || scope.variants < scope.allVariants || scope.decideRepeats < 5)) {
+  // Decisive: every task, both of the deciding pair at 5 repeats or more, the controls. The informative variants may be left out.
+  const decisive = scope === undefined || (scope.tasks >= scope.allTasks && (scope.deciding ?? 2) >= 2 && scope.decideRepeats >= 5 && scope.controls !== false)
+  if (scope !== undefined && !decisive) {
     lines.push(
       `> **Subset run** — ${scope.tasks} of ${scope.allTasks} tasks, ${scope.variants} of ${scope.allVariants} variants, ${scope.repeats} repeat(s) a cell ` +
         `(${scope.decideRepeats} for essential and full). It shows the report's columns and validates the code; it decides nothing. ` +
-        "The decisive run: `npm run bench:profiles -- --variants essential,full --repeats 5` (every task, every control), then the informative variants with `--repeats 3`."
+        `The decisive run: \`${DECISIVE_COMMAND}\` (every task, every control), then the informative variants with \`npm run bench:profiles -- --repeats 3\`.`
+    )
+    lines.push("")
+  } else if (scope !== undefined && scope.variants < scope.allVariants) {
+    lines.push(
+      `> **Decisive run** — every task, essential and full ${scope.decideRepeats} times a cell, the controls. The informative variants ` +
+        `(${scope.allVariants - scope.variants} of ${scope.allVariants}) are not in this run: \`npm run bench:profiles -- --repeats 3 --out bench/out/profile-informative.json\` measures them.`
     )
     lines.push("")
   }

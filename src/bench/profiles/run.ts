@@ -39,7 +39,7 @@ export const VARIANTS: ReadonlyArray<Variant> = PROFILE_NAMES.flatMap((profile) 
   { name: `${profile}+eval`, profile, allowEval: true }
 ])
 
-/** Starts in essential and switches on demand: TOOL_NOT_IN_PROFILE names electron_profile, the agent calls it and retries. */
+/** Starts in essential with --allow-profile-switch and knows no catalog: a verb not listed makes it switch to the largest profile electron_profile offers and find the tool by searching the new list. */
 export const SWITCH_VARIANT: Variant = { name: "essential+switch", profile: "essential", allowEval: false, profileSwitch: true }
 
 /** Every variant the command line can run (the default): the eight profile variants, then the switch. */
@@ -116,7 +116,7 @@ const openSession = (variant: Variant, env: TaskEnv, plugins: ReadonlyArray<stri
         await server.connect(serverTransport)
         const client = new Client({ name: "stagewright-profile-bench", version: "1.0.0" })
         await client.connect(clientTransport)
-        const tools: Array<{ name: string }> = []
+        const tools: Array<{ name: string; description?: string; inputSchema?: unknown }> = []
         let cursor: string | undefined
         do {
           const page = await client.listTools(cursor === undefined ? {} : { cursor })
@@ -206,7 +206,7 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions, re
         const session = yield* openSession(variant, env, task.plugins ?? [])
         const controller = new AbortController()
         setMaxListeners(1000, controller.signal)
-        const agent = new Agent(session.client, session.tools.map((t) => t.name), controller.signal, options.callTimeoutMs, `${task.statement} ${task.goal ?? ""}`)
+        const agent = new Agent(session.client, session.tools, controller.signal, options.callTimeoutMs, `${task.statement} ${task.goal ?? ""}`, session.instructions)
         const outcome: Outcome = yield* Effect.tryPromise({
           try: async () => ({ answer: await (variant.control === true ? controlScript(agent, task, env, variant.controlKind ?? "idle") : task.run(agent, env)), timedOut: false }),
           catch: (cause) => cause

@@ -210,7 +210,7 @@ export const exportSaveAs: TaskDef = {
  * snapshot (electron_click); else, having seen no rows, eval in main that keeps the next popped-up menu,
  * a second right-click and the item's click; else gives up.
  */
-const contextMenuItem = async (agent: Agent, task: string, label: string): Promise<void> => {
+export const contextMenuItem = async (agent: Agent, task: string, label: string): Promise<void> => {
   const rightClick = async () => {
     agent.step(`right-click the task ${task}`)
     await agent.act("electron_click", [["checkbox", new RegExp(task.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))]], ([target]) => ({ target, button: "right" }))

@@ -183,9 +183,11 @@ const BOARD = "Sprint 42"
 export const promptRename: TaskDef = {
   id: "prompt-rename",
   app: "tasks",
-  goal: "A user gives the board a new name when the app asks for one.",
-  covers: "a prompt() web dialog",
-  statement: `Rename the board to "${BOARD}" (the app asks with a prompt).`,
+  goal: "A user gives the board a new name with Rename board.",
+  // Electron has no prompt() (it throws "prompt() is and will not be supported."; the stand-in does the same):
+  // the app shows its own inline rename form, the path real users take. A dialog is answered only if one opens.
+  covers: "an app's inline rename form (Electron has no prompt())",
+  statement: `Rename the board to "${BOARD}" with Rename board.`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
     const press = async () => {
@@ -204,7 +206,7 @@ export const promptRename: TaskDef = {
         })
       }
     } else {
-      // Real Electron has no prompt(): the app shows its own rename form instead (a textbox and a button).
+      // Electron has no prompt(): the app shows its own rename form instead (a textbox and a button).
       agent.step("type the new name into the board's rename form")
       await agent.fill("textbox", /board name/i, BOARD)
       agent.step("confirm the new name")

@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { Agent, GiveUp } from "./agent.js"
 import { all, fail, filesIn, pass, pngSize, routeTaken, runExportedTest, savedBoard, savedSettings, seedTasks } from "./checks.js"
 import { chooseOption, launchApp, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
-import { answerNativeRows, clickMenu, resultAfter, resultWhenSet } from "./task-steps.js"
+import { answerNativeRows, clickMenu, resultWhenSet } from "./task-steps.js"
 
 const ANSWER_BUTTON = "Copy version"
 
@@ -12,7 +12,7 @@ export const nativeMessageBox: TaskDef = {
   app: "tasks",
   goal: "A user opens About from the Help menu and picks the Copy version button in the system message box.",
   covers: "a native message box from a menu item",
-  statement: `Open Help > About Tasks from the menu, answer its message box with "${ANSWER_BUTTON}" and report the Dialog result.`,
+  statement: `Open Help > About Tasks from the menu and answer its message box with "${ANSWER_BUTTON}".`,
   run: async (agent, env) => {
     await launchTasks(agent, env)
     let answered = false
@@ -58,15 +58,13 @@ export const nativeMessageBox: TaskDef = {
       agent.step("choose Help > About Tasks in the menu bar")
       await clickMenu(agent, ["Help", "About Tasks"], { retry: agent.has("electron_dialog_stub") })
     }
-    agent.step("wait until the app shows which button was pressed")
-    await agent.waitText(ANSWER_BUTTON)
-    agent.step("read the Dialog line of the Diagnostics panel")
-    return resultAfter(agent, "Diagnostics", "Dialog")
+    return undefined
   },
-  // main.js's About box has the buttons OK, Copy version, Cancel: "Copy version" is response 1.
-  check: async (env, answer) =>
+  // The app shows nothing of the button (as a real app); its effect is the copied version, and its log says
+  // which button closed the box.
+  check: async (env) =>
     all(
-      answer === `About: ${ANSWER_BUTTON} (response 1)` ? pass("answered with the right button") : fail(`answer ${JSON.stringify(answer)}`),
+      routeTaken(env.userData, "message-box", `About: ${ANSWER_BUTTON}`, `the About box was answered with ${ANSWER_BUTTON}`),
       routeTaken(env.userData, "menu", "about", "Help > About Tasks was chosen in the menu")
     )
 }
@@ -104,7 +102,7 @@ export const menuToggleTheme: TaskDef = {
   }
 }
 
-const openSettings = async (agent: Agent): Promise<void> => {
+export const openSettings = async (agent: Agent): Promise<void> => {
   agent.step("press the Settings button")
   await agent.click("button", "Settings")
   agent.step("go to the Settings window once it opens")
@@ -113,7 +111,7 @@ const openSettings = async (agent: Agent): Promise<void> => {
   await agent.settle()
 }
 
-const backToMain = async (agent: Agent): Promise<string> => {
+export const backToMain = async (agent: Agent): Promise<string> => {
   agent.step("see which windows are open")
   const main = (await agent.windows()).find((w) => w.title.startsWith("Tasks"))
   if (main === undefined) throw new GiveUp("the main window is gone")

@@ -9,6 +9,7 @@ import { APP_TASKS, PLUGIN_TASKS } from "./tasks-apps.js"
 import { FLOW_TASKS } from "./tasks-flows.js"
 import { FORM_TASKS } from "./tasks-forms.js"
 import { KEY_TASKS } from "./tasks-keys.js"
+import { MORE_TASKS } from "./tasks-more.js"
 import { NATIVE_TASKS } from "./tasks-native.js"
 import type { Capability, TaskDef } from "./task-kit.js"
 
@@ -18,7 +19,7 @@ const CAPABILITY: Readonly<Record<string, Capability>> = {
   "search-read": "reading",
   "edit-persist": "forms",
   "confirm-delete": "web dialogs",
-  "prompt-rename": "web dialogs",
+  "prompt-rename": "forms",
   "keyboard-only": "keyboard",
   "late-section": "reading",
   "native-message-box": "native dialogs",
@@ -55,7 +56,7 @@ const CAPABILITY: Readonly<Record<string, Capability>> = {
   "tray-new-task": "plugins"
 }
 
-const TUNED: ReadonlyArray<TaskDef> = [...FORM_TASKS, ...NATIVE_TASKS, ...FLOW_TASKS, ...KEY_TASKS, ...APP_TASKS, ...PLUGIN_TASKS].map((t) =>
+const TUNED: ReadonlyArray<TaskDef> = [...FORM_TASKS, ...NATIVE_TASKS, ...FLOW_TASKS, ...KEY_TASKS, ...APP_TASKS, ...MORE_TASKS, ...PLUGIN_TASKS].map((t) =>
   t.capability !== undefined || CAPABILITY[t.id] === undefined ? t : { ...t, capability: CAPABILITY[t.id] }
 )
 

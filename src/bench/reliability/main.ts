@@ -8,7 +8,7 @@
  * 3. concurrent Streamable HTTP sessions on the built server (default 4 x 50 calls), and SIGTERM;
  * 4. the Dispatcher-level fuzz (default 3,000 calls), counts by code.
  *
- * Writes bench/reliability-report.json and prints a summary; progress goes to stderr. A count of 0
+ * Writes bench/out/reliability-report.json and prints a summary; progress goes to stderr. A count of 0
  * skips a section. Timings are figures to read, not pass/fail gates.
  */
 import { Command, Options } from "@effect/cli"
@@ -26,7 +26,7 @@ import { launchCycles, progress, sequentialCalls } from "./sections.js"
 process.env.STAGEWRIGHT_ELECTRON ||= "standin"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
-const DEFAULT_REPORT = resolve(ROOT, "bench", "reliability-report.json")
+const DEFAULT_REPORT = resolve(ROOT, "bench", "out", "reliability-report.json")
 
 const count = (name: string, fallback: number, description: string) =>
   Options.integer(name).pipe(Options.withDescription(description), Options.withDefault(fallback))
@@ -126,7 +126,7 @@ const run = (flags: Flags) =>
   })
 
 const command = Command.make("reliability", options, run).pipe(
-  Command.withDescription("Measure launch/kill cycles, long sequential sessions, concurrent HTTP sessions and the Dispatcher fuzz; write bench/reliability-report.json")
+  Command.withDescription("Measure launch/kill cycles, long sequential sessions, concurrent HTTP sessions and the Dispatcher fuzz; write bench/out/reliability-report.json")
 )
 
 Command.run(command, { name: "stagewright-reliability", version: VERSION })(process.argv).pipe(
