@@ -104,7 +104,9 @@ export class SurfaceRecording implements Running {
   #frame(data: Buffer): void {
     const { settings } = this.#o
     const now = Date.now()
-    if (this.#o.ffmpeg === undefined) this.#animated(data, now)
+    // A frame the animated image folds into the one before (sooner than 1/fps) replaces it in the clip buffer too.
+    let replaces = false
+    if (this.#o.ffmpeg === undefined) replaces = this.#animated(data, now)
     else if (this.#encoder === undefined) {
       const size = jpegSize(data)
       if (size === undefined) return
@@ -116,33 +118,36 @@ export class SurfaceRecording implements Running {
       this.#encoder.write(this.#last.data, Math.round(((until - this.#firstAt) * settings.fps) / 1000) - this.#encoder.frames)
     }
     this.#last = { at: now, data }
-    this.#recent.push(this.#last)
+    if (replaces && this.#recent.length > 0) this.#recent[this.#recent.length - 1] = { at: this.#recent[this.#recent.length - 1]!.at, data }
+    else this.#recent.push(this.#last)
     const keepFrom = now - settings.clipSeconds * 1000
     while (this.#recent.length > 1 && this.#recent[1]!.at <= keepFrom) this.#recent.shift()
     if (now - this.#firstAt >= settings.maxSeconds * 1000) void this.stop(`the ${settings.maxSeconds} s bound`)
   }
 
   /** A frame of the animated image: the one pending is written, shown until now (frames closer than 1/fps replace it). */
-  #animated(data: Buffer, now: number): void {
+  #animated(data: Buffer, now: number): boolean {
     const { settings } = this.#o
     if (this.#apng === undefined) {
       this.#firstAt = this.#startedAt
       this.#apng = new ApngWriter(`${this.#o.part}.frames`, settings.maxImageMB * 1024 * 1024)
       this.#pending = { at: this.#firstAt, data }
-      return
+      return false
     }
-    const pending = this.#pending!
+    const pending = this.#pending
+    if (pending === undefined) return false
     if (now - pending.at < 1000 / settings.fps) {
       this.#pending = { at: pending.at, data }
-      return
+      return true
     }
     const until = Math.min(now, this.#firstAt + settings.maxSeconds * 1000)
     if (this.#apng.add(pending.data, until - pending.at) === "full") {
       this.#pending = undefined
       void this.stop(`the ${settings.maxImageMB} MB bound`)
-      return
+      return false
     }
     this.#pending = { at: until, data }
+    return false
   }
 
   /** Why it stopped without a file, when the encoder failed. */
