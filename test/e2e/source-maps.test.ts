@@ -62,4 +62,37 @@ describe("errors mapped through the app's source maps", () => {
       expect(logged.structured.messages[0].original).toMatch(new RegExp(`^src/renderer\\.ts:${warnLine}:`))
     })
   )
+
+  it.live("a failed assertion's answer tells the app's errors that came since the last answer, each at its source line", () =>
+    Effect.gen(function* () {
+      const app = yield* Effect.promise(buildApp)
+      yield* Effect.promise(async () => mcp?.close())
+      mcp = yield* Effect.promise(() => inMemoryClient({ allowEval: ["main"] }))
+      const launched = yield* Effect.promise(() => mcp!.call("electron_launch", { app, env: { SAMPLE_APP_USER_DATA: freshUserData() } }))
+      expect(launched.isError, launched.text).toBe(false)
+      // The main process clicks the page's button a while after its answer, so that answer tells no error; the
+      // errors are waited for with electron_errors (a debug tool: it leaves them untold).
+      const scheduled = yield* Effect.promise(() =>
+        mcp!.call("electron_eval_main", {
+          function: "({ BrowserWindow }) => { setTimeout(() => BrowserWindow.getAllWindows()[0].webContents.executeJavaScript(\"document.querySelector('[data-testid=total]').click()\", true), 1500); return 'scheduled' }"
+        })
+      )
+      expect(scheduled.text).toBe('"scheduled"')
+      yield* callUntil(mcp, "electron_errors", {}, (r) => r.text.includes("cannot total") && r.text.includes("the theme setting"))
+      const failed = yield* Effect.promise(() => mcp!.call("electron_expect_text", { target: "testid=result", text: "Total: 0", timeoutMs: 500 }))
+      expect(failed.code).toBe("ASSERTION_FAILED")
+      const throwLine = lineOf("cart.ts", 'throw new Error("cannot total')
+      const mainLine = lineOf("settings.ts", 'throw new Error("the theme')
+      expect(failed.text).toContain("New errors of the app since the last answer:")
+      expect(failed.text).toMatch(new RegExp(`Page error \\(w1\\): .*cannot total.* \\(at src/cart\\.ts:${throwLine}:\\d+ \\[dist/renderer\\.js:1:\\d+\\]\\)`))
+      expect(failed.text).toMatch(new RegExp(`Main-process error: .*the theme setting.* \\(at src/settings\\.ts:${mainLine}:\\d+ \\[dist/main\\.js:1:\\d+\\]\\)`))
+      const told = failed.structured.error.newErrors
+      expect(told.shown.map((e: any) => e.at)).toEqual(
+        expect.arrayContaining([expect.stringMatching(new RegExp(`^src/cart\\.ts:${throwLine}:`)), expect.stringMatching(new RegExp(`^src/settings\\.ts:${mainLine}:`))])
+      )
+      // Told once: the next answer does not repeat them.
+      const again = yield* Effect.promise(() => mcp!.call("electron_expect_text", { target: "testid=result", text: "Total: 0", timeoutMs: 300 }))
+      expect(again.text).not.toContain("New errors of the app")
+    })
+  )
 })

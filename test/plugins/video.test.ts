@@ -127,16 +127,15 @@ describe("the video plugin", () => {
     expect(read.chapters.map((c) => c.title).join(" ")).toContain("electron_click")
   })
 
-  it("without ffmpeg it records nothing and says so: the launch's note, and start fails with the next step", { timeout: 60_000 }, async () => {
+  it("with an operator-set ffmpeg that cannot run it records an animated PNG and says why, with the step for WebM", { timeout: 60_000 }, async () => {
     const outputDir = mkdtempSync(join(tmpdir(), "sw-video-"))
     mcp = await inMemoryClient({ plugins: ["video"], outputDir, pluginConfig: { video: { autoStart: true, ffmpeg: "/nonexistent/ffmpeg" } } })
     const launched = await launchApp(mcp)
-    expect(launched.text).toMatch(/Note: not recording video of app: no video encoder: \/nonexistent\/ffmpeg could not be started \(ENOENT\)\. Install ffmpeg/)
-    const start = await mcp.call("electron_video_control", { action: "start" })
-    expect(start.code).toBe("OPERATION_FAILED")
-    expect(start.text).toContain("npm run setup")
+    expect(launched.text).toMatch(/Note: recording video of app \(w1\) into \S+ as animated PNG \(no ffmpeg \(\/nonexistent\/ffmpeg could not be started \(ENOENT\)\): an animated PNG instead of WebM; for WebM: Install ffmpeg/)
     const status = await mcp.call("electron_video_control", { action: "status" })
-    expect(status.text).toMatch(/^Not recording \(no video encoder: /)
+    expect(status.text).toMatch(/^Recording: w1 \(app\)\.\nRecordings are animated PNG: no ffmpeg/)
+    const stopped = await mcp.call("electron_video_control", { action: "stop" })
+    expect(stopped.structured.files.map((f: any) => [f.format, f.file.endsWith(".png")])).toEqual([["apng", true]])
     expect(readdirSync(outputDir).filter((f) => f.endsWith(".webm"))).toEqual([])
   })
 

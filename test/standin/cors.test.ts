@@ -44,6 +44,19 @@ describe(`CORS from file:// and webRequest redirects on ${runtime.kind}`, () => 
     expect(await fetchFromPage(`${server}/plain?from=file`)).toMatchObject({ status: 200, json: { path: "/plain?from=file", method: "GET" } })
   })
 
+  it("a file:// page's fetch() that needs a CORS preflight (PUT, a JSON body, a custom header) reaches the API", async () => {
+    expect(page.url()).toMatch(/^file:\/\//)
+    const answer = await page.evaluate(async (href) => {
+      try {
+        const response = await fetch(href, { method: "PUT", headers: { "content-type": "application/json", "x-request-id": "7" }, body: '{"done":true}' })
+        return { status: response.status, json: await response.json() }
+      } catch (error) {
+        return { error: String(error) }
+      }
+    }, `${server}/plain?preflighted`)
+    expect(answer).toMatchObject({ status: 200, json: { path: "/plain?preflighted", method: "PUT", body: '{"done":true}' } })
+  })
+
   it("redirectURL from onBeforeRequest is followed by a cross-origin fetch()", async () => {
     await app.evaluate(({ BrowserWindow }, url) => BrowserWindow.getAllWindows()[0]!.loadURL(url), `${otherOrigin}/page`)
     await page.waitForSelector("text=served")

@@ -81,6 +81,18 @@ describe("the sample apps against electron.d.ts (test/fixtures/apps/tsconfig.jso
       expect.stringMatching(/scheme\/main\.js: Property 'files' does not exist on type 'OpenDialogReturnValue'/)
     ])
   })
+
+  it.each(["tasks", "framework", "hardened", "insecure"])("%s/main.js is checked: a menu role or dialog type Electron lacks fails", (app) => {
+    const main = join(ROOT, "test", "fixtures", "apps", app, "main.js")
+    /** Every error is in that app's main.js, and one names the wrong literal. */
+    const expectRejected = (errors: ReadonlyArray<string>, literal: string) => {
+      expect(errors.length).toBeGreaterThan(0)
+      expect(errors.filter((e) => !e.startsWith(`${main}: `))).toEqual([])
+      expect(errors.join("\n")).toContain(`Type '"${literal}"' is not assignable to type`)
+    }
+    expectRejected(appErrors(main, (text) => text.replace("{ role: 'reload' }", "{ role: 'reloadPage' }")), "reloadPage")
+    expectRejected(appErrors(main, (text) => text.replace(/type: '(info|warning)'/, "type: 'notice'")), "notice")
+  })
 })
 
 describe("main-process code typed with ElectronModule", () => {

@@ -48,8 +48,11 @@ export const recorder: CallObserver = {
             const started = yield* Effect.promise(() => recordSession(s.session, s.name, state, settings, config.outputDir))
             if (started.problem !== undefined) {
               yield* Effect.logWarning(`video plugin: not recording ${s.name}: ${started.problem}`)
-              lines.push(`not recording video of ${s.name}: ${started.problem}. ${INSTALL_HINT}`)
-            } else lines.push(`recording video of ${s.name} (${started.surfaces.join(", ")}) into ${config.outputDir}; ${VIDEO_TOOL} action=stop finishes it`)
+              lines.push(`not recording video of ${s.name}: ${started.problem}`)
+            } else {
+              const how = started.fallback !== undefined ? ` as animated PNG (${started.fallback}; for WebM: ${INSTALL_HINT})` : ""
+              lines.push(`recording video of ${s.name} (${started.surfaces.join(", ")}) into ${config.outputDir}${how}; ${VIDEO_TOOL} action=stop finishes it`)
+            }
           }
           return lines.length === 0 ? undefined : lines.join("; ")
         })

@@ -13,8 +13,10 @@ import { SurfaceRecording } from "./surface.js"
 
 export interface Started {
   readonly surfaces: ReadonlyArray<string>
-  /** Why nothing was started (no encoder, no output folder). */
+  /** Why nothing was started (the session ended, no output folder). */
   readonly problem?: string
+  /** Set when there is no ffmpeg: why, and that an animated PNG is recorded instead. */
+  readonly fallback?: string
 }
 
 /** A session's recorder: the pages being recorded (a page is never recorded twice) and how a new page starts. */
@@ -30,7 +32,7 @@ const stamp = () => timestampedName("", "").replace(/^-/, "")
 
 /**
  * Starts recording `session` (named `name`), every page it has and will open. Already recorded pages are
- * left as they are. Fails (in `problem`) without an encoder.
+ * left as they are. Without ffmpeg each page is recorded as an animated PNG (`fallback` says why).
  */
 export const recordSession = async (
   session: AppSession,
@@ -40,10 +42,9 @@ export const recordSession = async (
   outputDir: string
 ): Promise<Started> => {
   const encoder = await probe(settings.ffmpeg)
-  if (!encoder.ok) {
-    state.unavailable = `no video encoder: ${encoder.reason}`
-    return { surfaces: [], problem: state.unavailable }
-  }
+  const ffmpeg = encoder.ok ? encoder.path : undefined
+  const fallback = encoder.ok ? undefined : `no ffmpeg (${encoder.reason}): an animated PNG instead of WebM`
+  state.unavailable = fallback
   if (session.exit !== undefined || session.closing) return { surfaces: [], problem: `the app session ${name} has ended` }
   const when = stamp()
   const base = (surface: string) => outputPath(outputDir, `video-${name}-${surface}-${when}`, "")
@@ -79,7 +80,7 @@ export const recordSession = async (
       session: name,
       owner: session,
       settings,
-      ffmpeg: encoder.path,
+      ffmpeg,
       base: (s) => {
         const path = base(s)
         return typeof path === "string" ? path : `${probeBase}-${s}`
@@ -110,7 +111,7 @@ export const recordSession = async (
   }
   recorder.startPage = startPage
   const surfaces = await Promise.all(session.windows.map((w) => startPage(w.page)))
-  return { surfaces: surfaces.filter((s): s is string => s !== undefined) }
+  return { surfaces: surfaces.filter((s): s is string => s !== undefined), ...(fallback !== undefined ? { fallback } : {}) }
 }
 
 /** Stops every recording of `session` (all when undefined), each file complete; the finished files, and why any has none. */

@@ -20,6 +20,9 @@ export const VideoSettings = Schema.Struct({
   clipSeconds: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(0, 60)), { default: () => 8 }).annotations({
     description: "a failed assertion's answer links a clip of the last this many seconds (0: none)"
   }),
+  maxImageMB: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 1_024)), { default: () => 64 }).annotations({
+    description: "without ffmpeg, the animated PNG stops, complete, at this size (default 64)"
+  }),
   ffmpeg: Schema.optionalWith(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096)), { default: () => "ffmpeg" }).annotations({
     description: "the encoder (default ffmpeg on PATH)"
   })
@@ -54,6 +57,8 @@ export interface VideoFile {
   readonly height: number
   /** What ended it: stopped on request, the window closed, the renderer crashed, the app ended, the server stopped, the bound. */
   readonly stoppedBy: string
+  /** WebM (VP8), a clip's Matroska (Motion JPEG), or an animated PNG (no ffmpeg: a frame per screen change). */
+  readonly format: "webm" | "mkv" | "apng"
   readonly problem?: string
 }
 
@@ -108,4 +113,4 @@ export const keepFinished = (state: VideoState, file: VideoFile): void => {
 
 /** A file's line in an answer. */
 export const fileLine = (f: VideoFile): string =>
-  `${f.surface} (${f.session}): ${f.file} — ${(f.durationMs / 1000).toFixed(1)} s, ${f.frames} frames at ${f.fps} fps, ${f.width}×${f.height}; stopped: ${f.stoppedBy}; captions ${f.captions}${f.problem ? `; ${f.problem}` : ""}`
+  `${f.surface} (${f.session}): ${f.file} — ${(f.durationMs / 1000).toFixed(1)} s, ${f.frames} frames ${f.format === "apng" ? `(animated PNG: a frame per screen change, at most ${f.fps} a second)` : `at ${f.fps} fps`}, ${f.width}×${f.height}; stopped: ${f.stoppedBy}; captions ${f.captions}${f.problem ? `; ${f.problem}` : ""}`

@@ -38,13 +38,23 @@ export const videoTool = defineTool({
         if (started.problem !== undefined) {
           return yield* new OperationFailed({
             message: `Not recording: ${started.problem}`,
-            hint: INSTALL_HINT
+            hint: "Launch or attach the app again, then start."
           })
         }
+        const how = started.fallback !== undefined ? ` As an animated PNG: ${started.fallback}; for WebM: ${INSTALL_HINT}` : ""
         const surfaces = [...state.running].filter((r) => r.owner === session).map((r) => r.surface())
         return {
-          text: `Recording ${name}: ${surfaces.join(", ") || "no surface yet"} (new windows too) at ${settings.fps} fps, at most ${settings.maxWidth}×${settings.maxHeight} and ${settings.maxSeconds} s, into ${config.outputDir}. ${VIDEO_TOOL} action=stop finishes the files.`,
-          structured: { recording: true, session: name, surfaces, fps: settings.fps, maxSeconds: settings.maxSeconds, folder: config.outputDir }
+          text: `Recording ${name}: ${surfaces.join(", ") || "no surface yet"} (new windows too) at ${settings.fps} fps, at most ${settings.maxWidth}×${settings.maxHeight} and ${settings.maxSeconds} s, into ${config.outputDir}.${how} ${VIDEO_TOOL} action=stop finishes the files.`,
+          structured: {
+            recording: true,
+            session: name,
+            surfaces,
+            fps: settings.fps,
+            maxSeconds: settings.maxSeconds,
+            folder: config.outputDir,
+            format: started.fallback !== undefined ? "apng" : "webm",
+            ...(started.fallback !== undefined ? { fallback: started.fallback } : {})
+          }
         }
       }
       if (input.action === "stop") {
@@ -64,7 +74,8 @@ export const videoTool = defineTool({
       yield* Effect.promise(() => Promise.all([...state.running].map((r) => r.finishing)))
       const running = [...state.running].map((r) => ({ surface: r.surface(), session: r.session }))
       const lines = [
-        running.length > 0 ? `Recording: ${running.map((r) => `${r.surface} (${r.session})`).join(", ")}.` : `Not recording${state.unavailable ? ` (${state.unavailable})` : ""}.`,
+        running.length > 0 ? `Recording: ${running.map((r) => `${r.surface} (${r.session})`).join(", ")}.` : `Not recording.`,
+        ...(state.unavailable !== undefined ? [`Recordings are animated PNG: ${state.unavailable}.`] : []),
         ...(current !== undefined && isRecording(current) ? [] : settings.autoStart ? ["autoStart is on: each new session is recorded from its launch."] : []),
         ...state.finished.slice(-10).map(fileLine)
       ]
