@@ -12,7 +12,7 @@ import { videoTool } from "./tools.js"
 
 export default definePlugin({
   name: "video",
-  purpose: "A video of the session (WebM through ffmpeg): every window and view, tool calls as chapters, a clip on a failed assertion",
+  purpose: "A video of the session (WebM through ffmpeg, else animated PNG): every window and view, tool calls as chapters, a clip on a failed assertion",
   stagewright: ">=0.1.0 <1",
   config: VideoSettings,
   observers: [recorder],

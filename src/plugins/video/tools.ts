@@ -17,7 +17,7 @@ const structuredFile = (f: VideoFile) => ({ ...f })
 export const videoTool = defineTool({
   name: VIDEO_TOOL,
   description:
-    "Record the app session as video (WebM via ffmpeg; every window and view, each tool call a chapter): start, stop (finishes the files) or status.",
+    "Record the app session as video (WebM via ffmpeg, else animated PNG; every window and view, each tool call a chapter): start, stop (finishes the files) or status.",
   type: "debug",
   readOnly: false,
   touchesPage: false,
