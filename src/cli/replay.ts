@@ -68,6 +68,8 @@ export const readTrace = (path: string): Effect.Effect<Recording, ReplayFailed> 
     return { header, calls }
   })
 
+const PROFILE_SWITCH_TOOL = "electron_profile"
+
 export type StepPlan = { readonly run: true; readonly args: Record<string, unknown>; readonly notes: ReadonlyArray<string> } | { readonly run: false; readonly reason: string }
 
 /** What replay does with one recorded call: its arguments as replayed (with --app and --env), or why it is skipped. */
@@ -132,7 +134,8 @@ export const replay = (flags: ReplayFlags) =>
     if (appRoot !== undefined && !existsSync(appRoot)) return yield* new ReplayFailed({ reason: `--app-root ${appRoot}: no such folder` })
     const server = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => createServer({ plugins, allowEval: targets as ReadonlyArray<EvalTarget>, ...(appRoot !== undefined ? { appRoot } : {}), outputDir: resolve(flags.outputDir), operationTimeoutMs: flags.operationTimeoutMs }),
+        // A trace that switched the tool profile replays the switch (the recorded server allowed it).
+        try: () => createServer({ plugins, allowEval: targets as ReadonlyArray<EvalTarget>, allowProfileSwitch: recording.calls.some((call) => call.tool === PROFILE_SWITCH_TOOL), ...(appRoot !== undefined ? { appRoot } : {}), outputDir: resolve(flags.outputDir), operationTimeoutMs: flags.operationTimeoutMs }),
         catch: (e) => new ReplayFailed({ reason: `cannot start the server: ${(e as Error).message}` })
       }),
       (s) => Effect.promise(() => s.close())

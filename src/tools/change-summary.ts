@@ -6,6 +6,7 @@ import { Duration, Effect, Option } from "effect"
 import { Snapshots, type FieldChange, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { digestChanges } from "./change-digest.js"
 import { compareSnapshots, diffCounts, diffOf } from "./snapshot-diff.js"
+import { lineInfo } from "./snapshot-fold.js"
 import { viewDiff, viewSnapshot } from "./snapshot-view.js"
 
 /** Changes up to this many characters are returned with the action's result. */
@@ -40,15 +41,32 @@ export const changeSummary = (entry: WindowEntry): Effect.Effect<string, never, 
     if (next === undefined) return ""
     const comparison = compareSnapshots(previous, next)
     const diff = diffOf(comparison)
-    if (diff.added === 0 && diff.removed === 0 && diff.changed === 0) return "\nNo change in the page's accessibility tree."
-    if (diff.text.length <= SMALL_DIFF_CHARS) return `\nChanges${since} (${diffCounts(diff)}):\n${diff.text}`
+    const focus = focusMove(previous, next)
+    if (diff.added === 0 && diff.removed === 0 && diff.changed === 0) return `\nNo change in the page's accessibility tree${focus === undefined ? "." : ` besides the focus: now on ${focus}.`}`
+    const moved = (text: string) => (focus === undefined || text.includes("(focused)") ? text : `${text}\nFocus moved: now on ${focus}.`)
+    if (diff.text.length <= SMALL_DIFF_CHARS) return moved(`\nChanges${since} (${diffCounts(diff)}):\n${diff.text}`)
     // Many added rows of one shape fold to a count and their refs; what still does not fit is summed up.
     const folded = viewDiff(diff.text, {})
-    if (folded.text.length <= SMALL_DIFF_CHARS) return `\nChanges${since} (${diffCounts(diff)}, ${folded.folded.foldedRows} rows folded):\n${folded.text}`
+    if (folded.text.length <= SMALL_DIFF_CHARS) return moved(`\nChanges${since} (${diffCounts(diff)}, ${folded.folded.foldedRows} rows folded):\n${folded.text}`)
     // Never more than the snapshot an agent would take to see the change.
     const bound = Math.min(DIGEST_CHARS, viewSnapshot(next, {}).text.length)
-    return `\nThe page changed${since} (${diffCounts(diff)} lines), in short:\n${digestChanges(comparison, bound, 'electron_snapshot since="last" shows all of it')}`
+    return moved(`\nThe page changed${since} (${diffCounts(diff)} lines), in short:\n${digestChanges(comparison, bound, 'electron_snapshot since="last" shows all of it')}`)
   })
+
+/**
+ * Where the focus went between two snapshots (the `[active]` element), as `role "name" ref`, or undefined
+ * when it stayed or went to no element. The diff ignores `[active]` (a focus move is no change of the
+ * tree), so it is told beside the other changes.
+ */
+const focusMove = (previous: string, next: string): string | undefined => {
+  const activeOf = (snapshot: string) => snapshot.split("\n").find((line) => /\[active\]/.test(line))
+  const after = activeOf(next)
+  if (after === undefined) return undefined
+  const info = lineInfo(after)
+  const before = activeOf(previous)
+  if (info.ref === undefined || (before !== undefined && lineInfo(before).ref === info.ref)) return undefined
+  return `${info.role}${info.name !== undefined ? ` ${JSON.stringify(info.name)}` : ""} ${info.ref}`
+}
 
 const quietSummary = (fields: ReadonlyArray<FieldChange>, focus: string | undefined): string => {
   if (fields.length === 0 && focus === undefined) return "\nNo change in the page."

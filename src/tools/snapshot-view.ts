@@ -18,6 +18,8 @@ const TEXT_ROLES = new Set([
   "deletion", "insertion", "caption", "blockquote", "listitem", "cell", "note", "heading"
 ])
 
+const CUT_BY_DEPTH = / \(\d+ lines cut by depth\)$/
+
 /**
  * Drops unnamed `generic` wrappers (their children move up a level), Playwright's pointer-cursor marks and
  * the refs of plain-text leaves nobody clicks (no pointer cursor, no focus): the refs an agent acts on, and
@@ -69,7 +71,8 @@ export const compactSnapshot = (snapshot: string): string => {
     }
     let shown = line
     const info = keyed(line) ? lineInfo(line) : undefined
-    if (info !== undefined && leaf(index) && !/\[(?:cursor=pointer|active)\]/.test(line) && TEXT_ROLES.has(info.role)) {
+    // A node whose children the depth cut (./snapshot-diff.ts markCutSubtrees) keeps its line, ref and mark: it is where to look next.
+    if (info !== undefined && leaf(index) && !/\[(?:cursor=pointer|active)\]/.test(line) && !CUT_BY_DEPTH.test(line) && TEXT_ROLES.has(info.role)) {
       // Nothing to read (an empty paragraph, a hidden icon) or the name of the field beside it (its label): left out.
       const text = info.name ?? info.value
       if (text === undefined || info.hidden) continue

@@ -135,3 +135,22 @@ describe("no secret reaches the trace file", () => {
     for (const secret of [BEARER, FILLED, TYPED, "-more", FORM, ENV_VALUE]) expect(text, `leaked ${secret}`).not.toContain(secret)
   })
 })
+
+describe("replaying a trace that switched the tool profile", () => {
+  it("replays electron_profile and the calls after it (the replay server allows the switch the trace made)", async () => {
+    const outputDir = temp("sw-trace-profile-")
+    const mcp = await inMemoryClient({ plugins: ["trace"], outputDir, allowProfileSwitch: true, pluginConfig: { trace: { file: "profile-switch" } } })
+    try {
+      for (const [tool, args] of [["electron_profile", { profile: "essential" }], ["electron_status", {}], ["electron_profile", { profile: "full" }]] as const) {
+        const result = await mcp.call(tool, args)
+        expect(result.isError, `${tool}: ${result.text}`).toBe(false)
+      }
+    } finally {
+      await mcp.close()
+    }
+    const run = await runCli(["replay", "--output-dir", temp("sw-replay-profile-out-"), join(outputDir, "profile-switch.jsonl")])
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
+    expect(run.stdout).toMatch(/ok +1 electron_profile/)
+    expect(run.stdout).toContain("Replay passed: 3 run, 0 failed, 0 skipped.")
+  })
+})

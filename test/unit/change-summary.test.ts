@@ -54,6 +54,20 @@ describe("changeSummary", () => {
       assert.include(changed, "Undo")
     }))
 
+  it.effect("reports a focus move beside the other changes (the diff itself ignores [active])", () =>
+    Effect.gen(function* () {
+      const before = '- textbox "Title" [ref=e1] [active]\n- button "Save" [ref=e2]'
+      const after = '- textbox "Title" [ref=e1]\n- button "Save" [ref=e2] [active]\n- status [ref=e3]: Saved'
+      const changed = yield* summary(snapshotting(Effect.succeed(after)), entry(before))
+      assert.include(changed, "Changes (")
+      assert.include(changed, "Saved")
+      assert.include(changed, 'Focus moved: now on button "Save" e2.')
+      const onlyFocus = yield* summary(snapshotting(Effect.succeed('- textbox "Title" [ref=e1]\n- button "Save" [ref=e2] [active]')), entry(before))
+      assert.include(onlyFocus, 'besides the focus: now on button "Save" e2.')
+      const stayed = yield* summary(snapshotting(Effect.succeed(`${before}\n- status [ref=e3]: Saved`)), entry(before))
+      assert.notInclude(stayed, "Focus")
+    }))
+
   it.effect("a diff after a quiet answer named fields says it holds them again", () =>
     Effect.gen(function* () {
       const before = '- button "Save" [ref=e1]'

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { foldSnapshot, lineInfo, listRows, parseExpand, type Expansion } from "../../src/tools/snapshot-fold.js"
+import { markCutSubtrees } from "../../src/tools/snapshot-diff.js"
 import { compactSnapshot, cutToBudget, viewDiff, viewSnapshot, withinBudget } from "../../src/tools/snapshot-view.js"
 
 const titles = Array.from({ length: 30 }, (_, i) => `Task number ${i + 1}${i === 6 ? " #7" : ""}`)
@@ -134,6 +135,15 @@ describe("parseExpand", () => {
 })
 
 describe("compactSnapshot", () => {
+  it("keeps the nodes a depth cut marked, with their refs and marks (compact + depth)", () => {
+    const full = ["- main [ref=e1]:", "  - generic [ref=e2]:", "    - generic [ref=e3]:", '      - button "Deep" [ref=e4]', '  - list "Tasks" [ref=e5]:', "    - listitem [ref=e6]:", "      - text: one", "  - paragraph [ref=e7]:", '    - link "x" [ref=e8]'].join("\n")
+    const limited = ["- main [ref=e1]:", "  - generic [ref=e2]:", "    - generic [ref=e3]", '  - list "Tasks" [ref=e5]:', "    - listitem [ref=e6]", "  - paragraph [ref=e7]"].join("\n")
+    const shown = compactSnapshot(markCutSubtrees(limited, full))
+    expect(shown).toContain("- generic [ref=e3] (1 lines cut by depth)")
+    expect(shown).toContain("- listitem [ref=e6] (1 lines cut by depth)")
+    expect(shown).toContain("- paragraph [ref=e7] (1 lines cut by depth)")
+  })
+
   it("drops wrappers, pointer marks, labels that repeat their field's name and plain-text refs; keeps every actionable ref", () => {
     const text = [
       "- generic [ref=e1]:",

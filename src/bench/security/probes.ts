@@ -118,7 +118,8 @@ export const availabilityProbes = (places: Places): ReadonlyArray<Probe> => [
     args: { target: "css=body", pattern, timeoutMs: 1_000 },
     refusedWith: ["ASSERTION_FAILED", "INVALID_ARGUMENT", "TIMEOUT"]
   })),
-  ...["text=/(a+)+$/", "text=/a*a*a*a*a*a*b/", "internal:text=/(a|a)*c/i", "role=listitem[name=/(a+)+b/]"].map((target) => ({
+  // Quadratic ones too (admitted by the old 20·n² bound, they hang a renderer on a long text): only linear passes.
+  ...["text=/(a+)+$/", "text=/xa*a*a*b/", "internal:text=/(a|a)*c/i", "role=listitem[name=/(a+)+b/]", "text=/a.*b/", "internal:has-text=/\\w+\\s?\\w+!/", 'div >> internal:has="text=/.*b/"'].map((target) => ({
     kind: "availability: page pattern",
     tool: "electron_find",
     args: { target },

@@ -146,7 +146,7 @@ export const launchSession = (options: LaunchOptions, { runtime, app, timeout }:
         // A new Electron window has no document until the app's first loadURL/loadFile commits, and
         // playwright-core reports such a page only after that first navigation: no wait of our own here.
         await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
-        session.setActive((await session.addPage(page, pageFacts(session, page))).id)
+        session.launchedWith((await session.addPage(page, pageFacts(session, page))).id)
       },
       catch: (cause) =>
         new LaunchFailed({

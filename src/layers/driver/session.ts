@@ -225,6 +225,16 @@ export class AppSession {
     if (chosen) this.#activeChosen = true
   }
 
+  /**
+   * @internal driver only: the launch's first page (playwright-core's firstWindow) becomes the default active
+   * surface, and gives way to a window at once when it is a view or guest: which page a loaded machine
+   * reports first does not decide the active surface (a window registered later takes over as well).
+   */
+  launchedWith(id: string): void {
+    this.setActive(id)
+    this.preferWindow()
+  }
+
   /** @internal driver only: a default active surface that turned out to be a view or guest gives way to a window. */
   preferWindow(): void {
     if (this.#activeChosen) return
