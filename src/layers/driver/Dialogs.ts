@@ -43,17 +43,25 @@ export interface DialogsShape {
   readonly settled: (state: ModalState) => Effect.Effect<void>
 }
 
-/** A main-process read of modal states never holds a call up for long: past this it is skipped. */
+/**
+ * A main-process read of modal states never holds a call up for long: past this it is skipped. It is made
+ * only when the room needs it (the main process said something changed, or something is held: ModalRoom's
+ * nativeReadNeeded); a read that did not answer leaves the room stale, so the next answer reads again.
+ */
 const NATIVE_READ_MS = 2_000
 
 const make = Effect.map(SessionStore, (store) => {
   const readNative = Effect.flatMap(store.current, (s) =>
-    s === undefined || s.exit !== undefined || !s.hasMainProcess
+    s === undefined || s.exit !== undefined || !s.hasMainProcess || !s.modals.nativeReadNeeded
       ? Effect.void
-      : store.evaluateIn(s, "read the modal states", readHeld, undefined).pipe(
-          Effect.timeout(Duration.millis(NATIVE_READ_MS)),
-          Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),
-          Effect.ignore
+      : Effect.zipRight(
+          Effect.sync(() => s.modals.nativeReading()),
+          store.evaluateIn(s, "read the modal states", readHeld, undefined).pipe(
+            Effect.timeout(Duration.millis(NATIVE_READ_MS)),
+            Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),
+            Effect.onExit((exit) => (exit._tag === "Success" ? Effect.void : Effect.sync(() => s.modals.nativeChanged()))),
+            Effect.ignore
+          )
         )
   )
   return Dialogs.of({

@@ -122,6 +122,8 @@ export class ModalRoom {
   readonly #listeners = new Set<(dialog: PendingDialog) => void>()
   readonly #choosers: Array<{ readonly surface: string; readonly chooser: FileChooser }> = []
   #native: NativeRead = { held: [], popup: null, told: [] }
+  /** Whether the main process may have changed since the last read (it says so: ./main-modals.ts's MODALS_CHANGED). */
+  #nativeStale = true
   readonly #told: Array<string> = []
   readonly #states = new Map<unknown, ModalState>()
 
@@ -170,6 +172,24 @@ export class ModalRoom {
   /** @internal driver only: a page asked for files (playwright-core intercepted its picker). */
   chooserOpened(surface: string, chooser: FileChooser): void {
     this.#choosers.push({ surface, chooser })
+  }
+
+  /** @internal driver only: the main process said its held dialogs, popup or told answers changed. */
+  nativeChanged(): void {
+    this.#nativeStale = true
+  }
+
+  /**
+   * Whether an answer must read the main process: it said something changed since the last read, or a
+   * dialog is held or a popup open (their state is read as it is each time). Otherwise the read is skipped.
+   */
+  get nativeReadNeeded(): boolean {
+    return this.#nativeStale || this.#native.held.length > 0 || this.#native.popup !== null
+  }
+
+  /** @internal driver only: a read starts (a change said during it marks the room stale again). */
+  nativeReading(): void {
+    this.#nativeStale = false
   }
 
   /** @internal driver only: what the main process reported now (its held dialogs and popup replace the last read). */
