@@ -12,11 +12,12 @@
  * 5. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing;
  * 6. a page-touching answer (debug tools aside) tells the console and page errors new since the last one (./new-errors.ts).
  */
-import { Effect, Queue } from "effect"
+import { Effect, FiberRef, Queue } from "effect"
 import { ModalClaims, AppLifecycle, Dialogs, type PendingDialog, type DriverServices } from "../layers/driver/ElectronDriver.js"
 import { dialogOpen } from "../layers/driver/errors.js"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
-import type { ProfileSelector } from "../profile/ProfileSelector.js"
+import { ProfileSelector } from "../profile/ProfileSelector.js"
+import { CurrentCall } from "./call-bounds.js"
 import { confine } from "./confine.js"
 import { answerAdvice } from "./dialogs.js"
 import type { DialogOpen, ToolError } from "./errors.js"
@@ -29,7 +30,9 @@ import { targetPaths, touchesPage, type Tool, type ToolResult } from "./Tool.js"
 /**
  * Runs `handled` until it ends or a web dialog it did not claim opens, whichever comes first; in the second
  * case the call fails with DIALOG_OPEN and `handled` is interrupted (a Playwright call blocked by the
- * dialog is abandoned; the driver's actions leave none in flight).
+ * dialog is abandoned; the driver's actions leave none in flight). Under the Dispatcher's bound
+ * (./call-bounds.ts) a dialog listener ends the call through `CurrentCall`: no fiber, queue or race per
+ * call. The listener is a late one: it runs after the action's race has claimed its own dialog.
  */
 const holdToModals = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
   Effect.gen(function* () {
@@ -38,6 +41,19 @@ const holdToModals = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A
     const session = yield* lifecycle.current
     if (session === undefined || session.exit !== undefined) return yield* handled
     const claims = new Set<PendingDialog>()
+    const control = yield* FiberRef.get(CurrentCall)
+    if (control === undefined) return yield* raceModals(handled, claims)
+    const profile = yield* ProfileSelector
+    const off = yield* dialogs.onModal((dialog) => {
+      if (!claims.has(dialog)) control.endWith(dialogOpen(dialog, Effect.runSync(Effect.provideService(answerAdvice, ProfileSelector, profile))))
+    }, true)
+    return yield* Effect.locally(handled, ModalClaims, claims).pipe(Effect.ensuring(Effect.sync(off)))
+  })
+
+/** The same outside a bound (a handler run on its own): the call raced against the next unclaimed dialog. */
+const raceModals = <A, E, R>(handled: Effect.Effect<A, E, R>, claims: Set<PendingDialog>): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
+  Effect.gen(function* () {
+    const dialogs = yield* Dialogs
     const opened = yield* Queue.unbounded<PendingDialog>()
     // The claim is made in the same dialog event, before this side resumes: it reads a settled set.
     const unclaimed = Queue.take(opened).pipe(Effect.repeat({ until: (dialog) => !claims.has(dialog) }))

@@ -19,8 +19,11 @@ export interface DialogsShape {
   readonly setDialogPolicy: (policy: DialogPolicy | undefined) => Effect.Effect<void, SessionError>
   /** Answers a pending dialog (one taken with takeDialog, or a modal state's) and records the answer in the session's dialog history. */
   readonly answerDialog: (dialog: PendingDialog, action: "accept" | "dismiss", promptText?: string) => Effect.Effect<void, PlaywrightError | SessionError>
-  /** Calls `listener` with each web dialog that opens in the current app from now on; returns the unsubscribe (without an app, nothing). */
-  readonly onModal: (listener: (dialog: PendingDialog) => void) => Effect.Effect<() => void>
+  /**
+   * Calls `listener` with each web dialog that opens in the current app from now on; returns the unsubscribe
+   * (without an app, nothing). A `late` listener is called after the others (a race's claim is made by then).
+   */
+  readonly onModal: (listener: (dialog: PendingDialog) => void, late?: boolean) => Effect.Effect<() => void>
   /**
    * Runs a playwright-core call that may open a web dialog: a dialog that opens ends the wait (the call
    * is blocked until it is answered) and is returned; otherwise undefined when the call succeeded.
@@ -66,7 +69,7 @@ const make = Effect.map(SessionStore, (store) => {
   )
   return Dialogs.of({
     setDialogPolicy: (policy) => store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.setDialogPolicy(policy)))),
-    onModal: (listener) => Effect.map(store.current, (s) => (s === undefined ? () => undefined : s.modals.onModal(listener))),
+    onModal: (listener, late) => Effect.map(store.current, (s) => (s === undefined ? () => undefined : s.modals.onModal(listener, late))),
     raceModal: (what, f) => Effect.flatMap(store.current, (s) => raceModal(store.run, s?.modals, what, f)),
     answerDialog: (dialog, action, promptText) =>
       Effect.flatMap(store.session, (s) =>

@@ -120,6 +120,8 @@ export class ModalRoom {
   #refSeq = 0
   readonly #dialogs: Array<PendingDialog> = []
   readonly #listeners = new Set<(dialog: PendingDialog) => void>()
+  /** Called after every listener above: a call's own action has claimed its dialog by then. */
+  readonly #lateListeners = new Set<(dialog: PendingDialog) => void>()
   readonly #choosers: Array<{ readonly surface: string; readonly chooser: FileChooser }> = []
   #native: NativeRead = { held: [], popup: null, told: [] }
   /** Whether the main process may have changed since the last read (it says so: ./main-modals.ts's MODALS_CHANGED). */
@@ -136,6 +138,7 @@ export class ModalRoom {
   dialogOpened(pending: PendingDialog): void {
     this.#dialogs.push(pending)
     for (const listener of this.#listeners) listener(pending)
+    for (const listener of this.#lateListeners) listener(pending)
   }
 
   /** @internal driver only: the oldest pending dialog, removed (`alive` says whether its window is still open). */
@@ -163,10 +166,14 @@ export class ModalRoom {
     this.#states.delete(dialog)
   }
 
-  /** @internal driver only: calls `listener` with each web dialog that opens from now on; returns the unsubscribe. */
-  onModal(listener: (dialog: PendingDialog) => void): () => void {
-    this.#listeners.add(listener)
-    return () => this.#listeners.delete(listener)
+  /**
+   * @internal driver only: calls `listener` with each web dialog that opens from now on; returns the
+   * unsubscribe. A `late` listener is called after every other one (the race's claim is settled by then).
+   */
+  onModal(listener: (dialog: PendingDialog) => void, late = false): () => void {
+    const set = late ? this.#lateListeners : this.#listeners
+    set.add(listener)
+    return () => set.delete(listener)
   }
 
   /** @internal driver only: a page asked for files (playwright-core intercepted its picker). */
