@@ -65,14 +65,30 @@ const raceModals = <A, E, R>(handled: Effect.Effect<A, E, R>, claims: Set<Pendin
     )
   })
 
-/** One tool call through the stages above (the Dispatcher bounds it and maps its outcome). */
-export const runStages = <R>(tool: Tool<any, R>, input: unknown): Effect.Effect<ToolResult, ToolError, Exclude<R, Call> | DriverServices | ServerConfig | ProfileSelector> => {
-  const files = tool.files === undefined ? [] : argumentsAt(input, tool.files)
-  const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
-  const handled = Effect.flatMap(makeHandle, (handle) => Effect.provideService(confined, Call, handle)) as Effect.Effect<ToolResult, ToolError, Exclude<R, Call> | DriverServices | ServerConfig | ProfileSelector>
-  const told = touchesPage(tool) && tool.type !== "debug" ? withNewErrors(handled) : handled
-  return (touchesPage(tool) ? holdToModals(told) : told).pipe(
-    Effect.catchTag("DialogOpen", (error) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(error, hint)))),
-    Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, argumentsAt(input, targetPaths(tool))))
-  )
+type Staged<R> = Effect.Effect<ToolResult, ToolError, Exclude<R, Call> | DriverServices | ServerConfig | ProfileSelector>
+
+/**
+ * A tool's pipeline, built once (the Dispatcher keeps one per tool): only the stages that apply to it, chosen
+ * from what it declares, not checked on each call: confinement only for a tool with file arguments, the
+ * dialog stage and new errors only for a page-touching one (debug tools tell no new errors).
+ */
+export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>) => {
+  const fileArgs = tool.files
+  const page = touchesPage(tool)
+  const tellsErrors = page && tool.type !== "debug"
+  const targets = targetPaths(tool)
+  const withHandle = (effect: Effect.Effect<ToolResult, ToolError, R | ServerConfig>) => Effect.flatMap(makeHandle, (handle) => Effect.provideService(effect, Call, handle)) as Staged<R>
+  return (input) => {
+    const files = fileArgs === undefined ? [] : argumentsAt(input, fileArgs)
+    const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
+    const handled = withHandle(confined)
+    const told = tellsErrors ? withNewErrors(handled) : handled
+    return (page ? holdToModals(told) : told).pipe(
+      Effect.catchTag("DialogOpen", (error) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(error, hint)))),
+      Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, argumentsAt(input, targets)))
+    )
+  }
 }
+
+/** One tool call through the stages above (the Dispatcher bounds it and maps its outcome). */
+export const runStages = <R>(tool: Tool<any, R>, input: unknown): Staged<R> => stagesOf(tool)(input)
