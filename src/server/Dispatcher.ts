@@ -19,7 +19,7 @@ import { PROFILE_SWITCH_TOOL, ProfileSelector, type Selection } from "../profile
 import { isCoreToolName } from "../profile/profiles.js"
 import { withinCallBound } from "../tools/call-bounds.js"
 import { errorCode, InvalidArgument, Timeout } from "../tools/errors.js"
-import { runStages } from "../tools/guard.js"
+import { stagesOf } from "../tools/guard.js"
 import { inputJsonSchema, toListedTool, type ListedTool } from "../tools/json-schema.js"
 import { ANSWER_GRACE_MS, capTimeoutSchema, timeoutOverCap } from "./timeouts.js"
 import { isReadOnly, type Tool, type ToolServices } from "../tools/Tool.js"
@@ -125,6 +125,17 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         [...known.values()].filter((t) => Object.keys((inputJsonSchema(t).properties as object | undefined) ?? {}).length === 0).map((t) => t.name)
       )
 
+      // Each tool's pipeline (its stages: tools/guard.ts) is built once, from what it declares.
+      const pipelines = new Map<string, ReturnType<typeof stagesOf<ToolServices | ServerServices>>>()
+      const pipelineOf = (tool: AnyTool) => {
+        let pipeline = pipelines.get(tool.name)
+        if (pipeline === undefined) {
+          pipeline = stagesOf(tool)
+          pipelines.set(tool.name, pipeline)
+        }
+        return pipeline
+      }
+
       // Each tool's decoder is built once, not on every call.
       const decoders = new Map<string, ReturnType<typeof Schema.decodeUnknown<any, unknown, never>>>()
       const decoderOf = (tool: AnyTool) => {
@@ -194,7 +205,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           // Every tool, core, eval, plugin or third-party, runs through the same stages (files confined, held
           // to web dialogs, hints on DIALOG_OPEN and ELEMENT_NOT_FOUND: tools/guard.ts) inside one bound.
           const run = withinCallBound(
-            runStages(tool, input),
+            pipelineOf(tool)(input),
             limitMs + ANSWER_GRACE_MS,
             () =>
               new Timeout({

@@ -35,7 +35,8 @@ export const changeSummary = (entry: WindowEntry): Effect.Effect<string, never, 
     if (changes.quiet) return quietSummary(changes.fields, changes.focus)
     // The diff is against the latest snapshot: field changes earlier answers named are in it again.
     const since = entry.fieldsToldSinceSnapshot ? " since the last snapshot, with the fields earlier answers named" : ""
-    const taken = yield* snapshots.snapshot(entry).pipe(Effect.orElseSucceed(() => undefined), Effect.timeoutOption(Duration.millis(SUMMARY_TIME_BOX_MS)))
+    // The check armed the page for this snapshot (one evaluation, not a check and an arm).
+    const taken = yield* snapshots.snapshot(entry, { armed: true }).pipe(Effect.orElseSucceed(() => undefined), Effect.timeoutOption(Duration.millis(SUMMARY_TIME_BOX_MS)))
     if (Option.isNone(taken)) return `\nNo change summary (the page took over ${SUMMARY_TIME_BOX_MS} ms to snapshot); electron_snapshot since="last" shows any change.`
     const next = taken.value
     if (next === undefined) return ""

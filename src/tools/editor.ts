@@ -8,7 +8,7 @@
  * whose typing changed nothing fails NOT_INTERACTABLE instead of answering success.
  */
 import { Duration, Effect } from "effect"
-import type { Locator } from "playwright-core"
+import type { Locator, Page } from "playwright-core"
 import { budgetMs, PageOps, pageFunction, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { NotInteractable, Timeout, type PlaywrightError } from "./errors.js"
 
@@ -69,6 +69,29 @@ const inPage = pageFunction((el: Element, op: "read" | "focus"): EditorProbe => 
   }
   return { kind: "other", text: "", source: "none", readOnly: false }
 })
+
+/**
+ * An input or textarea with nothing of an editor around or in it: no code editor's container (Monaco,
+ * CodeMirror 6 and 5) above it, no contenteditable on or above it, no child nodes. Whatever `inPage` reads
+ * of such an element is `field`; an element this does not match may still be one (the probe tells).
+ */
+const NOT_IN_EDITOR = ":not(.monaco-editor *, .cm-editor *, .CodeMirror *, [contenteditable] *, [contenteditable]):empty"
+export const PLAIN_FIELD_CSS = `css=input${NOT_IN_EDITOR}, textarea${NOT_IN_EDITOR}`
+
+/** What the probe would read of a plain field, as far as the tools use it (a field is filled by Playwright). */
+export const PLAIN_FIELD: EditorProbe = { kind: "field", text: "", source: "value", readOnly: false }
+
+/**
+ * Whether the target is one plain field (PLAIN_FIELD_CSS), told by one selector count (one round trip, where
+ * the probe's page function takes eleven): false when it is not there yet, not plain or not known (the
+ * probe tells then). The target may match more elements than this one: the caller's action then fails
+ * AMBIGUOUS_LOCATOR, and the caller asks the probe, which fails as it always did (src/tools/typing.ts).
+ */
+export const isPlainField = (scope: Pick<Page, "locator">, locator: Locator): Promise<boolean> =>
+  Promise.resolve()
+    // `and` needs both in one frame: a target in another frame (a frame's ref) is left to the probe.
+    .then(() => locator.and(scope.locator(PLAIN_FIELD_CSS)).count())
+    .then((n) => n === 1, () => false)
 
 /** Reads the editor of a target, waiting up to `timeout` for the element. */
 export const probeEditor = (locator: Locator, timeout: number): Promise<EditorProbe> => locator.evaluate(inPage, "read" as const, { timeout })

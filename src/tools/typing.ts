@@ -3,12 +3,13 @@
  * handling with the text read back (./editor.ts).
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, PageOps, Windows } from "../layers/driver/ElectronDriver.js"
+import type { Locator } from "playwright-core"
+import { AppLifecycle, PageOps, Windows, type Surface } from "../layers/driver/ElectronDriver.js"
 import { act, changeSummary } from "./act.js"
 import { callHandle, type CallHandle } from "./handle.js"
 import { markIfFocusedPassword } from "./call-secrets.js"
 import { withSecrets } from "./secret-values.js"
-import { EDITOR_MAX_CHARS, editorHolds, isEditor, probeEditor, typeIntoEditor, type EditorProbe, type EditorTyping } from "./editor.js"
+import { EDITOR_MAX_CHARS, editorHolds, isEditor, isPlainField, PLAIN_FIELD, probeEditor, typeIntoEditor, type EditorProbe, type EditorTyping } from "./editor.js"
 import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { codeString, stepCode } from "./step-code.js"
@@ -18,15 +19,41 @@ const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
 const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 const ERRORS = ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"] as const
 
-/** The target's element and what it is (an editor or not), once it is there. */
-const resolveTarget = (call: CallHandle, target: string, timeoutMs: number) =>
+interface Resolved {
+  readonly entry: Surface
+  readonly locator: Locator
+  readonly probe: EditorProbe
+  /** Told plain by the selector count (isPlainField), not read by the probe. */
+  readonly plain: boolean
+}
+
+/**
+ * The target's element and what it is (an editor or not), once it is there: a plain input or textarea is
+ * told by one selector count (`quick`, the default), anything else is read by the probe, which waits for it.
+ */
+const resolveTarget = (call: CallHandle, target: string, timeoutMs: number, quick = true) =>
   Effect.gen(function* () {
     const entry = yield* call.surface()
     const locator = yield* call.locate(entry, target)
+    if (quick && (yield* call.run(`find ${target}`, () => isPlainField(entry.scope, locator)).pipe(Effect.orElseSucceed(() => false)))) {
+      return { entry, locator, probe: PLAIN_FIELD, plain: true } satisfies Resolved
+    }
     let probe: EditorProbe | undefined
     yield* call.waitSliced(`find ${target}`, (slice) => probeEditor(locator, slice).then((read) => void (probe = read)), timeoutMs)
-    return { entry, locator, probe: probe! }
+    return { entry, locator, probe: probe!, plain: false } satisfies Resolved
   })
+
+/**
+ * Runs `use` on the resolved target; when it was told plain by the count and the action finds the target
+ * ambiguous (the count saw one plain field among its matches), the probe resolves it again, and fails as
+ * it did before the count existed (the same AMBIGUOUS_LOCATOR, "find …").
+ */
+const withTarget = <A, E, R>(call: CallHandle, target: string, timeoutMs: number, use: (resolved: Resolved) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(resolveTarget(call, target, timeoutMs), (resolved) =>
+    resolved.plain
+      ? use(resolved).pipe(Effect.catchIf((error) => (error as { _tag?: string } | undefined)?._tag === "AmbiguousLocator", () => Effect.flatMap(resolveTarget(call, target, timeoutMs, false), use)))
+      : use(resolved)
+  )
 
 /** An editor typing (editor.ts) made by a tool, whose step it records. */
 interface EditorCall extends EditorTyping {
@@ -76,20 +103,21 @@ export const fill = defineTool({
       if (modal !== undefined) return yield* call.answerModal("electron_fill", modal.state, modal.control, { verb: "fill", value: input.value })
       // {{secret:NAME}} becomes the operator's secret here only; the step and the record keep the placeholder.
       const value = yield* withSecrets(input.value)
-      const { entry, locator, probe } = yield* resolveTarget(call, input.target, timeoutMs)
-      if (!isEditor(probe)) {
-        return yield* call.act({
-          tool: "electron_fill",
-          target: input.target,
-          describe: `fill ${input.target}`,
-          step: (code) => `await ${code}.fill(${codeString(input.value)})`,
-          timeoutMs, wait: "repeat", typed: value,
-          perform: (target, _entry, { timeout }) => target.fill(value, { timeout })
-        })
-      }
-      if (probe.text === value) return { text: `The ${probe.kind} editor ${input.target} already holds the value.`, structured: { window: entry.id, editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true } } }
-      if (value.length > EDITOR_MAX_CHARS) return yield* tooLong("value", value.length)
-      return yield* editorCall({ tool: "electron_fill", entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
+      return yield* withTarget(call, input.target, timeoutMs, ({ entry, locator, probe }) => {
+        if (!isEditor(probe)) {
+          return call.act({
+            tool: "electron_fill",
+            target: input.target,
+            describe: `fill ${input.target}`,
+            step: (code) => `await ${code}.fill(${codeString(input.value)})`,
+            timeoutMs, wait: "repeat", typed: value,
+            perform: (target, _entry, { timeout }) => target.fill(value, { timeout })
+          })
+        }
+        if (probe.text === value) return Effect.succeed({ text: `The ${probe.kind} editor ${input.target} already holds the value.`, structured: { window: entry.id, editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true } } })
+        if (value.length > EDITOR_MAX_CHARS) return Effect.fail(tooLong("value", value.length))
+        return editorCall({ tool: "electron_fill", entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
+      })
     })
 })
 
@@ -124,21 +152,22 @@ export const type = defineTool({
         return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }
       }
       const target = input.target
-      const { entry, locator, probe } = yield* resolveTarget(yield* callHandle, target, timeoutMs)
       const text = `${typed}${input.submit === true ? "\n" : ""}`
-      if (isEditor(probe) && text.length > 0) {
-        return yield* editorCall({ tool: "electron_type", entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })
-      }
-      return yield* act({
-        tool: "electron_type",
-        target,
-        describe: `type into ${target}`,
-        step: (code) => `await ${code}.pressSequentially(${codeString(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
-        timeoutMs, wait: "attached", typed,
-        perform: async (element, _entry, { timeout }) => {
-          await element.pressSequentially(typed, { delay, timeout })
-          if (input.submit === true) await element.press("Enter", { timeout })
+      return yield* withTarget(yield* callHandle, target, timeoutMs, ({ entry, locator, probe }) => {
+        if (isEditor(probe) && text.length > 0) {
+          return editorCall({ tool: "electron_type", entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })
         }
+        return act({
+          tool: "electron_type",
+          target,
+          describe: `type into ${target}`,
+          step: (code) => `await ${code}.pressSequentially(${codeString(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
+          timeoutMs, wait: "attached", typed,
+          perform: async (element, _entry, { timeout }) => {
+            await element.pressSequentially(typed, { delay, timeout })
+            if (input.submit === true) await element.press("Enter", { timeout })
+          }
+        })
       })
     })
 })

@@ -20,7 +20,8 @@
  * Round trips: a second pass runs in a child process with DEBUG=pw:protocol,pw:api, where playwright-core
  * logs every CDP message it sends to the app (renderer and main process) and every API call it serves;
  * the child counts, per call, the CDP commands sent and the playwright-core API calls made, for the
- * direct and the in-memory runner. Writes bench/out/overhead-<save-as>.json (ignored) and bench/overhead-<save-as>.md.
+ * direct and the in-memory runner. Writes bench/out/overhead-<save-as>.json and .md (ignored: the summary
+ * committed is bench/overhead-issue42.md).
  */
 
 
@@ -34,6 +35,7 @@ import { _electron } from "playwright-core"
 import { resolveElectronRuntime } from "../../index.js"
 import { repoRoot } from "../repo-root.js"
 import { CALL_TYPES, ROUNDS } from "./sequence.js"
+import { stageRows, stagesMarkdown, type StageRow } from "./stages.js"
 import { type Runner, PROBES, directRunner, inMemoryRunner, sdkFloorRunner, stdioFloorRunner, stdioRunner, timeInterleaved, median, round2 } from "./runners.js"
 
 // This program runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
@@ -57,6 +59,8 @@ interface CallCount {
   readonly methods: Record<string, number>
   /** playwright-core API calls served (pw:api) */
   readonly api: ReadonlyArray<string>
+  /** CDP commands per playwright-core API call, in call order (each command counted to the API call started last). */
+  readonly perApi: ReadonlyArray<{ readonly api: string; readonly sends: number }>
 }
 
 const countInChild = async (rounds: number, out: string) => {
@@ -85,7 +89,7 @@ const countInChild = async (rounds: number, out: string) => {
     await runner.setup()
     const result: Record<string, Array<CallCount>> = {}
     try {
-      if (runner.page) for (const probe of PROBES) probeSends[probe.name] = await sendsDuring(() => probe.run(runner.page!()))
+      if (runner.page) for (const probe of PROBES) probeSends[probe.name] = await sendsDuring(() => probe.run(runner.page!(), runner.app!()))
       for (const type of CALL_TYPES) await runner.call(type, 0)
       for (let round = 1; round <= rounds; round++) {
         for (const type of CALL_TYPES) {
@@ -96,17 +100,24 @@ const countInChild = async (rounds: number, out: string) => {
           const methods: Record<string, number> = {}
           let sends = 0
           const api: Array<string> = []
+          const perApi: Array<{ api: string; sends: number }> = []
           for (const line of lines) {
             if (line.includes("pw:protocol SEND")) {
               sends++
               const method = /"method":"([^"]+)"/.exec(line)?.[1] ?? "?"
               methods[method] = (methods[method] ?? 0) + 1
+              const last = perApi[perApi.length - 1]
+              if (last !== undefined) last.sends++
+              else perApi.push({ api: "(no API call)", sends: 1 })
             } else if (line.includes("pw:api")) {
               const started = /pw:api => (\S+) started/.exec(line)?.[1]
-              if (started) api.push(started)
+              if (started) {
+                api.push(started)
+                perApi.push({ api: started, sends: 0 })
+              }
             }
           }
-          ;(result[type.name] ??= []).push({ sends, methods, api })
+          ;(result[type.name] ??= []).push({ sends, methods, api, perApi })
         }
       }
     } finally {
@@ -174,6 +185,9 @@ const main = async () => {
   const counts = await runCountChild(countRounds)
 
   const direct = timings.get("direct")!
+  // Each probe's median, by the stage whose call it times.
+  const probeMs = Object.fromEntries(PROBES.map((p) => [p.stage, probes[p.name]!]))
+  const stages: Array<{ name: string; snapshot: boolean; oursMs: number; rows: Array<StageRow> }> = []
   const types = CALL_TYPES.map((type) => {
     const directMs = median(direct.get(type.name)!)
     const via = Object.fromEntries(
@@ -187,6 +201,9 @@ const main = async () => {
     const d = typical(counts.direct[type.name]!)
     const s = typical(counts.inMemory[type.name]!)
     const n = typical(counts.inMemoryNoSnapshot[type.name]!)
+    const times = (runner: string) => ({ oursMs: median(timings.get(runner)!.get(type.name)!), directMs, floorMs: median(timings.get("bare SDK handler")!.get(type.name)!) })
+    stages.push({ name: type.name, snapshot: true, oursMs: times("in-memory").oursMs, rows: stageRows(s.perApi, d.perApi, probeMs, times("in-memory")) })
+    stages.push({ name: type.name, snapshot: false, oursMs: times("in-memory, no snapshot").oursMs, rows: stageRows(n.perApi, d.perApi, probeMs, times("in-memory, no snapshot")) })
     return {
       name: type.name,
       kind: type.kind,
@@ -214,18 +231,18 @@ const main = async () => {
     cpus: cpus().length,
     loadAverage: { start: start.map(round2), end: loadavg().map(round2) },
     calls: rounds * CALL_TYPES.length,
-    goal: { read: 1.5, action: 1.15 },
+    goal: GOALS,
     summary: Object.fromEntries(
       runners.filter((r) => r.name !== "direct").map((r) => [r.name, { read: kindRatio("read", r.name), action: kindRatio("action", r.name) }])
     ),
     types,
+    stages,
     probes: Object.fromEntries(Object.entries(probes).map(([name, ms]) => [name, { medianMs: ms, cdpCommands: counts.probeSends[name] }]))
   }
-  // The JSON goes to the ignored bench/out/; the Markdown stays in bench/.
-  const base = join(root, "bench", `overhead-${saveAs}`)
-  const json = join(root, "bench", "out", `overhead-${saveAs}.json`)
-  mkdirSync(dirname(json), { recursive: true })
-  writeFileSync(json, JSON.stringify(report, null, 2) + "\n")
+  // Generated: bench/out/ is ignored; the committed summary is written by hand from it.
+  mkdirSync(join(root, "bench", "out"), { recursive: true })
+  const base = join(root, "bench", "out", `overhead-${saveAs}`)
+  writeFileSync(`${base}.json`, JSON.stringify(report, null, 2) + "\n")
   const markdown = toMarkdown(report)
   writeFileSync(`${base}.md`, markdown)
   process.stdout.write(markdown)
@@ -246,7 +263,7 @@ interface OverheadReport {
   readonly cpus: number
   readonly loadAverage: { readonly start: ReadonlyArray<number>; readonly end: ReadonlyArray<number> }
   readonly calls: number
-  readonly goal: { readonly read: number; readonly action: number }
+  readonly goal: typeof GOALS
   readonly summary: Readonly<Record<string, { readonly read: number; readonly action: number }>>
   readonly types: ReadonlyArray<{
     readonly name: string
@@ -256,7 +273,11 @@ interface OverheadReport {
     readonly roundTrips: { readonly direct: { readonly cdpCommands: number }; readonly stagewright: RoundTrips; readonly stagewrightNoSnapshot: RoundTrips }
   }>
   readonly probes: Readonly<Record<string, { readonly medianMs: number; readonly cdpCommands: number | undefined }>>
+  readonly stages: ReadonlyArray<{ readonly name: string; readonly snapshot: boolean; readonly oursMs: number; readonly rows: ReadonlyArray<StageRow> }>
 }
+
+/** Issue 42's goals: ratio to direct playwright-core. */
+const GOALS = { readInMemory: 1.3, readStdio: 1.7, actionNoSnapshot: 1.1, actionAfterSnapshot: 1.4 } as const
 
 const toMarkdown = (report: OverheadReport): string => {
   const lines: Array<string> = []
@@ -269,7 +290,8 @@ const toMarkdown = (report: OverheadReport): string => {
     `Reproduce: \`${report.command}\`.`,
     ""
   )
-  lines.push(`Goal: ≤ ${report.goal.read}× per read call, ≤ ${report.goal.action}× per action.`, "")
+  const g = report.goal
+  lines.push(`Goals: reads ≤ ${g.readInMemory}× in-memory (with and without a snapshot), ≤ ${g.readStdio}× over stdio; actions ≤ ${g.actionNoSnapshot}× without a snapshot, ≤ ${g.actionAfterSnapshot}× after one.`, "")
   lines.push(`| call | kind | direct | ${others.map((o) => `${o} | ratio`).join(" | ")} |`)
   lines.push(`|---|---|---:|${others.map(() => "---:|---:").join("|")}|`)
   for (const t of report.types) {
@@ -288,6 +310,7 @@ const toMarkdown = (report: OverheadReport): string => {
     )
   }
   lines.push("")
+  lines.push(...stagesMarkdown(report.stages))
   lines.push("## What the added calls cost alone", "", "Each timed directly through playwright-core on the same page (median of 25):", "")
   lines.push("| playwright-core call | median | CDP commands |", "|---|---:|---:|")
   for (const [name, p] of Object.entries(report.probes)) lines.push(`| ${name} | ${p.medianMs} ms | ${p.cdpCommands} |`)

@@ -26,17 +26,28 @@ export interface Runner {
   /** Direct only: the cost of the playwright-core calls Stagewright adds, measured alone. */
   readonly probe?: (rounds: number) => Promise<Record<string, number>>
   readonly page?: () => Page
+  readonly app?: () => ElectronApplication
 }
 
 /**
  * The playwright-core calls the tools add around the call an author would make (see the round-trip
  * table), each timed alone on the same page: what a tool would save by dropping or deferring it.
+ * `stage` names the pipeline stage that makes the call (the per-stage table, ./stages.ts).
  */
-export const PROBES: ReadonlyArray<{ readonly name: string; readonly run: (page: Page) => Promise<unknown> }> = [
-  { name: "locator.normalize() (locatorCode: the step's code)", run: (page) => page.locator("[data-testid=toggle-theme-button]").normalize() },
-  { name: "locator.count() (ambiguity check)", run: (page) => page.locator("[data-testid=notice]").count() },
-  { name: "page.ariaSnapshot({ mode: \"ai\" }) (change summary)", run: (page) => page.ariaSnapshot({ mode: "ai" }) },
-  { name: "page.title() (window header)", run: (page) => page.title() }
+export const PROBES: ReadonlyArray<{ readonly name: string; readonly stage: string; readonly run: (page: Page, app: ElectronApplication) => Promise<unknown> }> = [
+  { name: "locator.normalize() (locatorCode: the step's code)", stage: "step code", run: (page) => page.locator("[data-testid=toggle-theme-button]").normalize() },
+  { name: "locator.count() (ambiguity check)", stage: "ambiguity check", run: (page) => page.locator("[data-testid=notice]").count() },
+  { name: "page.ariaSnapshot({ mode: \"ai\" }) (change summary)", stage: "change summary: snapshot", run: (page) => page.ariaSnapshot({ mode: "ai" }) },
+  { name: "page.title() (window header)", stage: "window header", run: (page) => page.title() },
+  { name: "electronApplication.evaluate() (held native dialogs read)", stage: "held native dialogs read", run: (_page, app) => app.evaluate(() => (globalThis as { __stagewrightModals?: unknown }).__stagewrightModals ?? null) },
+  { name: "locator.evaluate() (editor detection, password check)", stage: "editor detection", run: (page) => page.locator("[data-testid=task-title-input]").evaluate((el) => el.tagName) },
+  {
+    name: "locator.and(plain field).count() (editor detection, plain field)",
+    stage: "editor detection (plain field)",
+    run: (page) => page.locator("[data-testid=task-title-input]").and(page.locator("input:not(.monaco-editor *)")).count()
+  },
+  { name: "page.evaluate() (page-changes check or arm)", stage: "change summary: page check", run: (page) => page.evaluate("1") },
+  { name: "frame.evaluate() (password values of a snapshot)", stage: "change summary: password masking", run: (page) => page.mainFrame().evaluate("[]") }
 ]
 
 export const directRunner = (): Runner => {
@@ -60,14 +71,15 @@ export const directRunner = (): Runner => {
       await app?.close()
     },
     page: () => page!,
+    app: () => app!,
     probe: async (rounds) => {
       const result: Record<string, number> = {}
       for (const probe of PROBES) {
-        await probe.run(page!)
+        await probe.run(page!, app!)
         const times: Array<number> = []
         for (let i = 0; i < rounds; i++) {
           const t0 = performance.now()
-          await probe.run(page!)
+          await probe.run(page!, app!)
           times.push(performance.now() - t0)
         }
         result[probe.name] = round2(median(times))

@@ -19,8 +19,11 @@ export interface DialogsShape {
   readonly setDialogPolicy: (policy: DialogPolicy | undefined) => Effect.Effect<void, SessionError>
   /** Answers a pending dialog (one taken with takeDialog, or a modal state's) and records the answer in the session's dialog history. */
   readonly answerDialog: (dialog: PendingDialog, action: "accept" | "dismiss", promptText?: string) => Effect.Effect<void, PlaywrightError | SessionError>
-  /** Calls `listener` with each web dialog that opens in the current app from now on; returns the unsubscribe (without an app, nothing). */
-  readonly onModal: (listener: (dialog: PendingDialog) => void) => Effect.Effect<() => void>
+  /**
+   * Calls `listener` with each web dialog that opens in the current app from now on; returns the unsubscribe
+   * (without an app, nothing). A `late` listener is called after the others (a race's claim is made by then).
+   */
+  readonly onModal: (listener: (dialog: PendingDialog) => void, late?: boolean) => Effect.Effect<() => void>
   /**
    * Runs a playwright-core call that may open a web dialog: a dialog that opens ends the wait (the call
    * is blocked until it is answered) and is returned; otherwise undefined when the call succeeded.
@@ -43,22 +46,30 @@ export interface DialogsShape {
   readonly settled: (state: ModalState) => Effect.Effect<void>
 }
 
-/** A main-process read of modal states never holds a call up for long: past this it is skipped. */
+/**
+ * A main-process read of modal states never holds a call up for long: past this it is skipped. It is made
+ * only when the room needs it (the main process said something changed, or something is held: ModalRoom's
+ * nativeReadNeeded); a read that did not answer leaves the room stale, so the next answer reads again.
+ */
 const NATIVE_READ_MS = 2_000
 
 const make = Effect.map(SessionStore, (store) => {
   const readNative = Effect.flatMap(store.current, (s) =>
-    s === undefined || s.exit !== undefined || !s.hasMainProcess
+    s === undefined || s.exit !== undefined || !s.hasMainProcess || !s.modals.nativeReadNeeded
       ? Effect.void
-      : store.evaluateIn(s, "read the modal states", readHeld, undefined).pipe(
-          Effect.timeout(Duration.millis(NATIVE_READ_MS)),
-          Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),
-          Effect.ignore
+      : Effect.zipRight(
+          Effect.sync(() => s.modals.nativeReading()),
+          store.evaluateIn(s, "read the modal states", readHeld, undefined).pipe(
+            Effect.timeout(Duration.millis(NATIVE_READ_MS)),
+            Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),
+            Effect.onExit((exit) => (exit._tag === "Success" ? Effect.void : Effect.sync(() => s.modals.nativeChanged()))),
+            Effect.ignore
+          )
         )
   )
   return Dialogs.of({
     setDialogPolicy: (policy) => store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.setDialogPolicy(policy)))),
-    onModal: (listener) => Effect.map(store.current, (s) => (s === undefined ? () => undefined : s.modals.onModal(listener))),
+    onModal: (listener, late) => Effect.map(store.current, (s) => (s === undefined ? () => undefined : s.modals.onModal(listener, late))),
     raceModal: (what, f) => Effect.flatMap(store.current, (s) => raceModal(store.run, s?.modals, what, f)),
     answerDialog: (dialog, action, promptText) =>
       Effect.flatMap(store.session, (s) =>

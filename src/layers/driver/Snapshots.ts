@@ -18,7 +18,8 @@ export interface SnapshotsShape {
   /** Resolves a target (ref or selector) in a window to a Locator; refs are checked against its latest snapshot. */
   readonly locate: (entry: Surface, target: string) => Effect.Effect<Locator, RefStale | InvalidArgument>
   /** An AI-mode aria snapshot of a window (or of a target in it); records its refs. */
-  readonly snapshot: (entry: Surface, options?: { readonly target?: string; readonly depth?: number }) => Effect.Effect<string, PlaywrightError>
+  /** `armed`: the change summary's snapshot, right after a change check that armed the page (pageChanges). */
+  readonly snapshot: (entry: Surface, options?: { readonly target?: string; readonly depth?: number; readonly armed?: boolean }) => Effect.Effect<string, PlaywrightError>
   /**
    * Whether the window's page changed since its latest full snapshot, without taking one: quiet when its
    * DOM and visibility are as they were (then the fields whose values changed, and where the focus went).

@@ -12,6 +12,7 @@
  * Reading them here observes the app without adding a listener that could change how it behaves.
  */
 import type { ErrorEntry } from "./buffers.js"
+import { MODALS_CHANGED } from "./main-modals.js"
 import type { AppSession } from "./session.js"
 
 /** Chromium's numbers for the network errors a load most often ends in (net/base/net_error_list.h). */
@@ -59,8 +60,13 @@ export const mainConsoleError = (text: string): Omit<ErrorEntry, "at"> | undefin
   return undefined
 }
 
-/** Records a main-process console message, and the error it reports (a failed load, an unhandled rejection). */
+/**
+ * Records a main-process console message, and the error it reports (a failed load, an unhandled rejection).
+ * The held-dialogs hook's MODALS_CHANGED (./main-modals.ts) is no message of the app's: it tells the modal
+ * room that its next answer must read the main process.
+ */
 export const recordMainConsole = (session: AppSession, level: string, text: string): void => {
+  if (text === MODALS_CHANGED) return session.modals.nativeChanged()
   const at = Date.now()
   session.console.push({ at, source: "main", level, text })
   const error = mainConsoleError(text)

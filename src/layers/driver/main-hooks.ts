@@ -12,7 +12,8 @@ import type { ElectronModule, MainHook, MainValue } from "./shape.js"
  * lists a popped-up menu, but `Menu.prototype.popup` is plain JavaScript on Electron as on the stand-in:
  * it is wrapped to keep the live menu (`this`) and the window it popped up in (what popup returns, as
  * `browserWindow`), then runs unchanged. `globalThis.__stagewright.popup` is `{ menu, window, at, open }`;
- * `open` turns false on the menu's `menu-will-close`.
+ * `open` turns false on the menu's `menu-will-close`. Both say MODALS_CHANGED (./main-modals.ts) on the
+ * inspector's console, so the next answer reads the popped-up menu.
  */
 export const installMainHooks = (electron: ElectronModule): void => {
   const g = globalThis as MainValue
@@ -31,14 +32,31 @@ export const installMainHooks = (electron: ElectronModule): void => {
   electron.app.on("web-contents-created", (_event: unknown, wc: MainValue) => watch(wc))
   const proto = electron.Menu?.prototype
   if (proto && typeof proto.popup === "function") {
+    // Serialized alone: the signal is spelled out here as in main-modals.ts (MODALS_CHANGED).
+    const p = process as MainValue
+    let inspectorConsole: MainValue
+    try {
+      inspectorConsole = (p.getBuiltinModule ? p.getBuiltinModule("node:inspector") : p.mainModule?.require("inspector"))?.console
+    } catch {
+      inspectorConsole = undefined
+    }
+    const say = typeof inspectorConsole?.debug === "function" ? inspectorConsole.debug.bind(inspectorConsole) : console.debug.bind(console)
+    const changed = () => {
+      try {
+        say("stagewright:modals-changed")
+      } catch {
+        // only a hint: an open popup is read on every answer anyway
+      }
+    }
     const popup = proto.popup
     proto.popup = function (this: MainValue, ...args: Array<any>) {
       // Electron's popup returns { browserWindow, x, y, positioningItem } (its published type says void).
       const result: MainValue = Reflect.apply(popup, this, args)
       const popped = { menu: this, window: result?.browserWindow ?? args[0]?.window ?? null, at: Date.now(), open: true }
       state.popup = popped
+      changed()
       // A listener is only an observer: the menu closes the same way with or without it.
-      if (typeof this.once === "function") this.once("menu-will-close", () => { popped.open = false })
+      if (typeof this.once === "function") this.once("menu-will-close", () => { popped.open = false; changed() })
       return result
     }
   }

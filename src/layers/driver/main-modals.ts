@@ -9,9 +9,17 @@
  * (the main process would stop): it answers at once by policy (a message box's cancelId, an open/save
  * dialog canceled) and says so. No native dialog is shown. electron_dialog_stub replaces these functions
  * while it is installed (its rules answer first) and puts them back on restore.
+ *
+ * Each change of what `readHeld` reports (a dialog held or answered, a hold ended, an answer told) is
+ * pushed: a MODALS_CHANGED message on the inspector's console only (`node:inspector`'s console, not the
+ * app's stdout), which the driver takes off the main process's console (./main-console.ts). So an answer
+ * reads the main process only when something changed or is held (./modal-room.ts), not on every call.
  */
 import type { ElectronModule, MainValue } from "./shape.js"
 import type { NativeRead } from "./modal-room.js"
+
+/** What the main process says on the inspector's console when its held dialogs, popup or told answers changed. */
+export const MODALS_CHANGED = "stagewright:modals-changed"
 
 /** How long a held native dialog waits for the agent before it answers with its default. */
 export const HOLD_MS = 120_000
@@ -19,7 +27,23 @@ export const HOLD_MS = 120_000
 export const installHeldDialogs = (electron: ElectronModule, holdMs: number): void => {
   const g = globalThis as MainValue
   if (g.__stagewrightModals) return
-  const state = (g.__stagewrightModals = { seq: 0, held: [] as Array<MainValue>, told: [] as Array<string>, holdMs })
+  // Serialized alone: the signal is spelled out here as in main-hooks.ts (MODALS_CHANGED; inspector.console writes no stdout).
+  const p = process as MainValue
+  let inspectorConsole: MainValue
+  try {
+    inspectorConsole = (p.getBuiltinModule ? p.getBuiltinModule("node:inspector") : p.mainModule?.require("inspector"))?.console
+  } catch {
+    inspectorConsole = undefined
+  }
+  const say = typeof inspectorConsole?.debug === "function" ? inspectorConsole.debug.bind(inspectorConsole) : console.debug.bind(console)
+  const changed = () => {
+    try {
+      say("stagewright:modals-changed")
+    } catch {
+      // only a hint: anything held is read on every answer anyway
+    }
+  }
+  const state = (g.__stagewrightModals = { seq: 0, held: [] as Array<MainValue>, told: [] as Array<string>, holdMs, changed })
   const table = electron.dialog as unknown as Record<string, MainValue>
   const names = ["showMessageBox", "showMessageBoxSync", "showOpenDialog", "showOpenDialogSync", "showSaveDialog", "showSaveDialogSync"]
   const cut = (v: MainValue, max = 300) => (typeof v === "string" ? (v.length > max ? `${v.slice(0, max - 1)}…` : v) : undefined)
@@ -53,6 +77,7 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
       if (sync) {
         state.told.push(`${label} answered at once by policy (${kind === "message" ? `response ${cancelIndex}` : "canceled"}): a Sync dialog cannot wait for the agent`)
         if (state.told.length > 20) state.told.shift()
+        changed()
         return shape(kind === "message" ? { response: cancelIndex } : { canceled: true })
       }
       return new Promise((resolve) => {
@@ -60,6 +85,7 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
         const settle = (answer: MainValue) => {
           clearTimeout(entry.timer)
           state.held = state.held.filter((h: MainValue) => h !== entry)
+          changed()
           resolve(shape(answer))
         }
         entry.settle = settle
@@ -69,6 +95,7 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
           settle(fallback)
         }, state.holdMs)
         state.held.push(entry)
+        changed()
       })
     }
   }

@@ -120,8 +120,12 @@ export class ModalRoom {
   #refSeq = 0
   readonly #dialogs: Array<PendingDialog> = []
   readonly #listeners = new Set<(dialog: PendingDialog) => void>()
+  /** Called after every listener above: a call's own action has claimed its dialog by then. */
+  readonly #lateListeners = new Set<(dialog: PendingDialog) => void>()
   readonly #choosers: Array<{ readonly surface: string; readonly chooser: FileChooser }> = []
   #native: NativeRead = { held: [], popup: null, told: [] }
+  /** Whether the main process may have changed since the last read (it says so: ./main-modals.ts's MODALS_CHANGED). */
+  #nativeStale = true
   readonly #told: Array<string> = []
   readonly #states = new Map<unknown, ModalState>()
 
@@ -134,6 +138,7 @@ export class ModalRoom {
   dialogOpened(pending: PendingDialog): void {
     this.#dialogs.push(pending)
     for (const listener of this.#listeners) listener(pending)
+    for (const listener of this.#lateListeners) listener(pending)
   }
 
   /** @internal driver only: the oldest pending dialog, removed (`alive` says whether its window is still open). */
@@ -161,15 +166,37 @@ export class ModalRoom {
     this.#states.delete(dialog)
   }
 
-  /** @internal driver only: calls `listener` with each web dialog that opens from now on; returns the unsubscribe. */
-  onModal(listener: (dialog: PendingDialog) => void): () => void {
-    this.#listeners.add(listener)
-    return () => this.#listeners.delete(listener)
+  /**
+   * @internal driver only: calls `listener` with each web dialog that opens from now on; returns the
+   * unsubscribe. A `late` listener is called after every other one (the race's claim is settled by then).
+   */
+  onModal(listener: (dialog: PendingDialog) => void, late = false): () => void {
+    const set = late ? this.#lateListeners : this.#listeners
+    set.add(listener)
+    return () => set.delete(listener)
   }
 
   /** @internal driver only: a page asked for files (playwright-core intercepted its picker). */
   chooserOpened(surface: string, chooser: FileChooser): void {
     this.#choosers.push({ surface, chooser })
+  }
+
+  /** @internal driver only: the main process said its held dialogs, popup or told answers changed. */
+  nativeChanged(): void {
+    this.#nativeStale = true
+  }
+
+  /**
+   * Whether an answer must read the main process: it said something changed since the last read, or a
+   * dialog is held or a popup open (their state is read as it is each time). Otherwise the read is skipped.
+   */
+  get nativeReadNeeded(): boolean {
+    return this.#nativeStale || this.#native.held.length > 0 || this.#native.popup !== null
+  }
+
+  /** @internal driver only: a read starts (a change said during it marks the room stale again). */
+  nativeReading(): void {
+    this.#nativeStale = false
   }
 
   /** @internal driver only: what the main process reported now (its held dialogs and popup replace the last read). */

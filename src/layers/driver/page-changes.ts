@@ -136,7 +136,12 @@ const install = pageFunction(({ key: keyName, maxFields, maxElements, mask }: { 
 
 const LIMITS = { key: KEY, maxFields: MAX_FIELDS, maxElements: MAX_ELEMENTS, mask: PASSWORD_MASK } as const
 const ARM = `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; if (noted === undefined) return false; noted.arm(); return true })()`
-const CHECK = `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; return noted === undefined ? { quiet: false } : noted.check() })()`
+// A page that is not quiet (or `force`: armed ahead and never snapshotted) is armed in the same evaluation,
+// for the full snapshot that follows: one evaluation instead of a check and an arm.
+const checkAndArm = (force: boolean) =>
+  `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; if (noted === undefined) return { quiet: false }; const r = noted.check(); if (${force} || !r.quiet) { noted.arm(); return { quiet: false, armed: true } } return r })()`
+const CHECK = checkAndArm(false)
+const CHECK_FORCED = checkAndArm(true)
 
 /** Notes the page's state as the baseline of the next check; call it right before a full snapshot. */
 export const armPageChanges = (page: Page | Frame): Promise<void> =>
@@ -150,10 +155,12 @@ export const armPageChanges = (page: Page | Frame): Promise<void> =>
 
 /**
  * What changed since the page was armed. A page with frames (which the check does not see into), a
- * navigated page, or a failed evaluation is never quiet.
+ * navigated page, or a failed evaluation is never quiet. A page that is not quiet is armed again by the
+ * same evaluation (`armed`: the full snapshot that follows skips its own arm); `stale` (armed ahead by the
+ * last check, but no snapshot followed) is never quiet and is armed again.
  */
-export const checkPageChanges = async (page: Page | Frame): Promise<PageChanges> => {
+export const checkPageChanges = async (page: Page | Frame, stale = false): Promise<PageChanges & { readonly armed?: boolean }> => {
   if (("frames" in page ? page.frames().length - 1 : page.childFrames().length) > 0) return { quiet: false }
-  const result = await page.evaluate<PageChanges>(CHECK).catch(() => undefined)
+  const result = await page.evaluate<PageChanges & { armed?: boolean }>(stale ? CHECK_FORCED : CHECK).catch(() => undefined)
   return result ?? { quiet: false }
 }

@@ -115,17 +115,30 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
     )
   const ariaSnapshot = (entry: Surface, depth?: number) =>
     Effect.flatMap(run("snapshot", () => surfaceSnapshot(entry.scope, depth !== undefined ? { depth } : {})), (text) => shown(entry, text))
-  // A full snapshot becomes the window's latest: the page is armed first, so pageChanges compares with it.
-  const fullSnapshot = (entry: Surface) =>
-    Effect.flatMap(run("snapshot", () => armPageChanges(entry.scope).then(() => surfaceSnapshot(entry.scope))), (text) => shown(entry, text))
+  // A full snapshot becomes the window's latest: the page is armed first, so pageChanges compares with it;
+  // the change summary's snapshot (`armed`) follows a check that armed it already.
+  // A snapshot that did not complete (failed, or cut by the summary's time box) may leave the page armed
+  // without a latest snapshot to match: the next check is then never quiet (armedAhead).
+  const fullSnapshot = (entry: Surface, armed = false) =>
+    Effect.suspend(() => {
+      const ahead = armed && entry.armedAhead
+      return Effect.flatMap(run("snapshot", () => (ahead ? surfaceSnapshot(entry.scope) : armPageChanges(entry.scope).then(() => surfaceSnapshot(entry.scope)))), (text) => shown(entry, text)).pipe(
+        Effect.onExit((exit) => Effect.sync(() => void (entry.armedAhead = exit._tag === "Failure")))
+      )
+    })
   const refreshRefs = (entry: Surface) => Effect.map(fullSnapshot(entry), (full) => entry.recordSnapshot(full))
   // A quiet answer that names fields leaves them out of the latest snapshot: the next diff repeats them.
   const pageChanges = (entry: Surface) =>
-    Effect.promise(() => checkPageChanges(entry.scope)).pipe(
-      Effect.tap((changes) => (changes.quiet && changes.fields.length > 0 ? Effect.sync(() => entry.noteFieldsTold()) : Effect.void))
+    Effect.promise(() => checkPageChanges(entry.scope, entry.armedAhead)).pipe(
+      Effect.tap((changes) =>
+        Effect.sync(() => {
+          entry.armedAhead = changes.armed === true
+          if (changes.quiet && changes.fields.length > 0) entry.noteFieldsTold()
+        })
+      )
     )
 
-  const snapshot = Effect.fn("ElectronDriver.snapshot")(function* (entry: Surface, options: { readonly target?: string; readonly depth?: number } = {}) {
+  const snapshot = Effect.fn("ElectronDriver.snapshot")(function* (entry: Surface, options: { readonly target?: string; readonly depth?: number; readonly armed?: boolean } = {}) {
     const depth = options.depth
     if (options.target !== undefined) {
       const locator = yield* locate(entry, options.target)
@@ -136,7 +149,7 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
       return text
     }
     if (depth === undefined) {
-      const text = yield* fullSnapshot(entry)
+      const text = yield* fullSnapshot(entry, options.armed === true)
       entry.recordSnapshot(text)
       return text
     }

@@ -43,6 +43,11 @@ export class Surface {
   #fieldsToldSinceSnapshot = false
   /** @internal driver only: refs' normalized locator code, valid for the latest snapshot */
   readonly refCodes = new Map<string, string>()
+  /**
+   * @internal driver only: the page was armed by the last change check (it was not quiet: a snapshot
+   * follows), so the change summary's snapshot need not arm it again (./page-changes.ts).
+   */
+  armedAhead = false
   /** @internal the driver caches the CDP target id here */
   targetId: string | undefined
   /** @internal set by the driver once the main process said what this page is (frames: at creation) */

@@ -1,0 +1,97 @@
+/**
+ * Issue 42: electron_fill and electron_type tell a plain input or textarea by one selector count
+ * (src/tools/editor.ts: isPlainField) instead of the editor probe's page function (eleven CDP commands).
+ * Checked here on Chromium against the probe itself: whatever the count calls plain, the probe reads as a
+ * `field`; inputs inside Monaco, CodeMirror 6 and 5 containers, contenteditable hosts, a textarea holding
+ * text and a missing target are left to the probe; a target in two places is not plain. Over MCP on the
+ * tasks app: a plain input is filled and typed into as before, and a target that matches a plain input and
+ * a button fails AMBIGUOUS_LOCATOR as the probe always made it fail.
+ */
+import { chromium, type Browser, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sampleAppPath } from "../../src/samples.js"
+import { isPlainField, probeEditor } from "../../src/tools/editor.js"
+import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
+
+let browser: Browser
+let page: Page
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: "/usr/lib/chromium/chromium", args: ["--no-sandbox"] })
+  page = await browser.newPage()
+  await page.setContent(`
+    <input id="plain" aria-label="Title">
+    <textarea id="notes"></textarea>
+    <textarea id="prefilled">hello</textarea>
+    <div class="monaco-editor"><textarea id="monaco"></textarea></div>
+    <div class="cm-editor"><div class="cm-content" contenteditable="true"><input id="in-cm"></div></div>
+    <div class="CodeMirror"><div><textarea id="cm5"></textarea></div></div>
+    <div contenteditable="true"><input id="in-editable"></div>
+    <input id="editable-input" contenteditable="true">
+    <div id="editable" contenteditable="true">text</div>
+    <button id="button">Go</button>
+    <input class="twice"><input class="twice">
+  `)
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+const plain = (selector: string) => isPlainField(page, page.locator(selector))
+
+describe("a plain field told by one selector count", () => {
+  it("an input or empty textarea outside any editor is plain, and the probe reads it as a field", async () => {
+    for (const selector of ["#plain", "#notes"]) {
+      expect(await plain(selector), selector).toBe(true)
+      expect((await probeEditor(page.locator(selector), 1_000)).kind, selector).toBe("field")
+    }
+  })
+
+  it("editors, editable hosts, a textarea holding text, a button and a missing target are left to the probe", async () => {
+    for (const selector of ["#prefilled", "#monaco", "#in-cm", "#cm5", "#in-editable", "#editable-input", "#editable", "#button", "#missing"]) {
+      expect(await plain(selector), selector).toBe(false)
+    }
+  })
+
+  it("a target matching two fields is not one plain field", async () => {
+    expect(await plain(".twice")).toBe(false)
+  })
+
+})
+
+describe("electron_fill and electron_type on plain fields (tasks app)", () => {
+  let mcp: TestClient
+  beforeAll(async () => {
+    mcp = await inMemoryClient({})
+    const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+    expect(launched.isError, launched.text).toBe(false)
+    // The board starts up (its sync notice can take the focus): the fields are used once it has.
+    expect((await mcp.call("electron_wait_for", { target: "[data-testid=board-name]" })).isError).toBe(false)
+    expect((await mcp.call("electron_snapshot", {})).isError).toBe(false)
+  })
+  afterAll(async () => {
+    await mcp?.close()
+  })
+
+  it("fills and types into a plain input", async () => {
+    const filled = await mcp.call("electron_fill", { target: "testid=task-title-input", value: "Plain" })
+    expect(filled.isError, filled.text).toBe(false)
+    expect(filled.text).toContain('Fill testid=task-title-input done (getByTestId("task-title-input"))')
+    const value = await mcp.call("electron_get_attribute", { target: "testid=task-title-input", name: "value" })
+    expect(value.structured).toMatchObject({ value: "Plain" })
+    const typed = await mcp.call("electron_type", { target: "testid=task-title-input", text: " field" })
+    expect(typed.isError, typed.text).toBe(false)
+    // The keys' last input events can land after the answer (Playwright's pressSequentially on Chromium): the value is waited for.
+    const held = await mcp.call("electron_expect_value", { target: "testid=task-title-input", value: "Plain field" })
+    expect(held.isError, held.text).toBe(false)
+  })
+
+  it("a target matching a plain input and a button fails AMBIGUOUS_LOCATOR from the probe, as before", async () => {
+    const target = "css=[data-testid=task-title-input], [data-testid=toggle-theme-button]"
+    const filled = await mcp.call("electron_fill", { target, value: "x" })
+    expect(filled.isError).toBe(true)
+    expect(filled.structured.error.code).toBe("AMBIGUOUS_LOCATOR")
+    expect(filled.text).toContain(`find ${target}: the target matches 2 elements`)
+  })
+})
