@@ -8,12 +8,13 @@
  * keeps its refs); page refs are `e<n>` / `f<n>e<m>` / `v1e<n>`, so the two never collide.
  */
 import { Effect } from "effect"
-import { AppLifecycle, MainProcess, sessionLocal, type AppSession, type ElectronModule, type MainValue } from "../layers/driver/ElectronDriver.js"
+import { sessionLocal, type AppSession, type ElectronModule, type MainValue } from "../layers/driver/ElectronDriver.js"
 import { NotInteractable, RefStale, type ToolError } from "./errors.js"
 import { readMenus, type MenuNode, type Menus, type TrayMenu } from "./menu-model.js"
 import { triggerMenuItem } from "./native.js"
 import { cut } from "./respond.js"
 import type { ToolResult } from "./Tool.js"
+import { callHandle, type HandleServices } from "./handle.js"
 
 /** A menu ref as the agent writes it. */
 export const MENU_REF = /^m\d+$/
@@ -62,14 +63,14 @@ const shown = (label: string) => cut(label.replace(/&/g, "").replace(/\s+/g, " "
 
 const shownItems = (nodes: ReadonlyArray<MenuNode>) => nodes.filter((n) => n.visible && (n.type === "separator" || n.label !== ""))
 
-const readBar = Effect.flatMap(MainProcess, (main) => main.evaluateMain("read the menus", readMenus, undefined))
+const readBar = Effect.flatMap(callHandle, (call) => call.evaluateMain("read the menus", readMenus, undefined))
 
 /**
  * The snapshot's menu row, or "" when the app shows none (no application menu, no main process). Costs one
  * main-process read; a failure leaves the row out, never the snapshot.
  */
-export const menuRow: Effect.Effect<string, never, AppLifecycle | MainProcess> = Effect.gen(function* () {
-  const session = yield* (yield* AppLifecycle).current
+export const menuRow: Effect.Effect<string, never, HandleServices> = Effect.gen(function* () {
+  const session = yield* (yield* callHandle).current
   if (session === undefined || !session.hasMainProcess) return ""
   const bar = yield* readBar
   const top = shownItems(bar.app ?? []).filter((n) => n.type !== "separator")
@@ -120,10 +121,10 @@ const nameOf = (place: MenuPlace, tray?: TrayMenu) =>
  * electron_click on a menu ref: a menu (top-level, submenu, a tray) lists its items with their refs; an item
  * is clicked as a user click would (its handler or role runs; a checkbox toggles), as electron_menu_click does.
  */
-export const clickMenuRef = (target: string): Effect.Effect<ToolResult, ToolError, AppLifecycle | MainProcess> =>
+export const clickMenuRef = (target: string): Effect.Effect<ToolResult, ToolError, HandleServices> =>
   Effect.gen(function* () {
     const ref = target.trim()
-    const session = yield* (yield* AppLifecycle).session
+    const session = yield* (yield* callHandle).session
     const place = menuRefs.of(session).byRef.get(ref)
     if (place === undefined) return yield* stale(ref, "is not a menu ref of this app")
     const bar = yield* readBar
@@ -146,8 +147,8 @@ export const clickMenuRef = (target: string): Effect.Effect<ToolResult, ToolErro
     }
     if (!node.enabled) return yield* new NotInteractable({ message: `The menu item ${name} is disabled`, hint: "It may become enabled after another action; click its menu's ref again to see the current state." })
     if (place.source === "app") return yield* triggerMenuItem({ source: "app", path: place.path, positions: found.positions, node })
-    const main = yield* MainProcess
-    const after = yield* main.evaluateMain("click the tray menu item", clickTrayItem, { tray: place.tray!, positions: found.positions })
+    const call = yield* callHandle
+    const after = yield* call.evaluateMain("click the tray menu item", clickTrayItem, { tray: place.tray!, positions: found.positions })
     const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""
     return { text: `Clicked tray menu item ${name}${state}.`, structured: { menu: "tray", tray: place.tray, path: place.path, id: node.id ?? null, ...after } }
   })
