@@ -78,7 +78,10 @@ export interface CallHandle {
   readonly cdp: <A>(entry: WindowEntry, what: string, use: (cdp: CDPSession) => Promise<A>) => Effect.Effect<A, PlaywrightError | SessionError>
   /** Records a step for test export. */
   readonly record: (step: RecordedStep) => Effect.Effect<void>
-  /** The answer as the agent reads it: the open modal states' rows first (nothing added while none is open). */
+  /**
+   * The answer of an action as the agent reads it: the open modal states' rows first (nothing added while
+   * none is open), read after the IPC invokes the action started have settled or opened a dialog (by event, 1 s at most).
+   */
   readonly answer: (result: ToolResult) => Effect.Effect<ToolResult>
 
   // The app and its surfaces
@@ -161,8 +164,9 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
     )
   }
 
+  // After an action: the main process's read waits for the IPC invokes the action started (a native dialog they open is shown).
   const answer: CallHandle["answer"] = (result) =>
-    Effect.map(dialogs.modalStates, ({ states, told }) => {
+    Effect.map(dialogs.modalStatesAfterAction, ({ states, told }) => {
       const rows = modalRowsText(states, told)
       if (rows === "") return result
       return { ...result, text: `${rows}\n${result.text}`, structured: { ...result.structured, modals: modalFacts(states) } }

@@ -64,6 +64,8 @@ export interface NativeRead {
   readonly held: ReadonlyArray<NativeHeld>
   readonly popup: PopupFacts | null
   readonly told: ReadonlyArray<string>
+  /** What the main process had seen at this read (dialog calls, IPC invokes): the mark a later action's answer waits from. */
+  readonly marks?: { readonly dialogs: number; readonly invokes: number }
 }
 
 /** What a control does when the agent clicks it, fills it, or presses Enter/Escape on its state. */
@@ -122,6 +124,7 @@ export class ModalRoom {
   readonly #listeners = new Set<(dialog: PendingDialog) => void>()
   readonly #choosers: Array<{ readonly surface: string; readonly chooser: FileChooser }> = []
   #native: NativeRead = { held: [], popup: null, told: [] }
+  #marks: NativeRead["marks"] = undefined
   readonly #told: Array<string> = []
   readonly #states = new Map<unknown, ModalState>()
 
@@ -176,6 +179,12 @@ export class ModalRoom {
   nativeRead(read: NativeRead): void {
     this.#native = read
     this.#told.push(...read.told)
+    if (read.marks !== undefined) this.#marks = read.marks
+  }
+
+  /** @internal driver only: the marks of the main process's latest read (undefined before the first). */
+  get marks(): NativeRead["marks"] {
+    return this.#marks
   }
 
   /** What the main process answered on its own since this was last asked (a sync dialog by policy, a hold that timed out): told once. */
