@@ -3,7 +3,7 @@
  * only, on the modals fixture app (test/fixtures/apps/modals): a native message box the main process opens
  * over IPC after work of its own (just after the click returns) is in that click's answer; a beforeunload
  * the page's own reload runs shows Leave/Stay rows answered by click; a Sync message box (which cannot
- * wait) is answered by policy and the answer says so.
+ * wait) is answered by policy and the answer says so; a per-window menu (`win.setMenu`) is in the menubar row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { join } from "node:path"
@@ -73,5 +73,26 @@ describe("modal states in the answer of the action that opened them (essential)"
     expect(leave.isError, leave.text).toBe(false)
     expect(leave.text).toContain("Left the page (accepted its beforeunload)")
     await textIs("loads", "loads 2")
+  })
+})
+
+describe("a per-window menu in the menubar row (essential)", () => {
+  it("win.setMenu's menu is read next to the application menu; its item is clicked by ref", async () => {
+    const before = await mcp.call("electron_snapshot")
+    expect(before.text.split("\n").find((line) => line.startsWith("- menubar:"))).toMatch(/^- menubar: File \[ref=m\d+\]$/)
+    await mcp.call("electron_click", { target: "testid=board-mode" })
+    await textIs("result", "board mode: true")
+    const snapshot = await mcp.call("electron_snapshot")
+    const row = snapshot.text.split("\n").find((line) => line.startsWith("- menubar:"))
+    expect(row, snapshot.text.slice(0, 400)).toMatch(/^- menubar: File \[ref=m\d+\] · w1 Board \[ref=m\d+\]$/)
+    const board = await mcp.call("electron_click", { target: /w1 Board \[ref=(m\d+)\]/.exec(row!)![1]! })
+    expect(board.isError, board.text).toBe(false)
+    expect(board.text).toMatch(/- menuitem "Archive" \[disabled\] \[ref=m\d+\]/)
+    const item = /- menuitem "Refresh board" \[ref=(m\d+)\] F5/.exec(board.text)
+    expect(item, board.text).not.toBeNull()
+    const clicked = await mcp.call("electron_click", { target: item![1]! })
+    expect(clicked.isError, clicked.text).toBe(false)
+    expect(clicked.text).toContain("Clicked menu item w1 Board > Refresh board")
+    await textIs("result", "menu: refreshed 1")
   })
 })
