@@ -65,7 +65,7 @@ export {
   type ObserverHooks
 } from "./plugins/observer.js"
 export { markSecret } from "./tools/call-secrets.js"
-export { Call, callHandle, type ActOptions, type CallHandle, type ModalView } from "./tools/handle.js"
+export { Call, callHandle, type ActOptions, type CallHandle, type HandleServices, type ModalView } from "./tools/handle.js"
 export { EvalPolicy, type EvalTarget } from "./eval-policy/EvalPolicy.js"
 export { ProfileSelector, ConflictingToolSelection, UnknownToolInSelection, ToolExcludedByProfile } from "./profile/ProfileSelector.js"
 // The named lists (the TOOLS.md contract) and the profile a server without `toolProfile` or `tools` selects.

@@ -7,7 +7,7 @@
 // (it has no "exports" map), so the example imports the build (npm run build) the CLI itself runs from;
 // `effect` resolves from the repository's node_modules.
 import { Effect, Schema } from "effect"
-import { AppLifecycle, definePlugin, defineTool, pluginSettings } from "../../dist/index.js"
+import { callHandle, definePlugin, defineTool, pluginSettings } from "../../dist/index.js"
 
 /** --plugin-config hello=<json>, decoded at start-up: a bad value stops the server, naming the field. */
 export const Settings = Schema.Struct({
@@ -27,8 +27,9 @@ const greet = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const settings = yield* pluginSettings("hello", Settings)
-      const lifecycle = yield* AppLifecycle
-      const session = yield* lifecycle.current
+      // The call's handle (the same for core and plugin tools): the app, its surfaces, the page, the main process.
+      const call = yield* callHandle
+      const session = yield* call.current
       const app = session === undefined || session.exit ? "no app is running" : `an app is running (${session.windows.length} window(s))`
       const token = settings.token !== undefined ? "a token is configured" : "no token is configured"
       return {

@@ -6,11 +6,13 @@
  * a finding is high, 2 when nothing could be checked.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect } from "effect"
+import { Console, Effect, Layer } from "effect"
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { defaultServerConfig, ServerConfig } from "../layers/config/ServerConfig.js"
 import { AppLifecycle, MainProcess, ElectronDriver } from "../layers/driver/ElectronDriver.js"
+import { ProfileSelector } from "../profile/ProfileSelector.js"
 
 const target = Args.text({ name: "app-or-build" }).pipe(Args.withDescription("An app folder (package.json), a project folder with builds in out/, dist/ or release/, or a build"))
 const json = Options.boolean("json").pipe(Options.withDescription("Print the report as JSON"))
@@ -69,7 +71,8 @@ const validate = Command.make("validate", { target, json }, ({ target, json }) =
       if (app) yield* lifecycle.close(5_000).pipe(Effect.ignore)
       return gathered
     }).pipe(
-      Effect.provide(ElectronDriver.layer),
+      // The in-app checks read the app through a call's handle (src/tools/handle.ts), made over these.
+      Effect.provide(Layer.mergeAll(ElectronDriver.layer, ServerConfig.layer(defaultServerConfig), ProfileSelector.layer(defaultServerConfig))),
       Effect.ensuring(Effect.sync(() => rmSync(hookDir, { recursive: true, force: true }))),
       Effect.either
     )

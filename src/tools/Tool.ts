@@ -10,6 +10,7 @@ import type { EvalPolicy, EvalTarget } from "../eval-policy/EvalPolicy.js"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { DriverServices } from "../layers/driver/ElectronDriver.js"
 import type { CodeAt, CodeOf, ErrorCode } from "../errors/registry.js"
+import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import type { ToolError } from "./errors.js"
 
 export const OPERATION_TYPES = ["lifecycle", "read", "interact", "navigate", "assert", "author", "native", "debug", "eval"] as const
@@ -27,8 +28,11 @@ export interface ToolResult {
   readonly images?: ReadonlyArray<ToolImage>
 }
 
-/** The services a tool handler (core or plugin) may use; the Dispatcher provides them. */
-export type ToolServices = DriverServices | ServerConfig | EvalPolicy
+/**
+ * The services a tool handler (core or plugin) runs with; the Dispatcher provides them. A handler reaches
+ * the app through the call's handle (`callHandle`, ./handle.ts), made over these.
+ */
+export type ToolServices = DriverServices | ServerConfig | EvalPolicy | ProfileSelector
 
 // `any` in the defaults: a list of tools holds handlers of many input types (the Schema checks each).
 export interface Tool<A = any, R = ToolServices> {

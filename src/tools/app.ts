@@ -3,12 +3,13 @@
  */
 import type { ElectronModule } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
-import { AppLifecycle, MainProcess, type AppSession } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, type AppSession } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { vetLaunch } from "./launch-policy.js"
 import { titleOrDialog } from "./dialogs.js"
 import { SessionName, TimeoutMs } from "./shapes.js"
+import { callHandle } from "./handle.js"
 
 export const describeWindows = (session: AppSession) =>
   Effect.forEach(session.surfaces.filter((w) => w.frame === undefined), (w) =>
@@ -24,9 +25,8 @@ export const windowLines = (windows: ReadonlyArray<{ id: string; kind: string; p
 /** What a launch answer says of a build launched over CDP (its inspect fuse is off). */
 export const OVER_CDP_NOTE = "Launched over CDP: the EnableNodeCliInspectArguments fuse is off; main-process tools are unavailable (they answer NEEDS_MAIN_PROCESS)."
 
-const appIdentity = Effect.flatMap(MainProcess, (mainProcess) =>
-  mainProcess
-    .evaluateMain("read the app name", ({ app }: ElectronModule) => ({ name: app.getName(), version: app.getVersion(), electron: process.versions.electron ?? "" }), undefined)
+const appIdentity = Effect.flatMap(callHandle, (call) =>
+  call.evaluateMain("read the app name", ({ app }: ElectronModule) => ({ name: app.getName(), version: app.getVersion(), electron: process.versions.electron ?? "" }), undefined)
     .pipe(Effect.orElseSucceed(() => undefined as { name: string; version: string; electron: string } | undefined))
 )
 
@@ -104,8 +104,8 @@ export const appInfo = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const mainProcess = yield* MainProcess
-      const info = yield* mainProcess.evaluateMain(
+      const call = yield* callHandle
+      const info = yield* call.evaluateMain(
         "read app info",
         ({ app }: ElectronModule) => {
           const names = ["home", "appData", "userData", "sessionData", "temp", "exe", "logs", "downloads"] as const

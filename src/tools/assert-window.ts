@@ -3,13 +3,13 @@
  * or, with `not`, none is — and/or how many windows are open, retried until the timeout.
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, PageOps } from "../layers/driver/ElectronDriver.js"
 import { titleOrDialog } from "./dialogs.js"
 import { AssertionFailed, InvalidArgument } from "./errors.js"
 import { Not, Timeout } from "./expect-on.js"
 import { compileSafePattern } from "./patterns.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_EXPECT_TIMEOUT } from "./shapes.js"
+import { callHandle } from "./handle.js"
 
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 
@@ -34,9 +34,8 @@ export const expectWindow = defineTool({
       }
       // Matched here on RE2 (linear time), never on a backtracking RegExp.
       const regex = input.urlPattern !== undefined ? yield* compileSafePattern(input.urlPattern) : undefined
-      const lifecycle = yield* AppLifecycle
-      const pages = yield* PageOps
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const timeout = input.timeoutMs ?? DEFAULT_EXPECT_TIMEOUT
       const negate = input.not === true
       const filtered = input.title !== undefined || input.url !== undefined || regex !== undefined
@@ -47,7 +46,7 @@ export const expectWindow = defineTool({
         ...(input.count !== undefined ? { count: input.count } : {})
       }
       const expected = negate ? { not: wanted } : wanted
-      const outcome = yield* pages.poll(
+      const outcome = yield* call.poll(
         Effect.gen(function* () {
           const open = session.windows.filter((w) => !w.page.isClosed())
           const windows = yield* Effect.forEach(open, (w) => Effect.map(titleOrDialog(session, w), (title) => ({ id: w.id, title, url: w.page.url() })), { concurrency: "unbounded" })
@@ -64,7 +63,7 @@ export const expectWindow = defineTool({
       )
       if (!outcome.ok) return yield* new AssertionFailed({ message: `window expectation${negate ? " (not)" : ""} failed after ${timeout} ms`, expected, actual: outcome.actual })
       const urlCheck = regex !== undefined ? `app.windows().some((w) => ${regex.literal}.test(w.url()))` : undefined
-      yield* lifecycle.recordStep({
+      yield* call.record({
         tool: "electron_expect_window",
         window: session.activeId ?? "",
         code:

@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
-import { AppLifecycle, Windows, Snapshots, PageOps, type AppSession, type RecordedStep } from "../layers/driver/ElectronDriver.js"
+import { type AppSession, type RecordedStep } from "../layers/driver/ElectronDriver.js"
 import { installMainHooks } from "../layers/driver/main-hooks.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
@@ -12,6 +12,7 @@ import { ElementNotFound, InvalidArgument, PathNotAllowed } from "./errors.js"
 import { codeString, locatorCode, UNSAFE_CODE_CHARACTERS } from "./step-code.js"
 import { defineTool } from "./Tool.js"
 import { Target } from "./shapes.js"
+import { callHandle } from "./handle.js"
 
 export const generateLocator = defineTool({
   name: "electron_generate_locator",
@@ -24,12 +25,10 @@ export const generateLocator = defineTool({
   input: Schema.Struct({ target: Target }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
-      const locator = yield* snapshots.locate(entry, input.target)
-      const count = yield* pages.count(locator, "count matches")
+      const call = yield* callHandle
+      const entry = yield* call.surface()
+      const locator = yield* call.locate(entry, input.target)
+      const count = yield* call.count(locator, "count matches")
       if (count === 0) {
         return yield* new ElementNotFound({ message: `Nothing matches ${input.target} in ${entry.id}` })
       }
@@ -143,10 +142,10 @@ export const exportTest = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
+      const call = yield* callHandle
       const config = yield* ServerConfig
-      const session = yield* lifecycle.current
-      if (session === undefined) return yield* lifecycle.session.pipe(Effect.as(undefined as never))
+      const session = yield* call.current
+      if (session === undefined) return yield* call.session.pipe(Effect.as(undefined as never))
       if (session.launch === undefined) {
         return yield* new InvalidArgument({ message: "This app was attached, not launched: there is no launch to replay", hint: "Start the app with electron_launch to record an exportable session." })
       }

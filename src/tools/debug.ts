@@ -4,7 +4,7 @@
  */
 import type { ElectronModule, MainValue } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
-import { AppLifecycle, Windows, Snapshots, MainProcess, PageOps } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle } from "../layers/driver/ElectronDriver.js"
 import { PASSWORD_MASK } from "../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
@@ -15,6 +15,7 @@ import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { cut } from "./respond.js"
 import { mapperFor } from "./source-maps.js"
+import { callHandle } from "./handle.js"
 
 const Cursor = Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())).annotations({
   description: "return only entries after this cursor (from the previous call)"
@@ -53,8 +54,8 @@ export const consoleTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const min = levelRank(input.level ?? "debug")
       const result = page(session.console, input.cursor, input.limit ?? 50, (e) =>
         levelRank(e.level) >= min && (input.source === undefined || e.source === input.source) && (input.text === undefined || e.text.includes(input.text))
@@ -90,12 +91,11 @@ export const errorsTool = defineTool({
   input: Schema.Struct({ cursor: Cursor, limit: Limit(20) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const mainProcess = yield* MainProcess
-      const current = yield* lifecycle.current
-      if (current === undefined) return yield* lifecycle.session.pipe(Effect.as(undefined as never))
+      const call = yield* callHandle
+      const current = yield* call.current
+      if (current === undefined) return yield* call.session.pipe(Effect.as(undefined as never))
       // A crashed app still has its error history: read it rather than failing.
-      if (!current.exit) yield* mainProcess.pullMainErrors.pipe(Effect.orElseSucceed(() => undefined))
+      if (!current.exit) yield* call.pullMainErrors.pipe(Effect.orElseSucceed(() => undefined))
       const result = page(current.errors, input.cursor, input.limit ?? 20, () => true)
       // Stacks through the app's source maps: the original file:line first, the bundle's position kept (./source-maps.ts).
       const mapper = yield* mapperFor(current.launch)
@@ -125,8 +125,8 @@ export const requestsTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const result = page(session.requests, input.cursor, input.limit ?? 30, (r) =>
         (input.url === undefined || r.url.includes(input.url)) &&
         (input.method === undefined || r.method.toUpperCase() === input.method.toUpperCase()) &&
@@ -153,10 +153,9 @@ export const metricsTool = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
-      const processes = yield* (yield* MainProcess)
+      const call = yield* callHandle
+      const entry = yield* call.surface()
+      const processes = yield* (yield* callHandle)
         .evaluateMain("read app metrics", ({ app }: ElectronModule) =>
           app.getAppMetrics().map((m: MainValue) => ({
             pid: m.pid,
@@ -165,7 +164,7 @@ export const metricsTool = defineTool({
             workingSetKB: m.memory?.workingSetSize ?? null
           })) as Array<{ pid: number; type: string; cpuPercent: number; workingSetKB: number | null }>, undefined)
         .pipe(Effect.catchTag("NeedsMainProcess", () => Effect.succeed(undefined)))
-      const pageMetrics = yield* pages.evaluate(entry, "read page metrics", () => {
+      const pageMetrics = yield* call.evaluate(entry, "read page metrics", () => {
           const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined
           const memory = (performance as Performance & { memory?: { usedJSHeapSize: number; totalJSHeapSize: number; jsHeapSizeLimit: number } }).memory
           return {
@@ -200,14 +199,12 @@ export const inspectTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
-      const locator = yield* snapshots.locate(entry, input.target)
+      const call = yield* callHandle
+      const entry = yield* call.surface()
+      const locator = yield* call.locate(entry, input.target)
       const props = input.styles ?? DEFAULT_STYLES
       const maxHtml = input.maxHtml ?? 1_500
-      const details = yield* pages.run(`inspect ${input.target}`, () =>
+      const details = yield* call.run(`inspect ${input.target}`, () =>
         locator.evaluate(
           (el, args) => {
             const rect = el.getBoundingClientRect()
@@ -258,10 +255,10 @@ export const traceStart = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle
-      const pages = yield* PageOps
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       if (session.tracing) return yield* new OperationFailed({ message: "Tracing is already running", hint: "Stop it with electron_trace_stop first." })
-      yield* pages.run("start tracing", () =>
+      yield* call.run("start tracing", () =>
         session.context.tracing.start({ screenshots: input.screenshots ?? true, snapshots: input.snapshots ?? true, sources: false })
       )
       yield* lifecycle.setTracing(true)
@@ -279,13 +276,13 @@ export const traceStop = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle
-      const pages = yield* PageOps
+      const call = yield* callHandle
       const config = yield* ServerConfig
-      const session = yield* lifecycle.session
+      const session = yield* call.session
       if (!session.tracing) return yield* new InvalidArgument({ message: "Tracing is not running", hint: "Start it with electron_trace_start." })
       const path = outputPath(config.outputDir, input.name ?? timestampedName("trace", ".zip"), ".zip")
       if (typeof path !== "string") return yield* path
-      yield* pages.run("stop tracing", () => session.context.tracing.stop({ path }))
+      yield* call.run("stop tracing", () => session.context.tracing.stop({ path }))
       yield* lifecycle.setTracing(false)
       const bytes = yield* Effect.sync(() => (existsSync(path) ? statSync(path).size : 0))
       return { text: `Trace written to ${path} (${bytes} bytes)`, structured: { path, bytes } }

@@ -9,8 +9,9 @@
  */
 import { Duration, Effect } from "effect"
 import type { Locator, Page } from "playwright-core"
-import { budgetMs, PageOps, pageFunction, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { budgetMs, pageFunction, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { NotInteractable, Timeout, type PlaywrightError } from "./errors.js"
+import { callHandle, type HandleServices } from "./handle.js"
 
 export type EditorKind = "monaco" | "codemirror" | "codemirror5" | "contenteditable" | "field" | "other"
 
@@ -129,26 +130,26 @@ const SETTLE_MS = 1_000
  * Focuses the editor, replaces or extends its text through its key handling, and reads it back: fails
  * NOT_INTERACTABLE when the text did not change, TIMEOUT when typing outlasts the call's bound.
  */
-export const typeIntoEditor = (options: EditorTyping): Effect.Effect<EditorProbe, PlaywrightError, PageOps> =>
+export const typeIntoEditor = (options: EditorTyping): Effect.Effect<EditorProbe, PlaywrightError, HandleServices> =>
   Effect.gen(function* () {
-    const pages = yield* PageOps
+    const call = yield* callHandle
     const { entry, locator, target, before } = options
     const bound = yield* budgetMs(options.timeoutMs)
     const typing = Effect.gen(function* () {
-      yield* pages.run(`focus the editor ${target}`, () => locator.evaluate(inPage, "focus" as const, { timeout: bound }))
+      yield* call.run(`focus the editor ${target}`, () => locator.evaluate(inPage, "focus" as const, { timeout: bound }))
       if (options.replace) {
-        yield* pages.run("select all", () => entry.page.keyboard.press("ControlOrMeta+A"))
-        yield* pages.run("delete the selection", () => entry.page.keyboard.press("Backspace"))
+        yield* call.run("select all", () => entry.page.keyboard.press("ControlOrMeta+A"))
+        yield* call.run("delete the selection", () => entry.page.keyboard.press("Backspace"))
       }
       for (const piece of pieces(options.text)) {
-        yield* pages.run(`type into ${target}`, () => entry.page.keyboard.type(piece, { delay: options.delayMs }))
+        yield* call.run(`type into ${target}`, () => entry.page.keyboard.type(piece, { delay: options.delayMs }))
       }
     })
     yield* typing.pipe(
       Effect.timeoutFail({ duration: Duration.millis(bound), onTimeout: () => new Timeout({ message: `typing into ${target} did not finish within ${bound} ms`, hint: "Part of the text may be in: read it with electron_get_text, then pass a larger timeoutMs or type the rest." }) })
     )
-    const read = pages.run(`read back ${target}`, () => probeEditor(locator, SETTLE_MS))
-    const after = yield* pages.poll(Effect.map(read, (probe) => ({ ok: probe.text !== before.text, actual: probe })), SETTLE_MS)
+    const read = call.run(`read back ${target}`, () => probeEditor(locator, SETTLE_MS))
+    const after = yield* call.poll(Effect.map(read, (probe) => ({ ok: probe.text !== before.text, actual: probe })), SETTLE_MS)
     if (!after.ok) {
       return yield* new NotInteractable({
         message: `typing into ${target} had no effect: its text is unchanged${before.readOnly ? " (it is marked read-only)" : ""}`,

@@ -3,9 +3,10 @@
  * Each declares its eval target; the Dispatcher lists and runs it only when `--allow-eval` allows it.
  */
 import { Effect, Schema } from "effect"
-import { Windows, MainProcess, PageOps, toFunction } from "../layers/driver/ElectronDriver.js"
+import { toFunction } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
+import { callHandle } from "./handle.js"
 
 const MAX_RESULT_CHARS = 20_000
 
@@ -56,11 +57,10 @@ export const evalRenderer = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       yield* checkFunction(input.function)
-      const windows = yield* Windows
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
+      const call = yield* callHandle
+      const entry = yield* call.surface()
       const fn = yield* parseFunction(input.function)
-      const value = yield* pages.evaluate(entry, "evaluate in the page", fn, input.arg)
+      const value = yield* call.evaluate(entry, "evaluate in the page", fn, input.arg)
       return { text: render(value), structured: { window: entry.id, value: structuredValue(value) } }
     })
 })
@@ -76,8 +76,8 @@ export const evalMain = defineTool({
     Effect.gen(function* () {
       yield* checkFunction(input.function)
       yield* parseFunction(input.function)
-      const mainProcess = yield* MainProcess
-      const value = yield* mainProcess.evaluateMain("evaluate in the main process", input.function, input.arg)
+      const call = yield* callHandle
+      const value = yield* call.evaluateMain("evaluate in the main process", input.function, input.arg)
       return { text: render(value), structured: { value: structuredValue(value) } }
     })
 })

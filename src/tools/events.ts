@@ -8,12 +8,13 @@
  */
 import { randomUUID } from "node:crypto"
 import { Duration, Effect, Schema } from "effect"
-import { budgetMs, MainProcess, PageOps, Snapshots, Windows } from "../layers/driver/ElectronDriver.js"
+import { budgetMs } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument, Timeout } from "./errors.js"
 import { ARGUMENT_BUDGET, armOnElectron, armOnElement, armOnPage, armOnWindow, mainCancel, mainTake } from "./event-values.js"
 import { cut } from "./respond.js"
 import { Target, TimeoutMs } from "./shapes.js"
 import { defineTool } from "./Tool.js"
+import { callHandle } from "./handle.js"
 
 const DEFAULT_TIMEOUT = 10_000
 /** The longest the call waits for its listener to be removed once it stops waiting. */
@@ -58,10 +59,9 @@ export const waitForEvent = defineTool({
       if (refused !== undefined && on !== "window" && on !== "document" && on !== "element") {
         return yield* new InvalidArgument({ message: `event: ${input.event} is not waited for: ${refused}`, hint: "Wait for another event." })
       }
-      const windows = yield* Windows
-      const pages = yield* PageOps
+      const call = yield* callHandle
       // The active window, for every source: a page a web dialog blocks sends no events (DIALOG_OPEN says so).
-      const entry = yield* windows.window()
+      const entry = yield* call.surface()
       const window = entry.id
       const bound = yield* budgetMs(input.timeoutMs ?? DEFAULT_TIMEOUT)
       const what = `${on === "element" ? input.target! : on} ${input.event}`
@@ -73,37 +73,37 @@ export const waitForEvent = defineTool({
       const started = Date.now()
       let fired: Fired
       if (on === "app" || on === "ipcMain" || on === "BrowserWindow" || on === "webContents") {
-        const mainProcess = yield* MainProcess
+        const call = yield* callHandle
         const token = randomUUID()
         const arg = { token, on, event: input.event, ttlMs: bound + 10_000, budget: ARGUMENT_BUDGET, invoke: on === "ipcMain" }
         const arm =
           on === "app" || on === "ipcMain"
-            ? mainProcess.evaluateMain(`listen for ${what}`, armOnElectron, arg)
-            : mainProcess.evaluateWindow(entry, `listen for ${what}`, armOnWindow, arg)
+            ? call.evaluateMain(`listen for ${what}`, armOnElectron, arg)
+            : call.evaluateWindow(entry, `listen for ${what}`, armOnWindow, arg)
         fired = yield* Effect.acquireUseRelease(
           arm,
           () =>
-            mainProcess.evaluateMain(`wait for ${what}`, mainTake, token).pipe(
+            call.evaluateMain(`wait for ${what}`, mainTake, token).pipe(
               Effect.map((result) => result as Fired),
               Effect.timeoutFail({ duration: Duration.millis(bound), onTimeout: timedOut })
             ),
-          () => mainProcess.evaluateMain(`stop waiting for ${what}`, mainCancel, token).pipe(Effect.timeout(RELEASE_MS), Effect.ignore)
+          () => call.evaluateMain(`stop waiting for ${what}`, mainCancel, token).pipe(Effect.timeout(RELEASE_MS), Effect.ignore)
         )
       } else {
         const arg = { on, event: input.event, budget: ARGUMENT_BUDGET }
         let arm
         if (on === "element") {
-          const snapshots = yield* Snapshots
-          const locator = yield* snapshots.locate(entry, input.target!)
-          yield* pages.waitSliced(`find ${input.target}`, (slice) => locator.waitFor({ state: "attached", timeout: slice }), bound)
-          arm = pages.run(`listen for ${what}`, () => locator.evaluateHandle(armOnElement, arg, { timeout: 1_000 }))
+          const call = yield* callHandle
+          const locator = yield* call.locate(entry, input.target!)
+          yield* call.waitSliced(`find ${input.target}`, (slice) => locator.waitFor({ state: "attached", timeout: slice }), bound)
+          arm = call.run(`listen for ${what}`, () => locator.evaluateHandle(armOnElement, arg, { timeout: 1_000 }))
         } else {
-          arm = pages.run(`listen for ${what}`, () => entry.page.evaluateHandle(armOnPage, arg))
+          arm = call.run(`listen for ${what}`, () => entry.page.evaluateHandle(armOnPage, arg))
         }
         fired = yield* Effect.acquireUseRelease(
           arm,
           (handle) =>
-            pages.run(`wait for ${what}`, () => handle.evaluate((held: { promise: Promise<Fired> }) => held.promise)).pipe(
+            call.run(`wait for ${what}`, () => handle.evaluate((held: { promise: Promise<Fired> }) => held.promise)).pipe(
               Effect.timeoutFail({ duration: Duration.millis(bound), onTimeout: timedOut })
             ),
           // A page blocked by a web dialog answers the cancel once the dialog is gone: the release does not wait for that.

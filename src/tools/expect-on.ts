@@ -5,11 +5,12 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { AppLifecycle, Windows, Snapshots, PageOps, type WindowEntry, type DriverServices } from "../layers/driver/ElectronDriver.js"
+import { type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { AssertionFailed, type ToolError } from "./errors.js"
 import { stepCode } from "./step-code.js"
 import type { ToolResult } from "./Tool.js"
 import { DEFAULT_EXPECT_TIMEOUT, TimeoutMs } from "./shapes.js"
+import { callHandle, type HandleServices } from "./handle.js"
 
 export const Timeout = TimeoutMs(DEFAULT_EXPECT_TIMEOUT)
 
@@ -36,20 +37,17 @@ export interface ExpectOptions<A> {
   readonly step: (code: string, not: boolean) => string
 }
 
-export const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolError, DriverServices> =>
+export const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult, ToolError, HandleServices> =>
   Effect.gen(function* () {
-    const lifecycle = yield* AppLifecycle
-    const windows = yield* Windows
-    const snapshots = yield* Snapshots
-    const pages = yield* PageOps
-    const entry = yield* windows.window()
-    const locator = yield* snapshots.locate(entry, options.target)
+    const call = yield* callHandle
+    const entry = yield* call.surface()
+    const locator = yield* call.locate(entry, options.target)
     const timeout = options.timeoutMs ?? DEFAULT_EXPECT_TIMEOUT
     const negate = options.not === true
     const describe = options.describe
     const expected = negate ? { not: options.expected } : options.expected
-    const outcome = yield* pages.poll(
-      pages.run(describe, async () => {
+    const outcome = yield* call.poll(
+      call.run(describe, async () => {
         const reading = await options.read(locator, entry)
         return { ok: negate ? !reading.ok && reading.undecided !== true : reading.ok, actual: reading.actual }
       }),
@@ -58,7 +56,7 @@ export const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult
     const actual = boundActual(outcome.actual)
     if (!outcome.ok) return yield* new AssertionFailed({ message: `${describe} failed after ${timeout} ms`, expected, actual })
     const code = yield* stepCode(entry, options.target, locator)
-    yield* lifecycle.recordStep({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`, negate) })
+    yield* call.record({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`, negate) })
     return { text: `Passed: ${describe}; actual ${showActual(actual)}.`, structured: { passed: true, expected, actual } }
   })
 

@@ -5,7 +5,6 @@
  * not this tool's result: it blocks the call, which answers DIALOG_OPEN (tools/guard.ts).
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, PageOps, Windows, Snapshots } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { changeSummary } from "./act.js"
@@ -13,6 +12,7 @@ import { stepCode } from "./step-code.js"
 import { markSecret, REDACTED_CODE } from "./call-secrets.js"
 import { withSecrets } from "./secret-values.js"
 import { defineTool } from "./Tool.js"
+import { callHandle } from "./handle.js"
 
 const FormValue = Schema.Union(Schema.String.pipe(Schema.maxLength(100_000)), Schema.Boolean, Schema.Array(Schema.String))
 
@@ -32,21 +32,17 @@ export const fillForm = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
+      const call = yield* callHandle
+      const entry = yield* call.surface()
       const done: Array<string> = []
       for (const [index, field] of input.fields.entries()) {
-        const locator = yield* snapshots.locate(entry, field.target)
+        const locator = yield* call.locate(entry, field.target)
         const code = yield* stepCode(entry, field.target, locator)
         // {{secret:NAME}} becomes the operator's secret here only (the recorded step hides it again).
         const value = typeof field.value === "string" ? yield* withSecrets(field.value) : field.value
         let step = ""
         let seen: Kind | undefined
-        yield* pages
-          .runAction<Kind>({
+        yield* call.runAction<Kind>({
             what: `fields[${index}] ${field.target}`,
             timeoutMs: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT,
             reportsDialogs: false,
@@ -86,7 +82,7 @@ export const fillForm = defineTool({
             // A value typed into a password field (or a field whose kind was never read) is secret in the call's record.
             Effect.ensuring(Effect.suspend(() => (typeof value === "string" && (seen === undefined || seen === "password") ? markSecret(value) : Effect.void)))
           )
-        yield* lifecycle.recordStep({ tool: "electron_fill_form", window: entry.id, code: step })
+        yield* call.record({ tool: "electron_fill_form", window: entry.id, code: step })
         done.push(code)
       }
       const change = yield* changeSummary(entry)

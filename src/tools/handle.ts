@@ -9,23 +9,7 @@
 import { Context, Effect, Exit, Option } from "effect"
 import type { CDPSession, Locator } from "playwright-core"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
-import {
-  AppLifecycle,
-  Dialogs,
-  MODAL_REF,
-  PageOps,
-  Snapshots,
-  Windows,
-  type DriverServices,
-  type ModalControl,
-  type ModalState,
-  type PageFunction,
-  type PageOpsShape,
-  type PendingDialog,
-  type RecordedStep,
-  type SessionError,
-  type WindowEntry
-} from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, Dialogs, MainProcess, MODAL_REF, PageOps, Snapshots, Windows, type AppSession, type DialogsShape, type DriverServices, type MainProcessShape, type SnapshotsShape, type WindowsShape, type ModalControl, type ModalState, type PageFunction, type PageOpsShape, type PendingDialog, type RecordedStep, type SessionError, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import { isPasswordField, markIfPasswordField, markSecret, redactInCode } from "./call-secrets.js"
 import { changeSummary } from "./change-summary.js"
@@ -96,14 +80,66 @@ export interface CallHandle {
   readonly cdp: <A>(entry: WindowEntry, what: string, use: (cdp: CDPSession) => Promise<A>) => Effect.Effect<A, PlaywrightError | SessionError>
   /** Records a step for test export. */
   readonly record: (step: RecordedStep) => Effect.Effect<void>
-  /** The answer as the agent reads it: the open modal states' rows first (nothing added while none is open). */
+  /**
+   * The answer of an action as the agent reads it: the open modal states' rows first (nothing added while
+   * none is open), read after the IPC invokes the action started have settled or opened a dialog (by event, 1 s at most).
+   */
   readonly answer: (result: ToolResult) => Effect.Effect<ToolResult>
+
+  // The app and its surfaces
+  /** The running app session (APP_NOT_RUNNING when none is). */
+  readonly session: Effect.Effect<AppSession, SessionError>
+  /** The selected session, running or ended, or undefined when none was launched or attached. */
+  readonly current: Effect.Effect<AppSession | undefined>
+  /**
+   * Every open surface. Gated (the default): the windows, refused at once with DIALOG_OPEN when a web
+   * dialog blocks one of them; `gated: false`: every surface (windows, views, guests, frames), parents first.
+   */
+  readonly surfaces: (options?: { readonly gated?: boolean }) => Effect.Effect<ReadonlyArray<WindowEntry>, SessionError | DialogOpen>
+  /** The surface a selector (id, index, title, url) finds. */
+  readonly findSurface: WindowsShape["findWindow"]
+  /** Makes the surface a selector finds the active one. */
+  readonly selectSurface: WindowsShape["selectWindow"]
+  /** Waits for a window whose title / URL contain the text (one open counts), or the next new one. */
+  readonly waitForSurface: WindowsShape["waitForWindow"]
+  /** What a surface is (title, URL, its BrowserWindow's state). */
+  readonly surfaceInfo: WindowsShape["windowInfo"]
+  /** A surface's title, "(not responding)" after `ms`. */
+  readonly title: WindowsShape["title"]
+
+  // The page
+  /** The surface's accessibility snapshot (refs recorded for locate). */
+  readonly snapshot: SnapshotsShape["snapshot"]
+  /** Marks a snapshot text as shown to the agent (what later answers' changes are relative to). */
+  readonly markShown: SnapshotsShape["markShown"]
+  /** Forgets the surface's snapshot (its refs go stale: the page was replaced). */
+  readonly forgetSnapshot: SnapshotsShape["forgetSnapshot"]
+  /** How many elements a Locator matches. */
+  readonly count: PageOpsShape["count"]
+  /** Repeats a check until it passes or `timeoutMs` passes. */
+  readonly poll: PageOpsShape["poll"]
+
+  // The main process
+  /** Evaluates a function in the app's main process (NEEDS_MAIN_PROCESS when it cannot be reached). */
+  readonly evaluateMain: MainProcessShape["evaluateMain"]
+  /** Evaluates a function on a surface's BrowserWindow in the main process. */
+  readonly evaluateWindow: MainProcessShape["evaluateWindow"]
+  /** Pulls the main process's uncaught errors into the session's console record. */
+  readonly pullMainErrors: MainProcessShape["pullMainErrors"]
+
+  // Web dialogs (electron_web_dialog's policy verbs; a modal ref is answered through act / answerModal)
+  /** Sets (or clears) the standing web-dialog policy. */
+  readonly setDialogPolicy: DialogsShape["setDialogPolicy"]
+  /** The oldest pending web dialog, taken off the room. */
+  readonly takeDialog: DialogsShape["takeDialog"]
+  /** Answers a pending web dialog. */
+  readonly answerDialog: DialogsShape["answerDialog"]
 }
 
 /** The per-call handle the pipeline provides. */
 export class Call extends Context.Tag("stagewright/Call")<Call, CallHandle>() {}
 
-type HandleServices = DriverServices | ServerConfig | ProfileSelector
+export type HandleServices = DriverServices | ServerConfig | ProfileSelector
 
 /** Makes a handle over the driver's services (the pipeline makes one per call). */
 export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effect.gen(function* () {
@@ -113,6 +149,7 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
   const snapshots = yield* Snapshots
   const pages = yield* PageOps
   const dialogs = yield* Dialogs
+  const main = yield* MainProcess
 
   const surface: CallHandle["surface"] = (id, options) =>
     options?.gated === false
@@ -129,8 +166,9 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
     )
   }
 
+  // After an action: the main process's read waits for the IPC invokes the action started (a native dialog they open is shown).
   const answer: CallHandle["answer"] = (result) =>
-    Effect.map(dialogs.modalStates, ({ states, told }) => {
+    Effect.map(dialogs.modalStatesAfterAction, ({ states, told }) => {
       const rows = modalRowsText(states, told)
       if (rows === "") return result
       return { ...result, text: `${rows}\n${result.text}`, structured: { ...result.structured, modals: modalFacts(states) } }
@@ -200,7 +238,26 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
     evaluate: pages.evaluate,
     cdp: pages.withCdp,
     record: lifecycle.recordStep,
-    answer
+    answer,
+    session: lifecycle.session,
+    current: lifecycle.current,
+    surfaces: (options) => (options?.gated === false ? windows.surfaces : windows.every),
+    findSurface: windows.findWindow,
+    selectSurface: windows.selectWindow,
+    waitForSurface: windows.waitForWindow,
+    surfaceInfo: windows.windowInfo,
+    title: windows.title,
+    snapshot: snapshots.snapshot,
+    markShown: snapshots.markShown,
+    forgetSnapshot: snapshots.forgetSnapshot,
+    count: pages.count,
+    poll: pages.poll,
+    evaluateMain: main.evaluateMain,
+    evaluateWindow: main.evaluateWindow,
+    pullMainErrors: main.pullMainErrors,
+    setDialogPolicy: dialogs.setDialogPolicy,
+    takeDialog: dialogs.takeDialog,
+    answerDialog: dialogs.answerDialog
   }
 })
 

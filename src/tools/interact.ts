@@ -6,7 +6,6 @@
  */
 import { Effect, Schema } from "effect"
 
-import { AppLifecycle, Windows, Snapshots, PageOps } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
@@ -120,10 +119,9 @@ export const drag = defineTool({
   input: Schema.Struct({ source: Target, target: Target, timeoutMs: Timeout5 }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const entry = yield* windows.window()
-      const destination = yield* snapshots.locate(entry, input.target)
+      const call = yield* callHandle
+      const entry = yield* call.surface()
+      const destination = yield* call.locate(entry, input.target)
       const destinationCode = yield* stepCode(entry, input.target, destination)
       return yield* act({
         tool: "electron_drag",
@@ -150,26 +148,23 @@ export const scroll = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
+      const call = yield* callHandle
+      const entry = yield* call.surface()
       if (input.target !== undefined) {
-        const locator = yield* snapshots.locate(entry, input.target)
-        yield* pages.runAction({ what: `scroll ${input.target} into view`, timeoutMs: timeoutOf(input), reportsDialogs: false, perform: (timeout) => locator.scrollIntoViewIfNeeded({ timeout }) })
+        const locator = yield* call.locate(entry, input.target)
+        yield* call.runAction({ what: `scroll ${input.target} into view`, timeoutMs: timeoutOf(input), reportsDialogs: false, perform: (timeout) => locator.scrollIntoViewIfNeeded({ timeout }) })
         const code = yield* stepCode(entry, input.target!, locator)
-        yield* lifecycle.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
+        yield* call.record({ tool: "electron_scroll", window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
       }
       if (input.dx !== undefined || input.dy !== undefined) {
-        yield* pages.run("scroll", () => entry.page.mouse.wheel(input.dx ?? 0, input.dy ?? 0))
-        yield* lifecycle.recordStep({ tool: "electron_scroll", window: entry.id, code: `await window.mouse.wheel(${input.dx ?? 0}, ${input.dy ?? 0})` })
+        yield* call.run("scroll", () => entry.page.mouse.wheel(input.dx ?? 0, input.dy ?? 0))
+        yield* call.record({ tool: "electron_scroll", window: entry.id, code: `await window.mouse.wheel(${input.dx ?? 0}, ${input.dy ?? 0})` })
       }
       if (input.target === undefined && input.dx === undefined && input.dy === undefined) {
         return yield* new InvalidArgument({ message: "give target, dx or dy", hint: "Example: { \"dy\": 600 } or { \"target\": \"text=Load more\" }." })
       }
       // Wheel scrolling is applied asynchronously; give the page a frame before reading the position.
-      const position = yield* pages.evaluate(entry, "read the scroll position", () =>
+      const position = yield* call.evaluate(entry, "read the scroll position", () =>
         new Promise<{ x: number; y: number }>((r) => requestAnimationFrame(() => r({ x: Math.round(window.scrollX), y: Math.round(window.scrollY) })))
       )
       return { text: `Scrolled; page position ${position.x},${position.y}.`, structured: { window: entry.id, scroll: position } }

@@ -27,8 +27,16 @@ export interface TrayMenu {
   readonly items: ReadonlyArray<MenuNode>
 }
 
+/** A window's own menu bar (`win.setMenu`), recorded by the core's main-process hook. */
+export interface WindowMenu {
+  readonly webContentsId: number
+  readonly items: ReadonlyArray<MenuNode>
+}
+
 export interface Menus {
   readonly app: ReadonlyArray<MenuNode> | null
+  /** The windows' own menu bars, set with `win.setMenu` since the launch or attach (none removed, none of a closed window). */
+  readonly windows: ReadonlyArray<WindowMenu>
   /**
    * The trays the native plugin's hook recorded with a readable menu (none without the plugin): those whose
    * menu the app set after the launch, and those electron_native_tray found (a tray made before it).
@@ -39,7 +47,7 @@ export interface Menus {
 }
 
 /** Runs in the main process: the application menu, the recorded trays' menus and the open context menu as plain data. */
-export const readMenus = ({ Menu }: ElectronModule): Menus => {
+export const readMenus = ({ Menu, BrowserWindow }: ElectronModule): Menus => {
   const walk = (menu: MainValue): Array<MenuNode> =>
     menu.items.map((item: MainValue) => ({
       label: item.label ?? "",
@@ -64,8 +72,16 @@ export const readMenus = ({ Menu }: ElectronModule): Menus => {
       return []
     }
   })
+  const own = (globalThis as MainValue).__stagewright?.windowMenus
+  const windows = own
+    ? BrowserWindow.getAllWindows().flatMap((w: MainValue) => {
+        const menu = own.get(w)
+        return menu && !w.isDestroyed?.() && w.webContents ? [{ webContentsId: w.webContents.id as number, items: walk(menu) }] : []
+      })
+    : []
   return {
     app: app ? walk(app) : null,
+    windows,
     trays,
     context: popped?.open
       ? { items: walk(popped.menu), window: win ? { url: win.webContents?.getURL?.() ?? "", title: win.getTitle?.() ?? "" } : null }

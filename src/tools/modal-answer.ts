@@ -98,7 +98,8 @@ export const answerModal = (tool: string, state: ModalState, control: ModalContr
     const lifecycle = yield* AppLifecycle
     const answer = yield* meaning(state, control, intent)
     const origin = state.origin
-    const name = `${KIND_NAME[state.kind]} "${boundDialogText(state.text, 100)}"`
+    // A beforeunload has no text of its own (Chromium gives none): its name is its kind alone.
+    const name = state.text === "" ? KIND_NAME[state.kind] : `${KIND_NAME[state.kind]} "${boundDialogText(state.text, 100)}"`
     const window = state.surface ?? (yield* lifecycle.session).activeId ?? ""
     let done: string
     if (answer.kind === "typed") done = `Typed into the ${state.kind}'s ${control?.name ?? "text box"}; electron_click its ${state.kind === "prompt" ? "OK" : "accept"} button or press Enter to answer`
@@ -109,7 +110,10 @@ export const answerModal = (tool: string, state: ModalState, control: ModalContr
       const promptText = state.kind === "prompt" && answer.action === "accept" ? state.typed : undefined
       yield* dialogs.answerDialog(origin.web, answer.action, promptText)
       yield* lifecycle.recordStep({ tool, window, code: comment(`the ${origin.web.type} ${JSON.stringify(origin.web.message)} is answered by the handler registered above`), dialog: { action: answer.action, promptText } })
-      done = `${answer.action === "accept" ? "Accepted" : "Dismissed"} the ${name}${promptText !== undefined ? ` with ${JSON.stringify(boundDialogText(promptText, 100))}` : ""}`
+      done =
+        state.kind === "beforeunload"
+          ? answer.action === "accept" ? "Left the page (accepted its beforeunload)" : "Stayed on the page (dismissed its beforeunload)"
+          : `${answer.action === "accept" ? "Accepted" : "Dismissed"} the ${name}${promptText !== undefined ? ` with ${JSON.stringify(boundDialogText(promptText, 100))}` : ""}`
     } else if (answer.kind === "files" && "chooser" in origin) {
       const pages = yield* PageOps
       yield* pages.run("set the chosen files", () => origin.chooser.setFiles([...answer.paths]))

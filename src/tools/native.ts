@@ -4,7 +4,6 @@
  */
 import type { ElectronModule, MainValue } from "../layers/driver/ElectronDriver.js"
 import { Effect, Schema } from "effect"
-import { AppLifecycle, MainProcess } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "./errors.js"
 import { clickMenuItem, flatten, readMenus, renderMenu, similarity, type MenuEntry, type Menus } from "./menu-model.js"
 import { UNSAFE_CODE_CHARACTERS } from "./step-code.js"
@@ -16,7 +15,7 @@ const windowIdOf = (menus: Menus) =>
   Effect.gen(function* () {
     const url = menus.context?.window?.url
     if (url === undefined) return undefined
-    const session = yield* (yield* AppLifecycle).session
+    const session = yield* (yield* callHandle).session
     return session.windows.find((w) => !w.page.isClosed() && w.page.url() === url)?.id
   })
 
@@ -27,13 +26,12 @@ const windowIdOf = (menus: Menus) =>
  */
 export const triggerMenuItem = (match: Pick<MenuEntry, "source" | "path" | "positions" | "node">) =>
   Effect.gen(function* () {
-    const lifecycle = yield* AppLifecycle
-    const mainProcess = yield* MainProcess
+    const call = yield* callHandle
     const label = `${match.source === "context" ? "context menu item" : "menu item"} ${match.path.join(" > ")}`
     const target = { source: match.source, positions: match.positions }
-    const after = yield* mainProcess.evaluateMain("click the menu item", clickMenuItem, target)
-    const session = yield* lifecycle.session
-    yield* lifecycle.recordStep({
+    const after = yield* call.evaluateMain("click the menu item", clickMenuItem, target)
+    const session = yield* call.session
+    yield* call.record({
       tool: "electron_menu_click",
       window: session.activeId ?? "",
       code: [
@@ -62,8 +60,8 @@ export const menu = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const mainProcess = yield* MainProcess
-      const menus = yield* mainProcess.evaluateMain("read the menus", readMenus, undefined)
+      const call = yield* callHandle
+      const menus = yield* call.evaluateMain("read the menus", readMenus, undefined)
       const lines = menus.app === null ? ["The app has no application menu."] : renderMenu(menus.app)
       const windowId = yield* windowIdOf(menus)
       if (menus.context) {
@@ -92,8 +90,8 @@ export const menuClick = defineTool({
       if ((input.id === undefined) === (input.path === undefined)) {
         return yield* new InvalidArgument({ message: "give exactly one of id or path", hint: "Example: { \"path\": [\"File\", \"New Task\"] } or { \"id\": \"new-task\" }; electron_menu lists both." })
       }
-      const mainProcess = yield* MainProcess
-      const menus = yield* mainProcess.evaluateMain("read the menus", readMenus, undefined)
+      const call = yield* callHandle
+      const menus = yield* call.evaluateMain("read the menus", readMenus, undefined)
       // The open context menu first: it is what the user sees, as a click on screen would go to it.
       const items = [...flatten("context", menus.context?.items ?? []), ...flatten("app", menus.app ?? [])].filter(({ node }) => node.type !== "separator")
       const wanted = input.path?.map((p) => p.replace(/&/g, "").trim().toLowerCase())
@@ -261,13 +259,11 @@ export const dialogStub = defineTool({
       if (input.action === "set" && (input.rules === undefined || input.rules.length === 0) && input.strict === undefined) {
         return yield* new InvalidArgument({ message: "set needs rules (or strict)", hint: "Example: { \"action\": \"set\", \"rules\": [{ \"kind\": \"open\", \"answer\": { \"filePaths\": [\"/tmp/a.json\"] } }] }" })
       }
-      const lifecycle = yield* AppLifecycle
-      const mainProcess = yield* MainProcess
       const call = yield* callHandle
       const command = { action: input.action, rules: input.rules ?? [], strict: input.strict === true }
-      const result = yield* mainProcess.evaluateMain("stub the dialogs", applyStub, command)
+      const result = yield* call.evaluateMain("stub the dialogs", applyStub, command)
       if (input.action !== "list") {
-        const session = yield* lifecycle.session
+        const session = yield* call.session
         yield* call.record({ tool: "electron_dialog_stub", window: session.activeId ?? "", code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})` })
       }
       // The stub answers calls made from now on; dialogs already held wait in the modal room (their rows lead electron_snapshot).
@@ -300,8 +296,8 @@ export const clipboard = defineTool({
       if (input.action === "write" && input.text === undefined) {
         return yield* new InvalidArgument({ message: "write needs text", hint: "Example: { \"action\": \"write\", \"text\": \"hello\" }" })
       }
-      const mainProcess = yield* MainProcess
-      const text = yield* mainProcess.evaluateMain(
+      const call = yield* callHandle
+      const text = yield* call.evaluateMain(
         `${input.action} the clipboard`,
         // Electron 45's published clipboard is asynchronous; awaiting also takes older Electrons' plain strings.
         async ({ clipboard }: ElectronModule, command: { action: string; text?: string }) => {

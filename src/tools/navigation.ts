@@ -3,11 +3,11 @@
  */
 import { Effect, Schema } from "effect"
 import { classifyNavigation, urlScheme } from "../eval-policy/code-paths.js"
-import { Windows, Snapshots, PageOps } from "../layers/driver/ElectronDriver.js"
 import { gateCode } from "./code-gate.js"
 import { confineFileUrl } from "./confine.js"
 import { defineTool } from "./Tool.js"
 import { TimeoutMs } from "./shapes.js"
+import { callHandle } from "./handle.js"
 
 const WAIT_UNTIL = ["load", "domcontentloaded", "networkidle", "commit"] as const
 const WaitUntil = Schema.optional(Schema.Literal(...WAIT_UNTIL)).annotations({ description: "default load" })
@@ -29,9 +29,8 @@ export const navigate = defineTool({
       // The policy comes first: a caller-written document is code whatever the app state.
       yield* gateCode("electron_navigate", [classifyNavigation(url)])
       if (urlScheme(url) === "file") yield* confineFileUrl(url)
-      const windows = yield* Windows
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
+      const call = yield* callHandle
+      const entry = yield* call.surface()
       if (urlScheme(url) === "javascript") {
         const raw = url.replace(/^[^:]*:/, "")
         const source = (() => {
@@ -42,13 +41,13 @@ export const navigate = defineTool({
           }
         })()
         // A string is evaluated by the page itself (never compiled in this process).
-        const value = yield* pages.evaluate(entry, "run the javascript: URL", source)
+        const value = yield* call.evaluate(entry, "run the javascript: URL", source)
         return { text: `Ran the javascript: URL in ${entry.id}${value !== undefined ? `: ${JSON.stringify(value)}` : ""}.` }
       }
-      const response = yield* pages.run(`navigate to ${url}`, () =>
+      const response = yield* call.run(`navigate to ${url}`, () =>
         entry.scope.goto(url, { waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 })
       )
-      const title = yield* pages.run("read the title", () => entry.scope.title())
+      const title = yield* call.run("read the title", () => entry.scope.title())
       const status = response?.status()
       return {
         text: `${entry.id} at ${entry.url()} "${title}"${status !== undefined ? ` (HTTP ${status})` : ""}`,
@@ -65,12 +64,11 @@ export const history = defineTool({
   input: Schema.Struct({ direction: Schema.Literal("back", "forward"), timeoutMs: TimeoutMs(30_000) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
+      const call = yield* callHandle
+      const entry = yield* call.surface()
       const before = entry.page.url()
       const options = { timeout: input.timeoutMs ?? 30_000 }
-      const response = yield* pages.run(`go ${input.direction}`, () =>
+      const response = yield* call.run(`go ${input.direction}`, () =>
         input.direction === "back" ? entry.page.goBack(options) : entry.page.goForward(options)
       )
       const moved = response !== null || entry.page.url() !== before
@@ -90,12 +88,10 @@ export const reload = defineTool({
   input: Schema.Struct({ waitUntil: WaitUntil, timeoutMs: TimeoutMs(30_000) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
-      yield* pages.run("reload", () => entry.page.reload({ waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 }))
-      yield* snapshots.forgetSnapshot(entry)
+      const call = yield* callHandle
+      const entry = yield* call.surface()
+      yield* call.run("reload", () => entry.page.reload({ waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 }))
+      yield* call.forgetSnapshot(entry)
       return { text: `Reloaded ${entry.id} (${entry.page.url()}). Refs reset: take a new snapshot.`, structured: { window: entry.id, url: entry.page.url() } }
     })
 })

@@ -7,10 +7,11 @@
  * part in any case, quoted `text="x"` the whole text.
  */
 import { Effect } from "effect"
-import { Windows, Snapshots, PageOps, REF_PATTERN, type DriverServices } from "../layers/driver/ElectronDriver.js"
+import { REF_PATTERN } from "../layers/driver/ElectronDriver.js"
 import { ElementNotFound } from "./errors.js"
 import type { NamedArgument } from "./tool-args.js"
 import { cut } from "./respond.js"
+import { callHandle, type HandleServices } from "./handle.js"
 
 interface Wanted {
   readonly role?: string
@@ -96,14 +97,13 @@ export const partialMatchAdvice = (target: string): string | undefined => {
 }
 
 /** Nearby lines for a target in the active window (empty when it cannot be read right now). */
-export const nearbyFor = (target: string): Effect.Effect<ReadonlyArray<string>, never, DriverServices> =>
+export const nearbyFor = (target: string): Effect.Effect<ReadonlyArray<string>, never, HandleServices> =>
   Effect.gen(function* () {
     if (REF_PATTERN.test(target.trim()) || parseWanted(target) === undefined) return []
-    const windows = yield* Windows
-    const snapshots = yield* Snapshots
-    const entry = yield* windows.window()
+    const call = yield* callHandle
+    const entry = yield* call.surface()
     // The driver's snapshot records the refs, so the refs named here resolve in the next call.
-    const snapshot = yield* snapshots.snapshot(entry)
+    const snapshot = yield* call.snapshot(entry)
     return nearLines(snapshot, target)
   }).pipe(
     Effect.timeout("3 seconds"),
@@ -124,16 +124,14 @@ const MAX_COUNTED = 10
  * the search (a form is filled in order: the fields after it were never reached). Empty when the window
  * cannot be read.
  */
-const unmatched = (targets: ReadonlyArray<NamedArgument>): Effect.Effect<ReadonlyArray<NamedArgument>, never, DriverServices> =>
+const unmatched = (targets: ReadonlyArray<NamedArgument>): Effect.Effect<ReadonlyArray<NamedArgument>, never, HandleServices> =>
   Effect.gen(function* () {
-    const windows = yield* Windows
-    const snapshots = yield* Snapshots
-    const pages = yield* PageOps
-    const entry = yield* windows.window()
+    const call = yield* callHandle
+    const entry = yield* call.surface()
     const missing: Array<NamedArgument> = []
     for (const target of targets.slice(0, MAX_COUNTED)) {
-      const locator = yield* snapshots.locate(entry, target.value)
-      const count = yield* pages.count(locator, `count ${target.value}`)
+      const locator = yield* call.locate(entry, target.value)
+      const count = yield* call.count(locator, `count ${target.value}`)
       if (count > 0) continue
       missing.push(target)
       if (target.inList) break
@@ -149,7 +147,7 @@ const unmatched = (targets: ReadonlyArray<NamedArgument>): Effect.Effect<Readonl
  * its hint. With one target, what is near it; with several (a drag's source and target, a form's fields),
  * which of them matches nothing, and what is near each of those.
  */
-export const explainNoMatch = (error: ElementNotFound, targets: ReadonlyArray<NamedArgument>): Effect.Effect<never, ElementNotFound, DriverServices> =>
+export const explainNoMatch = (error: ElementNotFound, targets: ReadonlyArray<NamedArgument>): Effect.Effect<never, ElementNotFound, HandleServices> =>
   Effect.gen(function* () {
     if (targets.length === 0 || error.details?.["nearest"] !== undefined) return yield* error
     const parts: Array<string> = []

@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { Windows, Snapshots, PageOps, prefixRefs, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { prefixRefs, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
 import { maskPasswordValues, passwordValues, shownFieldValue } from "../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
@@ -14,7 +14,7 @@ import { diffCounts, diffSnapshots, markCutSubtrees } from "./snapshot-diff.js"
 import { parseExpand } from "./snapshot-fold.js"
 import { CHARS_PER_TOKEN, viewDiff, viewSnapshot, withinBudget, type SnapshotView } from "./snapshot-view.js"
 import { waitForEvent } from "./events.js"
-import { callHandle } from "./handle.js"
+import { callHandle, type CallHandle } from "./handle.js"
 import { menuRow } from "./menu-rows.js"
 import { rowsBeforeTree, withRows } from "./snapshot-rows.js"
 import { defineTool } from "./Tool.js"
@@ -47,7 +47,6 @@ export const snapshot = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const call = yield* callHandle
-      const snapshots = yield* Snapshots
       // Not gated: a page a web dialog blocks shows the dialog's rows instead of its tree.
       const entry = yield* call.surface(undefined, { gated: false })
       const expand = parseExpand(input.expand === "all" ? undefined : input.expand)
@@ -60,11 +59,11 @@ export const snapshot = defineTool({
         }
       }
       const previous = entry.shownSnapshot
-      const text = yield* snapshots.snapshot(entry, { ...(input.target !== undefined ? { target: input.target } : {}), ...(input.depth !== undefined ? { depth: input.depth } : {}) })
+      const text = yield* call.snapshot(entry, { ...(input.target !== undefined ? { target: input.target } : {}), ...(input.depth !== undefined ? { depth: input.depth } : {}) })
       const head = yield* header(entry)
       const whole = input.target === undefined && input.depth === undefined
       // Only a whole-window answer is a baseline: it is what the agent now knows of the page (all of it, folded or not).
-      if (whole) yield* snapshots.markShown(entry, text)
+      if (whole) yield* call.markShown(entry, text)
       const options = { compact: input.compact === true, fold: input.expand !== "all", expand, ...(input.budget !== undefined ? { budget: input.budget } : {}) }
       if (input.since === "last" && previous !== undefined && whole) {
         const diff = diffSnapshots(previous, text)
@@ -107,11 +106,9 @@ export const screenshot = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
+      const call = yield* callHandle
       const config = yield* ServerConfig
-      const entry = yield* windows.window()
+      const entry = yield* call.surface()
       // A name saves under the screenshot folder when the server has one, else the output folder; never outside.
       const folder = config.screenshotDir ?? config.outputDir
       let path: string | undefined
@@ -121,12 +118,12 @@ export const screenshot = defineTool({
         path = resolved
       }
       const buffer = yield* input.target !== undefined
-        ? Effect.flatMap(snapshots.locate(entry, input.target), (locator) =>
-            pages.run("screenshot the element", () => locator.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) }))
+        ? Effect.flatMap(call.locate(entry, input.target), (locator) =>
+            call.run("screenshot the element", () => locator.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) }))
           )
         : entry.frame !== undefined
-          ? pages.run("screenshot the frame", () => entry.frame!.frameElement().then((element) => element.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) })))
-          : pages.run("screenshot the window", () => entry.page.screenshot({ fullPage: input.fullPage === true, ...(path ? { path } : {}) }))
+          ? call.run("screenshot the frame", () => entry.frame!.frameElement().then((element) => element.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) })))
+          : call.run("screenshot the window", () => entry.page.screenshot({ fullPage: input.fullPage === true, ...(path ? { path } : {}) }))
       const size = pngSize(buffer)
       const dims = size ? `${size.width}x${size.height}, ` : ""
       const withImage = input.name === undefined || input.inline === true
@@ -139,9 +136,8 @@ export const screenshot = defineTool({
 })
 
 /** The computed values of CSS properties of an element (an unknown property reads ""). */
-const computedStyles = (pages: PageOps["Type"], locator: Locator, properties: ReadonlyArray<string>) =>
-  pages
-    .run("read the computed style", () =>
+const computedStyles = (call: CallHandle, locator: Locator, properties: ReadonlyArray<string>) =>
+  call.run("read the computed style", () =>
       locator.evaluate((el, names) => {
         const style = getComputedStyle(el)
         // The page's values are the app's text: each bounded.
@@ -164,12 +160,10 @@ export const find = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
-      const locator = yield* snapshots.locate(entry, input.target)
-      const count = yield* pages.count(locator, "find")
+      const call = yield* callHandle
+      const entry = yield* call.surface()
+      const locator = yield* call.locate(entry, input.target)
+      const count = yield* call.count(locator, "find")
       const limit = Math.min(count, input.limit ?? 10)
       // A password field's line would end with its value: masked, like every snapshot.
       const passwords = limit > 0 ? yield* Effect.promise(() => passwordValues(entry.page)) : []
@@ -177,21 +171,20 @@ export const find = defineTool({
       let used = 0
       for (let i = 0; i < limit; i++) {
         const nth = locator.nth(i)
-        const visible = yield* pages.run("find", () => nth.isVisible())
+        const visible = yield* call.run("find", () => nth.isVisible())
         const line = visible
-          ? yield* pages.run("find", () => nth.ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 })).pipe(Effect.orElseSucceed(() => ""))
+          ? yield* call.run("find", () => nth.ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 })).pipe(Effect.orElseSucceed(() => ""))
           : ""
         const first = prefixRefs(entry.refPrefix, maskPasswordValues(line.split("\n")[0] ?? "", passwords)).replace(/^- /, "").replace(/:$/, "")
         const ref = /\[ref=([a-z0-9]+)\]/.exec(first)?.[1] ?? null
         // A hidden element has no aria line, and a visible one whose snapshot timed out must not be blank.
         const fallback = first
           ? ""
-          : yield* pages
-              .run("find", () =>
+          : yield* call.run("find", () =>
                 nth.evaluate((el, hidden) => `${el.tagName.toLowerCase()}${hidden ? " (hidden)" : ""} ${(el.textContent ?? "").trim().slice(0, 60)}`, !visible, { timeout: 2_000 })
               )
               .pipe(Effect.orElseSucceed(() => "(element changed while it was read)"))
-        const styles = input.style === undefined || input.style.length === 0 ? undefined : yield* computedStyles(pages, nth, input.style)
+        const styles = input.style === undefined || input.style.length === 0 ? undefined : yield* computedStyles(call, nth, input.style)
         const shownStyles = styles === undefined ? "" : ` {${Object.entries(styles).map(([k, v]) => `${k}: ${v}`).join("; ")}}`
         items.push({ ref, line: `${first || fallback}${shownStyles}`, visible, ...(styles !== undefined ? { style: styles } : {}) })
         // Past the budget the other elements would only be cut: they are not read.
@@ -200,7 +193,7 @@ export const find = defineTool({
       }
       if (limit > 0) {
         // The per-element snapshots replaced the page's ref map: refresh it so every ref resolves.
-        yield* snapshots.snapshot(entry)
+        yield* call.snapshot(entry)
       }
       const heading = `${count} match${count === 1 ? "" : "es"} for ${input.target} in ${entry.id}`
       // Within the budget: as many whole lines as fit, then a marker saying how many were left out.
@@ -226,16 +219,14 @@ export const getText = defineTool({
   input: Schema.Struct({ target: Target, all: Schema.optional(Schema.Boolean), timeoutMs: TimeoutMs(DEFAULT_ACTION_TIMEOUT) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
-      const locator = yield* snapshots.locate(entry, input.target)
+      const call = yield* callHandle
+      const entry = yield* call.surface()
+      const locator = yield* call.locate(entry, input.target)
       if (input.all === true) {
-        const texts = yield* pages.run("read texts", () => locator.allInnerTexts())
+        const texts = yield* call.run("read texts", () => locator.allInnerTexts())
         return { text: texts.map((t, i) => `${i + 1}. ${t}`).join("\n") || "(no matches)", structured: { texts } }
       }
-      const text = yield* pages.run("read text", () => locator.innerText({ timeout: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT }))
+      const text = yield* call.run("read text", () => locator.innerText({ timeout: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT }))
       return { text, structured: { text } }
     })
 })
@@ -248,16 +239,14 @@ export const getAttribute = defineTool({
   input: Schema.Struct({ target: Target, name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)), timeoutMs: TimeoutMs(DEFAULT_ACTION_TIMEOUT) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
-      const locator = yield* snapshots.locate(entry, input.target)
+      const call = yield* callHandle
+      const entry = yield* call.surface()
+      const locator = yield* call.locate(entry, input.target)
       const timeout = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
       // A password field's value is never shown (nor its value attribute): PASSWORD_MASK stands for it.
       const value = input.name === "value"
-        ? yield* pages.run("read the value", () => locator.inputValue({ timeout }).then((read) => shownFieldValue(locator, read, timeout)))
-        : yield* pages.run(`read ${input.name}`, () =>
+        ? yield* call.run("read the value", () => locator.inputValue({ timeout }).then((read) => shownFieldValue(locator, read, timeout)))
+        : yield* call.run(`read ${input.name}`, () =>
             locator.getAttribute(input.name, { timeout }).then((read) => (read !== null && input.name.toLowerCase() === "value" ? shownFieldValue(locator, read, timeout) : read))
           )
       return { text: value === null ? `(no ${input.name} attribute)` : JSON.stringify(value), structured: { name: input.name, value } }
@@ -281,9 +270,7 @@ export const waitFor = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
+      const call = yield* callHandle
       const timeout = input.timeoutMs ?? 10_000
       const started = Date.now()
       const conditions: Array<string> = []
@@ -291,13 +278,13 @@ export const waitFor = defineTool({
         const query = input.window
         // By title or by URL, whichever matches first; then made active, so the other conditions wait in it.
         const found = yield* Effect.race(
-          windows.waitForWindow({ title: query }, { timeoutMs: timeout, select: false }),
-          windows.waitForWindow({ url: query }, { timeoutMs: timeout, select: false })
+          call.waitForSurface({ title: query }, { timeoutMs: timeout, select: false }),
+          call.waitForSurface({ url: query }, { timeoutMs: timeout, select: false })
         )
-        yield* windows.selectWindow({ id: found.id })
-        conditions.push(`window ${found.id} "${yield* windows.title(found)}" is active`)
+        yield* call.selectSurface({ id: found.id })
+        conditions.push(`window ${found.id} "${yield* call.title(found)}" is active`)
       }
-      const entry = yield* windows.window()
+      const entry = yield* call.surface()
       const asTimeout = <A, E extends { readonly _tag: string }, R>(what: string, effect: Effect.Effect<A, E, R>) =>
         effect.pipe(
           Effect.catchIf(
@@ -306,24 +293,24 @@ export const waitFor = defineTool({
           )
         )
       if (input.target !== undefined) {
-        const locator = yield* snapshots.locate(entry, input.target)
+        const locator = yield* call.locate(entry, input.target)
         const state = input.state ?? "visible"
-        yield* asTimeout(`${input.target} ${state}`, pages.waitSliced(`wait for ${input.target}`, (slice) => locator.first().waitFor({ state, timeout: slice }), timeout))
+        yield* asTimeout(`${input.target} ${state}`, call.waitSliced(`wait for ${input.target}`, (slice) => locator.first().waitFor({ state, timeout: slice }), timeout))
         conditions.push(`${input.target} is ${state}`)
       }
       if (input.text !== undefined) {
         const text = input.text
-        yield* asTimeout(`text "${text}"`, pages.waitSliced("wait for text", (slice) => entry.scope.getByText(text).first().waitFor({ state: "visible", timeout: slice }), timeout))
+        yield* asTimeout(`text "${text}"`, call.waitSliced("wait for text", (slice) => entry.scope.getByText(text).first().waitFor({ state: "visible", timeout: slice }), timeout))
         conditions.push(`"${text}" appeared`)
       }
       if (input.textGone !== undefined) {
         const text = input.textGone
-        yield* asTimeout(`text "${text}" gone`, pages.waitSliced("wait for text to go", (slice) => entry.scope.getByText(text).first().waitFor({ state: "hidden", timeout: slice }), timeout))
+        yield* asTimeout(`text "${text}" gone`, call.waitSliced("wait for text to go", (slice) => entry.scope.getByText(text).first().waitFor({ state: "hidden", timeout: slice }), timeout))
         conditions.push(`"${text}" is gone`)
       }
       if (input.url !== undefined) {
         const part = input.url
-        yield* asTimeout(`URL containing "${part}"`, pages.waitSliced("wait for URL", (slice) => entry.scope.waitForURL((u) => u.href.includes(part), { timeout: slice, waitUntil: "commit" }), timeout))
+        yield* asTimeout(`URL containing "${part}"`, call.waitSliced("wait for URL", (slice) => entry.scope.waitForURL((u) => u.href.includes(part), { timeout: slice, waitUntil: "commit" }), timeout))
         conditions.push(`URL contains "${part}"`)
       }
       if (conditions.length === 0) {

@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { AppLifecycle, PageOps, Windows, type Surface } from "../layers/driver/ElectronDriver.js"
+import { type Surface } from "../layers/driver/ElectronDriver.js"
 import { act, changeSummary } from "./act.js"
 import { callHandle, type CallHandle } from "./handle.js"
 import { markIfFocusedPassword } from "./call-secrets.js"
@@ -61,21 +61,21 @@ interface EditorCall extends EditorTyping {
 }
 
 /** Types into a code editor, records the step (focus by a click, then the keys) and answers with the read-back. */
-const editorCall = (call: EditorCall) =>
+const editorCall = (typing: EditorCall) =>
   Effect.gen(function* () {
-    const lifecycle = yield* AppLifecycle
-    const code = yield* stepCode(call.entry, call.target, call.locator)
-    const after = yield* typeIntoEditor(call)
-    const keys = call.replace ? `\n  await window.keyboard.press("ControlOrMeta+A")\n  await window.keyboard.press("Backspace")` : ""
-    yield* lifecycle.recordStep({ tool: call.tool, window: call.entry.id, code: `await window.${code}.click()${keys}\n  await window.keyboard.type(${codeString(call.text)})` })
-    const change = yield* changeSummary(call.entry)
-    const verb = call.replace ? "Filled" : `Typed ${[...call.text].length} characters into`
+    const call = yield* callHandle
+    const code = yield* stepCode(typing.entry, typing.target, typing.locator)
+    const after = yield* typeIntoEditor(typing)
+    const keys = typing.replace ? `\n  await window.keyboard.press("ControlOrMeta+A")\n  await window.keyboard.press("Backspace")` : ""
+    yield* call.record({ tool: typing.tool, window: typing.entry.id, code: `await window.${code}.click()${keys}\n  await window.keyboard.type(${codeString(typing.text)})` })
+    const change = yield* changeSummary(typing.entry)
+    const verb = typing.replace ? "Filled" : `Typed ${[...typing.text].length} characters into`
     return {
-      text: `${verb} the ${after.kind} editor ${code} by its own keys; it holds ${editorHolds(after, call.replace ? call.text : undefined)}.${change}`,
+      text: `${verb} the ${after.kind} editor ${code} by its own keys; it holds ${editorHolds(after, typing.replace ? typing.text : undefined)}.${change}`,
       structured: {
-        window: call.entry.id,
+        window: typing.entry.id,
         locator: code,
-        editor: { kind: after.kind, source: after.source, characters: after.text.length, ...(call.replace ? { matches: after.text === call.text } : {}) }
+        editor: { kind: after.kind, source: after.source, characters: after.text.length, ...(typing.replace ? { matches: after.text === typing.text } : {}) }
       }
     }
   })
@@ -140,14 +140,12 @@ export const type = defineTool({
       const timeoutMs = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
       const typed = yield* withSecrets(input.text)
       if (input.target === undefined) {
-        const lifecycle = yield* AppLifecycle
-        const windows = yield* Windows
-        const pages = yield* PageOps
-        const entry = yield* windows.window()
+        const call = yield* callHandle
+        const entry = yield* call.surface()
         // Where the keys went is read before Enter submits (a submitted form may clear or leave the page).
-        yield* pages.run("type", () => entry.page.keyboard.type(typed, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, typed)))
-        if (input.submit === true) yield* pages.run("type", () => entry.page.keyboard.press("Enter"))
-        yield* lifecycle.recordStep({ tool: "electron_type", window: entry.id, code: `await window.keyboard.type(${codeString(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}` })
+        yield* call.run("type", () => entry.page.keyboard.type(typed, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, typed)))
+        if (input.submit === true) yield* call.run("type", () => entry.page.keyboard.press("Enter"))
+        yield* call.record({ tool: "electron_type", window: entry.id, code: `await window.keyboard.type(${codeString(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}` })
         const change = yield* changeSummary(entry)
         return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }
       }

@@ -5,7 +5,7 @@
  * come from (./modal-rows.ts): a dialog it answers leaves the snapshot's rows, and what is still open leads its answer.
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, Dialogs, type AppSession, type DialogPolicy, type DialogSeen } from "../layers/driver/ElectronDriver.js"
+import { type AppSession, type DialogPolicy, type DialogSeen } from "../layers/driver/ElectronDriver.js"
 import { boundDialogText } from "../layers/driver/errors.js"
 import { openDialogs } from "./dialogs.js"
 import { callHandle } from "./handle.js"
@@ -64,10 +64,8 @@ export const webDialog = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const dialogs = yield* Dialogs
       const call = yield* callHandle
-      const session = yield* lifecycle.session
+      const session = yield* call.session
       if (input.action === "list") {
         if (input.always !== undefined || input.once !== undefined || input.type !== undefined || input.promptText !== undefined) {
           return yield* new InvalidArgument({ message: "list takes no other argument", hint: 'Example: { "action": "list" }.' })
@@ -86,13 +84,13 @@ export const webDialog = defineTool({
       // The open dialog is answered unless a type is given that it is not; a one-shot answer is used by it, or else kept for the next one.
       const answersOpen = open !== undefined && (type === undefined || open.type === type)
       if (input.always !== undefined) {
-        yield* dialogs.setDialogPolicy(input.always ? { action, promptText: input.promptText, type } : type !== undefined ? { action: "ask", type } : undefined)
+        yield* call.setDialogPolicy(input.always ? { action, promptText: input.promptText, type } : type !== undefined ? { action: "ask", type } : undefined)
       } else if (input.once === true && !answersOpen) {
-        yield* dialogs.setDialogPolicy({ action, promptText: input.promptText, type, once: true })
+        yield* call.setDialogPolicy({ action, promptText: input.promptText, type, once: true })
       }
       if ((input.always !== undefined || (input.once === true && !answersOpen)) && session.activeId !== undefined) {
         const handler = type !== undefined ? `(dialog) => { if (dialog.type() === ${JSON.stringify(type)}) void ${answer} }` : `(dialog) => ${answer}`
-        yield* lifecycle.recordStep({
+        yield* call.record({
           tool: "electron_web_dialog",
           window: session.activeId,
           code: input.always === false ? `window.removeAllListeners("dialog")` : `window.${input.once === true ? "once" : "on"}("dialog", ${handler})`
@@ -104,9 +102,9 @@ export const webDialog = defineTool({
         return yield* new InvalidArgument({ message: "No web dialog is open", hint: "Dialogs show up in the result of the action that opened them; always=true or once=true prepares an answer; list shows those seen." })
       }
       // Dialogs of windows that closed meanwhile need no answer (the driver drops them).
-      const pending = yield* dialogs.takeDialog
+      const pending = yield* call.takeDialog
       if (pending === undefined) return yield* new InvalidArgument({ message: "No web dialog is open (its window closed)", hint: "list shows the dialogs seen." })
-      yield* dialogs.answerDialog(pending, action, input.promptText)
+      yield* call.answerDialog(pending, action, input.promptText)
       yield* call.record({
         tool: "electron_web_dialog",
         window: pending.window,

@@ -2,10 +2,11 @@
  * Window tools: list, select, wait for, change the state of, size and close the app's windows.
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, Windows, MainProcess, PageOps, type AppSession, type WindowEntry, type WindowInfo } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, type AppSession, type WindowEntry, type WindowInfo } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { SessionName, TimeoutMs, WindowId } from "./shapes.js"
+import { callHandle } from "./handle.js"
 
 const formatWindow = (w: WindowInfo) => {
   const flags = [
@@ -24,10 +25,10 @@ const formatWindow = (w: WindowInfo) => {
 
 /** A window's info; a window whose page a web dialog blocks is described without asking its page. */
 const infoOf = (session: AppSession, entry: WindowEntry) =>
-  Effect.flatMap(Windows, (windows) => {
+  Effect.flatMap(callHandle, (call) => {
     const page = session.windowOf(entry.page)?.id
     const pending = session.pendingDialogs.find((d) => d.window === page)
-    if (pending === undefined) return windows.windowInfo(entry)
+    if (pending === undefined) return call.surfaceInfo(entry)
     return Effect.succeed<WindowInfo>({ id: entry.id, kind: entry.kind, active: session.activeId === entry.id, title: `(${pending.type} dialog open)`, url: entry.url() })
   })
 
@@ -40,10 +41,9 @@ export const windows = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const windows = yield* Windows
-      const surfaces = yield* windows.surfaces
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const surfaces = yield* call.surfaces({ gated: false })
+      const session = yield* call.session
       const infos = yield* Effect.forEach(surfaces, (w) => infoOf(session, w), { concurrency: "unbounded" })
       return { text: infos.length > 0 ? infos.map(formatWindow).join("\n") : "No open windows.", structured: { windows: infos } }
     })
@@ -65,11 +65,11 @@ export const selectWindow = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle
-      const windows = yield* Windows
+      const call = yield* callHandle
       if (input.session !== undefined) yield* lifecycle.selectSession(input.session)
       const chosen = input.window !== undefined || input.title !== undefined || input.url !== undefined || input.index !== undefined
-      const entry = chosen ? yield* windows.selectWindow({ id: input.window, title: input.title, url: input.url, index: input.index }) : yield* windows.window()
-      const info = yield* infoOf(yield* lifecycle.session, entry)
+      const entry = chosen ? yield* call.selectSurface({ id: input.window, title: input.title, url: input.url, index: input.index }) : yield* call.surface()
+      const info = yield* infoOf(yield* call.session, entry)
       return { text: `Active window: ${formatWindow(info).trim()}`, structured: { window: info } }
     })
 })
@@ -88,9 +88,9 @@ export const waitForWindow = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const entry = yield* windows.waitForWindow({ title: input.title, url: input.url }, { timeoutMs: input.timeoutMs ?? 10_000, select: input.select !== false })
-      const info = yield* windows.windowInfo(entry)
+      const call = yield* callHandle
+      const entry = yield* call.waitForSurface({ title: input.title, url: input.url }, { timeoutMs: input.timeoutMs ?? 10_000, select: input.select !== false })
+      const info = yield* call.surfaceInfo(entry)
       return { text: `Window ${formatWindow(info).trim()}`, structured: { window: info } }
     })
 })
@@ -106,10 +106,9 @@ export const windowState = defineTool({
   input: Schema.Struct({ action: Schema.Literal(...STATE_ACTIONS), window: Schema.optional(WindowId) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const mainProcess = yield* MainProcess
-      const entry = yield* windows.window(input.window)
-      yield* mainProcess.evaluateWindow(entry, `${input.action} the window`, (win, action: string) => {
+      const call = yield* callHandle
+      const entry = yield* call.surface(input.window)
+      yield* call.evaluateWindow(entry, `${input.action} the window`, (win, action: string) => {
         switch (action) {
           case "minimize": return win.minimize()
           case "maximize": return win.maximize()
@@ -126,7 +125,7 @@ export const windowState = defineTool({
           case "unfullscreen": return win.setFullScreen(false)
         }
       }, input.action)
-      const info = yield* windows.windowInfo(entry)
+      const info = yield* call.surfaceInfo(entry)
       return { text: formatWindow(info).trim(), structured: { window: info } }
     })
 })
@@ -149,11 +148,10 @@ export const windowBounds = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const mainProcess = yield* MainProcess
-      const entry = yield* windows.window(input.window)
+      const call = yield* callHandle
+      const entry = yield* call.surface(input.window)
       const { window: _window, ...change } = input
-      const bounds = yield* mainProcess.evaluateWindow(
+      const bounds = yield* call.evaluateWindow(
         entry,
         "set the window bounds",
         (win, next: Record<string, number>) => {
@@ -175,15 +173,13 @@ export const windowClose = defineTool({
   input: Schema.Struct({ window: Schema.optional(WindowId) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const windows = yield* Windows
-      const pages = yield* PageOps
-      const entry = yield* windows.window(input.window)
+      const call = yield* callHandle
+      const entry = yield* call.surface(input.window)
       if (entry.kind === "frame") {
         return yield* new InvalidArgument({ message: `${entry.id} is a frame, not a window`, hint: `Close the window it is in (${entry.parentId ?? "electron_windows lists it"}).` })
       }
-      yield* pages.run("close the window", () => entry.page.close({ runBeforeUnload: false }))
-      const session = yield* lifecycle.current
+      yield* call.run("close the window", () => entry.page.close({ runBeforeUnload: false }))
+      const session = yield* call.current
       const left = session && !session.exit ? session.windows.filter((w) => !w.page.isClosed()).map((w) => w.id) : []
       return {
         text: `Closed ${entry.id}. ${left.length > 0 ? `Open: ${left.join(", ")}; active: ${session?.activeId}` : "No windows left."}`,

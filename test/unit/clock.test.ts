@@ -7,7 +7,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { EventEmitter } from "node:events"
 import vm from "node:vm"
-import { AppLifecycle, MainProcess, PageOps, Windows } from "../../src/layers/driver/ElectronDriver.js"
+import { defaultServerConfig, ServerConfig } from "../../src/layers/config/ServerConfig.js"
+import { AppLifecycle, Dialogs, MainProcess, PageOps, Snapshots, Windows } from "../../src/layers/driver/ElectronDriver.js"
+import { ProfileSelector } from "../../src/profile/ProfileSelector.js"
 import { mainSource } from "../../src/layers/driver/selectors.js"
 import { NeedsMainProcess } from "../../src/tools/errors.js"
 import { clockControl } from "../../src/plugins/clock/tool.js"
@@ -192,7 +194,12 @@ describe("clock: the tool without a main process", () => {
     MainProcess.layerTest({ evaluateMain: () => Effect.fail(new NeedsMainProcess({ message: "status the main-process clock needs the Electron main process" })) }),
     AppLifecycle.layerTest({}),
     Windows.layerTest({}),
-    PageOps.layerTest({})
+    PageOps.layerTest({}),
+    // The handler reaches the app through the call's handle, made over the driver's services.
+    Snapshots.layerTest({}),
+    Dialogs.layerTest({}),
+    ServerConfig.layer(defaultServerConfig),
+    ProfileSelector.layer(defaultServerConfig)
   )
 
   it.effect("answers NEEDS_MAIN_PROCESS and points at target renderer", () =>

@@ -7,7 +7,7 @@
  */
 import { Context, Duration, Effect, Layer } from "effect"
 import type { PlaywrightError } from "./errors.js"
-import { closePopup, readHeld, settleHeld } from "./main-modals.js"
+import { closePopup, QUIET_MS, readHeld, settleHeld } from "./main-modals.js"
 import { raceModal, type ModalControl, type ModalState, type NativeRead } from "./modal-room.js"
 import type { DialogPolicy, PendingDialog } from "./session.js"
 import { SessionStore } from "./SessionStore.js"
@@ -36,6 +36,12 @@ export interface DialogsShape {
    * process answered on its own since the last read (told once).
    */
   readonly modalStates: Effect.Effect<{ readonly states: ReadonlyArray<ModalState>; readonly told: ReadonlyArray<string> }>
+  /**
+   * The open modal states after an action: the main process's read first waits (by event, QUIET_MS at most)
+   * until the IPC invokes started since its previous read have settled or a dialog was asked for, so a native
+   * dialog the action's IPC opens is in the action's answer.
+   */
+  readonly modalStatesAfterAction: Effect.Effect<{ readonly states: ReadonlyArray<ModalState>; readonly told: ReadonlyArray<string> }>
   /** The open state and control of a modal ref (`d3`), as last listed. */
   readonly modalControl: (ref: string) => Effect.Effect<{ readonly state: ModalState; readonly control: ModalControl } | undefined>
   /** Answers a held native dialog (false when it no longer waits); the state leaves the room. */
@@ -54,19 +60,30 @@ export interface DialogsShape {
 const NATIVE_READ_MS = 2_000
 
 const make = Effect.map(SessionStore, (store) => {
-  const readNative = Effect.flatMap(store.current, (s) =>
-    s === undefined || s.exit !== undefined || !s.hasMainProcess || !s.modals.nativeReadNeeded
-      ? Effect.void
-      : Effect.zipRight(
-          Effect.sync(() => s.modals.nativeReading()),
-          store.evaluateIn(s, "read the modal states", readHeld, undefined).pipe(
-            Effect.timeout(Duration.millis(NATIVE_READ_MS)),
-            Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),
-            Effect.onExit((exit) => (exit._tag === "Success" ? Effect.void : Effect.sync(() => s.modals.nativeChanged()))),
-            Effect.ignore
-          )
+  // A read before an answer: after an action always (it waits for the IPC invokes the action started: they may open
+  // a dialog after work of their own), otherwise only when the main process said something changed or something is
+  // held (MODALS_CHANGED, ./main-modals.ts).
+  const readNative = (afterAction: boolean) =>
+    Effect.flatMap(store.current, (s) => {
+      if (s === undefined || s.exit !== undefined || !s.hasMainProcess) return Effect.void
+      if (!afterAction && !s.modals.nativeReadNeeded) return Effect.void
+      // Before the first read the action's mark is the start: every invoke in flight counts (once, QUIET_MS at most).
+      const after = afterAction ? { marks: s.modals.marks ?? { dialogs: 0, invokes: 0 }, ms: QUIET_MS } : undefined
+      return Effect.zipRight(
+        Effect.sync(() => s.modals.nativeReading()),
+        store.evaluateIn(s, "read the modal states", readHeld, after).pipe(
+          Effect.timeout(Duration.millis(NATIVE_READ_MS)),
+          Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),
+          Effect.onExit((exit) => (exit._tag === "Success" ? Effect.void : Effect.sync(() => s.modals.nativeChanged()))),
+          Effect.ignore
         )
-  )
+      )
+    })
+  const statesAfter = (afterAction: boolean) =>
+    Effect.zipRight(
+      readNative(afterAction),
+      Effect.map(store.current, (s) => (s === undefined ? { states: [], told: [] } : { states: s.modals.list(s.surfaces), told: s.modals.takeTold() }))
+    )
   return Dialogs.of({
     setDialogPolicy: (policy) => store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.setDialogPolicy(policy)))),
     onModal: (listener, late) => Effect.map(store.current, (s) => (s === undefined ? () => undefined : s.modals.onModal(listener, late))),
@@ -78,10 +95,8 @@ const make = Effect.map(SessionStore, (store) => {
         )
       ),
     takeDialog: store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.takeDialog()))),
-    modalStates: Effect.zipRight(
-      readNative,
-      Effect.map(store.current, (s) => (s === undefined ? { states: [], told: [] } : { states: s.modals.list(s.surfaces), told: s.modals.takeTold() }))
-    ),
+    modalStates: statesAfter(false),
+    modalStatesAfterAction: statesAfter(true),
     modalControl: (ref) => Effect.map(store.current, (s) => s?.modals.control(ref)),
     settleNative: (state, answer) =>
       Effect.flatMap(store.session, (s) => {
@@ -101,5 +116,5 @@ const make = Effect.map(SessionStore, (store) => {
 export class Dialogs extends Context.Tag("stagewright/Dialogs")<Dialogs, DialogsShape>() {
   static readonly layer = Layer.effect(Dialogs, make)
   /** A double answering the given operations (any other one is a defect naming it). */
-  static readonly layerTest = (given: Partial<DialogsShape>) => Layer.succeed(Dialogs, testDouble("Dialogs", given, ["takeDialog", "modalStates"]))
+  static readonly layerTest = (given: Partial<DialogsShape>) => Layer.succeed(Dialogs, testDouble("Dialogs", given, ["takeDialog", "modalStates", "modalStatesAfterAction"]))
 }

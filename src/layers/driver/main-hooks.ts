@@ -14,6 +14,7 @@ import type { ElectronModule, MainHook, MainValue } from "./shape.js"
  * `browserWindow`), then runs unchanged. `globalThis.__stagewright.popup` is `{ menu, window, at, open }`;
  * `open` turns false on the menu's `menu-will-close`. Both say MODALS_CHANGED (./main-modals.ts) on the
  * inspector's console, so the next answer reads the popped-up menu.
+ * A window's own menu (`win.setMenu`) is kept the same way.
  */
 export const installMainHooks = (electron: ElectronModule): void => {
   const g = globalThis as MainValue
@@ -58,6 +59,24 @@ export const installMainHooks = (electron: ElectronModule): void => {
       // A listener is only an observer: the menu closes the same way with or without it.
       if (typeof this.once === "function") this.once("menu-will-close", () => { popped.open = false; changed() })
       return result
+    }
+  }
+  // A window's own menu bar (`win.setMenu`; `removeMenu` takes it away): Electron's API has no getter, so
+  // the menu set is kept (weakly, by window) and then set unchanged. `globalThis.__stagewright.windowMenus`.
+  const windows = electron.BrowserWindow?.prototype
+  const menus = ((state as MainValue).windowMenus = new WeakMap())
+  if (windows && typeof windows.setMenu === "function") {
+    const setMenu = windows.setMenu
+    windows.setMenu = function (this: MainValue, ...args: Array<any>) {
+      menus.set(this, args[0] ?? null)
+      return Reflect.apply(setMenu, this, args)
+    }
+    const removeMenu = windows.removeMenu
+    if (typeof removeMenu === "function") {
+      windows.removeMenu = function (this: MainValue, ...args: Array<any>) {
+        menus.set(this, null)
+        return Reflect.apply(removeMenu, this, args)
+      }
     }
   }
 }

@@ -14,6 +14,11 @@
  * pushed: a MODALS_CHANGED message on the inspector's console only (`node:inspector`'s console, not the
  * app's stdout), which the driver takes off the main process's console (./main-console.ts). So an answer
  * reads the main process only when something changed or is held (./modal-room.ts), not on every call.
+ *
+ * It also follows the IPC invokes in flight (the handlers of `ipcMain.handle` and `webContents.ipc.handle`,
+ * looked up in their `_invokeHandlers` as Electron's own dispatch does), so that the answer of an action can
+ * wait, by event, until the invokes it started have settled or opened a dialog (`readHeld` with a mark):
+ * a dialog the main process opens over IPC after work of its own is in the answer of the click that asked.
  */
 import type { ElectronModule, MainValue } from "./shape.js"
 import type { NativeRead } from "./modal-room.js"
@@ -23,6 +28,15 @@ export const MODALS_CHANGED = "stagewright:modals-changed"
 
 /** How long a held native dialog waits for the agent before it answers with its default. */
 export const HOLD_MS = 120_000
+
+/** The most an action's answer waits for the IPC invokes the action started (each settles or opens a dialog first, usually). */
+export const QUIET_MS = 1_000
+
+/** What the main process had seen at a read: its dialog calls and IPC invokes so far (an action's mark). */
+export interface NativeMarks {
+  readonly dialogs: number
+  readonly invokes: number
+}
 
 export const installHeldDialogs = (electron: ElectronModule, holdMs: number): void => {
   const g = globalThis as MainValue
@@ -43,7 +57,40 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
       // only a hint: anything held is read on every answer anyway
     }
   }
-  const state = (g.__stagewrightModals = { seq: 0, held: [] as Array<MainValue>, told: [] as Array<string>, holdMs, changed })
+  const state = (g.__stagewrightModals = {
+    seq: 0, held: [] as Array<MainValue>, told: [] as Array<string>, holdMs, changed,
+    invokeSeq: 0, inflight: new Set<number>(), waiters: new Set<() => void>()
+  })
+  const notify = () => {
+    for (const waiter of [...state.waiters]) waiter()
+  }
+  // An invoke handler returning a promise is in flight until it settles; the handler itself runs unchanged.
+  const follow = (target: MainValue) => {
+    const handlers = target?._invokeHandlers
+    if (!(handlers instanceof Map) || (handlers as MainValue).__stagewrightFollowed) return
+    ;(handlers as MainValue).__stagewrightFollowed = true
+    const get = handlers.get
+    handlers.get = function (this: Map<unknown, unknown>, channel: unknown) {
+      const handler = get.call(this, channel)
+      if (typeof handler !== "function") return handler
+      return function (this: unknown, ...args: Array<MainValue>) {
+        const result: MainValue = Reflect.apply(handler, this, args)
+        if (result && typeof result.then === "function") {
+          const id = ++state.invokeSeq
+          state.inflight.add(id)
+          const done = () => {
+            state.inflight.delete(id)
+            notify()
+          }
+          result.then(done, done)
+        }
+        return result
+      }
+    }
+  }
+  follow(electron.ipcMain)
+  for (const wc of electron.webContents?.getAllWebContents?.() ?? []) follow((wc as MainValue).ipc)
+  electron.app?.on?.("web-contents-created", (_event: unknown, wc: MainValue) => follow(wc?.ipc))
   const table = electron.dialog as unknown as Record<string, MainValue>
   const names = ["showMessageBox", "showMessageBoxSync", "showOpenDialog", "showOpenDialogSync", "showSaveDialog", "showSaveDialogSync"]
   const cut = (v: MainValue, max = 300) => (typeof v === "string" ? (v.length > max ? `${v.slice(0, max - 1)}…` : v) : undefined)
@@ -78,6 +125,7 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
         state.told.push(`${label} answered at once by policy (${kind === "message" ? `response ${cancelIndex}` : "canceled"}): a Sync dialog cannot wait for the agent`)
         if (state.told.length > 20) state.told.shift()
         changed()
+        notify()
         return shape(kind === "message" ? { response: cancelIndex } : { canceled: true })
       }
       return new Promise((resolve) => {
@@ -96,15 +144,39 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
         }, state.holdMs)
         state.held.push(entry)
         changed()
+        notify()
       })
     }
   }
 }
 
-/** Runs in the main process: the held dialogs, the open popped-up menu (flattened) and what was answered without the agent since the last read. */
-export const readHeld = (_electron: ElectronModule): NativeRead => {
+/**
+ * Runs in the main process: the held dialogs, the open popped-up menu (flattened) and what was answered
+ * without the agent since the last read, with the marks of this read. Given the marks of an earlier read
+ * (taken before an action), it first waits until the IPC invokes started since then have settled or a
+ * dialog was asked for since then, at most `ms` (the answer of the action reads what its IPC opened).
+ */
+export function readHeld(electron: ElectronModule): NativeRead
+export function readHeld(electron: ElectronModule, after: { readonly marks: NativeMarks; readonly ms: number } | undefined): NativeRead | Promise<NativeRead>
+export function readHeld(_electron: ElectronModule, after?: { readonly marks: NativeMarks; readonly ms: number }): NativeRead | Promise<NativeRead> {
   const g = globalThis as MainValue
   const state = g.__stagewrightModals
+  const quiet = () => !state || state.seq > after!.marks.dialogs || ![...state.inflight].some((id: number) => id > after!.marks.invokes)
+  if (after === undefined || quiet()) return read()
+  return new Promise((resolve) => {
+    const finish = () => {
+      clearTimeout(timer)
+      state.waiters.delete(check)
+      resolve(read())
+    }
+    const check = () => {
+      if (quiet()) finish()
+    }
+    const timer = setTimeout(finish, after.ms)
+    state.waiters.add(check)
+  })
+
+  function read(): NativeRead {
   const held = state ? state.held.map((h: MainValue) => h.facts) : []
   const told = state ? state.told.splice(0, state.told.length) : []
   const popped = g.__stagewright?.popup
@@ -124,7 +196,8 @@ export const readHeld = (_electron: ElectronModule): NativeRead => {
     const win = popped.window && !popped.window.isDestroyed?.() ? popped.window : null
     popup = { at: popped.at, items, ...(win?.webContents ? { webContentsId: win.webContents.id } : {}) }
   }
-  return { held, popup, told }
+  return { held, popup, told, marks: { dialogs: state?.seq ?? 0, invokes: state?.invokeSeq ?? 0 } }
+  }
 }
 
 /** Runs in the main process: answers a held dialog (false when it is no longer held: answered or timed out). */

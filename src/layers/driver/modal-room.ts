@@ -64,6 +64,8 @@ export interface NativeRead {
   readonly held: ReadonlyArray<NativeHeld>
   readonly popup: PopupFacts | null
   readonly told: ReadonlyArray<string>
+  /** What the main process had seen at this read (dialog calls, IPC invokes): the mark a later action's answer waits from. */
+  readonly marks?: { readonly dialogs: number; readonly invokes: number }
 }
 
 /** What a control does when the agent clicks it, fills it, or presses Enter/Escape on its state. */
@@ -126,6 +128,7 @@ export class ModalRoom {
   #native: NativeRead = { held: [], popup: null, told: [] }
   /** Whether the main process may have changed since the last read (it says so: ./main-modals.ts's MODALS_CHANGED). */
   #nativeStale = true
+  #marks: NativeRead["marks"] = undefined
   readonly #told: Array<string> = []
   readonly #states = new Map<unknown, ModalState>()
 
@@ -203,6 +206,12 @@ export class ModalRoom {
   nativeRead(read: NativeRead): void {
     this.#native = read
     this.#told.push(...read.told)
+    if (read.marks !== undefined) this.#marks = read.marks
+  }
+
+  /** @internal driver only: the marks of the main process's latest read (undefined before the first). */
+  get marks(): NativeRead["marks"] {
+    return this.#marks
   }
 
   /** What the main process answered on its own since this was last asked (a sync dialog by policy, a hold that timed out): told once. */

@@ -6,13 +6,14 @@ import type { AxeResults, Result } from "axe-core"
 import { Effect, Schema } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { PageOps, Snapshots, Windows, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
 import { describeMarked, label, MARK, pageFunction } from "./refs.js"
+import { callHandle } from "../../tools/handle.js"
 
 const IMPACTS = ["minor", "moderate", "serious", "critical"] as const
 type Impact = (typeof IMPACTS)[number]
@@ -23,9 +24,9 @@ const loadAxe = () => (axeSource ??= readFileSync(createRequire(import.meta.url)
 /** Loads axe-core into the page once (it stays until the page navigates). */
 export const ensureAxe = (entry: WindowEntry) =>
   Effect.gen(function* () {
-    const pages = yield* PageOps
-    const present = yield* pages.evaluate(entry, "look for axe", () => typeof (window as { axe?: unknown }).axe === "object")
-    if (!present) yield* pages.evaluate(entry, "load axe-core", loadAxe())
+    const call = yield* callHandle
+    const present = yield* call.evaluate(entry, "look for axe", () => typeof (window as { axe?: unknown }).axe === "object")
+    if (!present) yield* call.evaluate(entry, "load axe-core", loadAxe())
   })
 
 /** One-line fixes for the rules agents meet most; other rules use axe's own first check message. */
@@ -76,13 +77,11 @@ export const auditTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
+      const call = yield* callHandle
       const config = yield* ServerConfig
-      const entry = yield* windows.window()
-      const scope = input.target !== undefined ? yield* snapshots.locate(entry, input.target) : undefined
-      if (scope !== undefined) yield* pages.run(`find ${input.target}`, () => scope.waitFor({ state: "attached", timeout: 5_000 }))
+      const entry = yield* call.surface()
+      const scope = input.target !== undefined ? yield* call.locate(entry, input.target) : undefined
+      if (scope !== undefined) yield* call.run(`find ${input.target}`, () => scope.waitFor({ state: "attached", timeout: 5_000 }))
       yield* ensureAxe(entry)
       const options = {
         resultTypes: ["violations"],
@@ -127,7 +126,7 @@ export const auditTool = defineTool({
         }
       }
       const root = scope ?? entry.page.locator("html")
-      const out = yield* pages.run("run axe-core", () => root.evaluate(pageFunction(inPage), args))
+      const out = yield* call.run("run axe-core", () => root.evaluate(pageFunction(inPage), args))
       if (out.error !== undefined) return yield* new OperationFailed({ message: `axe-core failed: ${out.error}`, hint: "Check the rule ids and tags (axe-core rule ids like label, color-contrast)." })
       return yield* render(entry, out, config.outputDir)
     })

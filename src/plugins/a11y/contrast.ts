@@ -4,10 +4,10 @@
  * with translucent layers blended; text over a background image is reported as unknown.
  */
 import { Effect, Schema } from "effect"
-import { Windows, Snapshots, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
 import { describeMarked, label, MARK, pageFunction } from "./refs.js"
+import { callHandle } from "../../tools/handle.js"
 
 interface Measured {
   readonly text: string
@@ -97,15 +97,13 @@ export const contrastTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
+      const call = yield* callHandle
+      const entry = yield* call.surface()
       const self = input.target !== undefined
-      const root = self ? yield* snapshots.locate(entry, input.target!) : entry.page.locator("body")
+      const root = self ? yield* call.locate(entry, input.target!) : entry.page.locator("body")
       const args = { self, attr: MARK, minRatio: input.level === "AAA" ? 7 : 4.5, limit: input.limit ?? 20 }
-      yield* pages.evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
-      const out = yield* pages.run(`measure contrast${self ? ` of ${input.target}` : ""}`, () => root.evaluate(pageFunction(measure), args, { timeout: 5_000 }))
+      yield* call.evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
+      const out = yield* call.run(`measure contrast${self ? ` of ${input.target}` : ""}`, () => root.evaluate(pageFunction(measure), args, { timeout: 5_000 }))
       const described = yield* describeMarked(entry, out.items.length)
       const items = out.items.map((m: Measured, i) => ({ ...m, ...described[i], level: m.ratio === null ? "unknown (background image)" : levels(m.ratio, m.large) }))
       const line = (m: (typeof items)[number]) =>

@@ -3,10 +3,10 @@
  * focused element. Role, name and ref come from the element's aria snapshot (see refs.ts).
  */
 import { Effect, Schema } from "effect"
-import { Windows, Snapshots, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
 import { describeMarked, label, MARK } from "./refs.js"
+import { callHandle } from "../../tools/handle.js"
 
 /** Reads the focused element: a stable key per element, and marks it with `attr="<index>"`. */
 const readFocus = (a: { attr: string; index: number }) => {
@@ -41,19 +41,17 @@ export const tabOrderTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
+      const call = yield* callHandle
+      const entry = yield* call.surface()
       const page = entry.page
       const maxStops = input.maxStops ?? 40
-      yield* pages.evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
+      yield* call.evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
       if (input.from !== undefined) {
-        const start = yield* snapshots.locate(entry, input.from)
-        yield* pages.run(`focus ${input.from}`, () => start.focus({ timeout: 5_000 }))
+        const start = yield* call.locate(entry, input.from)
+        yield* call.run(`focus ${input.from}`, () => start.focus({ timeout: 5_000 }))
       } else {
         // An unfocusable marker at the top of the body is the starting point of sequential navigation.
-        yield* pages.evaluate(entry, "go to the top", () => {
+        yield* call.evaluate(entry, "go to the top", () => {
           const marker = document.createElement("span")
           marker.id = "__sw-tab-start"
           marker.tabIndex = -1
@@ -63,15 +61,15 @@ export const tabOrderTool = defineTool({
       }
       const stops: Array<{ key: number; tag: string; mark: number }> = []
       if (input.from !== undefined) {
-        const first = yield* pages.evaluate(entry, "read focus", readFocus, { attr: MARK, index: 0 })
+        const first = yield* call.evaluate(entry, "read focus", readFocus, { attr: MARK, index: 0 })
         if (first.key !== -1) stops.push({ key: first.key, tag: first.tag, mark: first.mark ?? 0 })
       }
       let trap: { kind: "stuck" | "cycle"; from: number } | undefined
       let wrapped = false
       let pageEnds = 0
       for (let i = 0; i < maxStops + 2 && stops.length < maxStops; i++) {
-        yield* pages.run("press Tab", () => page.keyboard.press("Tab"))
-        const seen = yield* pages.evaluate(entry, "read focus", readFocus, { attr: MARK, index: stops.length })
+        yield* call.run("press Tab", () => page.keyboard.press("Tab"))
+        const seen = yield* call.evaluate(entry, "read focus", readFocus, { attr: MARK, index: stops.length })
         if (seen.key === -1) {
           // Focus left the page content (past the last stop): the next Tab starts over.
           if (++pageEnds > 1 || stops.length === 0) break
@@ -91,8 +89,8 @@ export const tabOrderTool = defineTool({
         }
         stops.push({ key: seen.key, tag: seen.tag, mark: seen.mark ?? stops.length })
       }
-      const tabbable = yield* pages.evaluate(entry, "count tabbable elements", countTabbable)
-      yield* pages.evaluate(entry, "remove the start marker", () => document.getElementById("__sw-tab-start")?.remove()).pipe(Effect.ignore)
+      const tabbable = yield* call.evaluate(entry, "count tabbable elements", countTabbable)
+      yield* call.evaluate(entry, "remove the start marker", () => document.getElementById("__sw-tab-start")?.remove()).pipe(Effect.ignore)
       const described = yield* describeMarked(entry, stops.length)
       const named = stops.map((s, i) => ({ ...described[s.mark], element: s.tag, index: i + 1 }))
       const lines = named.map((s) => `${s.index}. ${label(s, s.element)}`)
@@ -119,10 +117,9 @@ export const focusTool = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const pages = yield* PageOps
-      const entry = yield* windows.window()
-      const seen = yield* pages.evaluate(
+      const call = yield* callHandle
+      const entry = yield* call.surface()
+      const seen = yield* call.evaluate(
         entry,
         "read focus",
         (attr: string) => {

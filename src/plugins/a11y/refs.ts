@@ -5,7 +5,8 @@
  * A ref that the full snapshot does not hold (an element outside the accessibility tree) is dropped.
  */
 import { Effect } from "effect"
-import { PageOps, Snapshots, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { callHandle } from "../../tools/handle.js"
 export { pageFunction } from "../../layers/driver/ElectronDriver.js"
 
 export const MARK = "data-sw-mark"
@@ -26,17 +27,14 @@ const parseLine = (text: string): Described => {
 /** Role, name and ref of the elements marked 0..count-1 (in that order); removes the marks. */
 export const describeMarked = (entry: WindowEntry, count: number) =>
   Effect.gen(function* () {
-    const pages = yield* PageOps
-    const snapshots = yield* Snapshots
+    const call = yield* callHandle
     const lines = yield* Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) =>
-      pages
-        .run("describe an element", () => entry.page.locator(`[${MARK}="${i}"]`).first().ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 }))
+      call.run("describe an element", () => entry.page.locator(`[${MARK}="${i}"]`).first().ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 }))
         .pipe(Effect.orElseSucceed(() => ""))
     )
-    yield* pages
-      .evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
+    yield* call.evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
       .pipe(Effect.ignore)
-    if (count > 0) yield* snapshots.snapshot(entry).pipe(Effect.ignore)
+    if (count > 0) yield* call.snapshot(entry).pipe(Effect.ignore)
     return lines.map((line): Described => {
       const d = parseLine(line)
       return d.ref !== undefined && !entry.refs.has(d.ref) ? { role: d.role, name: d.name } : d

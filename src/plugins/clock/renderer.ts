@@ -6,8 +6,9 @@
  * run (the fake stays in the pages, following real time, until the app restarts).
  */
 import { Effect } from "effect"
-import { AppLifecycle, PageOps, sessionLocal, Windows } from "../../layers/driver/ElectronDriver.js"
+import { sessionLocal } from "../../layers/driver/ElectronDriver.js"
 import type { MainClockAction } from "./main-clock.js"
+import { callHandle } from "../../tools/handle.js"
 
 export interface RendererClock {
   installed: boolean
@@ -26,43 +27,42 @@ export interface RendererCommand {
 
 /** What the session remembers of the windows' clock. */
 export const rendererClock = Effect.map(
-  Effect.flatMap(AppLifecycle, (lifecycle) => lifecycle.session),
+  Effect.flatMap(callHandle, (call) => call.session),
   (session) => rendererState.of(session)
 )
 
 /** Applies a command to the windows' clock (already checked: installed unless install or status). */
 export const applyRenderer = (command: RendererCommand) =>
   Effect.gen(function* () {
-    const lifecycle = yield* AppLifecycle
-    const pages = yield* PageOps
-    const session = yield* lifecycle.session
+    const call = yield* callHandle
+    const session = yield* call.session
     const state = rendererState.of(session)
     const clock = session.context.clock
     switch (command.action) {
       case "install":
-        yield* pages.run("install the windows' clock", () => clock.install(command.time !== undefined ? { time: command.time } : {}))
+        yield* call.run("install the windows' clock", () => clock.install(command.time !== undefined ? { time: command.time } : {}))
         Object.assign(state, { installed: true, fixed: false })
         break
       case "set":
-        yield* pages.run("set the windows' time", () => (command.fixed === true ? clock.setFixedTime(command.time!) : clock.setSystemTime(command.time!)))
+        yield* call.run("set the windows' time", () => (command.fixed === true ? clock.setFixedTime(command.time!) : clock.setSystemTime(command.time!)))
         state.fixed = command.fixed === true
         break
       case "advance":
-        yield* pages.run("advance the windows' clock", () => clock.fastForward(command.by!))
+        yield* call.run("advance the windows' clock", () => clock.fastForward(command.by!))
         break
       case "run":
-        yield* pages.run("run the windows' clock", () => clock.runFor(command.by!))
+        yield* call.run("run the windows' clock", () => clock.runFor(command.by!))
         break
       case "pause":
-        yield* pages.run("pause the windows' clock", () => clock.pauseAt(command.time!))
+        yield* call.run("pause the windows' clock", () => clock.pauseAt(command.time!))
         state.paused = true
         break
       case "resume":
-        yield* pages.run("resume the windows' clock", () => clock.resume())
+        yield* call.run("resume the windows' clock", () => clock.resume())
         state.paused = false
         break
       case "uninstall":
-        yield* pages.run("give the windows the real time", async () => {
+        yield* call.run("give the windows the real time", async () => {
           await clock.setSystemTime(Date.now())
           await clock.resume()
         })
@@ -84,12 +84,11 @@ export interface WindowTime {
 
 /** The time each open window's page reports now. */
 export const windowTimes = Effect.gen(function* () {
-  const pages = yield* PageOps
+  const call = yield* callHandle
   return yield* Effect.forEach(
-    yield* (yield* Windows).every,
+    yield* (yield* callHandle).surfaces(),
     (w) =>
-      pages
-        .evaluate(w, "read the page's time", () => ({ now: Date.now(), faked: (Date as unknown as { isFake?: boolean }).isFake === true }))
+      call.evaluate(w, "read the page's time", () => ({ now: Date.now(), faked: (Date as unknown as { isFake?: boolean }).isFake === true }))
         .pipe(Effect.map((t): WindowTime => ({ window: w.id, ...t }))),
     { concurrency: "unbounded" }
   )

@@ -4,13 +4,13 @@
  * caller code: the main-process clock is this plugin's own.
  */
 import { Effect, Schema } from "effect"
-import { MainProcess } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, NeedsMainProcess } from "../../tools/errors.js"
 import { answer } from "../../tools/respond.js"
 import { defineTool } from "../../tools/Tool.js"
 import { mainClock, type MainClockAction, type MainClockCommand, type MainClockState } from "./main-clock.js"
 import { applyRenderer, rendererClock, windowTimes, type RendererCommand, type WindowTime } from "./renderer.js"
 import { formatDuration, parseDuration, parseTime } from "./time.js"
+import { callHandle } from "../../tools/handle.js"
 
 const ACTIONS = ["install", "set", "advance", "run", "pause", "resume", "status", "uninstall"] as const
 /** run fires every timer on the way (an animation-frame loop 60 times a second): bounded. */
@@ -82,9 +82,9 @@ export const clockControl = defineTool({
       if (renderer !== undefined && !renderer.installed && !["install", "status", "uninstall"].includes(action)) {
         return yield* invalid(`the windows' clock is not installed, so it cannot ${action}`, 'Call { "action": "install" } first (or target "main").')
       }
-      const mainProcess = yield* MainProcess
+      const call = yield* callHandle
       const inMain = (what: string, command: MainClockCommand) =>
-        mainProcess.evaluateMain(what, mainClock, command).pipe(
+        call.evaluateMain(what, mainClock, command).pipe(
           Effect.catchTag("NeedsMainProcess", (e) => Effect.fail(new NeedsMainProcess({ message: e.message, hint: `${e.hint} Or fake the windows' time alone: target "renderer".`, details: e.details })))
         )
       // A pause without time stops the clocks together at the next whole second: a running clock cannot

@@ -5,11 +5,12 @@
  * --lang only at start-up: it applies at the next launch, or at once with relaunch).
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, Windows, MainProcess, PageOps } from "../../layers/driver/ElectronDriver.js"
+import { AppLifecycle } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
 import { defineTool } from "../../tools/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
+import { callHandle } from "../../tools/handle.js"
 
 export const zoom = defineTool({
   name: "electron_emulation_zoom",
@@ -23,11 +24,9 @@ export const zoom = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const mainProcess = yield* MainProcess
-      const pages = yield* PageOps
-      const entry = yield* windows.window(input.window)
-      const factor = yield* mainProcess.evaluateWindow(
+      const call = yield* callHandle
+      const entry = yield* call.surface(input.window)
+      const factor = yield* call.evaluateWindow(
         entry,
         "set the zoom factor",
         (win: { webContents: { setZoomFactor: (f: number) => void; getZoomFactor: () => number } }, wanted: number | null) => {
@@ -36,7 +35,7 @@ export const zoom = defineTool({
         },
         input.factor ?? null
       )
-      const dpr = yield* pages.evaluate(entry, "read devicePixelRatio", () => window.devicePixelRatio)
+      const dpr = yield* call.evaluate(entry, "read devicePixelRatio", () => window.devicePixelRatio)
       return { text: `${entry.id}: zoom factor ${factor} (${Math.round(factor * 100)}%), page devicePixelRatio ${dpr}`, structured: { window: entry.id, zoomFactor: factor, devicePixelRatio: dpr } }
     })
 })
@@ -59,24 +58,22 @@ export const timezone = defineTool({
   input: Schema.Struct({ timezone: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const pages = yield* PageOps
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const wanted = input.timezone
       if (wanted !== undefined) {
         if (wanted !== "system" && !isTimeZone(wanted)) {
           return yield* new InvalidArgument({ message: `timezone: ${wanted} is not an IANA time zone`, hint: "Examples: Europe/Paris, America/New_York, Asia/Tokyo, UTC; \"system\" removes the override." })
         }
         const timezoneId = wanted === "system" ? "" : wanted
-        yield* pages.run("override the time zone", () =>
+        yield* call.run("override the time zone", () =>
           applyInEveryWindow(session, "timezone", (cdp) => cdp.send("Emulation.setTimezoneOverride", { timezoneId }), timezoneId !== "")
         )
       }
       const seen = yield* Effect.forEach(
-        yield* (yield* Windows).every,
+        yield* (yield* callHandle).surfaces(),
         (w) =>
-          pages
-            .evaluate(w, "read the time zone", () => ({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, utcOffsetMinutes: -new Date().getTimezoneOffset() }))
+          call.evaluate(w, "read the time zone", () => ({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, utcOffsetMinutes: -new Date().getTimezoneOffset() }))
             .pipe(Effect.map((tz) => ({ window: w.id, ...tz }))),
         { concurrency: "unbounded" }
       )
@@ -99,10 +96,8 @@ export const locale = defineTool({
         return yield* new InvalidArgument({ message: `locale: ${JSON.stringify(input.locale)} is not a locale`, hint: "Give a BCP 47 tag like fr, de-CH or pt-BR." })
       }
       const lifecycle = yield* AppLifecycle
-      const windows = yield* Windows
-      const mainProcess = yield* MainProcess
-      const pages = yield* PageOps
-      let session = yield* lifecycle.session
+      const call = yield* callHandle
+      let session = yield* call.session
       if (input.relaunch === true) {
         if (input.locale === undefined) return yield* new InvalidArgument({ message: "relaunch needs locale", hint: "Example: { \"locale\": \"fr\", \"relaunch\": true }" })
         const launch = session.launch
@@ -116,9 +111,9 @@ export const locale = defineTool({
           ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {})
         })
       }
-      const main = yield* mainProcess.evaluateMain("read the locale", ({ app }: { app: { getLocale: () => string; getSystemLocale?: () => string } }) => ({ appLocale: app.getLocale(), systemLocale: app.getSystemLocale?.() ?? null }), undefined)
-      const entry = yield* windows.window()
-      const page = yield* pages.evaluate(entry, "read navigator.language", () => ({ language: navigator.language, languages: [...navigator.languages] }))
+      const main = yield* call.evaluateMain("read the locale", ({ app }: { app: { getLocale: () => string; getSystemLocale?: () => string } }) => ({ appLocale: app.getLocale(), systemLocale: app.getSystemLocale?.() ?? null }), undefined)
+      const entry = yield* call.surface()
+      const page = yield* call.evaluate(entry, "read navigator.language", () => ({ language: navigator.language, languages: [...navigator.languages] }))
       const now = `app.getLocale()=${main.appLocale}, ${entry.id} navigator.language=${page.language} (${page.languages.join(", ")})`
       const pending =
         input.locale !== undefined && input.relaunch !== true

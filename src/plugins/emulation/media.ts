@@ -6,20 +6,20 @@
  * prefers-color-scheme, which nativeTheme may drive).
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, MainProcess, PageOps, sessionLocal, type AppSession, Windows } from "../../layers/driver/ElectronDriver.js"
+import { sessionLocal, type AppSession } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
+import { callHandle } from "../../tools/handle.js"
 
 /** Reads matchMedia queries in every open window. */
 export const readMedia = (session: AppSession, queries: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const pages = yield* PageOps
+    const call = yield* callHandle
     return yield* Effect.forEach(
-      yield* (yield* Windows).every,
+      yield* (yield* callHandle).surfaces(),
       (w) =>
-        pages
-          .evaluate(w, "read media features", (qs: ReadonlyArray<string>) => qs.map((q) => window.matchMedia(q).matches), queries)
+        call.evaluate(w, "read media features", (qs: ReadonlyArray<string>) => qs.map((q) => window.matchMedia(q).matches), queries)
           .pipe(Effect.map((matches) => ({ window: w.id, matches }))),
       { concurrency: "unbounded" }
     )
@@ -34,11 +34,9 @@ export const theme = defineTool({
   input: Schema.Struct({ theme: Schema.optional(Schema.Literal("system", "light", "dark")) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const mainProcess = yield* MainProcess
-      const pages = yield* PageOps
-      const session = yield* lifecycle.session
-      const main = yield* mainProcess.evaluateMain(
+      const call = yield* callHandle
+      const session = yield* call.session
+      const main = yield* call.evaluateMain(
         "set the theme",
         ({ nativeTheme }: { nativeTheme: { themeSource: string; shouldUseDarkColors: boolean } }, wanted: string | null) => {
           if (wanted !== null) nativeTheme.themeSource = wanted
@@ -47,7 +45,7 @@ export const theme = defineTool({
         input.theme ?? null
       )
       // Windows repaint asynchronously: read until each reports the scheme the main process chose (3 s at most).
-      const seen = yield* pages.poll(
+      const seen = yield* call.poll(
         Effect.map(readMedia(session, ["(prefers-color-scheme: dark)"]), (windows) => ({
           ok: windows.every((w) => w.matches[0] === main.shouldUseDarkColors),
           actual: windows.map((w) => ({ window: w.window, colorScheme: w.matches[0] ? "dark" : "light" }))
@@ -85,9 +83,8 @@ export const media = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const pages = yield* PageOps
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const overrides = mediaOverrides.of(session)
       const asked = (Object.keys(FEATURES) as Array<FeatureKey>).filter((k) => input[k] !== undefined)
       if (asked.length > 0) {
@@ -97,7 +94,7 @@ export const media = defineTool({
         }
         // Every asked feature is sent (an empty value clears the override of this session).
         const features = (Object.keys(FEATURES) as Array<FeatureKey>).map((k) => ({ name: FEATURES[k].name, value: overrides[k] ?? "" }))
-        yield* pages.run("emulate media features", () =>
+        yield* call.run("emulate media features", () =>
           applyInEveryWindow(session, "media", (cdp) => cdp.send("Emulation.setEmulatedMedia", { features }), Object.keys(overrides).length > 0)
         )
       }

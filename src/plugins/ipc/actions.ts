@@ -3,11 +3,12 @@
  * from the main process, through Electron's own handler table and webContents.send.
  */
 import { Effect, Schema } from "effect"
-import { Windows, MainProcess, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
+import { type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import type { InvokeHandlers, IpcState } from "./recorder.js"
 import { Args, Channel, OptionalWindow, preview, requireRecorder, webContentsIdOf } from "./shared.js"
+import { callHandle } from "../../tools/handle.js"
 
 type InvokeOutcome =
   | { readonly kind: "no-handler"; readonly channels: ReadonlyArray<string> }
@@ -66,11 +67,10 @@ export const invokeTool = defineTool({
   input: Schema.Struct({ channel: Channel, args: Args, window: OptionalWindow }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const mainProcess = yield* MainProcess
-      const entry = yield* windows.window(input.window)
+      const call = yield* callHandle
+      const entry = yield* call.surface(input.window)
       const wc = yield* webContentsIdOf(entry)
-      const outcome = yield* mainProcess.evaluateMain(`invoke ${input.channel}`, invokeInMain, { wc, channel: input.channel, args: [...(input.args ?? [])] })
+      const outcome = yield* call.evaluateMain(`invoke ${input.channel}`, invokeInMain, { wc, channel: input.channel, args: [...(input.args ?? [])] })
       if (outcome.kind === "no-handler") {
         return yield* new InvalidArgument({
           message: `channel: no handler is registered for '${input.channel}' (a renderer would get "No handler registered for '${input.channel}'")`,
@@ -113,9 +113,9 @@ export const mockTool = defineTool({
         return yield* new InvalidArgument({ message: "give exactly one of result or error", hint: 'Example: { "channel": "tasks:save", "error": "disk full" } or { "channel": "tasks:load", "result": { "tasks": [] } }' })
       }
       yield* requireRecorder("mock an IPC channel", true)
-      const mainProcess = yield* MainProcess
+      const call = yield* callHandle
       const args = input.error !== undefined ? { channel: input.channel, error: input.error } : { channel: input.channel, result: input.result }
-      const set = yield* mainProcess.evaluateMain(`mock ${input.channel}`, setMock, args)
+      const set = yield* call.evaluateMain(`mock ${input.channel}`, setMock, args)
       const answer = input.error !== undefined ? `fail with Error: ${input.error}` : `reply ${preview(input.result)}`
       return {
         text: `${input.channel} now ${set.replaced ? "(mock replaced) " : ""}${answer}${set.handled ? "; the app's handler is kept and comes back with electron_ipc_clear_mocks" : "; the app registers no handler for it"}.`,
@@ -141,8 +141,8 @@ export const clearMocksTool = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       yield* requireRecorder("clear IPC mocks", false)
-      const mainProcess = yield* MainProcess
-      const result = yield* mainProcess.evaluateMain("clear IPC mocks", clearMocks, input.channel ?? null)
+      const call = yield* callHandle
+      const result = yield* call.evaluateMain("clear IPC mocks", clearMocks, input.channel ?? null)
       if (input.channel !== undefined && result.cleared.length === 0) {
         return yield* new InvalidArgument({
           message: `channel: '${input.channel}' is not mocked`,
@@ -166,11 +166,10 @@ export const sendTool = defineTool({
   input: Schema.Struct({ channel: Channel, args: Args, window: OptionalWindow }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const mainProcess = yield* MainProcess
-      const entry = yield* windows.window(input.window)
+      const call = yield* callHandle
+      const entry = yield* call.surface(input.window)
       const args = [...(input.args ?? [])]
-      yield* mainProcess.evaluateWindow(entry, `send ${input.channel}`, (win, arg: { channel: string; args: Array<unknown> }) => {
+      yield* call.evaluateWindow(entry, `send ${input.channel}`, (win, arg: { channel: string; args: Array<unknown> }) => {
         win.webContents.send(arg.channel, ...arg.args)
       }, { channel: input.channel, args })
       return {

@@ -2,10 +2,11 @@
  * electron_ipc_handlers (what the main process answers) and electron_ipc_log (what went across).
  */
 import { Effect, Schema } from "effect"
-import { MainProcess, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
+import { type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import type { InvokeHandlers, IpcEntry, IpcState } from "./recorder.js"
 import { label, requireRecorder, time, windowIdsByWebContents } from "./shared.js"
+import { callHandle } from "../../tools/handle.js"
 
 interface ChannelInfo {
   readonly channel: string
@@ -43,8 +44,8 @@ export const handlersTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const mainProcess = yield* MainProcess
-      const all = yield* mainProcess.evaluateMain("list the IPC handlers", readChannels, undefined)
+      const call = yield* callHandle
+      const all = yield* call.evaluateMain("list the IPC handlers", readChannels, undefined)
       const shown = all.filter((c) => input.channel === undefined || c.channel.includes(input.channel))
       const lines = shown.map(
         (c) =>
@@ -92,9 +93,9 @@ export const logTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const mainProcess = yield* MainProcess
+      const call = yield* callHandle
       yield* requireRecorder("read the IPC log", false)
-      const read = yield* mainProcess.evaluateMain("read the IPC log", readLog, { after: input.cursor ?? 0, clear: input.clear === true })
+      const read = yield* call.evaluateMain("read the IPC log", readLog, { after: input.cursor ?? 0, clear: input.clear === true })
       if (read === undefined) return yield* Effect.dieMessage("the ipc recorder vanished")
       const entries = read.entries.filter(
         (e) => (input.channel === undefined || e.channel.includes(input.channel)) && (input.direction === undefined || e.dir === input.direction)

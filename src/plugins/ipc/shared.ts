@@ -3,9 +3,10 @@
  * driver's ids (w1, w2) from the webContents ids the main process knows.
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, MainProcess, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { OperationFailed } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
+import { callHandle } from "../../tools/handle.js"
 
 export const Channel = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({ description: "IPC channel, e.g. tasks:save" })
 export const Args = Schema.optional(Schema.Array(Schema.Unknown).pipe(Schema.maxItems(20))).annotations({ description: "arguments (JSON values), default []" })
@@ -27,8 +28,8 @@ export const NO_RECORDER_HINT = "The ipc hook installs at launch/attach while th
 
 export const requireRecorder = (what: string, needHandlers: boolean) =>
   Effect.gen(function* () {
-    const mainProcess = yield* MainProcess
-    const status = yield* mainProcess.evaluateMain(
+    const call = yield* callHandle
+    const status = yield* call.evaluateMain(
       "check the ipc recorder",
       () => {
         const state = (globalThis as { __stagewright_ipc?: { handlersHooked: boolean } }).__stagewright_ipc
@@ -47,14 +48,13 @@ export const requireRecorder = (what: string, needHandlers: boolean) =>
 
 /** The driver's window id of each webContents id (windows that answer; others are left out). */
 export const windowIdsByWebContents = Effect.gen(function* () {
-  const lifecycle = yield* AppLifecycle
-  const mainProcess = yield* MainProcess
-  const session = yield* lifecycle.session
+  const call = yield* callHandle
+  const session = yield* call.session
   const open = session.windows.filter((w) => !w.page.isClosed())
   const pairs = yield* Effect.forEach(
     open,
     (entry) =>
-      mainProcess.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined).pipe(
+      call.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined).pipe(
         Effect.map((wc) => [wc, entry.id] as const),
         Effect.orElseSucceed(() => undefined)
       ),
@@ -66,8 +66,8 @@ export const windowIdsByWebContents = Effect.gen(function* () {
 /** The webContents id of a window. */
 export const webContentsIdOf = (entry: WindowEntry) =>
   Effect.gen(function* () {
-    const mainProcess = yield* MainProcess
-    return yield* mainProcess.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined)
+    const call = yield* callHandle
+    return yield* call.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined)
   })
 
 export const label = (ids: ReadonlyMap<number, string>, wc: number | undefined) => (wc === undefined ? "main" : (ids.get(wc) ?? `webContents ${wc}`))

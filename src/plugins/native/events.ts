@@ -4,9 +4,10 @@
  * for the event, so an unhandled event is visible rather than a silent success.
  */
 import { Effect, Schema } from "effect"
-import { MainProcess, type ElectronModule, type MainValue } from "../../layers/driver/ElectronDriver.js"
+import { type ElectronModule, type MainValue } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
+import { callHandle } from "../../tools/handle.js"
 
 interface Emitted {
   readonly listeners: number
@@ -47,8 +48,8 @@ export const power = defineTool({
   input: Schema.Struct({ event: Schema.Literal("suspend", "resume", "lock-screen", "unlock-screen", "on-ac", "on-battery") }),
   handler: (input) =>
     Effect.gen(function* () {
-      const mainProcess = yield* MainProcess
-      const result = yield* mainProcess.evaluateMain("emit the power event", emit, { module: "powerMonitor", name: input.event, args: [], withEvent: false })
+      const call = yield* callHandle
+      const result = yield* call.evaluateMain("emit the power event", emit, { module: "powerMonitor", name: input.event, args: [], withEvent: false })
       return answer(`powerMonitor ${input.event}`, result)
     })
 })
@@ -71,7 +72,7 @@ export const updater = defineTool({
         return yield* new InvalidArgument({ message: "releaseName/releaseNotes go with update-downloaded", hint: "Example: { \"event\": \"update-downloaded\", \"releaseName\": \"2.0.0\" }" })
       }
       if (input.message !== undefined && input.event !== "error") return yield* new InvalidArgument({ message: "message goes with the error event", hint: "Example: { \"event\": \"error\", \"message\": \"network down\" }" })
-      const mainProcess = yield* MainProcess
+      const call = yield* callHandle
       const downloaded = input.event === "update-downloaded"
       // Electron: update-downloaded(event, releaseNotes, releaseName, releaseDate, updateURL); error(error); the others (event) or nothing.
       const command = {
@@ -81,7 +82,7 @@ export const updater = defineTool({
         withEvent: downloaded,
         ...(input.event === "error" ? { error: input.message ?? "Update failed" } : {})
       }
-      const result = yield* mainProcess.evaluateMain("emit the updater event", emit, command)
+      const result = yield* call.evaluateMain("emit the updater event", emit, command)
       const base = answer(`autoUpdater ${input.event}`, result)
       const calls = (result.calls ?? []).map((c) => `${c.method} at ${new Date(c.at).toISOString()}`)
       return { text: `${base.text}${calls.length > 0 ? `\nApp's updater calls (recorded): ${calls.join(", ")}` : ""}`, structured: base.structured }
@@ -110,11 +111,11 @@ export const appEvent = defineTool({
       if (needs !== undefined && input[needs as "url" | "path" | "argv"] === undefined) {
         return yield* new InvalidArgument({ message: `${needs} is required for ${input.event}`, hint: `Example: { "event": "${input.event}", "${needs}": ${needs === "argv" ? "[\"app\", \"--open\", \"x\"]" : needs === "url" ? "\"myapp://open?id=1\"" : "\"/path/file.txt\""} }` })
       }
-      const mainProcess = yield* MainProcess
-      const hasVisible = input.event === "activate" ? yield* mainProcess.evaluateMain("count visible windows", ({ BrowserWindow }: ElectronModule) => BrowserWindow.getAllWindows().some((w) => w.isVisible()), undefined) : false
+      const call = yield* callHandle
+      const hasVisible = input.event === "activate" ? yield* call.evaluateMain("count visible windows", ({ BrowserWindow }: ElectronModule) => BrowserWindow.getAllWindows().some((w) => w.isVisible()), undefined) : false
       const args =
         input.event === "open-url" ? [input.url!] : input.event === "open-file" ? [input.path!] : input.event === "second-instance" ? [input.argv!, input.cwd ?? process.cwd(), {}] : [hasVisible]
-      const result = yield* mainProcess.evaluateMain("emit the app event", emit, { module: "app", name: input.event, args, withEvent: true })
+      const result = yield* call.evaluateMain("emit the app event", emit, { module: "app", name: input.event, args, withEvent: true })
       return answer(`app ${input.event}`, result)
     })
 })
@@ -137,8 +138,8 @@ export const shell = defineTool({
   input: Schema.Struct({ clear: Schema.optional(Schema.Boolean) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const mainProcess = yield* MainProcess
-      const result = yield* mainProcess.evaluateMain("read the shell calls", shellCalls, input.clear === true)
+      const call = yield* callHandle
+      const result = yield* call.evaluateMain("read the shell calls", shellCalls, input.clear === true)
       const lines = result.calls.map((c) => `${new Date(c.at).toISOString()} ${c.method} ${c.url ?? c.path ?? ""}`)
       return { text: lines.length > 0 ? lines.join("\n") : "No shell calls since launch.", structured: { calls: result.calls } }
     })

@@ -4,10 +4,11 @@
  * with Electron's arguments), the notifications the app showed (click one).
  */
 import { Effect, Schema } from "effect"
-import { MainProcess, type ElectronModule, type MainValue } from "../../layers/driver/ElectronDriver.js"
+import { type ElectronModule, type MainValue } from "../../layers/driver/ElectronDriver.js"
 import { ElementNotFound, InvalidArgument, NotInteractable } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { discoverTrays } from "./discover.js"
+import { callHandle } from "../../tools/handle.js"
 
 interface TrayItem {
   readonly label: string
@@ -160,10 +161,10 @@ export const tray = defineTool({
         return yield* new InvalidArgument({ message: "give icon, or a menu item's id or path, not both", hint: "Example: { \"icon\": \"right-click\" }" })
       }
       if (input.tray !== undefined && input.icon === undefined) return yield* new InvalidArgument({ message: "tray: only with icon", hint: "Example: { \"icon\": \"click\", \"tray\": 3 }" })
-      const mainProcess = yield* MainProcess
+      const call = yield* callHandle
       if (input.icon !== undefined) {
-        yield* mainProcess.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
-        const result = yield* mainProcess.evaluateMain(`${input.icon} the tray icon`, trayIconCommand, { event: input.icon, tray: input.tray ?? null })
+        yield* call.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
+        const result = yield* call.evaluateMain(`${input.icon} the tray icon`, trayIconCommand, { event: input.icon, tray: input.tray ?? null })
         if (result.clicked === null) {
           const trays = result.live.map((t) => `tray ${t.tray}${t.toolTip ? ` "${t.toolTip}"` : ""}`).join(", ")
           return yield* new ElementNotFound({
@@ -174,8 +175,8 @@ export const tray = defineTool({
         return { text: iconAnswer(input.icon, result.clicked), structured: { icon: input.icon, ...result.clicked } }
       }
       const click = input.id !== undefined ? { id: input.id } : input.path !== undefined ? { path: input.path } : null
-      yield* mainProcess.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
-      const result = yield* mainProcess.evaluateMain(click ? "click the tray item" : "read the tray menus", trayCommand, { click })
+      yield* call.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
+      const result = yield* call.evaluateMain(click ? "click the tray item" : "read the tray menus", trayCommand, { click })
       const live = result.trays.filter((t) => !t.destroyed)
       const menus = live.map((t) =>
         [`tray ${t.tray}${t.toolTip ? ` "${t.toolTip}"` : ""}${t.inferred ? " (menu set before attach, inferred)" : ""}:`, ...(t.menu ? render(t.menu, 1) : [`  ${UNREADABLE}`])].join("\n")
@@ -220,8 +221,8 @@ export const notifications = defineTool({
   input: Schema.Struct({ click: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.positive())).annotations({ description: "notification id" }) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const mainProcess = yield* MainProcess
-      const result = yield* mainProcess.evaluateMain("read the notifications", notificationCommand, { click: input.click ?? null })
+      const call = yield* callHandle
+      const result = yield* call.evaluateMain("read the notifications", notificationCommand, { click: input.click ?? null })
       const lines = result.notifications.map((n) => `#${n.id} ${new Date(n.at).toISOString()} "${n.title}"${n.subtitle ? ` (${n.subtitle})` : ""}${n.body ? `: ${n.body}` : ""}`)
       if (input.click !== undefined && !result.clicked) {
         return yield* new ElementNotFound({ message: `No notification #${input.click}`, hint: lines.length > 0 ? `Shown:\n${lines.join("\n")}` : "The app has shown no notification since launch." })

@@ -8,7 +8,7 @@ import { Effect, Fiber, Schema } from "effect"
 import type { Request } from "playwright-core"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { AppLifecycle, MainProcess, sessionLocal, type AppSession, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
+import { sessionLocal, type AppSession, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { answer, bounded, cut, moreLine } from "../../tools/respond.js"
 import { defineTool } from "../../tools/Tool.js"
@@ -32,6 +32,7 @@ import {
 } from "./capture-store.js"
 import type { MainBody, MainNetState, MainRequest } from "./main-hook.js"
 import { matchesUrl, Pattern, toMatcher } from "./routes.js"
+import { callHandle } from "../../tools/handle.js"
 
 interface Capture {
   active: boolean
@@ -172,7 +173,7 @@ const mainBody = (capture: Capture, n: number, which: "request" | "response", bo
 const drainMain = (capture: Capture, all: boolean) =>
   Effect.gen(function* () {
     if (capture.main !== undefined) return
-    const taken = yield* (yield* MainProcess).evaluateMain("read the main process's requests", takeMain, all).pipe(
+    const taken = yield* (yield* callHandle).evaluateMain("read the main process's requests", takeMain, all).pipe(
       Effect.catchAll((error) => Effect.sync(() => void (capture.main = error.message)).pipe(Effect.as(null)))
     )
     if (taken === null) return
@@ -299,8 +300,8 @@ export const capture = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const state = captures.of(session)
       const current = state.current
       const filter = (yield* filterOf(input)) ?? {}
@@ -326,7 +327,7 @@ export const capture = defineTool({
           detach: () => undefined
         }
         if (next.main === undefined) {
-          next.main = yield* (yield* MainProcess).evaluateMain("start capturing main-process requests", startMain, [...redact]).pipe(Effect.catchAll((error) => Effect.succeed(error.message)))
+          next.main = yield* (yield* callHandle).evaluateMain("start capturing main-process requests", startMain, [...redact]).pipe(Effect.catchAll((error) => Effect.succeed(error.message)))
         }
         current?.detach()
         next.detach = listen(session, next)
@@ -346,7 +347,7 @@ export const capture = defineTool({
       if (input.action === "stop") {
         if (!c.active) return yield* new InvalidArgument({ message: "action: the capture is already stopped", hint: "Read it with { \"action\": \"read\" }, or start a new one." })
         c.detach()
-        if (c.main === undefined) yield* (yield* MainProcess).evaluateMain("stop capturing main-process requests", stopMain, undefined).pipe(Effect.ignore)
+        if (c.main === undefined) yield* (yield* callHandle).evaluateMain("stop capturing main-process requests", stopMain, undefined).pipe(Effect.ignore)
         yield* drainMain(c, true)
         c.active = false
         yield* settleWork(c)

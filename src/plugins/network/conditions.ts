@@ -5,10 +5,11 @@
  * Each answer reads back what the pages see: navigator.onLine and navigator.connection (rtt, downlink).
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, PageOps, sessionLocal, type AppSession, Windows } from "../../layers/driver/ElectronDriver.js"
+import { sessionLocal, type AppSession } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
+import { callHandle } from "../../tools/handle.js"
 
 interface Conditions {
   offline: boolean
@@ -49,12 +50,11 @@ interface Seen {
 /** What each window's page reports now. */
 const readBack = (session: AppSession) =>
   Effect.gen(function* () {
-    const pages = yield* PageOps
+    const call = yield* callHandle
     return yield* Effect.forEach(
-      yield* (yield* Windows).every,
+      yield* (yield* callHandle).surfaces(),
       (w) =>
-        pages
-          .evaluate(w, "read the network state", () => {
+        call.evaluate(w, "read the network state", () => {
             const connection = (navigator as { connection?: { rtt?: number; downlink?: number } }).connection
             return { onLine: navigator.onLine, rttMs: connection?.rtt ?? null, downlinkMbps: connection?.downlink ?? null }
           })
@@ -78,14 +78,13 @@ export const offline = defineTool({
   input: Schema.Struct({ offline: Schema.Boolean }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const pages = yield* PageOps
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const c = conditionsOf(session)
       c.offline = input.offline
-      yield* pages.run("set offline", () => session.context.setOffline(input.offline))
+      yield* call.run("set offline", () => session.context.setOffline(input.offline))
       // The same flag on this plugin's sessions, so throttling set there cannot contradict it.
-      yield* pages.run("set offline", () => applyConditions(session, c))
+      yield* call.run("set offline", () => applyConditions(session, c))
       const seen = yield* readBack(session)
       return { text: describe(c, seen), structured: { ...c, windows: seen } }
     })
@@ -106,9 +105,8 @@ export const throttle = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const pages = yield* PageOps
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const c = conditionsOf(session)
       if (input.downloadKbps !== undefined && input.downloadKbps > 0 && input.downloadKbps < 1) {
         return yield* new InvalidArgument({ message: "downloadKbps: at least 1 kbit/s (or 0 for no limit)", hint: "Example: { \"latencyMs\": 400, \"downloadKbps\": 400 } (a slow 3G link)." })
@@ -116,7 +114,7 @@ export const throttle = defineTool({
       c.latencyMs = input.latencyMs ?? 0
       c.downloadKbps = input.downloadKbps ?? 0
       c.uploadKbps = input.uploadKbps ?? 0
-      yield* pages.run("throttle the network", () => applyConditions(session, c))
+      yield* call.run("throttle the network", () => applyConditions(session, c))
       const seen = yield* readBack(session)
       return { text: describe(c, seen), structured: { ...c, windows: seen } }
     })

@@ -12,12 +12,13 @@ import type { Request } from "playwright-core"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { readRegularFile } from "../../layers/config/read-file.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { AppLifecycle, PageOps, sessionLocal } from "../../layers/driver/ElectronDriver.js"
+import { sessionLocal } from "../../layers/driver/ElectronDriver.js"
 import { confine } from "../../tools/confine.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { matchesUrl, Pattern, routesOf, toMatcher } from "./routes.js"
 import { answer, bounded, moreLine } from "../../tools/respond.js"
+import { callHandle } from "../../tools/handle.js"
 
 const MAX_ENTRIES = 2_000
 const MAX_BODY = 5_000_000
@@ -87,8 +88,8 @@ export const harRecord = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const current = harState.of(session).recording
       if (input.action === "start") {
         if (current) return yield* new InvalidArgument({ message: "action: a recording is already running", hint: "Stop it first: { \"action\": \"stop\" }." })
@@ -164,20 +165,19 @@ export const harReplay = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const pages = yield* PageOps
+      const call = yield* callHandle
       const config = yield* ServerConfig
       // The file is vetted before anything else (with no app running too): procfs, devices, --app-root.
       const inOutput = input.file === undefined ? undefined : outputPath(config.outputDir, input.file, ".har")
       const file = input.file === undefined ? undefined : typeof inOutput === "string" && existsSync(inOutput) ? inOutput : resolve(input.file)
       if (file !== undefined && file !== inOutput) yield* confine([[file, "file"]])
-      const session = yield* lifecycle.session
+      const session = yield* call.session
       if (input.stop === true) {
         if (input.file !== undefined) return yield* new InvalidArgument({ message: "stop takes no file", hint: "{ \"stop\": true } ends the replay." })
         const was = harState.of(session).replaying
         if (was === undefined) return yield* new InvalidArgument({ message: "stop: no HAR is being replayed", hint: "Start one with { \"file\": \"…har\" }." })
         // unrouteAll is the only public way to drop a HAR router: put the mocked routes back afterwards.
-        yield* pages.run("stop the replay", async () => {
+        yield* call.run("stop the replay", async () => {
           await session.context.unrouteAll({ behavior: "ignoreErrors" })
           for (const r of routesOf(session)) await session.context.route(r.matcher, r.handler)
         })
@@ -188,7 +188,7 @@ export const harReplay = defineTool({
       if (!existsSync(file)) return yield* new InvalidArgument({ message: `file: ${input.file} does not exist`, hint: "Give the path electron_network_har_record returned." })
       yield* checkHar(file, input.file)
       const matcher = input.url !== undefined ? yield* toMatcher(input.url, "url") : undefined
-      yield* pages.run("replay the HAR", () =>
+      yield* call.run("replay the HAR", () =>
         // playwright-core hands `url` to context.route, which takes a function matcher (its types say string | RegExp only).
         session.context.routeFromHAR(file, { notFound: input.notFound ?? "abort", ...(matcher !== undefined ? { url: matcher as unknown as RegExp } : {}) })
       )

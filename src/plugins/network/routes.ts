@@ -8,12 +8,13 @@
 import { Duration, Effect, Exit, Fiber, Schema } from "effect"
 import { existsSync } from "node:fs"
 import type { BrowserContext, Route } from "playwright-core"
-import { AppLifecycle, PageOps, sessionLocal, type AppSession } from "../../layers/driver/ElectronDriver.js"
+import { sessionLocal, type AppSession } from "../../layers/driver/ElectronDriver.js"
 import { classifyServedBody } from "../../eval-policy/code-paths.js"
 import { allowsCode } from "../../tools/code-gate.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { compileGlob, compileSafePattern } from "../../tools/patterns.js"
 import { defineTool } from "../../tools/Tool.js"
+import { callHandle } from "../../tools/handle.js"
 
 export const ABORT_REASONS = ["failed", "aborted", "timedout", "accessdenied", "connectionrefused", "connectionreset", "namenotresolved", "internetdisconnected", "blockedbyclient"] as const
 
@@ -134,9 +135,8 @@ export const route = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const pages = yield* PageOps
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const list = routesOf(session)
       if (input.url === undefined) {
         if (Object.keys(input).length > 0) return yield* new InvalidArgument({ message: "url is required to add a route", hint: "Example: { \"url\": \"**/api/quote*\", \"body\": \"{...}\" }; without arguments the routes are listed." })
@@ -206,7 +206,7 @@ export const route = defineTool({
           }
         }
       }
-      yield* pages.run("add the route", () => session.context.route(matcher, entry.handler))
+      yield* call.run("add the route", () => session.context.route(matcher, entry.handler))
       list.push(entry)
       return { text: `Routed ${input.url} -> ${entry.summary}.\n${describeRoutes(list)}`, structured: { routes: routeList(list) } }
     })
@@ -221,9 +221,8 @@ export const unroute = defineTool({
   input: Schema.Struct({ url: Schema.optional(Pattern) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const pages = yield* PageOps
-      const session = yield* lifecycle.session
+      const call = yield* callHandle
+      const session = yield* call.session
       const list = routesOf(session)
       const which = list.filter((r) => input.url === undefined || r.pattern === input.url)
       if (input.url !== undefined && which.length === 0) {
@@ -232,7 +231,7 @@ export const unroute = defineTool({
           hint: list.length > 0 ? `Routes: ${list.map((r) => r.pattern).join(", ")}` : "There are no mocked routes."
         })
       }
-      yield* pages.run("remove the route", () => removeRoutes(session.context, list, which))
+      yield* call.run("remove the route", () => removeRoutes(session.context, list, which))
       return { text: `Removed ${which.length} route(s).\n${describeRoutes(list)}`, structured: { removed: which.map((r) => r.pattern), routes: routeList(list) } }
     })
 })

@@ -7,11 +7,11 @@ import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { Snapshots, MainProcess, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
 import { cdpSession, LOAD_BUILTIN, ProcessTarget, resolveTarget, send, targetName } from "./shared.js"
+import { callHandle } from "../../tools/handle.js"
 
 export interface CpuProfile {
   readonly nodes: ReadonlyArray<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }>
@@ -71,9 +71,7 @@ export const cpuProfileTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const snapshots = yield* Snapshots
-      const mainProcess = yield* MainProcess
-      const pages = yield* PageOps
+      const call = yield* callHandle
       const config = yield* ServerConfig
       const measured = yield* resolveTarget(input.target)
       const durationMs = input.durationMs ?? 2_000
@@ -87,11 +85,11 @@ export const cpuProfileTool = defineTool({
       const json = yield* Effect.scoped(
         measured.kind === "main"
           ? Effect.gen(function* () {
-              yield* Effect.acquireRelease(mainProcess.evaluateMain("start the main-process profiler", startMain, { interval }), () =>
-                mainProcess.evaluateMain("release the main-process profiler", abandonMain, undefined).pipe(Effect.ignore)
+              yield* Effect.acquireRelease(call.evaluateMain("start the main-process profiler", startMain, { interval }), () =>
+                call.evaluateMain("release the main-process profiler", abandonMain, undefined).pipe(Effect.ignore)
               )
               yield* Effect.sleep(durationMs)
-              return yield* mainProcess.evaluateMain<string, undefined>("stop the main-process profiler", stopMain, undefined)
+              return yield* call.evaluateMain<string, undefined>("stop the main-process profiler", stopMain, undefined)
             })
           : Effect.gen(function* () {
               const cdp = yield* cdpSession(measured.entry)
@@ -100,8 +98,8 @@ export const cpuProfileTool = defineTool({
               yield* send(cdp, "Profiler.start")
               const started = Date.now()
               if (input.click !== undefined) {
-                const locator = yield* snapshots.locate(measured.entry, input.click)
-                yield* pages.run(`click ${input.click}`, () => locator.click({ timeout: Math.max(1_000, durationMs) }))
+                const locator = yield* call.locate(measured.entry, input.click)
+                yield* call.run(`click ${input.click}`, () => locator.click({ timeout: Math.max(1_000, durationMs) }))
               }
               yield* Effect.sleep(Math.max(0, durationMs - (Date.now() - started)))
               const stopped = yield* send<{ profile: CpuProfile }>(cdp, "Profiler.stop")

@@ -3,10 +3,10 @@
  * ('longtask') the tool installs in the page; each call drains what it recorded (bounded to 500).
  */
 import { Effect, Schema } from "effect"
-import { Windows, Snapshots, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target, WindowId } from "../../tools/shapes.js"
+import { callHandle } from "../../tools/handle.js"
 
 interface LongTask {
   readonly start: number
@@ -57,20 +57,18 @@ export const longTasksTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
-      const entry = yield* windows.window(input.window)
-      const wasOn = yield* pages.evaluate(entry, "install the long-task observer", install)
-      const supported = yield* pages.evaluate(entry, "check long-task support", () => PerformanceObserver.supportedEntryTypes.includes("longtask"))
+      const call = yield* callHandle
+      const entry = yield* call.surface(input.window)
+      const wasOn = yield* call.evaluate(entry, "install the long-task observer", install)
+      const supported = yield* call.evaluate(entry, "check long-task support", () => PerformanceObserver.supportedEntryTypes.includes("longtask"))
       if (!supported) return yield* new InvalidArgument({ message: "This renderer does not report long tasks", hint: "Use electron_perf_cpu_profile to see what keeps the main thread busy." })
       if (input.click !== undefined) {
-        const locator = yield* snapshots.locate(entry, input.click)
-        yield* pages.run(`click ${input.click}`, () => locator.click({ timeout: 5_000 }))
+        const locator = yield* call.locate(entry, input.click)
+        yield* call.run(`click ${input.click}`, () => locator.click({ timeout: 5_000 }))
       }
       // The observer delivers entries after the task ends: give it a moment past the watched period.
       yield* Effect.sleep(Math.max(input.durationMs ?? 0, input.click !== undefined ? 200 : 0))
-      const out = yield* pages.evaluate(entry, "read long tasks", drain)
+      const out = yield* call.evaluate(entry, "read long tasks", drain)
       const tasks = out.tasks as Array<LongTask>
       const blocking = tasks.reduce((s, t) => s + Math.max(0, t.duration - 50), 0)
       const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0)

@@ -6,15 +6,16 @@ import { Effect, Ref, Schedule, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { AppLifecycle, MainProcess, PageOps, type MainError, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type MainError, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { cdpSession, kb, LOAD_BUILTIN, ProcessTarget, resolveTarget, send, targetName } from "./shared.js"
 import { chart, slopePerSecond } from "./chart.js"
+import { callHandle, type HandleServices } from "../../tools/handle.js"
 
 const readMain = Effect.gen(function* () {
-  const mainProcess = yield* MainProcess
-  return yield* mainProcess.evaluateMain(
+  const call = yield* callHandle
+  return yield* call.evaluateMain(
     "read main-process memory",
     () => {
       const m = process.memoryUsage()
@@ -29,8 +30,8 @@ const writeMainSnapshot = `(_electron, path) => { ${LOAD_BUILTIN} return load("n
 /** A renderer heap snapshot through HeapProfiler, its chunks joined into the file. */
 const rendererSnapshot = (entry: WindowEntry, file: string) =>
   Effect.gen(function* () {
-    const pages = yield* PageOps
-    const snapshot = yield* pages.withCdp(entry, "take a heap snapshot", async (cdp) => {
+    const call = yield* callHandle
+    const snapshot = yield* call.cdp(entry, "take a heap snapshot", async (cdp) => {
       const chunks: Array<string> = []
       cdp.on("HeapProfiler.addHeapSnapshotChunk", (event) => chunks.push(event.chunk))
       await cdp.send("HeapProfiler.enable")
@@ -51,14 +52,12 @@ export const heapTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const mainProcess = yield* MainProcess
-      const pages = yield* PageOps
+      const call = yield* callHandle
       const config = yield* ServerConfig
-      const session = yield* lifecycle.session
+      const session = yield* call.session
       const main = yield* readMain.pipe(Effect.catchTag("NeedsMainProcess", () => Effect.succeed(undefined)))
       const windows = yield* Effect.forEach(session.windows, (entry) =>
-        pages.withCdp(entry, "Runtime.getHeapUsage", (cdp) => cdp.send("Runtime.getHeapUsage")).pipe(
+        call.cdp(entry, "Runtime.getHeapUsage", (cdp) => cdp.send("Runtime.getHeapUsage")).pipe(
           Effect.map((heap) => ({ window: entry.id, used: heap.usedSize, total: heap.totalSize })),
           Effect.timeout(5_000),
           Effect.orElseSucceed(() => ({ window: entry.id, used: null, total: null }))
@@ -69,7 +68,7 @@ export const heapTool = defineTool({
         const measured = yield* resolveTarget(input.snapshot)
         const file = outputPath(config.outputDir, timestampedName(`heap-${targetName(measured)}`, ".heapsnapshot"), ".heapsnapshot")
         if (typeof file !== "string") return yield* file
-        if (measured.kind === "main") yield* mainProcess.evaluateMain("write a main-process heap snapshot", writeMainSnapshot, file)
+        if (measured.kind === "main") yield* call.evaluateMain("write a main-process heap snapshot", writeMainSnapshot, file)
         else yield* rendererSnapshot(measured.entry, file)
         snapshotFile = file
       }
@@ -106,7 +105,7 @@ export const memoryWatchTool = defineTool({
       const started = Date.now()
       yield* Effect.scoped(
         Effect.gen(function* () {
-          const read: Effect.Effect<number, MainError, MainProcess | PageOps> =
+          const read: Effect.Effect<number, MainError, HandleServices> =
             measured.kind === "main"
               ? Effect.map(readMain, (m) => m.heapUsed)
               : yield* Effect.map(cdpSession(measured.entry), (cdp) => Effect.map(send<{ usedSize: number }>(cdp, "Runtime.getHeapUsage"), (h) => h.usedSize))

@@ -4,7 +4,8 @@
  */
 import { Effect, Schema } from "effect"
 import type { CDPSession } from "playwright-core"
-import { AppLifecycle, PageOps, Windows, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { callHandle } from "../../tools/handle.js"
 export { pageFunction } from "../../layers/driver/ElectronDriver.js"
 
 export const ProcessTarget = Schema.String.pipe(Schema.pattern(/^(main|w\d+)$/)).annotations({
@@ -16,13 +17,12 @@ export type Measured = { readonly kind: "main" } | { readonly kind: "window"; re
 /** Resolves "main", a window id or the active window. */
 export const resolveTarget = (target: string | undefined) =>
   Effect.gen(function* () {
-    const lifecycle = yield* AppLifecycle
-    const windows = yield* Windows
+    const call = yield* callHandle
     if (target === "main") {
-      yield* lifecycle.session
+      yield* call.session
       return { kind: "main" } as Measured
     }
-    return { kind: "window", entry: yield* windows.window(target) } as Measured
+    return { kind: "window", entry: yield* call.surface(target) } as Measured
   })
 
 export const targetName = (m: Measured) => (m.kind === "main" ? "main" : m.entry.id)
@@ -30,14 +30,13 @@ export const targetName = (m: Measured) => (m.kind === "main" ? "main" : m.entry
 /**
  * A DevTools protocol session on the window's page for the scope of the effect: for a session that must
  * last across Effect waits (a profile started, an Effect sleep, then stopped on the same session). One
- * exchange that fits in a Promise uses `pages.withCdp` instead.
+ * exchange that fits in a Promise uses `call.cdp` instead.
  */
 export const cdpSession = (entry: WindowEntry) =>
   Effect.gen(function* () {
-    const lifecycle = yield* AppLifecycle
-    const pages = yield* PageOps
+    const call = yield* callHandle
     return yield* Effect.acquireRelease(
-      Effect.flatMap(lifecycle.session, (s) => pages.run("open a DevTools session", () => s.context.newCDPSession(entry.page))),
+      Effect.flatMap(call.session, (s) => call.run("open a DevTools session", () => s.context.newCDPSession(entry.page))),
       (cdp: CDPSession) => Effect.promise(() => cdp.detach().catch(() => undefined))
     )
   })
@@ -45,9 +44,9 @@ export const cdpSession = (entry: WindowEntry) =>
 /** Sends a DevTools protocol command, typed by the caller. */
 export const send = <R>(cdp: CDPSession, method: string, params?: Record<string, unknown>) =>
   Effect.gen(function* () {
-    const pages = yield* PageOps
+    const call = yield* callHandle
     // playwright-core types `send` by the protocol's method names; ours are chosen at run time.
-    return yield* pages.run(method, () => cdp.send(method as "Runtime.evaluate", params as never) as unknown as Promise<R>)
+    return yield* call.run(method, () => cdp.send(method as "Runtime.evaluate", params as never) as unknown as Promise<R>)
   })
 
 /**

@@ -2,9 +2,9 @@
  * electron_perf_startup: the last launch's timeline, each figure labelled with where it comes from.
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, MainProcess, PageOps, Windows } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import { pageFunction } from "./shared.js"
+import { callHandle } from "../../tools/handle.js"
 
 interface PageTiming {
   readonly timeOrigin: number
@@ -24,12 +24,9 @@ export const startupTool = defineTool({
   input: Schema.Struct({}),
   handler: () =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
-      const mainProcess = yield* MainProcess
-      const pages = yield* PageOps
-      const session = yield* lifecycle.session
-      const main = yield* mainProcess
-        .evaluateMain("read the process start", () => {
+      const call = yield* callHandle
+      const session = yield* call.session
+      const main = yield* call.evaluateMain("read the process start", () => {
           const p = process as unknown as { getCreationTime?: () => number | null }
           return { now: Date.now(), uptime: process.uptime(), creation: typeof p.getCreationTime === "function" ? p.getCreationTime() : null }
         }, undefined)
@@ -40,10 +37,9 @@ export const startupTool = defineTool({
         events.push({ at: start, what: `process start (main process ${main.creation !== null ? "process.getCreationTime()" : "Date.now() - process.uptime()"})` })
       }
       events.push({ at: session.startedAt.getTime(), what: `Stagewright connected (${session.kind === "launched" ? "launch returned" : "attached"})` })
-      for (const entry of yield* (yield* Windows).every) {
+      for (const entry of yield* (yield* callHandle).surfaces()) {
         events.push({ at: entry.openedAt, what: `${entry.id} window first seen by the driver` })
-        const timing = yield* pages
-          .evaluate(
+        const timing = yield* call.evaluate(
             entry,
             `read ${entry.id} timings`,
             pageFunction((): PageTiming => {

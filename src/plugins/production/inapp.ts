@@ -4,8 +4,9 @@
  * that turn a running app into AppFacts for the checklist.
  */
 import { Effect } from "effect"
-import { MainProcess, PageOps, type BrowserWindowHandle, type ElectronModule, type MainValue, type WindowEntry, Windows } from "../../layers/driver/ElectronDriver.js"
+import { type BrowserWindowHandle, type ElectronModule, type MainValue, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import type { AppFacts, WebPrefsFacts, WindowFacts } from "./checklist.js"
+import { callHandle } from "../../tools/handle.js"
 
 /**
  * Installed in the main process (serialized: self-contained). Wraps, for what happens from now on:
@@ -155,8 +156,8 @@ export const effectivePrefs = (raw: Record<string, unknown>): WebPrefsFacts => {
 /** CSP meta tags of the page in a window. */
 const readCspMeta = (entry: WindowEntry) =>
   Effect.gen(function* () {
-    const pages = yield* PageOps
-    return yield* pages.evaluate(entry, "read the page's CSP meta tags", () =>
+    const call = yield* callHandle
+    return yield* call.evaluate(entry, "read the page's CSP meta tags", () =>
       Array.from(document.querySelectorAll("meta[http-equiv]"))
         .filter((meta) => (meta.getAttribute("http-equiv") ?? "").toLowerCase() === "content-security-policy")
         .map((meta) => meta.getAttribute("content") ?? "")
@@ -165,8 +166,8 @@ const readCspMeta = (entry: WindowEntry) =>
 
 /** Everything the checklist needs from the running app (fails when it has no main process). */
 export const appFacts = Effect.gen(function* () {
-  const mainProcess = yield* MainProcess
-  const app = yield* mainProcess.evaluateMain(
+  const call = yield* callHandle
+  const app = yield* call.evaluateMain(
     "read the app's security facts",
     ({ app }: { app: { isPackaged: boolean } }) => {
       const state = (globalThis as { __stagewright_production?: { openExternal: Array<string>; early: boolean } }).__stagewright_production
@@ -174,9 +175,9 @@ export const appFacts = Effect.gen(function* () {
     },
     undefined
   )
-  const windows = yield* Effect.forEach(yield* (yield* Windows).every, (entry) =>
+  const windows = yield* Effect.forEach(yield* (yield* callHandle).surfaces(), (entry) =>
     Effect.gen(function* () {
-      const main = yield* mainProcess.evaluateWindow(entry, `read ${entry.id}'s webPreferences and handlers`, readWindow, undefined)
+      const main = yield* call.evaluateWindow(entry, `read ${entry.id}'s webPreferences and handlers`, readWindow, undefined)
       const cspMeta = yield* readCspMeta(entry).pipe(Effect.orElseSucceed(() => undefined))
       const facts: WindowFacts = {
         id: entry.id,

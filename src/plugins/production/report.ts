@@ -3,7 +3,7 @@
  * its reason) and evaluating them. Used by electron_production_report and `stagewright production validate`.
  */
 import { Effect } from "effect"
-import type { AppLifecycle, MainProcess, PageOps, Windows } from "../../layers/driver/ElectronDriver.js"
+import type { HandleServices } from "../../tools/handle.js"
 import { buildFacts, type BuildInfo } from "./build.js"
 import { evaluate, type AppFacts, type Facts, type NotRun, type Report } from "./checklist.js"
 import { appFacts } from "./inapp.js"
@@ -13,7 +13,7 @@ import { releaseChecks, type ReleaseHost } from "./release.js"
 const IN_APP = "in-app checks (items 1-15: webPreferences, CSP, navigation, windows, permissions, openExternal)"
 
 /** The running app's facts, or why there are none. */
-export const appFactsOrReason: Effect.Effect<AppFacts | NotRun, never, AppLifecycle | MainProcess | PageOps | Windows> = appFacts.pipe(
+export const appFactsOrReason: Effect.Effect<AppFacts | NotRun, never, HandleServices> = appFacts.pipe(
   Effect.catchAll((error): Effect.Effect<NotRun> => {
     const reason =
       error._tag === "AppNotRunning"

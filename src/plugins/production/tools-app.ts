@@ -3,13 +3,13 @@
  * security checklist.
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import { describeBuild } from "./build.js"
 import { formatReport } from "./checklist.js"
 import { appFacts, describeWindow } from "./inapp.js"
 import { BuildPath, newestBuild } from "./locate.js"
 import { gather } from "./report.js"
+import { callHandle } from "../../tools/handle.js"
 
 export const audit = defineTool({
   name: "electron_production_audit",
@@ -43,9 +43,9 @@ export const report = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const lifecycle = yield* AppLifecycle
+      const call = yield* callHandle
       // Without a build there is nothing to report on but the running app.
-      if (input.build === undefined) yield* lifecycle.session
+      if (input.build === undefined) yield* call.session
       const found = input.build === undefined ? undefined : yield* newestBuild(input.build, "build")
       const { facts, report } = yield* gather({ build: found?.build, root: found?.root, app: true })
       const heading = found ? `Security report (build ${describeBuild(found.build, found.root)})` : "Security report (running app)"

@@ -4,11 +4,11 @@
  * put, delete or clear records. A database or store that does not exist is never created.
  */
 import { Effect, Schema } from "effect"
-import { PageOps } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
 import { cut } from "../../tools/respond.js"
 import { defineTool } from "../../tools/Tool.js"
 import { OptionalWindow, Origin, pageFor } from "./windows.js"
+import { callHandle } from "../../tools/handle.js"
 
 export interface DatabaseInfo {
   readonly name: string
@@ -193,10 +193,10 @@ export const indexedDbTool = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const action = input.action ?? "list"
-      const pages = yield* PageOps
+      const call = yield* callHandle
       if (action === "list") {
         const { entry, origin } = yield* pageFor(input)
-        const result = yield* pages.evaluate(entry, "read IndexedDB", readDatabases, input.database ?? null)
+        const result = yield* call.evaluate(entry, "read IndexedDB", readDatabases, input.database ?? null)
         const where = `${origin} (${entry.id})`
         if (!result.supported) return { text: `IndexedDB is not available in ${where}.`, structured: { origin, window: entry.id, databases: [] } }
         if (result.databases.length === 0) {
@@ -215,7 +215,7 @@ export const indexedDbTool = defineTool({
       if (action === "set" && input.value === undefined) return yield* new InvalidArgument({ message: "value: required to set", hint: example })
       const { entry, origin } = yield* pageFor(input)
       const op: RecordOp = { action, database: input.database, store: input.store, hasKey: input.key !== undefined, key: input.key ?? null, value: input.value ?? null, limit: input.limit ?? 20 }
-      const result = yield* pages.evaluate(entry, `${action} in IndexedDB ${input.database}/${input.store}`, recordsInPage, op)
+      const result = yield* call.evaluate(entry, `${action} in IndexedDB ${input.database}/${input.store}`, recordsInPage, op)
       const where = `${origin} (${entry.id})`
       if (result.problem === "unsupported") return yield* new OperationFailed({ message: `IndexedDB is not available in ${where}`, hint: "Pick another window (window) or origin." })
       if (result.problem === "no-database") {

@@ -5,11 +5,12 @@
  */
 import { Effect, Schema } from "effect"
 import { lstat, rm } from "node:fs/promises"
-import { MainProcess, PageOps, type ElectronModule, Windows } from "../../layers/driver/ElectronDriver.js"
+import { type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { insideUserData, userDataPath } from "./userdata.js"
 import { originOf } from "./windows.js"
+import { callHandle } from "../../tools/handle.js"
 
 /** Electron's clearStorageData storage names. */
 const STORAGES = ["cookies", "filesystem", "indexdb", "localstorage", "shadercache", "websql", "serviceworkers", "cachestorage"] as const
@@ -47,18 +48,17 @@ const cookieCount = async ({ session, BrowserWindow }: ElectronModule) => {
 }
 
 const census = Effect.gen(function* () {
-  const mainProcess = yield* MainProcess
-  const pages = yield* PageOps
+  const call = yield* callHandle
   const counted = yield* Effect.forEach(
-    yield* (yield* Windows).every,
+    yield* (yield* callHandle).surfaces(),
     (entry) =>
-      pages.evaluate(entry, "count storage", pageCounts).pipe(
+      call.evaluate(entry, "count storage", pageCounts).pipe(
         Effect.map((counts): PageCensus => ({ window: entry.id, origin: originOf(entry.page.url()), ...counts })),
         Effect.orElseSucceed((): PageCensus => ({ window: entry.id, origin: originOf(entry.page.url()), localKeys: -1, databases: -1 }))
       ),
     { concurrency: "unbounded" }
   )
-  const cookies = yield* mainProcess.evaluateMain("count cookies", cookieCount, undefined)
+  const cookies = yield* call.evaluateMain("count cookies", cookieCount, undefined)
   return { pages: counted, ...cookies }
 })
 
@@ -91,7 +91,7 @@ export const resetTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const mainProcess = yield* MainProcess
+      const call = yield* callHandle
       // Check every file before anything is cleared: a bad name stops the reset whole.
       const root = yield* userDataPath
       const files = yield* Effect.forEach(input.files ?? [], (file, i) =>
@@ -104,7 +104,7 @@ export const resetTool = defineTool({
       )
       const before = yield* census
       const options = { ...(input.storages ? { storages: [...input.storages] } : {}), ...(input.origin ? { origin: input.origin } : {}) }
-      const sessions = yield* mainProcess.evaluateMain("clear the storage data", clearSessions, options)
+      const sessions = yield* call.evaluateMain("clear the storage data", clearSessions, options)
       const deleted: Array<string> = []
       const missing: Array<string> = []
       for (const f of files) {

@@ -3,10 +3,11 @@
  * Cookie values are session secrets: answers show each value's length only, unless showValues is set.
  */
 import { Effect, Schema } from "effect"
-import { Windows, MainProcess, type BrowserWindowHandle } from "../../layers/driver/ElectronDriver.js"
+import { type BrowserWindowHandle } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { OptionalWindow } from "./windows.js"
+import { callHandle } from "../../tools/handle.js"
 
 export interface Cookie {
   readonly name: string
@@ -80,9 +81,8 @@ export const cookiesTool = defineTool({
       if (action !== "list" && (input.url === undefined || input.name === undefined)) {
         return yield* new InvalidArgument({ message: `${input.url === undefined ? "url" : "name"}: required to ${action} a cookie`, hint: 'Example: { "action": "set", "url": "https://example.com", "name": "sid", "value": "abc" }' })
       }
-      const windows = yield* Windows
-      const mainProcess = yield* MainProcess
-      const entry = yield* windows.window(input.window)
+      const call = yield* callHandle
+      const entry = yield* call.surface(input.window)
       const filter = {
         ...(input.url !== undefined ? { url: input.url } : {}),
         ...(input.name !== undefined ? { name: input.name } : {}),
@@ -102,7 +102,7 @@ export const cookiesTool = defineTool({
             }
           : undefined
       const op: CookieOp = { action, filter, ...(details ? { details } : {}) }
-      const cookies = yield* mainProcess.evaluateWindow(entry, `${action} cookies`, cookiesOf, op)
+      const cookies = yield* call.evaluateWindow(entry, `${action} cookies`, cookiesOf, op)
       const show = input.showValues === true
       const scope = action === "list" ? (Object.keys(filter).length > 0 ? ` matching ${JSON.stringify(filter)}` : "") : ` for ${input.url}`
       const listing = cookies.length > 0 ? cookies.slice(0, 100).map((c) => describeCookie(c, show)).join("\n") : "none"

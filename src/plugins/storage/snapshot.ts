@@ -3,12 +3,12 @@
  * databases with their stores and record counts, and the cookies (values hidden unless asked for).
  */
 import { Effect, Schema } from "effect"
-import { MainProcess, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { defineTool } from "../../tools/Tool.js"
 import { databaseLines, readDatabases } from "./indexeddb.js"
 import { cookiesOf, describeCookie, shownCookie, type Cookie } from "./session.js"
 import { storageInPage } from "./web.js"
 import { OptionalWindow, Origin, pageFor } from "./windows.js"
+import { callHandle } from "../../tools/handle.js"
 
 const MAX_COOKIES = 50
 const MAX_KEYS = 20
@@ -24,14 +24,13 @@ export const snapshotTool = defineTool({
   input: Schema.Struct({ origin: Origin, window: OptionalWindow, showCookieValues: Schema.optional(Schema.Boolean) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const pages = yield* PageOps
-      const mainProcess = yield* MainProcess
+      const call = yield* callHandle
       const { entry, origin } = yield* pageFor(input)
-      const web = yield* pages.evaluate(entry, "read web storage", storageInPage, { action: "read", areas: ["local", "session"] })
-      const idb = yield* pages.evaluate(entry, "read IndexedDB", readDatabases, null)
+      const web = yield* call.evaluate(entry, "read web storage", storageInPage, { action: "read", areas: ["local", "session"] })
+      const idb = yield* call.evaluate(entry, "read IndexedDB", readDatabases, null)
       const http = origin.startsWith("http://") || origin.startsWith("https://")
       // Cookies live in the window's session, read from the main process; without one they are left out, and said so.
-      const cookies = yield* mainProcess.evaluateWindow(entry, "read cookies", cookiesOf, { action: "list", filter: http ? { url: `${origin}/` } : {} }).pipe(
+      const cookies = yield* call.evaluateWindow(entry, "read cookies", cookiesOf, { action: "list", filter: http ? { url: `${origin}/` } : {} }).pipe(
         Effect.map((list): ReadonlyArray<Cookie> | string => list),
         Effect.catchTag("NeedsMainProcess", (e) => Effect.succeed(`not readable: ${e.message}`))
       )

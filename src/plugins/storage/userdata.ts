@@ -6,14 +6,15 @@ import { Effect, Schema } from "effect"
 import { lstat, open, readdir } from "node:fs/promises"
 import { isAbsolute, join, relative, resolve, sep } from "node:path"
 import { realPathOf } from "../../layers/config/paths.js"
-import { MainProcess, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
+import { type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed, PathNotAllowed } from "../../tools/errors.js"
 import { confine } from "../../tools/confine.js"
 import { defineTool } from "../../tools/Tool.js"
+import { callHandle } from "../../tools/handle.js"
 
 export const userDataPath = Effect.gen(function* () {
-  const mainProcess = yield* MainProcess
-  return yield* mainProcess.evaluateMain("read the userData path", ({ app }: ElectronModule) => app.getPath("userData") as string, undefined)
+  const call = yield* callHandle
+  return yield* call.evaluateMain("read the userData path", ({ app }: ElectronModule) => app.getPath("userData") as string, undefined)
 })
 
 const fsCall = <A>(what: string, f: () => Promise<A>) =>

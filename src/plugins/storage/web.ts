@@ -2,10 +2,10 @@
  * electron_storage_local: local and session storage (read, set, remove, clear), run in a page of the origin.
  */
 import { Effect, Schema } from "effect"
-import { PageOps } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { OptionalWindow, Origin, pageFor } from "./windows.js"
+import { callHandle } from "../../tools/handle.js"
 
 type Area = "local" | "session"
 
@@ -71,11 +71,11 @@ export const localTool = defineTool({
       if (action === "set" && input.value === undefined) {
         return yield* new InvalidArgument({ message: "value: required to set (a string)", hint: 'Example: { "action": "set", "key": "tasks.filter", "value": "open" }' })
       }
-      const pages = yield* PageOps
+      const call = yield* callHandle
       const { entry, origin } = yield* pageFor(input)
       const areas: ReadonlyArray<Area> = input.area !== undefined ? [input.area] : action === "read" ? ["local", "session"] : ["local"]
       const op: StorageOp = { action, areas, key: input.key, value: input.value }
-      const result = yield* pages.evaluate(entry, `${action} ${areas[0]}Storage`, storageInPage, op)
+      const result = yield* call.evaluate(entry, `${action} ${areas[0]}Storage`, storageInPage, op)
       const contents = result.areas
       const done =
         action === "set" ? `Set ${areas[0]}Storage["${input.key}"]. ` :

@@ -2,9 +2,10 @@
  * Picking the window whose page a storage tool reads: by window id, by origin, or the active one.
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, Windows, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
+import { callHandle } from "../../tools/handle.js"
 
 export const Origin = Schema.optional(Schema.String).annotations({ description: "origin (https://host:port, file://), default the window's" })
 export const OptionalWindow = Schema.optional(WindowId).annotations({ description: "window id (w1), default the active window" })
@@ -24,10 +25,9 @@ const normalize = (origin: string) => (origin.startsWith("file:") ? "file://" : 
 /** The window to run in: `window`, else the first open window of `origin`, else the active window. */
 export const pageFor = (input: { readonly window?: string | undefined; readonly origin?: string | undefined }) =>
   Effect.gen(function* () {
-    const lifecycle = yield* AppLifecycle
-    const windows = yield* Windows
+    const call = yield* callHandle
     if (input.window !== undefined || input.origin === undefined) {
-      const entry = yield* windows.window(input.window)
+      const entry = yield* call.surface(input.window)
       const origin = originOf(entry.page.url())
       if (input.origin !== undefined && normalize(input.origin) !== origin) {
         return yield* new InvalidArgument({ message: `origin: window ${entry.id} shows ${origin}, not ${normalize(input.origin)}`, hint: "Give only origin (a window of that origin is picked) or only window." })
@@ -35,7 +35,7 @@ export const pageFor = (input: { readonly window?: string | undefined; readonly 
       return { entry, origin }
     }
     const wanted = normalize(input.origin)
-    const session = yield* lifecycle.session
+    const session = yield* call.session
     const open = session.windows.filter((w) => !w.page.isClosed())
     const entry: WindowEntry | undefined = open.find((w) => originOf(w.page.url()) === wanted)
     if (entry === undefined) {

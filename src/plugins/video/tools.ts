@@ -11,6 +11,7 @@ import { defineTool } from "../../tools/Tool.js"
 import { pluginSettings } from "../Plugin.js"
 import { isRecording, recordSession, stopRecordings } from "./session.js"
 import { fileLine, INSTALL_HINT, VIDEO_TOOL, videoState, VideoSettings, type VideoFile } from "./state.js"
+import { callHandle } from "../../tools/handle.js"
 
 const structuredFile = (f: VideoFile) => ({ ...f })
 
@@ -31,8 +32,9 @@ export const videoTool = defineTool({
       const settings = yield* pluginSettings("video", VideoSettings)
       const state = videoState(config)
       const lifecycle = yield* AppLifecycle
+      const call = yield* callHandle
       if (input.action === "start") {
-        const session = yield* lifecycle.session
+        const session = yield* call.session
         const name = (yield* lifecycle.sessions).find((s) => s.session === session)?.name ?? "app"
         const started = yield* Effect.promise(() => recordSession(session, name, state, settings, config.outputDir))
         if (started.problem !== undefined) {
@@ -58,7 +60,7 @@ export const videoTool = defineTool({
         }
       }
       if (input.action === "stop") {
-        const session = yield* lifecycle.current
+        const session = yield* call.current
         const { files, problems } = yield* Effect.promise(() => stopRecordings(state, "stopped on request", session))
         const lines = [
           ...(files.length > 0 ? [`Finished ${files.length} file${files.length === 1 ? "" : "s"}:`, ...files.map(fileLine)] : []),
@@ -69,7 +71,7 @@ export const videoTool = defineTool({
           structured: { files: files.map(structuredFile), ...(problems.length > 0 ? { problems } : {}) }
         }
       }
-      const current = yield* lifecycle.current
+      const current = yield* call.current
       // Recordings stopping by themselves (the app ended, a window closed) are finished before the answer lists them.
       yield* Effect.promise(() => Promise.all([...state.running].map((r) => r.finishing)))
       const running = [...state.running].map((r) => ({ surface: r.surface(), session: r.session }))

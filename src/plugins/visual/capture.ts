@@ -6,8 +6,9 @@ import { Effect, Schema } from "effect"
 import { join } from "node:path"
 import { outputPath } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { PageOps, Snapshots, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
+import { callHandle } from "../../tools/handle.js"
 
 export const BaselineName = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/)).annotations({ description: "baseline name" })
 
@@ -37,19 +38,18 @@ export const describeCapture = (info: CaptureInfo): string =>
 /** A PNG of the window's viewport or of a target, with its capture information. */
 export const capture = (entry: WindowEntry, target: string | undefined) =>
   Effect.gen(function* () {
-    const snapshots = yield* Snapshots
-    const pages = yield* PageOps
-    const view = yield* pages.evaluate(entry, "read the window size", () => ({ width: window.innerWidth, height: window.innerHeight, deviceScaleFactor: window.devicePixelRatio }))
+    const call = yield* callHandle
+    const view = yield* call.evaluate(entry, "read the window size", () => ({ width: window.innerWidth, height: window.innerHeight, deviceScaleFactor: window.devicePixelRatio }))
     let png: Buffer
     let origin = { x: 0, y: 0 }
     if (target !== undefined) {
-      const locator = yield* snapshots.locate(entry, target)
-      const box = yield* pages.run(`find ${target}`, () => locator.boundingBox({ timeout: 5_000 }))
+      const locator = yield* call.locate(entry, target)
+      const box = yield* call.run(`find ${target}`, () => locator.boundingBox({ timeout: 5_000 }))
       if (box === null) return yield* new InvalidArgument({ message: `target: ${target} is not visible`, hint: "Pick a visible element (electron_find), or omit target for the whole window." })
       origin = { x: box.x, y: box.y }
-      png = yield* pages.run(`screenshot ${target}`, () => locator.screenshot({ animations: "disabled", caret: "hide", timeout: 10_000 }))
+      png = yield* call.run(`screenshot ${target}`, () => locator.screenshot({ animations: "disabled", caret: "hide", timeout: 10_000 }))
     } else {
-      png = yield* pages.run("screenshot the window", () => entry.page.screenshot({ animations: "disabled", caret: "hide", timeout: 10_000 }))
+      png = yield* call.run("screenshot the window", () => entry.page.screenshot({ animations: "disabled", caret: "hide", timeout: 10_000 }))
     }
     return { png, origin, view, target }
   })

@@ -9,11 +9,11 @@ import { PNG } from "pngjs"
 import { outputPath, realPathOf, specialFile, timestampedName } from "../../layers/config/paths.js"
 import { readJsonFile } from "../../layers/config/read-file.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { Windows, Snapshots, PageOps } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { Target } from "../../tools/shapes.js"
 import { BaselineName, baselineDir, baselinePaths, capture, describeCapture, type CaptureInfo } from "./capture.js"
+import { callHandle } from "../../tools/handle.js"
 
 /** A baseline's facts: read as a regular file only, bounded (never a FIFO or a device). */
 const readInfo = (path: string): CaptureInfo | undefined => readJsonFile(path, 64 * 1024) as CaptureInfo | undefined
@@ -54,11 +54,9 @@ export const compareTool = defineTool({
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const snapshots = yield* Snapshots
-      const pages = yield* PageOps
+      const call = yield* callHandle
       const config = yield* ServerConfig
-      const entry = yield* windows.window()
+      const entry = yield* call.surface()
       const paths = yield* baselinePaths(input.name)
       if (!existsSync(paths.png)) {
         const known = existsSync(paths.dir) ? readdirSync(paths.dir).filter((f) => f.endsWith(".png")).map((f) => f.slice(0, -4)) : []
@@ -86,8 +84,8 @@ export const compareTool = defineTool({
       const scale = currentInfo.deviceScaleFactor
       for (const item of input.mask ?? []) {
         if (typeof item === "string") {
-          const locator = yield* snapshots.locate(entry, item)
-          const boxes = yield* pages.run(`find mask ${item}`, () => locator.evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height } })))
+          const locator = yield* call.locate(entry, item)
+          const boxes = yield* call.run(`find mask ${item}`, () => locator.evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height } })))
           for (const box of boxes) {
             const relative = { ...box, x: box.x - shot.origin.x, y: box.y - shot.origin.y }
             blank(base, relative, scale)
@@ -127,8 +125,8 @@ export const updateBaselineTool = defineTool({
   input: Schema.Struct({ name: BaselineName, target: Schema.optional(Target) }),
   handler: (input) =>
     Effect.gen(function* () {
-      const windows = yield* Windows
-      const entry = yield* windows.window()
+      const call = yield* callHandle
+      const entry = yield* call.surface()
       const paths = yield* baselinePaths(input.name)
       const previous = existsSync(paths.png) ? (readInfo(paths.json) ?? { takenAt: statSync(paths.png).mtime.toISOString() }) : undefined
       const shot = yield* capture(entry, input.target)
