@@ -3,7 +3,7 @@
  * the change is small, else a digest; just the fields when the DOM did not change.
  */
 import { Duration, Effect, Option } from "effect"
-import { Snapshots, type FieldChange, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { Snapshots, type FieldChange, type Surface } from "../layers/driver/ElectronDriver.js"
 import { digestChanges } from "./change-digest.js"
 import { compareSnapshots, diffCounts, diffOf } from "./snapshot-diff.js"
 import { lineInfo } from "./snapshot-fold.js"
@@ -26,7 +26,7 @@ export const SUMMARY_TIME_BOX_MS = 1_000
  * A page whose DOM and visibility did not change needs no new snapshot: the answer names the fields that
  * changed (the action's own, usually) and where the focus went.
  */
-export const changeSummary = (entry: WindowEntry): Effect.Effect<string, never, Snapshots> =>
+export const changeSummary = (entry: Surface): Effect.Effect<string, never, Snapshots> =>
   Effect.gen(function* () {
     const snapshots = yield* Snapshots
     const previous = entry.latestSnapshot

@@ -5,7 +5,7 @@
  * lists what is pending for electron_status, and fails a call that a dialog interrupts half way.
  */
 import { Effect } from "effect"
-import type { AppSession, ModalState, PendingDialog, WindowEntry } from "../layers/driver/ElectronDriver.js"
+import type { AppSession, ModalState, PendingDialog, Surface } from "../layers/driver/ElectronDriver.js"
 import { titleOf } from "../layers/driver/ElectronDriver.js"
 import { boundDialogText } from "../layers/driver/errors.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
@@ -51,7 +51,7 @@ export const dialogResult = (
   }))
 
 /** A window's title, or a marker when a dialog blocks its page (reading the title would hang). */
-export const titleOrDialog = (session: AppSession, entry: WindowEntry): Effect.Effect<string> => {
+export const titleOrDialog = (session: AppSession, entry: Surface): Effect.Effect<string> => {
   const pending = session.pendingDialogs.find((d) => d.window === entry.id)
   return pending ? Effect.succeed(`(${pending.type} dialog open)`) : titleOf(entry.page)
 }

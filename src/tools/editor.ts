@@ -9,7 +9,7 @@
  */
 import { Duration, Effect } from "effect"
 import type { Locator, Page } from "playwright-core"
-import { budgetMs, pageFunction, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { budgetMs, pageFunction, type Surface } from "../layers/driver/ElectronDriver.js"
 import { NotInteractable, Timeout, type PlaywrightError } from "./errors.js"
 import { callHandle, type HandleServices } from "./handle.js"
 
@@ -111,7 +111,7 @@ const pieces = (text: string): Array<string> => {
 }
 
 export interface EditorTyping {
-  readonly entry: WindowEntry
+  readonly entry: Surface
   readonly locator: Locator
   /** The target as the agent wrote it, for messages. */
   readonly target: string

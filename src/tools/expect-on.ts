@@ -5,7 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { type Surface } from "../layers/driver/ElectronDriver.js"
 import { AssertionFailed, type ToolError } from "./errors.js"
 import { stepCode } from "./step-code.js"
 import type { ToolResult } from "./Tool.js"
@@ -32,7 +32,7 @@ export interface ExpectOptions<A> {
   readonly describe: string
   readonly not?: boolean | undefined
   readonly timeoutMs: number | undefined
-  readonly read: (locator: Locator, entry: WindowEntry) => Promise<Reading<A>>
+  readonly read: (locator: Locator, entry: Surface) => Promise<Reading<A>>
   /** The exported test's line for the locator's code (`not`: the negated assertion). */
   readonly step: (code: string, not: boolean) => string
 }

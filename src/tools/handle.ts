@@ -9,7 +9,7 @@
 import { Context, Effect, Exit, Option } from "effect"
 import type { CDPSession, Locator } from "playwright-core"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
-import { AppLifecycle, Dialogs, MainProcess, MODAL_REF, PageOps, Snapshots, Windows, type AppSession, type DialogsShape, type DriverServices, type MainProcessShape, type SnapshotsShape, type WindowsShape, type ModalControl, type ModalState, type PageFunction, type PageOpsShape, type PendingDialog, type RecordedStep, type SessionError, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, Dialogs, MainProcess, MODAL_REF, PageOps, Snapshots, Windows, type AppSession, type DialogsShape, type DriverServices, type MainProcessShape, type SnapshotsShape, type WindowsShape, type ModalControl, type ModalState, type PageFunction, type PageOpsShape, type PendingDialog, type RecordedStep, type SessionError, type Surface } from "../layers/driver/ElectronDriver.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import { isPasswordField, markIfPasswordField, markSecret, redactInCode } from "./call-secrets.js"
 import { changeSummary } from "./change-summary.js"
@@ -35,7 +35,7 @@ export interface ActOptions {
   readonly wait: "trial" | "attached" | "repeat"
   /** Whether the action is tried at once before any probe (default true; a drag that pressed the mouse must not be repeated). */
   readonly tryFirst?: boolean
-  readonly perform: (locator: Locator, entry: WindowEntry, options: { readonly timeout: number; readonly trial?: boolean }) => Promise<unknown>
+  readonly perform: (locator: Locator, entry: Surface, options: { readonly timeout: number; readonly trial?: boolean }) => Promise<unknown>
   /** The text the action types, if any: secret in the call's record when the target is a password field (./call-secrets.ts). */
   readonly typed?: string
   /** Whether `typed` is redacted from the recorded step in a password field (default true; a key name such as Enter is not). */
@@ -55,7 +55,7 @@ export interface CallHandle {
    * The surface the call acts on: `id`, or the active one. Gated (the default), a page an open web
    * dialog blocks is refused at once with DIALOG_OPEN; `gated: false` returns it anyway (to show its dialog).
    */
-  readonly surface: (id?: string, options?: { readonly gated?: boolean }) => Effect.Effect<WindowEntry, SessionError | WindowNotFound | DialogOpen>
+  readonly surface: (id?: string, options?: { readonly gated?: boolean }) => Effect.Effect<Surface, SessionError | WindowNotFound | DialogOpen>
   /** The open modal states (read now: the main process once, bounded). */
   readonly modals: Effect.Effect<ModalView>
   /** The open modal state and control a modal ref names; undefined for a target that is not a modal ref; REF_STALE for one no longer open. */
@@ -63,7 +63,7 @@ export interface CallHandle {
   /** Answers a modal state (`control` undefined: a key pressed on it). */
   readonly answerModal: (tool: string, state: ModalState, control: ModalControl | undefined, intent: ModalIntent) => Effect.Effect<ToolResult, ToolError>
   /** Resolves a page target (a ref of the surface's latest snapshot, or a selector) to a Locator. */
-  readonly locate: (entry: WindowEntry, target: string) => Effect.Effect<Locator, RefStale | InvalidArgument>
+  readonly locate: (entry: Surface, target: string) => Effect.Effect<Locator, RefStale | InvalidArgument>
   /** Performs an action on a target (a modal control's ref answers it), records the step, answers with what changed. */
   readonly act: (options: ActOptions) => Effect.Effect<ToolResult, ToolError>
   /** Performs an element action without leaving it in flight (the driver's runAction); a web dialog it opens is returned. */
@@ -75,9 +75,9 @@ export interface CallHandle {
   /** Runs a playwright-core call within the call's bounds. */
   readonly run: <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
   /** Evaluates a page function in a surface. */
-  readonly evaluate: <R, A = undefined>(entry: WindowEntry, what: string, fn: PageFunction<A, R>, arg?: A) => Effect.Effect<R, PlaywrightError>
+  readonly evaluate: <R, A = undefined>(entry: Surface, what: string, fn: PageFunction<A, R>, arg?: A) => Effect.Effect<R, PlaywrightError>
   /** Runs `use` with a DevTools session of a surface's page, detached after. */
-  readonly cdp: <A>(entry: WindowEntry, what: string, use: (cdp: CDPSession) => Promise<A>) => Effect.Effect<A, PlaywrightError | SessionError>
+  readonly cdp: <A>(entry: Surface, what: string, use: (cdp: CDPSession) => Promise<A>) => Effect.Effect<A, PlaywrightError | SessionError>
   /** Records a step for test export. */
   readonly record: (step: RecordedStep) => Effect.Effect<void>
   /**
@@ -95,7 +95,7 @@ export interface CallHandle {
    * Every open surface. Gated (the default): the windows, refused at once with DIALOG_OPEN when a web
    * dialog blocks one of them; `gated: false`: every surface (windows, views, guests, frames), parents first.
    */
-  readonly surfaces: (options?: { readonly gated?: boolean }) => Effect.Effect<ReadonlyArray<WindowEntry>, SessionError | DialogOpen>
+  readonly surfaces: (options?: { readonly gated?: boolean }) => Effect.Effect<ReadonlyArray<Surface>, SessionError | DialogOpen>
   /** The surface a selector (id, index, title, url) finds. */
   readonly findSurface: WindowsShape["findWindow"]
   /** Makes the surface a selector finds the active one. */

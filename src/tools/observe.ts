@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { prefixRefs, titleOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { prefixRefs, titleOf, type Surface } from "../layers/driver/ElectronDriver.js"
 import { maskPasswordValues, passwordValues, shownFieldValue } from "../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
@@ -27,7 +27,7 @@ export const Budget = Schema.Number.pipe(Schema.int(), Schema.greaterThanOrEqual
   description: "max tokens (≈ chars/4), cut marked"
 })
 
-const header = (entry: WindowEntry) =>
+const header = (entry: Surface) =>
   titleOf(entry.scope).pipe(Effect.map((title) => `${entry.id}${entry.kind === "window" && entry.parentId === undefined ? "" : ` ${entry.kind}${entry.parentId !== undefined ? ` in ${entry.parentId}` : ""}`} "${title}" ${entry.url()}`))
 
 export const snapshot = defineTool({

@@ -4,7 +4,7 @@
  * source has anything to show, so a snapshot costs what it did.
  */
 import { Effect } from "effect"
-import type { WindowEntry } from "../layers/driver/ElectronDriver.js"
+import type { Surface } from "../layers/driver/ElectronDriver.js"
 import type { CallHandle } from "./handle.js"
 import { modalFacts, modalRowsText } from "./modal-rows.js"
 
@@ -18,7 +18,7 @@ export interface RowsBeforeTree {
 }
 
 /** The rows before `entry`'s tree. */
-export const rowsBeforeTree = (call: CallHandle, entry: WindowEntry): Effect.Effect<RowsBeforeTree> =>
+export const rowsBeforeTree = (call: CallHandle, entry: Surface): Effect.Effect<RowsBeforeTree> =>
   Effect.map(call.modals, ({ states, told }) => ({
     text: modalRowsText(states, told),
     structured: states.length > 0 ? { modals: modalFacts(states) } : {},

@@ -6,7 +6,7 @@
  */
 import type { Locator } from "playwright-core"
 import { Effect } from "effect"
-import { Snapshots, expandSelector, REF_PATTERN, shorthandOf, type WindowEntry } from "../layers/driver/ElectronDriver.js"
+import { Snapshots, expandSelector, REF_PATTERN, shorthandOf, type Surface } from "../layers/driver/ElectronDriver.js"
 
 /**
  * A string as a JavaScript/TypeScript literal for generated code: JSON.stringify, plus escapes for the
@@ -82,7 +82,7 @@ export const refCodeFromSnapshot = (snapshot: string, ref: string): string | und
  * The code of a target for the recorded step: from the target or the snapshot when possible, else
  * normalized once per ref and snapshot (the driver keeps it on the window).
  */
-export const stepCode = (entry: WindowEntry, target: string, locator: Locator): Effect.Effect<string, never, Snapshots> => {
+export const stepCode = (entry: Surface, target: string, locator: Locator): Effect.Effect<string, never, Snapshots> => {
   const trimmed = target.trim()
   if (!REF_PATTERN.test(trimmed)) return Effect.succeed(selectorCode(trimmed))
   const known = entry.latestSnapshot !== undefined ? refCodeFromSnapshot(entry.latestSnapshot, trimmed) : undefined

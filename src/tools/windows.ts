@@ -2,7 +2,7 @@
  * Window tools: list, select, wait for, change the state of, size and close the app's windows.
  */
 import { Effect, Schema } from "effect"
-import { AppLifecycle, type AppSession, type WindowEntry, type WindowInfo } from "../layers/driver/ElectronDriver.js"
+import { AppLifecycle, type AppSession, type Surface, type WindowInfo } from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { SessionName, TimeoutMs, WindowId } from "./shapes.js"
@@ -24,7 +24,7 @@ const formatWindow = (w: WindowInfo) => {
 }
 
 /** A window's info; a window whose page a web dialog blocks is described without asking its page. */
-const infoOf = (session: AppSession, entry: WindowEntry) =>
+const infoOf = (session: AppSession, entry: Surface) =>
   Effect.flatMap(callHandle, (call) => {
     const page = session.windowOf(entry.page)?.id
     const pending = session.pendingDialogs.find((d) => d.window === page)

@@ -17,7 +17,7 @@ import { kindOf, Surface, type PageFacts } from "./surface.js"
 import type { AppSessionOptions, ExitInfo, LaunchInfo, PendingDialog, RecordedStep } from "./session-types.js"
 
 export { Surface, type SurfaceKind } from "./surface.js"
-/** The old name of `Surface` (it names any surface, not only a window); tools and plugins move to `Surface`. */
+/** @deprecated The old name of `Surface` (it names any surface, not only a window), kept for third-party plugins; use `Surface`. */
 export type WindowEntry = Surface
 
 export * from "./session-types.js"

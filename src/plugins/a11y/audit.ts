@@ -6,7 +6,7 @@ import type { AxeResults, Result } from "axe-core"
 import { Effect, Schema } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type Surface } from "../../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { OperationFailed } from "../../tools/errors.js"
@@ -22,7 +22,7 @@ let axeSource: string | undefined
 const loadAxe = () => (axeSource ??= readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8"))
 
 /** Loads axe-core into the page once (it stays until the page navigates). */
-export const ensureAxe = (entry: WindowEntry) =>
+export const ensureAxe = (entry: Surface) =>
   Effect.gen(function* () {
     const call = yield* callHandle
     const present = yield* call.evaluate(entry, "look for axe", () => typeof (window as { axe?: unknown }).axe === "object")
@@ -132,7 +132,7 @@ export const auditTool = defineTool({
     })
 })
 
-const render = (entry: WindowEntry, out: { violations: Array<AxeViolation>; passes: number; version: string; raw?: unknown }, outputDir: string) =>
+const render = (entry: Surface, out: { violations: Array<AxeViolation>; passes: number; version: string; raw?: unknown }, outputDir: string) =>
   Effect.gen(function* () {
     const count = out.violations.reduce((n, v) => n + v.nodes.length, 0)
     const described = yield* describeMarked(entry, out.violations.reduce((n, v) => n + v.nodes.filter((node) => node.mark >= 0).length, 0))

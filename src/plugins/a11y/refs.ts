@@ -5,7 +5,7 @@
  * A ref that the full snapshot does not hold (an element outside the accessibility tree) is dropped.
  */
 import { Effect } from "effect"
-import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type Surface } from "../../layers/driver/ElectronDriver.js"
 import { callHandle } from "../../tools/handle.js"
 export { pageFunction } from "../../layers/driver/ElectronDriver.js"
 
@@ -25,7 +25,7 @@ const parseLine = (text: string): Described => {
 }
 
 /** Role, name and ref of the elements marked 0..count-1 (in that order); removes the marks. */
-export const describeMarked = (entry: WindowEntry, count: number) =>
+export const describeMarked = (entry: Surface, count: number) =>
   Effect.gen(function* () {
     const call = yield* callHandle
     const lines = yield* Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) =>

@@ -3,7 +3,7 @@
  * driver's ids (w1, w2) from the webContents ids the main process knows.
  */
 import { Effect, Schema } from "effect"
-import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type Surface } from "../../layers/driver/ElectronDriver.js"
 import { OperationFailed } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
 import { callHandle } from "../../tools/handle.js"
@@ -64,7 +64,7 @@ export const windowIdsByWebContents = Effect.gen(function* () {
 })
 
 /** The webContents id of a window. */
-export const webContentsIdOf = (entry: WindowEntry) =>
+export const webContentsIdOf = (entry: Surface) =>
   Effect.gen(function* () {
     const call = yield* callHandle
     return yield* call.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined)

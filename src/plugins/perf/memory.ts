@@ -6,7 +6,7 @@ import { Effect, Ref, Schedule, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { type MainError, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type MainError, type Surface } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { defineTool } from "../../tools/Tool.js"
 import { cdpSession, kb, LOAD_BUILTIN, ProcessTarget, resolveTarget, send, targetName } from "./shared.js"
@@ -28,7 +28,7 @@ const readMain = Effect.gen(function* () {
 const writeMainSnapshot = `(_electron, path) => { ${LOAD_BUILTIN} return load("node:v8").writeHeapSnapshot(path) }`
 
 /** A renderer heap snapshot through HeapProfiler, its chunks joined into the file. */
-const rendererSnapshot = (entry: WindowEntry, file: string) =>
+const rendererSnapshot = (entry: Surface, file: string) =>
   Effect.gen(function* () {
     const call = yield* callHandle
     const snapshot = yield* call.cdp(entry, "take a heap snapshot", async (cdp) => {

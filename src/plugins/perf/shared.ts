@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { CDPSession } from "playwright-core"
-import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type Surface } from "../../layers/driver/ElectronDriver.js"
 import { callHandle } from "../../tools/handle.js"
 export { pageFunction } from "../../layers/driver/ElectronDriver.js"
 
@@ -12,7 +12,7 @@ export const ProcessTarget = Schema.String.pipe(Schema.pattern(/^(main|w\d+)$/))
   description: "main (the main process) or a window id (w1); default the active window"
 })
 
-export type Measured = { readonly kind: "main" } | { readonly kind: "window"; readonly entry: WindowEntry }
+export type Measured = { readonly kind: "main" } | { readonly kind: "window"; readonly entry: Surface }
 
 /** Resolves "main", a window id or the active window. */
 export const resolveTarget = (target: string | undefined) =>
@@ -32,7 +32,7 @@ export const targetName = (m: Measured) => (m.kind === "main" ? "main" : m.entry
  * last across Effect waits (a profile started, an Effect sleep, then stopped on the same session). One
  * exchange that fits in a Promise uses `call.cdp` instead.
  */
-export const cdpSession = (entry: WindowEntry) =>
+export const cdpSession = (entry: Surface) =>
   Effect.gen(function* () {
     const call = yield* callHandle
     return yield* Effect.acquireRelease(

@@ -4,7 +4,7 @@
  * that turn a running app into AppFacts for the checklist.
  */
 import { Effect } from "effect"
-import { type BrowserWindowHandle, type ElectronModule, type MainValue, type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type BrowserWindowHandle, type ElectronModule, type MainValue, type Surface } from "../../layers/driver/ElectronDriver.js"
 import type { AppFacts, WebPrefsFacts, WindowFacts } from "./checklist.js"
 import { callHandle } from "../../tools/handle.js"
 
@@ -154,7 +154,7 @@ export const effectivePrefs = (raw: Record<string, unknown>): WebPrefsFacts => {
 }
 
 /** CSP meta tags of the page in a window. */
-const readCspMeta = (entry: WindowEntry) =>
+const readCspMeta = (entry: Surface) =>
   Effect.gen(function* () {
     const call = yield* callHandle
     return yield* call.evaluate(entry, "read the page's CSP meta tags", () =>

@@ -2,7 +2,7 @@
  * Picking the window whose page a storage tool reads: by window id, by origin, or the active one.
  */
 import { Effect, Schema } from "effect"
-import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type Surface } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { WindowId } from "../../tools/shapes.js"
 import { callHandle } from "../../tools/handle.js"
@@ -37,7 +37,7 @@ export const pageFor = (input: { readonly window?: string | undefined; readonly 
     const wanted = normalize(input.origin)
     const session = yield* call.session
     const open = session.windows.filter((w) => !w.page.isClosed())
-    const entry: WindowEntry | undefined = open.find((w) => originOf(w.page.url()) === wanted)
+    const entry: Surface | undefined = open.find((w) => originOf(w.page.url()) === wanted)
     if (entry === undefined) {
       const origins = [...new Set(open.map((w) => `${w.id} ${originOf(w.page.url())}`))]
       return yield* new InvalidArgument({

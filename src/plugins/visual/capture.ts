@@ -6,7 +6,7 @@ import { Effect, Schema } from "effect"
 import { join } from "node:path"
 import { outputPath } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { type WindowEntry } from "../../layers/driver/ElectronDriver.js"
+import { type Surface } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
 import { callHandle } from "../../tools/handle.js"
 
@@ -36,7 +36,7 @@ export const describeCapture = (info: CaptureInfo): string =>
   `window ${info.window.width}x${info.window.height} @${info.deviceScaleFactor}x, image ${info.image.width}x${info.image.height}${info.target ? `, target ${info.target}` : ""}`
 
 /** A PNG of the window's viewport or of a target, with its capture information. */
-export const capture = (entry: WindowEntry, target: string | undefined) =>
+export const capture = (entry: Surface, target: string | undefined) =>
   Effect.gen(function* () {
     const call = yield* callHandle
     const view = yield* call.evaluate(entry, "read the window size", () => ({ width: window.innerWidth, height: window.innerHeight, deviceScaleFactor: window.devicePixelRatio }))
