@@ -13,7 +13,13 @@ const forbid = (name, from, to, comment) => ({ name, comment, severity: "error",
 
 module.exports = {
   forbidden: [
-    { name: "no-circular", comment: "Import cycles make the rooms unreadable and the start order fragile.", severity: "error", from: {}, to: { circular: true } },
+    {
+      name: "no-circular",
+      comment: "Import cycles make the rooms unreadable and the start order fragile.",
+      severity: "error",
+      from: {},
+      to: { circular: true }
+    },
     forbid("src-not-test", "^src/", "^test/", "Production code never depends on tests or their fixtures."),
     {
       name: "bench-public-api-only",
@@ -73,7 +79,10 @@ module.exports = {
         "Tools, plugins, the server and the CLI reach the driver through its services and types (ElectronDriver.ts re-exports them) and a few stateless helpers; never its session store, launch code or the operations behind the services (session state changes only through the services).",
       severity: "error",
       from: { path: "^src/(tools|plugins|server|cli)/" },
-      to: { path: "^src/layers/driver/", pathNot: ["^src/layers/driver/(ElectronDriver|errors|display|electron-runtime|process|waits|buffers|main-hooks)\\.ts$"] }
+      to: {
+        path: "^src/layers/driver/",
+        pathNot: ["^src/layers/driver/(ElectronDriver|errors|display|electron-runtime|process|waits|buffers|main-hooks)\\.ts$"]
+      }
     },
     forbid("tools-stay-below-the-server", "^src/tools/", "^src/(server|plugins|cli|bench)/", "Tools stand on the driver, config, policy and profile."),
     forbid("plugins-stay-below-the-server", "^src/plugins/", "^src/(server|cli|bench)/", "Plugins stand on the tool contract and below."),

@@ -97,7 +97,8 @@ function assertNoEsmOnlyExternals(metafile) {
   const required = new Set()
   for (const output of Object.values(metafile.outputs)) {
     for (const entry of output.imports ?? []) {
-      if (entry.external && entry.kind === "require-call" && /^(@[^/]+\/)?[^./][^/]*/.test(entry.path) && !entry.path.startsWith("node:")) required.add(entry.path)
+      if (entry.external && entry.kind === "require-call" && /^(@[^/]+\/)?[^./][^/]*/.test(entry.path) && !entry.path.startsWith("node:"))
+        required.add(entry.path)
     }
   }
   const esmOnly = [...required].filter((specifier) => {
@@ -147,7 +148,11 @@ async function shipCompileCaches() {
       }
       if (/"id":2[,}]/.test(buffered)) child.stdin.end()
     })
-    send(child, { id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "stagewright-build", version: "0" } } })
+    send(child, {
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "stagewright-build", version: "0" } }
+    })
   })
   await run(["tools", "--json"])
   await run(["--help"])

@@ -9,7 +9,11 @@ import { resolve } from "node:path"
 
 const root = resolve(process.argv[2] ?? ".")
 const ts = createRequire(import.meta.url)("typescript")
-const files = execFileSync("git", ["-C", root, "ls-files", "src/*.ts"]).toString().trim().split("\n").filter((f) => !f.startsWith("src/bench/"))
+const files = execFileSync("git", ["-C", root, "ls-files", "src/*.ts"])
+  .toString()
+  .trim()
+  .split("\n")
+  .filter((f) => !f.startsWith("src/bench/"))
 const sources = files.map((f) => [f, readFileSync(`${root}/${f}`, "utf8")])
 
 const longest = []
@@ -28,7 +32,12 @@ for (const [file, text] of sources) {
 longest.sort((a, b) => b.lines - a.lines)
 
 const count = (pattern) => sources.reduce((n, [, text]) => n + (text.match(pattern) ?? []).length, 0)
-console.log(`longest functions: ${longest.slice(0, 3).map((f) => `${f.lines} lines ${f.at}`).join("; ")}`)
+console.log(
+  `longest functions: ${longest
+    .slice(0, 3)
+    .map((f) => `${f.lines} lines ${f.at}`)
+    .join("; ")}`
+)
 console.log(`as any: ${count(/\bas any\b/g)}; as unknown as: ${count(/\bas unknown as\b/g)}; ": any": ${count(/: any\b/g)}`)
 console.log(`raw page calls (driver.run / pages.run, chained included): ${count(/\b(?:driver|pages)(?:\.run\(|\s*\n\s*\.run\()/g)}`)
 console.log(`typed page operations (pages.evaluate / count / withCdp): ${count(/\bpages(?:\.|\s*\n\s*\.)(?:evaluate|count|withCdp)\(/g)}`)

@@ -21,10 +21,7 @@ if (!haveChromium() && process.env.STAGEWRIGHT_ELECTRON) {
 }
 
 /** What is missing, as Debian package names (Chromium is not needed with a real Electron). */
-const missing = () => [
-  ...(!haveChromium() && !process.env.STAGEWRIGHT_ELECTRON ? ["chromium"] : []),
-  ...(!haveXvfb() ? ["xvfb"] : [])
-]
+const missing = () => [...(!haveChromium() && !process.env.STAGEWRIGHT_ELECTRON ? ["chromium"] : []), ...(!haveXvfb() ? ["xvfb"] : [])]
 
 /** Optional: the video plugin's encoder (Debian's ffmpeg package has ffprobe too). */
 const missingOptional = () => (haveFfmpeg() ? [] : ["ffmpeg"])
@@ -36,7 +33,8 @@ if (wanted.length === 0 && optional.length === 0) process.exit(0)
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0
 const hasApt = onPath("apt-get")
 const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
-const aptInstall = (packages) => spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...packages], { stdio: ["ignore", "ignore", "inherit"], env })
+const aptInstall = (packages) =>
+  spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...packages], { stdio: ["ignore", "ignore", "inherit"], env })
 if (isRoot && hasApt) {
   const all = [...wanted, ...optional]
   log(`Debian's ${all.join(" and ")} package${all.length > 1 ? "s are" : " is"} missing: installing with apt-get (this takes a minute) ...`)
@@ -61,6 +59,6 @@ if (left.includes("xvfb")) {
 }
 if (missingOptional().includes("ffmpeg")) {
   log("ffmpeg (optional) was not found on PATH: the video plugin (--plugin video) records nothing without it and says so; its tests need it.")
-  log("Install it with:  sudo apt-get update && sudo apt-get install -y ffmpeg   (or give its path: --plugin-config video={\"ffmpeg\":\"/path/to/ffmpeg\"})")
+  log('Install it with:  sudo apt-get update && sudo apt-get install -y ffmpeg   (or give its path: --plugin-config video={"ffmpeg":"/path/to/ffmpeg"})')
 }
 process.exit(left.length === 0 ? 0 : 1)

@@ -51,7 +51,10 @@ const steps = (userData: string): ReadonlyArray<Step> => [
 ]
 
 const summarize = (result: any): string => {
-  const text: string = (result.content ?? []).filter((c: any) => c.type === "text").map((c: any) => c.text).join(" ")
+  const text: string = (result.content ?? [])
+    .filter((c: any) => c.type === "text")
+    .map((c: any) => c.text)
+    .join(" ")
   const images = (result.content ?? []).filter((c: any) => c.type === "image").length
   const firstLine = text.split("\n")[0] ?? ""
   const lines = text.split("\n").length

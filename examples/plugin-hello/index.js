@@ -34,7 +34,12 @@ const greet = defineTool({
       const token = settings.token !== undefined ? "a token is configured" : "no token is configured"
       return {
         text: `${settings.greeting}, ${input.name ?? "world"}! (${app}; ${token})`,
-        structured: { greeting: settings.greeting, name: input.name ?? "world", appRunning: session !== undefined && !session.exit, token: settings.token !== undefined }
+        structured: {
+          greeting: settings.greeting,
+          name: input.name ?? "world",
+          appRunning: session !== undefined && !session.exit,
+          token: settings.token !== undefined
+        }
       }
     })
 })

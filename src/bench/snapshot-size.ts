@@ -40,8 +40,15 @@ const main = async () => {
   const client = new Client({ name: "stagewright-snapshot-size", version: "1.0.0" })
   await client.connect(clientTransport)
   const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const result = (await client.callTool({ name, arguments: args })) as { content?: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> }
-    const text = (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n")
+    const result = (await client.callTool({ name, arguments: args })) as {
+      content?: Array<{ type: string; text?: string }>
+      isError?: boolean
+      structuredContent?: Record<string, unknown>
+    }
+    const text = (result.content ?? [])
+      .filter((c) => c.type === "text")
+      .map((c) => c.text ?? "")
+      .join("\n")
     if (result.isError === true) throw new Error(`${name} failed: ${text}`)
     return { text, structured: result.structuredContent }
   }
@@ -50,9 +57,9 @@ const main = async () => {
     await call("electron_wait_for", { target: "testid=late-panel" })
     const forms: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
       ["npm start (compact, folded)", { compact: true }],
-      ["compact, every row (expand: \"all\")", { compact: true, expand: "all" }],
+      ['compact, every row (expand: "all")', { compact: true, expand: "all" }],
       ["folded", {}],
-      ["every row (expand: \"all\")", { expand: "all" }]
+      ['every row (expand: "all")', { expand: "all" }]
     ]
     const measures: Array<Measure> = []
     let demoText = ""

@@ -29,7 +29,11 @@ const main = async () => {
   for (let i = 0; i < runs; i++) {
     const userData = mkdtempSync(join(tmpdir(), "stagewright-bench-"))
     const t0 = performance.now()
-    const app = await _electron.launch({ executablePath: runtime.executablePath, args: [sampleAppPath("tasks")], env: { ...process.env, SAMPLE_APP_USER_DATA: userData } as Record<string, string> })
+    const app = await _electron.launch({
+      executablePath: runtime.executablePath,
+      args: [sampleAppPath("tasks")],
+      env: { ...process.env, SAMPLE_APP_USER_DATA: userData } as Record<string, string>
+    })
     const page = await app.firstWindow()
     const t1 = performance.now()
     await page.getByRole("heading", { name: "Task Board" }).waitFor()

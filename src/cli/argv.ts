@@ -156,7 +156,9 @@ export const prepareArgv = (argv: ReadonlyArray<string>, commands: Commands, env
   if (first !== undefined && !first.startsWith("-")) {
     if (!commands.commands.has(first)) {
       const close = suggest(first, commands.commands.keys())
-      return usageError(`unknown command ${first}${close !== undefined ? ` (did you mean ${close}?)` : ""}; commands: ${[...commands.commands.keys()].join(", ")} (serve when none is named)`)
+      return usageError(
+        `unknown command ${first}${close !== undefined ? ` (did you mean ${close}?)` : ""}; commands: ${[...commands.commands.keys()].join(", ")} (serve when none is named)`
+      )
     }
     command = first
     tail = rest.slice(1)
@@ -175,7 +177,10 @@ export const prepareArgv = (argv: ReadonlyArray<string>, commands: Commands, env
     const name = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg
     const flag = byName.get(name)
     if (flag === undefined) {
-      const close = suggest(name, flags.map((f) => f.name))
+      const close = suggest(
+        name,
+        flags.map((f) => f.name)
+      )
       return usageError(`unknown option ${name} for ${command}${close !== undefined ? ` (did you mean ${close}?)` : ""}; see stagewright ${command} --help`)
     }
     given.add(flag.name)
@@ -190,7 +195,13 @@ export const prepareArgv = (argv: ReadonlyArray<string>, commands: Commands, env
       if (ONE_A_LINE.has(flag.name)) while (tail[i + 1] !== undefined && !tail[i + 1]!.startsWith("-") && tail[i + 1]!.includes("=")) i++
     }
   }
-  const fromEnv = commands.fromEnv.has(command) ? fromEnvironment((own ?? []).filter((f) => serveFlags.has(f.name)), given, env) : ({ _tag: "Args", args: [] } as const)
+  const fromEnv = commands.fromEnv.has(command)
+    ? fromEnvironment(
+        (own ?? []).filter((f) => serveFlags.has(f.name)),
+        given,
+        env
+      )
+    : ({ _tag: "Args", args: [] } as const)
   if (fromEnv._tag === "UsageError") return fromEnv
   return { _tag: "Args", args: [runtime, script, command, ...tail, ...fromEnv.args] }
 }

@@ -24,8 +24,7 @@ export class ProbeFailed extends Data.TaggedError("ProbeFailed")<{ readonly reas
 }
 
 /** The one script run: no input reaches it. */
-const SCRIPT =
-  "const v=process.versions;process.stdout.write(JSON.stringify({node:v.node,v8:v.v8,modules:v.modules,electron:v.electron,chrome:v.chrome}))"
+const SCRIPT = "const v=process.versions;process.stdout.write(JSON.stringify({node:v.node,v8:v.v8,modules:v.modules,electron:v.electron,chrome:v.chrome}))"
 
 /** Variables the child keeps from ours: what starting a program needs, nothing that changes what it runs. */
 const KEPT = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "SYSTEMROOT", "SystemRoot", "WINDIR"]
@@ -46,35 +45,37 @@ const decode = Schema.decodeUnknownEither(Schema.parseJson(BinaryVersions))
 
 /** Collects the child's output (stdout up to the cap, a little stderr for the reason) until it closes. */
 const outcomeOf = (child: ChildProcess, maxOutputBytes: number) =>
-  Effect.async<{ readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly stdout: string; readonly stderr: string }, ProbeFailed>((resume) => {
-    const stdout: Array<Buffer> = []
-    let stdoutBytes = 0
-    let stderr = ""
-    const onStdout = (chunk: Buffer) => {
-      stdoutBytes += chunk.length
-      if (stdoutBytes > maxOutputBytes) {
-        resume(Effect.fail(new ProbeFailed({ reason: `printed more than ${maxOutputBytes} bytes on stdout (a version report is a few hundred): killed` })))
-        return
+  Effect.async<{ readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly stdout: string; readonly stderr: string }, ProbeFailed>(
+    (resume) => {
+      const stdout: Array<Buffer> = []
+      let stdoutBytes = 0
+      let stderr = ""
+      const onStdout = (chunk: Buffer) => {
+        stdoutBytes += chunk.length
+        if (stdoutBytes > maxOutputBytes) {
+          resume(Effect.fail(new ProbeFailed({ reason: `printed more than ${maxOutputBytes} bytes on stdout (a version report is a few hundred): killed` })))
+          return
+        }
+        stdout.push(chunk)
       }
-      stdout.push(chunk)
+      const onStderr = (chunk: Buffer) => {
+        if (stderr.length < 2_000) stderr += chunk.toString("utf8")
+      }
+      const onError = (error: Error) => resume(Effect.fail(new ProbeFailed({ reason: `could not start: ${error.message}` })))
+      const onClose = (code: number | null, signal: NodeJS.Signals | null) =>
+        resume(Effect.succeed({ code, signal, stdout: Buffer.concat(stdout).toString("utf8"), stderr: stderr.slice(0, 2_000) }))
+      child.stdout?.on("data", onStdout)
+      child.stderr?.on("data", onStderr)
+      child.once("error", onError)
+      child.once("close", onClose)
+      return Effect.sync(() => {
+        child.stdout?.off("data", onStdout)
+        child.stderr?.off("data", onStderr)
+        child.off("error", onError)
+        child.off("close", onClose)
+      })
     }
-    const onStderr = (chunk: Buffer) => {
-      if (stderr.length < 2_000) stderr += chunk.toString("utf8")
-    }
-    const onError = (error: Error) => resume(Effect.fail(new ProbeFailed({ reason: `could not start: ${error.message}` })))
-    const onClose = (code: number | null, signal: NodeJS.Signals | null) =>
-      resume(Effect.succeed({ code, signal, stdout: Buffer.concat(stdout).toString("utf8"), stderr: stderr.slice(0, 2_000) }))
-    child.stdout?.on("data", onStdout)
-    child.stderr?.on("data", onStderr)
-    child.once("error", onError)
-    child.once("close", onClose)
-    return Effect.sync(() => {
-      child.stdout?.off("data", onStdout)
-      child.stderr?.off("data", onStderr)
-      child.off("error", onError)
-      child.off("close", onClose)
-    })
-  })
+  )
 
 /** Runs `binary` as Node on the fixed version script. */
 export const probeVersions = (binary: string, options: ProbeOptions = {}): Effect.Effect<BinaryVersions, ProbeFailed> => {

@@ -29,8 +29,7 @@ export const forPeople = (text: string): string =>
     .replace(/\n{3,}/g, "\n\n")
 
 /** Colour only on a terminal and only without NO_COLOR (https://no-color.org). */
-export const wantsColour = (stream: { readonly isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean =>
-  stream.isTTY === true && (env.NO_COLOR ?? "") === ""
+export const wantsColour = (stream: { readonly isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean => stream.isTTY === true && (env.NO_COLOR ?? "") === ""
 
 /** One line, no colour: the parser's error report. */
 export const oneLine = (text: string): string =>

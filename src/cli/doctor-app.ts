@@ -37,12 +37,16 @@ export interface AppReport {
   readonly package?: { readonly name?: string | undefined; readonly version?: string | undefined; readonly main: string } | undefined
   readonly build?: Pick<BuildInfo, "path" | "platform" | "layout" | "executable" | "asar"> | undefined
   readonly declaredElectron?: { readonly range: string; readonly from: "devDependencies" | "dependencies" } | undefined
-  readonly installedElectron?: { readonly version?: string | undefined; readonly packageDir?: string | undefined; readonly binary?: string | undefined; readonly looked: string } | undefined
+  readonly installedElectron?:
+    | { readonly version?: string | undefined; readonly packageDir?: string | undefined; readonly binary?: string | undefined; readonly looked: string }
+    | undefined
   readonly launch?: ElectronRuntime | { readonly error: string } | undefined
   readonly versions?: BinaryVersions | { readonly error: string } | { readonly skipped: string } | undefined
   readonly fuses?: ({ readonly binary: string } & Fuses) | undefined
   readonly packagedBuild?: ({ readonly path: string; readonly executable?: string | undefined } & Fuses) | undefined
-  readonly addons?: (AddonInventory & { readonly mismatches: ReadonlyArray<{ readonly path: string; readonly found: number; readonly expected: number }> }) | undefined
+  readonly addons?:
+    | (AddonInventory & { readonly mismatches: ReadonlyArray<{ readonly path: string; readonly found: number; readonly expected: number }> })
+    | undefined
   readonly display: DisplayFacts
 }
 
@@ -78,12 +82,17 @@ const targetOf = (dir: string, appRoot: string | undefined): Target => {
   const folder = resolve(dir)
   const name = "app"
   const confined = confinePath(appRoot, folder, "--app")
-  if (typeof confined !== "string") return { kind: "outside app root", folder, check: { name, ok: false, required: true, detail: confined.message, next: confined.hint } }
+  if (typeof confined !== "string")
+    return { kind: "outside app root", folder, check: { name, ok: false, required: true, detail: confined.message, next: confined.hint } }
   let isDir = false
   try {
     isDir = statSync(folder).isDirectory()
   } catch {
-    return { kind: "missing", folder, check: { name, ok: false, required: true, detail: `${folder} does not exist`, next: "pass the app's folder (the one with its package.json)" } }
+    return {
+      kind: "missing",
+      folder,
+      check: { name, ok: false, required: true, detail: `${folder} does not exist`, next: "pass the app's folder (the one with its package.json)" }
+    }
   }
   const build = isDir ? buildAt(folder) : undefined
   if (build !== undefined) return packaged(folder, build)
@@ -96,14 +105,30 @@ const targetOf = (dir: string, appRoot: string | undefined): Target => {
     }
     const newest = findBuilds(folder)[0]
     if (newest !== undefined) return packaged(folder, newest)
-    return { kind: "not an app", folder, check: { name, ok: false, required: true, detail: `${folder}: package.json names main ${main}, which does not exist`, next: "build the app (its main script), or fix package.json's main" } }
+    return {
+      kind: "not an app",
+      folder,
+      check: {
+        name,
+        ok: false,
+        required: true,
+        detail: `${folder}: package.json names main ${main}, which does not exist`,
+        next: "build the app (its main script), or fix package.json's main"
+      }
+    }
   }
   const newest = isDir ? findBuilds(folder)[0] : undefined
   if (newest !== undefined) return packaged(folder, newest)
   return {
     kind: "not an app",
     folder,
-    check: { name, ok: false, required: true, detail: `${pkg}, and no packaged build in it or its out/, dist/, release/`, next: "pass the app's folder (package.json with its main script) or a packaged build" }
+    check: {
+      name,
+      ok: false,
+      required: true,
+      detail: `${pkg}, and no packaged build in it or its out/, dist/, release/`,
+      next: "pass the app's folder (package.json with its main script) or a packaged build"
+    }
   }
 }
 
@@ -133,7 +158,10 @@ const electronPackage = (folder: string, pkg: PackageJson) => {
   const where = installed.packageDir !== undefined ? `installed ${installed.version ?? "?"} at ${installed.packageDir}` : "no electron package installed"
   const binary = installed.packageDir === undefined ? "" : installed.binary !== undefined ? `; binary ${installed.binary}` : "; installed without its binary"
   const fits =
-    declared === undefined || installed.version === undefined || semver.validRange(declared.range) === null || semver.satisfies(installed.version, declared.range, { includePrerelease: true })
+    declared === undefined ||
+    installed.version === undefined ||
+    semver.validRange(declared.range) === null ||
+    semver.satisfies(installed.version, declared.range, { includePrerelease: true })
   const ok = installed.binary !== undefined && fits
   const next =
     installed.packageDir === undefined
@@ -161,13 +189,25 @@ const launchOf = (env: NodeJS.ProcessEnv, folder: string): { readonly launch: El
       launch: runtime,
       check: present
         ? { name, ok: true, required: true, detail: `${what} at ${runtime.executablePath}: ${runtime.reason}` }
-        : { name, ok: false, required: true, detail: `${runtime.executablePath} (${runtime.reason}) does not exist`, next: "reinstall the app's electron package, or fix STAGEWRIGHT_ELECTRON" }
+        : {
+            name,
+            ok: false,
+            required: true,
+            detail: `${runtime.executablePath} (${runtime.reason}) does not exist`,
+            next: "reinstall the app's electron package, or fix STAGEWRIGHT_ELECTRON"
+          }
     }
   } catch (error) {
     const message = (error as Error).message
     return {
       launch: { error: message },
-      check: { name, ok: false, required: true, detail: message, next: "npm install --save-dev electron in the app (with its download), pass executablePath, or set STAGEWRIGHT_ELECTRON" }
+      check: {
+        name,
+        ok: false,
+        required: true,
+        detail: message,
+        next: "npm install --save-dev electron in the app (with its download), pass executablePath, or set STAGEWRIGHT_ELECTRON"
+      }
     }
   }
 }
@@ -194,7 +234,8 @@ export const appDoctor = (dir: string, options: AppDoctorOptions = {}) =>
         runtimeKind = launch.launch.kind
       }
       const newest = findBuilds(target.folder)[0]
-      const packagedBuild = newest !== undefined ? { path: newest.path, executable: newest.executable, ...(yield* Effect.promise(() => readFuses(newest))) } : undefined
+      const packagedBuild =
+        newest !== undefined ? { path: newest.path, executable: newest.executable, ...(yield* Effect.promise(() => readFuses(newest))) } : undefined
       if (packagedBuild !== undefined) checks.push(fuseCheck(packagedBuild.path, packagedBuild, "packaged build"))
       report = {
         ...report,
@@ -210,7 +251,9 @@ export const appDoctor = (dir: string, options: AppDoctorOptions = {}) =>
       report = {
         ...report,
         build: buildFacts(target.build),
-        ...(binary !== undefined ? { launch: { kind: "electron", executablePath: binary, reason: "the packaged build's own executable (electron_production_launch)" } } : {})
+        ...(binary !== undefined
+          ? { launch: { kind: "electron", executablePath: binary, reason: "the packaged build's own executable (electron_production_launch)" } }
+          : {})
       }
     }
     if (binary !== undefined) {
@@ -225,10 +268,27 @@ export const appDoctor = (dir: string, options: AppDoctorOptions = {}) =>
       report = { ...report, versions }
       checks.push(
         "node" in versions
-          ? { name: "binary versions", ok: true, required: false, detail: `node ${versions.node}, v8 ${versions.v8}, NODE_MODULE_VERSION ${versions.modules}${versions.electron !== undefined ? `, electron ${versions.electron}` : ""}${versions.chrome !== undefined ? `, chrome ${versions.chrome}` : ""}` }
+          ? {
+              name: "binary versions",
+              ok: true,
+              required: false,
+              detail: `node ${versions.node}, v8 ${versions.v8}, NODE_MODULE_VERSION ${versions.modules}${versions.electron !== undefined ? `, electron ${versions.electron}` : ""}${versions.chrome !== undefined ? `, chrome ${versions.chrome}` : ""}`
+            }
           : "skipped" in versions
-            ? { name: "binary versions", ok: false, required: false, detail: `not read: ${versions.skipped}`, next: "nothing needed to launch; native addon ABIs are not compared" }
-            : { name: "binary versions", ok: false, required: false, detail: `${binary} as Node (ELECTRON_RUN_AS_NODE=1): ${versions.error}`, next: "check that the binary runs (it may be broken or not an Electron)" }
+            ? {
+                name: "binary versions",
+                ok: false,
+                required: false,
+                detail: `not read: ${versions.skipped}`,
+                next: "nothing needed to launch; native addon ABIs are not compared"
+              }
+            : {
+                name: "binary versions",
+                ok: false,
+                required: false,
+                detail: `${binary} as Node (ELECTRON_RUN_AS_NODE=1): ${versions.error}`,
+                next: "check that the binary runs (it may be broken or not an Electron)"
+              }
       )
     }
     const inventory = yield* inventoryAddons(target.kind === "packaged" ? target.build.path : target.folder, options.limits)
@@ -252,7 +312,12 @@ export const appDoctor = (dir: string, options: AppDoctorOptions = {}) =>
 
 const addonSummary = (inventory: AddonInventory, expected: number | undefined): Check => {
   const found = inventory.addons.length === 0 ? "no native addons" : `${inventory.addons.length} native addon(s): ${summarizeAddons(inventory.addons)}`
-  const against = inventory.addons.length === 0 ? "" : expected !== undefined ? `; the binary's NODE_MODULE_VERSION is ${expected}` : "; the binary's NODE_MODULE_VERSION is unknown, so ABIs were not compared"
+  const against =
+    inventory.addons.length === 0
+      ? ""
+      : expected !== undefined
+        ? `; the binary's NODE_MODULE_VERSION is ${expected}`
+        : "; the binary's NODE_MODULE_VERSION is unknown, so ABIs were not compared"
   const cut = inventory.cut.length > 0 ? `; walk cut: ${inventory.cut.join("; ")}` : ""
   return {
     name: "native addons",

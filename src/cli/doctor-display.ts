@@ -79,14 +79,21 @@ export const displayCheck = (
 export const INSPECT_OFF_NOTE =
   "EnableNodeCliInspectArguments is off: the binary ignores --inspect, so a launch cannot reach the main process through Node's inspector and goes over CDP (--remote-debugging-port): windows can be driven, main-process tools (menus, dialogs, app info, main-process eval) cannot"
 
-export const RUN_AS_NODE_OFF_NOTE = "RunAsNode is off: the binary ignores ELECTRON_RUN_AS_NODE, so its Node, V8 and NODE_MODULE_VERSION cannot be read by running it"
+export const RUN_AS_NODE_OFF_NOTE =
+  "RunAsNode is off: the binary ignores ELECTRON_RUN_AS_NODE, so its Node, V8 and NODE_MODULE_VERSION cannot be read by running it"
 
 /** The fuse check of a binary: its wire listed; the fuses that change how Stagewright drives it flagged. */
-export const fuseCheck = (target: string, fuses: { readonly wire: Readonly<Record<string, FuseState>> } | { readonly error: string }, name = "fuses"): Check => {
+export const fuseCheck = (
+  target: string,
+  fuses: { readonly wire: Readonly<Record<string, FuseState>> } | { readonly error: string },
+  name = "fuses"
+): Check => {
   if ("error" in fuses) {
     return { name, ok: true, required: false, detail: `no fuse wire in ${target} (not a fused Electron build: the stand-in's script, or Electron before 12)` }
   }
-  const list = Object.entries(fuses.wire).map(([fuse, state]) => `${fuse}=${state}`).join(", ")
+  const list = Object.entries(fuses.wire)
+    .map(([fuse, state]) => `${fuse}=${state}`)
+    .join(", ")
   const notes = [
     ...(fuses.wire.EnableNodeCliInspectArguments === "disabled" ? [INSPECT_OFF_NOTE] : []),
     ...(fuses.wire.RunAsNode === "disabled" ? [RUN_AS_NODE_OFF_NOTE] : [])

@@ -48,7 +48,12 @@ export const runChecks = (input: DoctorInput): ReadonlyArray<Check> => {
   try {
     const runtime = resolveElectronRuntime()
     runtimeKind = runtime.kind
-    checks.push({ name: "electron", ok: existsSync(runtime.executablePath), required: true, detail: `${runtime.kind === "electron" ? "real Electron" : "Electron stand-in"} at ${runtime.executablePath} (${runtime.reason})` })
+    checks.push({
+      name: "electron",
+      ok: existsSync(runtime.executablePath),
+      required: true,
+      detail: `${runtime.kind === "electron" ? "real Electron" : "Electron stand-in"} at ${runtime.executablePath} (${runtime.reason})`
+    })
   } catch (error) {
     // No default Electron is not an error (a launch uses the app's own electron package); a
     // STAGEWRIGHT_ELECTRON that names nothing is.

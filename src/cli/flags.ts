@@ -76,7 +76,8 @@ export const toConfig = (flags: ServeFlags): Effect.Effect<Partial<ServerConfigS
     const secrets = Option.isSome(secretsFile) ? loadSecrets(resolve(secretsFile.value)) : undefined
     if (secrets !== undefined && "reason" in secrets) return invalid(`--secrets ${secretsFile.pipe(Option.getOrElse(() => ""))}: ${secrets.reason}`)
     const maxApps = flags.maxApps ?? Option.none()
-    if (Option.isSome(maxApps) && (!Number.isSafeInteger(maxApps.value) || maxApps.value < 1)) return invalid(`--max-apps ${maxApps.value}: expected a positive integer`)
+    if (Option.isSome(maxApps) && (!Number.isSafeInteger(maxApps.value) || maxApps.value < 1))
+      return invalid(`--max-apps ${maxApps.value}: expected a positive integer`)
     return Effect.succeed({
       ...(Option.isSome(flags.toolProfile) ? { toolProfile: flags.toolProfile.value } : {}),
       allowEval: targets as ReadonlyArray<EvalTarget>,

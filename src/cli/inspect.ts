@@ -41,7 +41,8 @@ export const doctor = (flags: ServeFlags & { readonly json: boolean; readonly ap
       pluginProblem,
       xvfb: config.xvfb
     })
-    const app = flags.app !== undefined && Option.isSome(flags.app) ? yield* appDoctor(flags.app.value, { appRoot: config.appRoot, xvfb: config.xvfb }) : undefined
+    const app =
+      flags.app !== undefined && Option.isSome(flags.app) ? yield* appDoctor(flags.app.value, { appRoot: config.appRoot, xvfb: config.xvfb }) : undefined
     // With --app, the app's display check (which knows the runtime a launch would use) replaces the general one.
     const all = app === undefined ? checks : [...checks.filter((c) => c.name !== "display"), ...app.checks]
     const failed = all.filter((c) => c.required && !c.ok)

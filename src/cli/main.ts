@@ -38,7 +38,11 @@ const screenshotDir = Options.text("screenshot-dir").pipe(
   Options.withDescription("Also save screenshots in this folder (names cannot leave it)"),
   Options.optional
 )
-const visualDir = Options.text("visual-dir").pipe(Options.withPseudoName("DIR"), Options.withDescription("Baseline folder of the visual plugin (default <output-dir>/visual-baselines)"), Options.optional)
+const visualDir = Options.text("visual-dir").pipe(
+  Options.withPseudoName("DIR"),
+  Options.withDescription("Baseline folder of the visual plugin (default <output-dir>/visual-baselines)"),
+  Options.optional
+)
 const outputDir = Options.text("output-dir").pipe(
   Options.withPseudoName("DIR"),
   Options.withDescription("Folder for traces, exported tests and oversized results"),
@@ -46,7 +50,9 @@ const outputDir = Options.text("output-dir").pipe(
 )
 const operationTimeoutMs = Options.integer("operation-timeout-ms").pipe(
   Options.withPseudoName("MS"),
-  Options.withDescription("Cap of one tool call in milliseconds: a call's own timeoutMs governs up to it (tools/list says the cap; more is refused); a call that does not settle ends with a retryable TIMEOUT"),
+  Options.withDescription(
+    "Cap of one tool call in milliseconds: a call's own timeoutMs governs up to it (tools/list says the cap; more is refused); a call that does not settle ends with a retryable TIMEOUT"
+  ),
   Options.withDefault(defaultServerConfig.operationTimeoutMs)
 )
 const appRoot = Options.text("app-root").pipe(
@@ -105,10 +111,27 @@ const secrets = Options.text("secrets").pipe(
   Options.withDescription("Secrets the agent may type by name, {{secret:NAME}}, without ever seeing them: a dotenv file of NAME=value lines"),
   Options.optional
 )
-const serveOptions = { toolProfile, allowEval, allowProfileSwitch, plugin, pluginConfig, screenshotDir, visualDir, outputDir, operationTimeoutMs, appRoot, maxResponseChars, xvfb, maxApps, secrets }
+const serveOptions = {
+  toolProfile,
+  allowEval,
+  allowProfileSwitch,
+  plugin,
+  pluginConfig,
+  screenshotDir,
+  visualDir,
+  outputDir,
+  operationTimeoutMs,
+  appRoot,
+  maxResponseChars,
+  xvfb,
+  maxApps,
+  secrets
+}
 const maxSessions = Options.integer("max-sessions").pipe(
   Options.withPseudoName("N"),
-  Options.withDescription("Most HTTP sessions open at once (default 16); at the cap a new client closes the least recently used idle session (503 only when every one is live)"),
+  Options.withDescription(
+    "Most HTTP sessions open at once (default 16); at the cap a new client closes the least recently used idle session (503 only when every one is live)"
+  ),
   Options.optional
 )
 const sessionIdleTimeoutMs = Options.integer("session-idle-timeout-ms").pipe(
@@ -116,22 +139,33 @@ const sessionIdleTimeoutMs = Options.integer("session-idle-timeout-ms").pipe(
   Options.withDescription("Close an HTTP session (and its app) with no request in flight and no open stream after this many ms (default 600000)"),
   Options.optional
 )
-const maxConnections = Options.integer("max-connections").pipe(Options.withPseudoName("N"), Options.withDescription("Most TCP connections open at once over HTTP (default 128)"), Options.optional)
+const maxConnections = Options.integer("max-connections").pipe(
+  Options.withPseudoName("N"),
+  Options.withDescription("Most TCP connections open at once over HTTP (default 128)"),
+  Options.optional
+)
 const transportOptions = { port, host, authTokenEnv, authTokenFile, allowedHost, allowedOrigin, maxSessions, sessionIdleTimeoutMs, maxConnections }
 
 /**
  * Each command's work loads when the command runs: `--help` and flag parsing load only the command
  * line, `serve` the server (and the HTTP transport only with --port), `tools` and `doctor` the manifest.
  */
-const serve = (flags: ServeFlags & TransportFlags) => Effect.flatMap(Effect.promise(() => import("./serve.js")), (m) => m.serve(flags))
+const serve = (flags: ServeFlags & TransportFlags) =>
+  Effect.flatMap(
+    Effect.promise(() => import("./serve.js")),
+    (m) => m.serve(flags)
+  )
 
 const serveCommand = Command.make("serve", { ...serveOptions, ...transportOptions }, serve).pipe(
   Command.withDescription("Serve MCP over stdio (the default command), or over Streamable HTTP with --port")
 )
 
-const toolsCommand = Command.make("tools", { json, plugin }, (flags) => Effect.flatMap(Effect.promise(() => import("./inspect.js")), (m) => m.printTools(flags))).pipe(
-  Command.withDescription("Print the documentation manifest of every tool (name, type, eval target, profiles, plugin, error codes), sorted")
-)
+const toolsCommand = Command.make("tools", { json, plugin }, (flags) =>
+  Effect.flatMap(
+    Effect.promise(() => import("./inspect.js")),
+    (m) => m.printTools(flags)
+  )
+).pipe(Command.withDescription("Print the documentation manifest of every tool (name, type, eval target, profiles, plugin, error codes), sorted"))
 
 const doctorApp = Options.text("app").pipe(
   Options.withPseudoName("DIR"),
@@ -139,12 +173,23 @@ const doctorApp = Options.text("app").pipe(
   Options.optional
 )
 
-const doctorCommand = Command.make("doctor", { json, app: doctorApp, ...serveOptions }, (flags) => Effect.flatMap(Effect.promise(() => import("./inspect.js")), (m) => m.doctor(flags))).pipe(
-  Command.withDescription("Check Node, playwright-core, Chromium, Electron or the stand-in, display, paths and policy (with --app, one app's launch too); exits non-zero when a required check fails")
+const doctorCommand = Command.make("doctor", { json, app: doctorApp, ...serveOptions }, (flags) =>
+  Effect.flatMap(
+    Effect.promise(() => import("./inspect.js")),
+    (m) => m.doctor(flags)
+  )
+).pipe(
+  Command.withDescription(
+    "Check Node, playwright-core, Chromium, Electron or the stand-in, display, paths and policy (with --app, one app's launch too); exits non-zero when a required check fails"
+  )
 )
 
 const traceFile = Args.text({ name: "trace.jsonl" }).pipe(Args.withDescription("A trace file the trace plugin wrote (--plugin trace)"))
-const replayApp = Options.text("app").pipe(Options.withPseudoName("DIR"), Options.withDescription("Launch this app folder in place of each recorded electron_launch's app"), Options.optional)
+const replayApp = Options.text("app").pipe(
+  Options.withPseudoName("DIR"),
+  Options.withDescription("Launch this app folder in place of each recorded electron_launch's app"),
+  Options.optional
+)
 const replayExecutable = Options.text("executable-path").pipe(
   Options.withPseudoName("PATH"),
   Options.withDescription("Run each launch with this executable (a trace's own executablePath is never run)"),
@@ -157,7 +202,11 @@ const replayEnv = Options.keyValueMap(Options.text("env").pipe(Options.withPseud
 const replayCommand = Command.make(
   "replay",
   { trace: traceFile, app: replayApp, appRoot, executablePath: replayExecutable, env: replayEnv, allowEval, plugin, outputDir, operationTimeoutMs },
-  (flags) => Effect.flatMap(Effect.promise(() => import("./replay.js")), (m) => m.replay(flags))
+  (flags) =>
+    Effect.flatMap(
+      Effect.promise(() => import("./replay.js")),
+      (m) => m.replay(flags)
+    )
 ).pipe(
   Command.withDescription(
     "Re-run a recorded session headless against a fresh launch, one line per step; exits non-zero when a step that was ok in the trace now fails (steps with redacted arguments are skipped)"

@@ -26,7 +26,13 @@ export interface InventoryLimits {
   readonly maxTotalScanBytes: number
 }
 
-export const DEFAULT_LIMITS: InventoryLimits = { maxDepth: 12, maxEntries: 50_000, maxAddons: 200, maxScanBytes: 8 * 1024 * 1024, maxTotalScanBytes: 256 * 1024 * 1024 }
+export const DEFAULT_LIMITS: InventoryLimits = {
+  maxDepth: 12,
+  maxEntries: 50_000,
+  maxAddons: 200,
+  maxScanBytes: 8 * 1024 * 1024,
+  maxTotalScanBytes: 256 * 1024 * 1024
+}
 
 export type AddonAbi =
   | { readonly kind: "napi"; readonly evidence: string }

@@ -14,7 +14,9 @@ import { defaultServerConfig, ServerConfig } from "../layers/config/ServerConfig
 import { AppLifecycle, MainProcess, ElectronDriver } from "../layers/driver/ElectronDriver.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
 
-const target = Args.text({ name: "app-or-build" }).pipe(Args.withDescription("An app folder (package.json), a project folder with builds in out/, dist/ or release/, or a build"))
+const target = Args.text({ name: "app-or-build" }).pipe(
+  Args.withDescription("An app folder (package.json), a project folder with builds in out/, dist/ or release/, or a build")
+)
 const json = Options.boolean("json").pipe(Options.withDescription("Print the report as JSON"))
 
 /** An app folder Electron can run: package.json whose main script exists (index.js by default). */
@@ -47,7 +49,9 @@ const validate = Command.make("validate", { target, json }, ({ target, json }) =
     const build = statSync(path).isDirectory() ? findBuilds(path)[0] : undefined
     const app = build === undefined || buildAt(path) === undefined ? isAppFolder(path) : false
     if (build === undefined && !app) {
-      yield* Console.error(`stagewright production validate: ${path} is neither an app folder (package.json with its main script) nor a folder with a packaged build (out/, dist/, release/)`)
+      yield* Console.error(
+        `stagewright production validate: ${path} is neither an app folder (package.json with its main script) nor a folder with a packaged build (out/, dist/, release/)`
+      )
       process.exitCode = 2
       return
     }

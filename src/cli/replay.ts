@@ -54,12 +54,20 @@ export interface Recording {
 /** Reads a trace file: its header (of this schema version) and its calls; a bad line is named. */
 export const readTrace = (path: string): Effect.Effect<Recording, ReplayFailed> =>
   Effect.gen(function* () {
-    const text = yield* Effect.try({ try: () => readFileSync(path, "utf8"), catch: (e) => new ReplayFailed({ reason: `cannot read ${path}: ${(e as Error).message}` }) })
-    const lines = text.split("\n").map((line, i) => [i + 1, line] as const).filter(([, line]) => line.trim() !== "")
+    const text = yield* Effect.try({
+      try: () => readFileSync(path, "utf8"),
+      catch: (e) => new ReplayFailed({ reason: `cannot read ${path}: ${(e as Error).message}` })
+    })
+    const lines = text
+      .split("\n")
+      .map((line, i) => [i + 1, line] as const)
+      .filter(([, line]) => line.trim() !== "")
     const parse = <A, I>(schema: Schema.Schema<A, I>, [number, line]: readonly [number, string], what: string) =>
       Effect.try({ try: () => JSON.parse(line) as unknown, catch: () => new ReplayFailed({ reason: `${path}:${number}: not JSON` }) }).pipe(
         Effect.flatMap((value) => Schema.decodeUnknown(schema)(value)),
-        Effect.mapError((e) => (e instanceof ReplayFailed ? e : new ReplayFailed({ reason: `${path}:${number}: not ${what}: ${e.message.split("\n").slice(0, 3).join(" ")}` })))
+        Effect.mapError((e) =>
+          e instanceof ReplayFailed ? e : new ReplayFailed({ reason: `${path}:${number}: not ${what}: ${e.message.split("\n").slice(0, 3).join(" ")}` })
+        )
       )
     const first = lines[0]
     if (first === undefined) return yield* new ReplayFailed({ reason: `${path} is empty` })
@@ -70,7 +78,9 @@ export const readTrace = (path: string): Effect.Effect<Recording, ReplayFailed> 
 
 const PROFILE_SWITCH_TOOL = "electron_profile"
 
-export type StepPlan = { readonly run: true; readonly args: Record<string, unknown>; readonly notes: ReadonlyArray<string> } | { readonly run: false; readonly reason: string }
+export type StepPlan =
+  | { readonly run: true; readonly args: Record<string, unknown>; readonly notes: ReadonlyArray<string> }
+  | { readonly run: false; readonly reason: string }
 
 /** What replay does with one recorded call: its arguments as replayed (with --app and --env), or why it is skipped. */
 export const planStep = (
@@ -135,12 +145,22 @@ export const replay = (flags: ReplayFlags) =>
     const server = yield* Effect.acquireRelease(
       Effect.tryPromise({
         // A trace that switched the tool profile replays the switch (the recorded server allowed it).
-        try: () => createServer({ plugins, allowEval: targets as ReadonlyArray<EvalTarget>, allowProfileSwitch: recording.calls.some((call) => call.tool === PROFILE_SWITCH_TOOL), ...(appRoot !== undefined ? { appRoot } : {}), outputDir: resolve(flags.outputDir), operationTimeoutMs: flags.operationTimeoutMs }),
+        try: () =>
+          createServer({
+            plugins,
+            allowEval: targets as ReadonlyArray<EvalTarget>,
+            allowProfileSwitch: recording.calls.some((call) => call.tool === PROFILE_SWITCH_TOOL),
+            ...(appRoot !== undefined ? { appRoot } : {}),
+            outputDir: resolve(flags.outputDir),
+            operationTimeoutMs: flags.operationTimeoutMs
+          }),
         catch: (e) => new ReplayFailed({ reason: `cannot start the server: ${(e as Error).message}` })
       }),
       (s) => Effect.promise(() => s.close())
     )
-    yield* Console.log(`Replaying ${recording.calls.length} step${recording.calls.length === 1 ? "" : "s"} of ${flags.trace} (recorded ${recording.header.startedAt}, Stagewright ${recording.header.stagewright})${plugins.length > 0 ? ` with --plugin ${plugins.join(", ")}` : ""}`)
+    yield* Console.log(
+      `Replaying ${recording.calls.length} step${recording.calls.length === 1 ? "" : "s"} of ${flags.trace} (recorded ${recording.header.startedAt}, Stagewright ${recording.header.stagewright})${plugins.length > 0 ? ` with --plugin ${plugins.join(", ")}` : ""}`
+    )
     const failures: Array<string> = []
     let ran = 0
     let skipped = 0
@@ -159,7 +179,9 @@ export const replay = (flags: ReplayFlags) =>
         failures.push(`step ${call.index} ${call.tool} (${result.code ?? "error"})`)
         yield* Console.log(`FAIL ${step}: was ok, now ${result.line}${notes}`)
       } else if (call.outcome === "error") {
-        yield* Console.log(`ok   ${step}: failed when recorded (${call.code ?? "error"}), not judged; now ${result.ok ? "ok" : result.code ?? "error"}${notes}`)
+        yield* Console.log(
+          `ok   ${step}: failed when recorded (${call.code ?? "error"}), not judged; now ${result.ok ? "ok" : (result.code ?? "error")}${notes}`
+        )
       } else yield* Console.log(`ok   ${step}${notes}`)
     }
     const summary = `${ran} run, ${failures.length} failed, ${skipped} skipped`

@@ -22,18 +22,23 @@ const tokenFromFile = (path: string) =>
 export const serveHttp = (config: Partial<ServerConfigShape>, flags: Omit<TransportFlags, "port"> & { readonly port: number }) =>
   Effect.gen(function* () {
     const tokenFile = flags.authTokenFile ?? Option.none()
-    if (Option.isSome(tokenFile) && Option.isSome(flags.authTokenEnv)) return yield* new InvalidFlag({ reason: "--auth-token-file and --auth-token-env: give one" })
+    if (Option.isSome(tokenFile) && Option.isSome(flags.authTokenEnv))
+      return yield* new InvalidFlag({ reason: "--auth-token-file and --auth-token-env: give one" })
     const authToken = Option.isSome(tokenFile)
       ? yield* tokenFromFile(tokenFile.value)
       : Option.isSome(flags.authTokenEnv)
         ? yield* Config.redacted(flags.authTokenEnv.value).pipe(
-            Effect.mapError(() => new InvalidFlag({ reason: `--auth-token-env ${flags.authTokenEnv.pipe(Option.getOrElse(() => ""))}: the variable is not set` }))
+            Effect.mapError(
+              () => new InvalidFlag({ reason: `--auth-token-env ${flags.authTokenEnv.pipe(Option.getOrElse(() => ""))}: the variable is not set` })
+            )
           )
         : undefined
     // The token is the server's secret: apps launched from here inherit the environment, so it leaves it.
     if (Option.isSome(flags.authTokenEnv)) delete process.env[flags.authTokenEnv.value]
     if (!isLoopback(flags.host)) {
-      yield* Effect.logWarning(`--host ${flags.host} is not a loopback address: other machines can reach this server${authToken ? "" : " and no --auth-token-env is set"}`)
+      yield* Effect.logWarning(
+        `--host ${flags.host} is not a loopback address: other machines can reach this server${authToken ? "" : " and no --auth-token-env is set"}`
+      )
     }
     const bounds = yield* toHttpBounds(flags)
     const options = { host: flags.host, port: flags.port, allowedHosts: flags.allowedHost, allowedOrigins: flags.allowedOrigin, authToken, ...bounds }

@@ -49,7 +49,9 @@ export const classifyNavigation = (url: string): CodeDecision => {
   if (scheme === undefined) return refused(`"${url.slice(0, 80)}" is not an absolute URL`, "Use http://…, https://…, file:///path or about:blank.")
   if (scheme === "http" || scheme === "https" || scheme === "file") return SAFE
   if (scheme === "about") {
-    return /^about:blank(?:[?#].*)?$/is.test(url.trim()) ? SAFE : refused(`${url.slice(0, 40)} is not a page an agent opens`, "Use about:blank, or an http(s) or file URL.")
+    return /^about:blank(?:[?#].*)?$/is.test(url.trim())
+      ? SAFE
+      : refused(`${url.slice(0, 40)} is not a page an agent opens`, "Use about:blank, or an http(s) or file URL.")
   }
   if (CALLER_DOCUMENT_SCHEMES.has(scheme)) return needs("renderer", `A ${scheme}: URL (its content is code written by the caller)`)
   if (INTERNAL_SCHEMES.has(scheme)) return needs("main", `A ${scheme}: page (browser-internal pages can attach debuggers and run code)`)
@@ -66,7 +68,8 @@ export const classifyNavigation = (url: string): CodeDecision => {
 /** Request types whose response the page runs or renders as a document of its own. */
 const EXECUTED_RESOURCES = new Set(["document", "script", "worker", "sharedworker", "serviceworker"])
 /** Content types a browser runs or renders as an active document. */
-const ACTIVE_CONTENT = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/(x-)?javascript|application\/ecmascript|text\/ecmascript|application\/wasm|text\/xsl)/i
+const ACTIVE_CONTENT =
+  /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/(x-)?javascript|application\/ecmascript|text\/ecmascript|application\/wasm|text\/xsl)/i
 
 /**
  * A body written by the caller and served to the app: data for fetch/XHR, images, styles and fonts are
@@ -150,7 +153,11 @@ export const switchName = (arg: string): string | undefined => {
   // eslint-disable-next-line no-control-regex
   const trimmed = arg.replace(/^[\s\u0000-\u001f]+/, "")
   if (!/^-{1,2}[^-]/.test(trimmed)) return undefined
-  return trimmed.replace(/^-{1,2}/, "").split("=")[0]!.toLowerCase().replace(/_/g, "-")
+  return trimmed
+    .replace(/^-{1,2}/, "")
+    .split("=")[0]!
+    .toLowerCase()
+    .replace(/_/g, "-")
 }
 
 /**
@@ -228,11 +235,15 @@ export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
  * GL/Vulkan loaders) load or run code, or that the runtime reads as a program path (the
  * stand-in's STAGEWRIGHT_CHROMIUM, STAGEWRIGHT_ELECTRON; BROWSER, EDITOR, VISUAL).
  */
-const CODE_ENV = /^(STAGEWRIGHT_CHROMIUM|STAGEWRIGHT_ELECTRON|CHROME_WRAPPER|GTK_MODULES|GTK3_MODULES|GTK_PATH|GTK_EXE_PREFIX|GIO_EXTRA_MODULES|GIO_MODULE_DIR|GST_PLUGIN_.*|GST_REGISTRY.*|QT_PLUGIN_PATH|LIBGL_DRIVERS_PATH|__EGL_VENDOR_LIBRARY_.*|VK_ICD_FILENAMES|VK_LAYER_PATH|VK_ADD_LAYER_PATH|BROWSER|EDITOR|VISUAL|NODE_OPTIONS|NODE_PATH|NODE_REPL_EXTERNAL_MODULE|NODE_V8_COVERAGE|ELECTRON_RUN_AS_NODE|ELECTRON_OVERRIDE_DIST_PATH|LD_.*|DYLD_.*|GCONV_PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|CHROME_DEVEL_SANDBOX|OPENSSL_CONF|OPENSSL_ENGINES)$/i
+const CODE_ENV =
+  /^(STAGEWRIGHT_CHROMIUM|STAGEWRIGHT_ELECTRON|CHROME_WRAPPER|GTK_MODULES|GTK3_MODULES|GTK_PATH|GTK_EXE_PREFIX|GIO_EXTRA_MODULES|GIO_MODULE_DIR|GST_PLUGIN_.*|GST_REGISTRY.*|QT_PLUGIN_PATH|LIBGL_DRIVERS_PATH|__EGL_VENDOR_LIBRARY_.*|VK_ICD_FILENAMES|VK_LAYER_PATH|VK_ADD_LAYER_PATH|BROWSER|EDITOR|VISUAL|NODE_OPTIONS|NODE_PATH|NODE_REPL_EXTERNAL_MODULE|NODE_V8_COVERAGE|ELECTRON_RUN_AS_NODE|ELECTRON_OVERRIDE_DIST_PATH|LD_.*|DYLD_.*|GCONV_PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|CHROME_DEVEL_SANDBOX|OPENSSL_CONF|OPENSSL_ENGINES)$/i
 
 export const classifyEnvKey = (key: string): CodeDecision => {
   if (!ENV_NAME.test(key)) {
-    return refused(`env: ${JSON.stringify(key.slice(0, 60))} is not a variable name`, "Names are letters, digits and _ (not starting with a digit); pass the value as the value.")
+    return refused(
+      `env: ${JSON.stringify(key.slice(0, 60))} is not a variable name`,
+      "Names are letters, digits and _ (not starting with a digit); pass the value as the value."
+    )
   }
   return CODE_ENV.test(key) ? needs("main", `The environment variable ${key} (it makes the app load or run other code)`) : SAFE
 }

@@ -15,7 +15,16 @@ import { ALL_CODES } from "../errors/registry.js"
 import { OPERATION_TYPES, type Tool } from "../tools/Tool.js"
 
 export type { MainHook } from "../layers/driver/ElectronDriver.js"
-export { CallRefused, OBSERVER_BOUNDS, REDACTED_MARK, type CallObserver, type CallRecord, type CallSettled, type CallStart, type ObserverHooks } from "./observer.js"
+export {
+  CallRefused,
+  OBSERVER_BOUNDS,
+  REDACTED_MARK,
+  type CallObserver,
+  type CallRecord,
+  type CallSettled,
+  type CallStart,
+  type ObserverHooks
+} from "./observer.js"
 
 export interface Plugin<C = unknown> {
   readonly name: string
@@ -45,7 +54,9 @@ const isFunction = (u: unknown): u is (...args: ReadonlyArray<unknown>) => unkno
 
 /** An argument path of Tool.targets / Tool.files: `file`, `paths[]`, `fields[].target`. */
 const ArgumentPath = Schema.String.pipe(
-  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]*(?:\[\])?(?:\.[A-Za-z_][A-Za-z0-9_]*(?:\[\])?)*$/, { message: () => "an argument path (file, paths[], fields[].target)" })
+  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]*(?:\[\])?(?:\.[A-Za-z_][A-Za-z0-9_]*(?:\[\])?)*$/, {
+    message: () => "an argument path (file, paths[], fields[].target)"
+  })
 ).annotations({ description: "argument paths: file, paths[] (each item), fields[].target" })
 
 /**
@@ -64,7 +75,10 @@ export const PluginValue = Schema.Struct({
   purpose: Schema.String.pipe(Schema.minLength(8), Schema.maxLength(200)),
   stagewright: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({ description: "a semver range of supported Stagewright versions" }),
   config: Schema.optional(
-    Schema.declare((u): u is Schema.Schema.AnyNoContext => Schema.isSchema(u), { identifier: "EffectSchema", description: "an Effect Schema for the configuration" })
+    Schema.declare((u): u is Schema.Schema.AnyNoContext => Schema.isSchema(u), {
+      identifier: "EffectSchema",
+      description: "an Effect Schema for the configuration"
+    })
   ),
   mainHooks: Schema.optional(
     Schema.Array(
@@ -78,7 +92,10 @@ export const PluginValue = Schema.Struct({
     Schema.Array(
       Schema.Struct({
         name: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9-]{1,63}$/, { message: () => "a lowercase observer name" })),
-        make: Schema.declare((u): u is Effect.Effect<unknown> => Effect.isEffect(u), { identifier: "Effect", description: "an Effect building the observer's hooks" })
+        make: Schema.declare((u): u is Effect.Effect<unknown> => Effect.isEffect(u), {
+          identifier: "Effect",
+          description: "an Effect building the observer's hooks"
+        })
       })
     )
   ),

@@ -78,8 +78,7 @@ export class LoadedPlugins extends Context.Tag("stagewright/LoadedPlugins")<Load
 export type PluginRegistry = Readonly<Record<string, () => Promise<Plugin>>>
 
 /** The first-party plugin a tool name would belong to (electron_<plugin>_...), among `names`. */
-export const pluginOfToolName = (tool: string, names: ReadonlyArray<string>): string | undefined =>
-  names.find((name) => tool.startsWith(`electron_${name}_`))
+export const pluginOfToolName = (tool: string, names: ReadonlyArray<string>): string | undefined => names.find((name) => tool.startsWith(`electron_${name}_`))
 
 /** One line per configuration field that failed, naming its path. */
 const formatIssues = (error: ParseResult.ParseError) =>
@@ -112,69 +111,70 @@ const importPlugin = (registry: PluginRegistry, spec: string): Effect.Effect<unk
 export class PluginLoader extends Context.Tag("stagewright/PluginLoader")<
   PluginLoader,
   {
-    readonly load: (
-      specs: ReadonlyArray<string>,
-      config?: Readonly<Record<string, unknown>>
-    ) => Effect.Effect<LoadedPluginsShape, PluginLoadError>
+    readonly load: (specs: ReadonlyArray<string>, config?: Readonly<Record<string, unknown>>) => Effect.Effect<LoadedPluginsShape, PluginLoadError>
   }
 >() {
-  static readonly make = (registry: PluginRegistry) => PluginLoader.of({
-    load: Effect.fn("PluginLoader.load")(function* (specs: ReadonlyArray<string>, config: Readonly<Record<string, unknown>> = {}) {
-      const owners = new Map<string, string>()
-      for (const name of [...CORE_TOOL_NAMES, ...EVAL_TOOL_NAMES]) owners.set(name, "the core")
-      const plugins: Array<Plugin> = []
-      const settings: Record<string, unknown> = {}
-      for (const spec of [...new Set(specs)]) {
-        const value = yield* importPlugin(registry, spec)
-        const plugin = yield* Schema.decodeUnknown(PluginValue)(value).pipe(
-          Effect.mapError(
-            (error) => new PluginInvalid({ plugin: spec, reason: ParseResult.TreeFormatter.formatErrorSync(error) })
+  static readonly make = (registry: PluginRegistry) =>
+    PluginLoader.of({
+      load: Effect.fn("PluginLoader.load")(function* (specs: ReadonlyArray<string>, config: Readonly<Record<string, unknown>> = {}) {
+        const owners = new Map<string, string>()
+        for (const name of [...CORE_TOOL_NAMES, ...EVAL_TOOL_NAMES]) owners.set(name, "the core")
+        const plugins: Array<Plugin> = []
+        const settings: Record<string, unknown> = {}
+        for (const spec of [...new Set(specs)]) {
+          const value = yield* importPlugin(registry, spec)
+          const plugin = yield* Schema.decodeUnknown(PluginValue)(value).pipe(
+            Effect.mapError((error) => new PluginInvalid({ plugin: spec, reason: ParseResult.TreeFormatter.formatErrorSync(error) }))
           )
-        )
-        if (!semver.satisfies(VERSION, plugin.stagewright, { includePrerelease: true })) {
-          if (semver.validRange(plugin.stagewright) === null) {
-            return yield* new PluginInvalid({ plugin: spec, reason: `stagewright: "${plugin.stagewright}" is not a semver range (for example ">=0.1.0 <1")` })
+          if (!semver.satisfies(VERSION, plugin.stagewright, { includePrerelease: true })) {
+            if (semver.validRange(plugin.stagewright) === null) {
+              return yield* new PluginInvalid({ plugin: spec, reason: `stagewright: "${plugin.stagewright}" is not a semver range (for example ">=0.1.0 <1")` })
+            }
+            return yield* new PluginVersionMismatch({ plugin: plugin.name, supports: plugin.stagewright, version: VERSION })
           }
-          return yield* new PluginVersionMismatch({ plugin: plugin.name, supports: plugin.stagewright, version: VERSION })
-        }
-        for (const [i, tool] of (value as Plugin).tools.entries()) {
-          yield* Schema.decodeUnknown(ToolNeedsValue)(tool).pipe(
-            Effect.mapError((error) => new PluginInvalid({ plugin: spec, reason: `tools[${i}] (${tool.name}): ${formatIssues(error)}` }))
+          for (const [i, tool] of (value as Plugin).tools.entries()) {
+            yield* Schema.decodeUnknown(ToolNeedsValue)(tool).pipe(
+              Effect.mapError((error) => new PluginInvalid({ plugin: spec, reason: `tools[${i}] (${tool.name}): ${formatIssues(error)}` }))
+            )
+          }
+          for (const tool of plugin.tools) {
+            const owner = owners.get(tool.name)
+            if (owner !== undefined) return yield* new ToolNameConflict({ tool: tool.name, plugin: plugin.name, owner })
+            owners.set(tool.name, `plugin "${plugin.name}"`)
+          }
+          // Keep the original values (the decoded copy has the same fields); tag the tools with their plugin.
+          const original = value as Plugin
+          const schema = original.config ?? Schema.Unknown
+          settings[plugin.name] = yield* Schema.decodeUnknown(schema)(config[plugin.name] ?? config[spec] ?? {}).pipe(
+            Effect.mapError((error) => new PluginConfigInvalid({ plugin: plugin.name, reason: formatIssues(error) }))
           )
+          // A third-party tool's description is listed to every host: bounded, as a first-party one is by review.
+          const tools = original.tools.map((tool) => ({ ...tool, plugin: plugin.name }))
+          const bounded = registry[spec] !== undefined ? tools : tools.map((tool) => boundDescription(tool))
+          for (const [i, tool] of bounded.entries()) {
+            if (tool !== tools[i])
+              yield* Effect.logWarning(
+                `plugin ${plugin.name}: the description of ${tool.name} (${tools[i]!.description.length} characters) is listed cut to ${MAX_PLUGIN_DESCRIPTION}`
+              )
+          }
+          plugins.push({ ...original, tools: bounded })
         }
-        for (const tool of plugin.tools) {
-          const owner = owners.get(tool.name)
-          if (owner !== undefined) return yield* new ToolNameConflict({ tool: tool.name, plugin: plugin.name, owner })
-          owners.set(tool.name, `plugin "${plugin.name}"`)
+        const unused = Object.keys(config).filter((name) => !plugins.some((p) => p.name === name) && !specs.includes(name))
+        if (unused.length > 0) {
+          return yield* new PluginConfigInvalid({ plugin: unused[0]!, reason: "no plugin of that name is loaded (add --plugin NAME)" })
         }
-        // Keep the original values (the decoded copy has the same fields); tag the tools with their plugin.
-        const original = value as Plugin
-        const schema = original.config ?? Schema.Unknown
-        settings[plugin.name] = yield* Schema.decodeUnknown(schema)(config[plugin.name] ?? config[spec] ?? {}).pipe(
-          Effect.mapError((error) => new PluginConfigInvalid({ plugin: plugin.name, reason: formatIssues(error) }))
-        )
-        // A third-party tool's description is listed to every host: bounded, as a first-party one is by review.
-        const tools = original.tools.map((tool) => ({ ...tool, plugin: plugin.name }))
-        const bounded = registry[spec] !== undefined ? tools : tools.map((tool) => boundDescription(tool))
-        for (const [i, tool] of bounded.entries()) {
-          if (tool !== tools[i]) yield* Effect.logWarning(`plugin ${plugin.name}: the description of ${tool.name} (${tools[i]!.description.length} characters) is listed cut to ${MAX_PLUGIN_DESCRIPTION}`)
+        const loadedNames = new Set(plugins.map((p) => p.name))
+        return {
+          plugins,
+          settings,
+          tools: plugins.flatMap((p) => p.tools),
+          observers: plugins.flatMap((p) => (p.observers ?? []).map((observer) => ({ plugin: p.name, observer }))),
+          available: Object.keys(registry)
+            .filter((name) => !loadedNames.has(name))
+            .sort()
         }
-        plugins.push({ ...original, tools: bounded })
-      }
-      const unused = Object.keys(config).filter((name) => !plugins.some((p) => p.name === name) && !specs.includes(name))
-      if (unused.length > 0) {
-        return yield* new PluginConfigInvalid({ plugin: unused[0]!, reason: "no plugin of that name is loaded (add --plugin NAME)" })
-      }
-      const loadedNames = new Set(plugins.map((p) => p.name))
-      return {
-        plugins,
-        settings,
-        tools: plugins.flatMap((p) => p.tools),
-        observers: plugins.flatMap((p) => (p.observers ?? []).map((observer) => ({ plugin: p.name, observer }))),
-        available: Object.keys(registry).filter((name) => !loadedNames.has(name)).sort()
-      }
+      })
     })
-  })
 
   /** The loader over the first-party registry. */
   static readonly layer = Layer.succeed(PluginLoader, PluginLoader.make(firstPartyPlugins))

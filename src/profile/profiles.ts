@@ -51,15 +51,7 @@ export const CORE_GROUPS = {
   ],
   author: ["electron_generate_locator", "electron_export_test"],
   native: ["electron_menu", "electron_menu_click", "electron_dialog_stub", "electron_clipboard"],
-  debug: [
-    "electron_console",
-    "electron_errors",
-    "electron_requests",
-    "electron_metrics",
-    "electron_inspect",
-    "electron_trace_start",
-    "electron_trace_stop"
-  ]
+  debug: ["electron_console", "electron_errors", "electron_requests", "electron_metrics", "electron_inspect", "electron_trace_start", "electron_trace_stop"]
 } as const
 
 export type CoreToolName = (typeof CORE_GROUPS)[keyof typeof CORE_GROUPS][number]
@@ -91,13 +83,7 @@ const ESSENTIAL: ReadonlyArray<CoreToolName> = [
   "electron_expect_value"
 ]
 
-const NOT_IN_TESTING: ReadonlyArray<CoreToolName> = [
-  "electron_requests",
-  "electron_metrics",
-  "electron_inspect",
-  "electron_trace_start",
-  "electron_trace_stop"
-]
+const NOT_IN_TESTING: ReadonlyArray<CoreToolName> = ["electron_requests", "electron_metrics", "electron_inspect", "electron_trace_start", "electron_trace_stop"]
 
 const DEBUG: ReadonlyArray<CoreToolName> = [
   ...CORE_GROUPS.app,
@@ -123,8 +109,6 @@ export const DEFAULT_PROFILE: ProfileName = "full"
 
 /** The profiles that hold a tool, smallest first (the first one is the restart hint). */
 export const profilesHolding = (tool: string): ReadonlyArray<ProfileName> =>
-  PROFILE_NAMES.filter((profile) => PROFILES[profile].has(tool as CoreToolName)).sort(
-    (a, b) => PROFILES[a].size - PROFILES[b].size
-  )
+  PROFILE_NAMES.filter((profile) => PROFILES[profile].has(tool as CoreToolName)).sort((a, b) => PROFILES[a].size - PROFILES[b].size)
 
 export const isCoreToolName = (name: string): name is CoreToolName => (CORE_TOOL_NAMES as ReadonlyArray<string>).includes(name)

@@ -108,7 +108,13 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
               })
             }
             const shown = cut(name, 80)
-            const suggestions = name.length > 80 ? [] : nearMisses(name, [...known.keys()].filter((n) => isVisible(known.get(n)!)))
+            const suggestions =
+              name.length > 80
+                ? []
+                : nearMisses(
+                    name,
+                    [...known.keys()].filter((n) => isVisible(known.get(n)!))
+                  )
             return yield* new UnknownTool({
               message: `There is no tool named ${shown}`,
               hint: suggestions.length > 0 ? `Did you mean ${suggestions.join(" or ")}?` : "Call one of the tools from tools/list.",
@@ -150,7 +156,9 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
       const decode = (tool: AnyTool, args: unknown) => {
         const problem = argumentsTooLarge(args)
         return problem !== undefined
-          ? Effect.fail(new InvalidArgument({ message: `${tool.name}: ${problem}`, hint: "Send plain, reasonably sized JSON arguments as the inputSchema describes." }))
+          ? Effect.fail(
+              new InvalidArgument({ message: `${tool.name}: ${problem}`, hint: "Send plain, reasonably sized JSON arguments as the inputSchema describes." })
+            )
           : decodeShaped(tool, args)
       }
 
@@ -163,27 +171,30 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
               })
             )
           : takesNothing.has(tool.name) && args !== null && typeof args === "object" && Object.keys(args).length > 0
-          ? Effect.fail(
-              new InvalidArgument({
-                message: `${tool.name}: ${Object.keys(args).join(", ")}: unexpected, this tool takes no arguments`,
-                hint: "Call it with {}."
-              })
-            )
-          : decoderOf(tool)(args ?? {}).pipe(
-          Effect.mapError(
-            (error) =>
-              new InvalidArgument({
-                message: `${tool.name}: ${formatDecodeError(error)}`,
-                hint: "Fix the named argument; the tool's inputSchema gives the expected form and defaults."
-              })
-          )
-        )
+            ? Effect.fail(
+                new InvalidArgument({
+                  message: `${tool.name}: ${Object.keys(args).join(", ")}: unexpected, this tool takes no arguments`,
+                  hint: "Call it with {}."
+                })
+              )
+            : decoderOf(tool)(args ?? {}).pipe(
+                Effect.mapError(
+                  (error) =>
+                    new InvalidArgument({
+                      message: `${tool.name}: ${formatDecodeError(error)}`,
+                      hint: "Fix the named argument; the tool's inputSchema gives the expected form and defaults."
+                    })
+                )
+              )
 
       // Observers (plugins' call observers: ./observers.ts) see every call; `gate` runs their `before`
       // once the name and arguments are checked, and may refuse the call (CALL_REFUSED).
       // The operator's secrets (--secrets) never reach an answer: each value is shown as {{secret:NAME}}.
       const call = (name: string, args: unknown, options?: CallOptions): Effect.Effect<CallResult> =>
-        Effect.map(observers.observe(name, args, (gate) => answer(name, args, gate, options)), (result) => hideSecrets(result, config.secrets))
+        Effect.map(
+          observers.observe(name, args, (gate) => answer(name, args, gate, options)),
+          (result) => hideSecrets(result, config.secrets)
+        )
 
       const answer = (name: string, args: unknown, gate: Effect.Effect<void, CallRefused>, options?: CallOptions): Effect.Effect<CallResult> =>
         Effect.gen(function* () {

@@ -162,7 +162,10 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
               if (id !== undefined) sessions.delete(id)
               Runtime.runFork(runtime)(Scope.close(scope, Exit.void))
             }
-            yield* mcp.connect(transport).pipe(Scope.extend(scope), Effect.tapErrorCause(() => Scope.close(scope, Exit.void)))
+            yield* mcp.connect(transport).pipe(
+              Scope.extend(scope),
+              Effect.tapErrorCause(() => Scope.close(scope, Exit.void))
+            )
             // Idle: closed exactly as a DELETE closes it (transport.close(), whose onclose releases the
             // scope: the app, the service graph and this fiber, which lives in that scope).
             yield* idleFor(open, idleTimeout).pipe(
@@ -212,7 +215,11 @@ export class HttpServer extends Context.Tag("stagewright/HttpServer")<HttpServer
           }
           if (full && !(await Runtime.runPromise(runtime)(evictIdle()))) {
             settle()
-            return reject(res, 503, `Too many sessions: this server serves at most ${maxSessions} at once and every one has a request in flight or an open stream; end one (HTTP DELETE) or retry when one is idle`)
+            return reject(
+              res,
+              503,
+              `Too many sessions: this server serves at most ${maxSessions} at once and every one has a request in flight or an open stream; end one (HTTP DELETE) or retry when one is idle`
+            )
           }
           // Its responses in flight, from this one (tracked now: a client gone before the session is built
           // leaves it idle, not counted as busy forever).

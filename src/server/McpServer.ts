@@ -60,7 +60,10 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
       const policy = yield* EvalPolicy
       const loaded = yield* LoadedPlugins
       const instructions = serverInstructions({ profile: profile.active, plugins: loaded.plugins.map((p) => p.name), allowEval: policy.allowed })
-      const server = new Server({ name: "stagewright", version: VERSION }, { capabilities: { tools: profile.switchable ? { listChanged: true } : {}, resources: { listChanged: true }, logging: {} }, instructions })
+      const server = new Server(
+        { name: "stagewright", version: VERSION },
+        { capabilities: { tools: profile.switchable ? { listChanged: true } : {}, resources: { listChanged: true }, logging: {} }, instructions }
+      )
       // Logging: a failed tool call is also reported as notifications/message (warning; error for a defect),
       // once the client asked for messages (logging/setLevel) and its level admits it. Server logs stay on stderr.
       let logLevel: LoggingLevel | undefined = undefined
@@ -86,7 +89,10 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
           const level: LoggingLevel = error?.code === "INTERNAL_ERROR" ? "error" : "warning"
           if (error !== undefined && logLevel !== undefined && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(logLevel)) {
             await extra
-              .sendNotification({ method: "notifications/message", params: { level, logger: "stagewright", data: { tool: request.params.name, code: error.code, message: error.message } } })
+              .sendNotification({
+                method: "notifications/message",
+                params: { level, logger: "stagewright", data: { tool: request.params.name, code: error.code, message: error.message } }
+              })
               .catch(() => undefined)
           }
           return exit.value as any // CallResult's readonly arrays against the SDK's mutable result type
@@ -110,9 +116,8 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
         Runtime.runSync(runtime)(Deferred.succeed(closed, undefined))
       }
       const connect = (transport: Transport) =>
-        Effect.acquireRelease(
-          Effect.tryPromise({ try: () => server.connect(transport), catch: (cause) => new McpConnectFailed({ cause }) }),
-          () => Effect.promise(() => server.close().catch(() => undefined))
+        Effect.acquireRelease(Effect.tryPromise({ try: () => server.connect(transport), catch: (cause) => new McpConnectFailed({ cause }) }), () =>
+          Effect.promise(() => server.close().catch(() => undefined))
         )
       return McpServer.of({ server, connect, closed: Deferred.await(closed) })
     })
@@ -132,7 +137,9 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
       Runtime.runFork(runtime)(
         Effect.logError(message).pipe(
           // MCP's error response carries the request's id, or none when it could not be read.
-          Effect.zipRight(Effect.promise(() => transport.send({ jsonrpc: "2.0", ...(id !== undefined ? { id } : {}), error: { code: -32600, message } } as JSONRPCMessage)))
+          Effect.zipRight(
+            Effect.promise(() => transport.send({ jsonrpc: "2.0", ...(id !== undefined ? { id } : {}), error: { code: -32600, message } } as JSONRPCMessage))
+          )
         )
       )
     }

@@ -20,7 +20,13 @@ export interface ServerStateShape {
    * it after normalising a URL (percent-encoded, JSON-escaped); the credentials of every URL in the
    * stored text go too; eval tools keep no message at all.
    */
-  readonly recordFailure: (failure: { readonly tool: string; readonly code: string; readonly message: string; readonly args?: unknown; readonly runsCallerCode?: boolean }) => Effect.Effect<void>
+  readonly recordFailure: (failure: {
+    readonly tool: string
+    readonly code: string
+    readonly message: string
+    readonly args?: unknown
+    readonly runsCallerCode?: boolean
+  }) => Effect.Effect<void>
   readonly lastError: Effect.Effect<LastError | undefined>
   readonly calls: Effect.Effect<{ readonly total: number; readonly failed: number }>
   readonly recordCall: Effect.Effect<void>
@@ -60,7 +66,12 @@ export const secretForms = (secret: string): Array<string> => {
   const forms = [head, JSON.stringify(head).slice(1, -1)]
   for (const encode of [encodeURIComponent, encodeURI]) {
     const encoded = attempt(() => encode(head))
-    if (encoded !== undefined) forms.push(encoded, encoded.replace(/%20/g, "+"), encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()))
+    if (encoded !== undefined)
+      forms.push(
+        encoded,
+        encoded.replace(/%20/g, "+"),
+        encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())
+      )
   }
   const url = /^\s*[a-z][a-z0-9+.-]*:/i.test(head) ? attempt(() => new URL(head.trim()).href) : undefined
   if (url !== undefined) {
@@ -112,7 +123,11 @@ export const redactMessage = (message: string, secrets: ReadonlyArray<string> = 
     if (secret.length < 3) continue
     const forms = secretForms(secret)
     // Multi-line values can surface one line at a time.
-    const lines = secret.slice(0, 64 * REDACTION_WINDOW).split(/\r?\n/).slice(0, MAX_PIECES_PER_SECRET).map((l) => l.trim().slice(0, REDACTION_WINDOW))
+    const lines = secret
+      .slice(0, 64 * REDACTION_WINDOW)
+      .split(/\r?\n/)
+      .slice(0, MAX_PIECES_PER_SECRET)
+      .map((l) => l.trim().slice(0, REDACTION_WINDOW))
     for (const piece of [...forms, ...lines]) if (piece.length >= 3) pieces.add(piece)
   }
   const sorted = [...pieces].sort((a, b) => b.length - a.length)

@@ -19,11 +19,7 @@ import { ServerState } from "./ServerState.js"
 export const coreLayer = (config: Partial<ServerConfigShape> = {}, loader: Layer.Layer<PluginLoader> = PluginLoader.layer) => {
   const full = { ...defaultServerConfig, ...config }
   const ground = Layer.mergeAll(ElectronDriver.layer, ServerState.layer, ProfileSelector.layer(full), EvalPolicy.layer(full.allowEval))
-  const services = PluginLoader.layerLoaded.pipe(
-    Layer.provide(loader),
-    Layer.provideMerge(ground),
-    Layer.provideMerge(ServerConfig.layer(full))
-  )
+  const services = PluginLoader.layerLoaded.pipe(Layer.provide(loader), Layer.provideMerge(ground), Layer.provideMerge(ServerConfig.layer(full)))
   return Dispatcher.layer.pipe(Layer.provideMerge(services))
 }
 

@@ -51,5 +51,4 @@ export const formatDecodeError = (error: ParseResult.ParseError): string => {
 }
 
 /** MCP's tools/call arguments: an object, or absent (undefined or null, read as {}). */
-export const isArgumentObject = (args: unknown): boolean =>
-  args === undefined || args === null || (typeof args === "object" && !Array.isArray(args))
+export const isArgumentObject = (args: unknown): boolean => args === undefined || args === null || (typeof args === "object" && !Array.isArray(args))

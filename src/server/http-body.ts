@@ -32,7 +32,12 @@ export const jsonDepth = (text: string, limit: number): number => {
 export const readJsonBody = (req: IncomingMessage): Promise<ReadBody> =>
   new Promise((resolve) => {
     const declared = Number(req.headers["content-length"])
-    const tooLarge: ReadBody = { _tag: "Refused", status: 413, code: -32000, message: `Payload too large: a request body is at most ${BODY_LIMITS.bytes} bytes` }
+    const tooLarge: ReadBody = {
+      _tag: "Refused",
+      status: 413,
+      code: -32000,
+      message: `Payload too large: a request body is at most ${BODY_LIMITS.bytes} bytes`
+    }
     if (declared > BODY_LIMITS.bytes) {
       req.resume()
       return resolve(tooLarge)

@@ -57,7 +57,8 @@ export const withNotes = (result: CallResult, notes: ReadonlyArray<string>): Cal
   if (notes.length === 0) return result
   const added = notes.map((n) => `\nNote: ${n}`).join("")
   const [first, ...rest] = result.content
-  const content = first?.type === "text" ? [{ ...first, text: first.text + added }, ...rest] : [{ type: "text" as const, text: added.trimStart() }, ...result.content]
+  const content =
+    first?.type === "text" ? [{ ...first, text: first.text + added }, ...rest] : [{ type: "text" as const, text: added.trimStart() }, ...result.content]
   const size = sizeOf(result)
   const chars = size.chars + added.length + (result.structuredContent ? JSON.stringify(notes).length + 10 : 0)
   return {
@@ -80,14 +81,19 @@ export const makeObserverRunner = (
     let index = 0
     // At close, the records still being handled get their bound to finish (their files complete).
     yield* Effect.addFinalizer(() =>
-      Effect.forEach(running, (r) => (r.last === undefined ? Effect.void : Fiber.await(r.last).pipe(Effect.timeout(OBSERVER_BOUNDS.afterMs), Effect.ignore)), { discard: true })
+      Effect.forEach(running, (r) => (r.last === undefined ? Effect.void : Fiber.await(r.last).pipe(Effect.timeout(OBSERVER_BOUNDS.afterMs), Effect.ignore)), {
+        discard: true
+      })
     )
 
     const before = (r: Running, start: CallStart): Effect.Effect<string | undefined, CallRefused> => {
       const hook = r.hooks.before
       if (hook === undefined) return Effect.succeed(undefined)
       const pending = r.last === undefined ? Effect.void : Effect.asVoid(Fiber.await(r.last))
-      return Effect.zipRight(pending, Effect.suspend(() => hook(start))).pipe(
+      return Effect.zipRight(
+        pending,
+        Effect.suspend(() => hook(start))
+      ).pipe(
         Effect.timeout(OBSERVER_BOUNDS.beforeMs),
         Effect.sandbox,
         Effect.catchAll((cause) => {
@@ -140,7 +146,12 @@ export const makeObserverRunner = (
         const codeOf = (r: CallResult) => (r.isError === true ? (r.structuredContent?.["error"] as { code?: string } | undefined)?.code : undefined)
         const ran = codeOf(answered.value)
         if (ran !== "CALL_REFUSED") {
-          const settled: CallSettled = { ...start, durationMs: Date.now() - startedAt.getTime(), outcome: answered.value.isError === true ? "error" : "ok", ...(ran !== undefined ? { code: ran } : {}) }
+          const settled: CallSettled = {
+            ...start,
+            durationMs: Date.now() - startedAt.getTime(),
+            outcome: answered.value.isError === true ? "error" : "ok",
+            ...(ran !== undefined ? { code: ran } : {})
+          }
           for (const note of yield* settle(settled)) if (note !== undefined && note !== "") notes.push(note.slice(0, 300))
         }
         const result = withNotes(answered.value, notes)

@@ -88,7 +88,11 @@ export const withProgress = <A, E, R>(effect: Effect.Effect<A, E, R>, options: P
         const now = yield* Clock.currentTimeMillis
         const progress = yield* Ref.updateAndGet(last, (previous) => Math.max(previous + 1, now - started))
         const doing = (yield* Ref.get(activity)) ?? options.activity
-        yield* options.sink({ progress, total: options.limitMs, message: `${options.tool}: ${doing} (${seconds(progress)} s of ${seconds(options.limitMs)} s)` })
+        yield* options.sink({
+          progress,
+          total: options.limitMs,
+          message: `${options.tool}: ${doing} (${seconds(progress)} s of ${seconds(options.limitMs)} s)`
+        })
       })
       yield* Effect.forkScoped(Effect.schedule(beat, Schedule.spaced(options.period ?? HEARTBEAT)))
       return yield* Effect.locally(effect, CallActivity, activity)

@@ -198,7 +198,10 @@ const decodeCursor = (cursor: string): readonly [number, string] | undefined => 
     return undefined
   }
 }
-const after = ([mtimeMs, uri]: readonly [number, string]) => (file: FileEntry) => file.mtimeMs < mtimeMs || (file.mtimeMs === mtimeMs && file.uri > uri)
+const after =
+  ([mtimeMs, uri]: readonly [number, string]) =>
+  (file: FileEntry) =>
+    file.mtimeMs < mtimeMs || (file.mtimeMs === mtimeMs && file.uri > uri)
 
 const DOCS: ReadonlyArray<ListedResource & { readonly doc: DocName }> = [
   {
@@ -269,18 +272,27 @@ export const makeResources = Effect.gen(function* () {
       return rest.length > page.length ? { resources, nextCursor: encodeCursor(page[page.length - 1]!) } : { resources }
     })
 
-  const readArtifact = (uri: string, root: ArtifactRoot, segments: ReadonlyArray<string>): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError> =>
+  const readArtifact = (
+    uri: string,
+    root: ArtifactRoot,
+    segments: ReadonlyArray<string>
+  ): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError> =>
     Effect.gen(function* () {
       const dir = rootDirs(config).find(([name]) => name === root)?.[1]
       if (dir === undefined) return yield* new ResourceNotFound({ uri })
       const realRoot = realPathOf(dir)
       const real = realPathOf(join(dir, ...segments))
       if (!within(realRoot, real)) return yield* new ResourceRefused({ uri, reason: "it resolves outside the server's output folders" })
-      if (relative(realRoot, real).split(sep).some((part) => part.startsWith("."))) {
+      if (
+        relative(realRoot, real)
+          .split(sep)
+          .some((part) => part.startsWith("."))
+      ) {
         return yield* new ResourceRefused({ uri, reason: "hidden files are not served" })
       }
       const type = typeOf(basename(real))
-      if (type === undefined) return yield* new ResourceRefused({ uri, reason: `only the artifacts Stagewright writes are served (${TYPES.map(([ext]) => ext).join(", ")})` })
+      if (type === undefined)
+        return yield* new ResourceRefused({ uri, reason: `only the artifacts Stagewright writes are served (${TYPES.map(([ext]) => ext).join(", ")})` })
       const stats = statOf(real)
       if (stats === undefined || !stats.isFile()) return yield* new ResourceNotFound({ uri })
       if (stats.size > MAX_RESOURCE_BYTES) return yield* new ResourceTooLarge({ uri, size: stats.size })

@@ -109,10 +109,7 @@ export const capResult = (tool: string, result: ToolResult, maxChars: number, ou
   writeFileSync(path, result.structured ? `${result.text}\n\n--- structuredContent ---\n${JSON.stringify(result.structured, null, 1)}` : result.text)
   const uri = artifactUri("output", `responses/${basename(path)}`)
   const total = result.text.length
-  const text =
-    total > maxChars
-      ? `${result.text.slice(0, maxChars)}\n… cut at ${maxChars} of ${total} characters; the full result is in ${path}`
-      : result.text
+  const text = total > maxChars ? `${result.text.slice(0, maxChars)}\n… cut at ${maxChars} of ${total} characters; the full result is in ${path}` : result.text
   return {
     ...result,
     text,
@@ -158,4 +155,4 @@ export const errorResult = (error: ServerError): CallResult => {
   return { content, structuredContent, isError: true, _meta: { size: sizeMeta(content, fields, structuredContent) } }
 }
 
-const stringify = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value))
+const stringify = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value)))

@@ -64,7 +64,11 @@ export const status = defineTool({
         `server: started ${structured.server.startedAt}, ${calls.total} calls, ${calls.failed} failed`,
         `last_error: ${lastError ? `${lastError.at} ${lastError.tool} ${lastError.code}: ${lastError.message}` : "none"}`,
         `profile: ${profile.active}; eval: ${policy.allowed.length > 0 ? policy.allowed.join(", ") : "off"}; plugins: ${structured.plugins.join(", ") || "none"}`,
-        ...(sessions.length > 1 ? [`sessions: ${sessions.map((s) => `${s.active ? "*" : ""}${s.name} ${stateOf(s.session)}${s.session.pid ? ` (pid ${s.session.pid})` : ""}`).join(", ")}`] : []),
+        ...(sessions.length > 1
+          ? [
+              `sessions: ${sessions.map((s) => `${s.active ? "*" : ""}${s.name} ${stateOf(s.session)}${s.session.pid ? ` (pid ${s.session.pid})` : ""}`).join(", ")}`
+            ]
+          : []),
         `app: ${appState}${session?.pid ? ` (pid ${session.pid})` : ""}${sessions.length > 0 ? `, session ${sessions.find((s) => s.active)?.name}` : ""}${session?.exit ? ` — ${session.exit.detail}` : ""}${session?.launch?.display && !session.exit ? `; ${describeDisplay(session.launch.display)}` : ""}`,
         ...(windows.length > 0 ? [windowLines(windows)] : []),
         ...dialogs.map((d) => `dialog open: ${describeDialog(d)}`),
@@ -129,11 +133,18 @@ export const profileSwitch = defineTool({
   handler: ({ profile }) =>
     Effect.gen(function* () {
       const selector = yield* ProfileSelector
-      const change = yield* selector.switchTo(profile).pipe(
-        Effect.mapError((error) => new InvalidArgument({ message: error.message, hint: "Restart the server with --allow-profile-switch." }))
-      )
+      const change = yield* selector
+        .switchTo(profile)
+        .pipe(Effect.mapError((error) => new InvalidArgument({ message: error.message, hint: "Restart the server with --allow-profile-switch." })))
       const size = PROFILES[profile].size
-      const structured = { profile, previous: change.from, changed: change.added.length + change.removed.length > 0 || change.from !== profile, tools: size, added: change.added, removed: change.removed }
+      const structured = {
+        profile,
+        previous: change.from,
+        changed: change.added.length + change.removed.length > 0 || change.from !== profile,
+        tools: size,
+        added: change.added,
+        removed: change.removed
+      }
       const text = !structured.changed
         ? `profile ${profile} is already active (${size} core tools); the tool list is unchanged`
         : [

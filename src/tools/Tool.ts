@@ -113,12 +113,24 @@ export const isReadOnly = (tool: Pick<Tool, "readOnly" | "type">): boolean =>
   tool.readOnly ?? (tool.type === "read" || tool.type === "assert" || tool.type === "debug")
 
 /** Words of tool names written as people write them. */
-const WORDS: Readonly<Record<string, string>> = { har: "HAR", ipc: "IPC", cpu: "CPU", url: "URL", a11y: "Accessibility", indexeddb: "IndexedDB", userdata: "userData", asar: "asar" }
+const WORDS: Readonly<Record<string, string>> = {
+  har: "HAR",
+  ipc: "IPC",
+  cpu: "CPU",
+  url: "URL",
+  a11y: "Accessibility",
+  indexeddb: "IndexedDB",
+  userdata: "userData",
+  asar: "asar"
+}
 
 /** `electron_network_har_record` -> "Network HAR record": the title a tool has unless it declares one. */
 export const toolTitle = (tool: Pick<Tool, "name" | "title">): string => {
   if (tool.title !== undefined) return tool.title
-  const words = tool.name.replace(/^electron_/, "").split("_").map((w) => WORDS[w] ?? w)
+  const words = tool.name
+    .replace(/^electron_/, "")
+    .split("_")
+    .map((w) => WORDS[w] ?? w)
   const [first = "", ...rest] = words
   return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(" ")
 }

@@ -12,21 +12,40 @@ import { SessionName, TimeoutMs } from "./shapes.js"
 import { callHandle } from "./handle.js"
 
 export const describeWindows = (session: AppSession) =>
-  Effect.forEach(session.surfaces.filter((w) => w.frame === undefined), (w) =>
-    titleOrDialog(session, w).pipe(
-      Effect.map((title) => ({ id: w.id, kind: w.kind, ...(w.parentId !== undefined ? { parent: w.parentId } : {}), active: session.activeId === w.id, title, url: w.page.url() }))
-    ),
+  Effect.forEach(
+    session.surfaces.filter((w) => w.frame === undefined),
+    (w) =>
+      titleOrDialog(session, w).pipe(
+        Effect.map((title) => ({
+          id: w.id,
+          kind: w.kind,
+          ...(w.parentId !== undefined ? { parent: w.parentId } : {}),
+          active: session.activeId === w.id,
+          title,
+          url: w.page.url()
+        }))
+      ),
     { concurrency: "unbounded" }
   )
 
 export const windowLines = (windows: ReadonlyArray<{ id: string; kind: string; parent?: string; active: boolean; title: string; url: string }>) =>
-  windows.map((w) => `${w.active ? "*" : " "} ${w.id}${w.kind === "window" ? "" : ` ${w.kind}${w.parent !== undefined ? ` in ${w.parent}` : ""}`} "${w.title}" ${w.url}`).join("\n")
+  windows
+    .map(
+      (w) => `${w.active ? "*" : " "} ${w.id}${w.kind === "window" ? "" : ` ${w.kind}${w.parent !== undefined ? ` in ${w.parent}` : ""}`} "${w.title}" ${w.url}`
+    )
+    .join("\n")
 
 /** What a launch answer says of a build launched over CDP (its inspect fuse is off). */
-export const OVER_CDP_NOTE = "Launched over CDP: the EnableNodeCliInspectArguments fuse is off; main-process tools are unavailable (they answer NEEDS_MAIN_PROCESS)."
+export const OVER_CDP_NOTE =
+  "Launched over CDP: the EnableNodeCliInspectArguments fuse is off; main-process tools are unavailable (they answer NEEDS_MAIN_PROCESS)."
 
 const appIdentity = Effect.flatMap(callHandle, (call) =>
-  call.evaluateMain("read the app name", ({ app }: ElectronModule) => ({ name: app.getName(), version: app.getVersion(), electron: process.versions.electron ?? "" }), undefined)
+  call
+    .evaluateMain(
+      "read the app name",
+      ({ app }: ElectronModule) => ({ name: app.getName(), version: app.getVersion(), electron: process.versions.electron ?? "" }),
+      undefined
+    )
     .pipe(Effect.orElseSucceed(() => undefined as { name: string; version: string; electron: string } | undefined))
 )
 
@@ -41,7 +60,9 @@ export const launch = defineTool({
   input: Schema.Struct({
     app: Schema.optional(Schema.String).annotations({ description: "app folder or main script" }),
     executablePath: Schema.optional(Schema.String).annotations({ description: "Electron binary" }),
-    args: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "extra command-line arguments; switches that run code or open a debugger need --allow-eval main" }),
+    args: Schema.optional(Schema.Array(Schema.String)).annotations({
+      description: "extra command-line arguments; switches that run code or open a debugger need --allow-eval main"
+    }),
     env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })).annotations({ description: "extra environment variables" }),
     cwd: Schema.optional(Schema.String),
     locale: Schema.optional(Schema.String).annotations({ description: "--lang, e.g. fr" }),
@@ -65,11 +86,26 @@ export const launch = defineTool({
       const overCdp = session.overCdpReason !== undefined
       // Where the Electron that runs came from, in a word (the full reason and path are in structured content).
       const reason = session.launch?.reason ?? ""
-      const from = reason.startsWith("the app's own") ? "the app's own" : reason.startsWith("STAGEWRIGHT_ELECTRON") ? "from STAGEWRIGHT_ELECTRON" : reason === "executablePath given" ? "from executablePath" : ""
+      const from = reason.startsWith("the app's own")
+        ? "the app's own"
+        : reason.startsWith("STAGEWRIGHT_ELECTRON")
+          ? "from STAGEWRIGHT_ELECTRON"
+          : reason === "executablePath given"
+            ? "from executablePath"
+            : ""
       return {
         // What the agent acts on; the binary, why it was chosen and the display's origin are in structured content and electron_status.
         text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} as session ${named} (${runtime === "standin" ? "Electron stand-in" : `Electron${identity?.electron ? ` ${identity.electron}` : ""}`}${from === "" ? "" : `, ${from}`}, pid ${session.pid}${display ? `, display ${display.display}` : ""}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${windowLines(windows)}`,
-        structured: { pid: session.pid, runtime, executablePath: session.launch?.executablePath, runtimeReason: session.launch?.reason, ...(overCdp ? { overCdp, mainProcess: false } : {}), ...(display ? { display } : {}), ...identity, windows }
+        structured: {
+          pid: session.pid,
+          runtime,
+          executablePath: session.launch?.executablePath,
+          runtimeReason: session.launch?.reason,
+          ...(overCdp ? { overCdp, mainProcess: false } : {}),
+          ...(display ? { display } : {}),
+          ...identity,
+          windows
+        }
       }
     })
 })

@@ -30,7 +30,10 @@ export const expectWindow = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       if (input.title === undefined && input.url === undefined && input.urlPattern === undefined && input.count === undefined) {
-        return yield* new InvalidArgument({ message: "give title, url, urlPattern or count", hint: "Example: { \"title\": \"Settings\" } or { \"urlPattern\": \"settings\\\\.html$\" }." })
+        return yield* new InvalidArgument({
+          message: "give title, url, urlPattern or count",
+          hint: 'Example: { "title": "Settings" } or { "urlPattern": "settings\\\\.html$" }.'
+        })
       }
       // Matched here on RE2 (linear time), never on a backtracking RegExp.
       const regex = input.urlPattern !== undefined ? yield* compileSafePattern(input.urlPattern) : undefined
@@ -49,11 +52,16 @@ export const expectWindow = defineTool({
       const outcome = yield* call.poll(
         Effect.gen(function* () {
           const open = session.windows.filter((w) => !w.page.isClosed())
-          const windows = yield* Effect.forEach(open, (w) => Effect.map(titleOrDialog(session, w), (title) => ({ id: w.id, title, url: w.page.url() })), { concurrency: "unbounded" })
+          const windows = yield* Effect.forEach(open, (w) => Effect.map(titleOrDialog(session, w), (title) => ({ id: w.id, title, url: w.page.url() })), {
+            concurrency: "unbounded"
+          })
           // A URL longer than the pattern's bound is neither a match nor a non-match: `not` does not pass on it.
           const unmatchable = regex !== undefined && windows.some((w) => !regex.fits(w.url))
           const match = windows.find(
-            (w) => (input.title === undefined || w.title.includes(input.title)) && (input.url === undefined || w.url.includes(input.url)) && (regex === undefined || regex.test(w.url))
+            (w) =>
+              (input.title === undefined || w.title.includes(input.title)) &&
+              (input.url === undefined || w.url.includes(input.url)) &&
+              (regex === undefined || regex.test(w.url))
           )
           const filterOk = negate ? !filtered || (match === undefined && !unmatchable) : !filtered || match !== undefined
           const countOk = input.count === undefined || (windows.length === input.count) !== negate
@@ -61,7 +69,12 @@ export const expectWindow = defineTool({
         }),
         timeout
       )
-      if (!outcome.ok) return yield* new AssertionFailed({ message: `window expectation${negate ? " (not)" : ""} failed after ${timeout} ms`, expected, actual: outcome.actual })
+      if (!outcome.ok)
+        return yield* new AssertionFailed({
+          message: `window expectation${negate ? " (not)" : ""} failed after ${timeout} ms`,
+          expected,
+          actual: outcome.actual
+        })
       const urlCheck = regex !== undefined ? `app.windows().some((w) => ${regex.literal}.test(w.url()))` : undefined
       yield* call.record({
         tool: "electron_expect_window",

@@ -68,7 +68,7 @@ export const expectText = defineTool({
       const attribute = input.attribute
       const presence = attribute !== undefined && input.text === undefined && input.pattern === undefined
       if (!presence && (input.text === undefined) === (input.pattern === undefined)) {
-        return yield* new InvalidArgument({ message: "give exactly one of text or pattern", hint: "Example: { \"target\": \"e5\", \"text\": \"Saved\" }." })
+        return yield* new InvalidArgument({ message: "give exactly one of text or pattern", hint: 'Example: { "target": "e5", "text": "Saved" }.' })
       }
       const regex = input.pattern !== undefined ? yield* compileSafePattern(input.pattern, input.ignoreCase ? "i" : "") : undefined
       const fold = (s: string) => (input.ignoreCase ? s.toLowerCase() : s)
@@ -76,14 +76,29 @@ export const expectText = defineTool({
       const clean = attribute !== undefined ? (s: string) => s : normalize
       const expected = input.text !== undefined ? clean(input.text) : `/${input.pattern}/`
       const matches = (actual: string) =>
-        presence ? true : regex !== undefined ? regex.test(actual) : input.exact === true ? fold(actual) === fold(expected) : fold(actual).includes(fold(expected))
+        presence
+          ? true
+          : regex !== undefined
+            ? regex.test(actual)
+            : input.exact === true
+              ? fold(actual) === fold(expected)
+              : fold(actual).includes(fold(expected))
       // Matched here on RE2 (linear time); a text too long for the pattern's bound is reported, not matched.
-      const tooLong = (actual: string) => (regex !== undefined && !regex.fits(actual) ? `${actual.length} chars, more than the ${regex.maxInput} this pattern is matched against (narrow the target or simplify the pattern)` : undefined)
-      const judge = (actual: string) => (tooLong(actual) !== undefined ? { ok: false, actual: tooLong(actual)!, undecided: true } : { ok: matches(actual), actual })
+      const tooLong = (actual: string) =>
+        regex !== undefined && !regex.fits(actual)
+          ? `${actual.length} chars, more than the ${regex.maxInput} this pattern is matched against (narrow the target or simplify the pattern)`
+          : undefined
+      const judge = (actual: string) =>
+        tooLong(actual) !== undefined ? { ok: false, actual: tooLong(actual)!, undecided: true } : { ok: matches(actual), actual }
       const what = attribute !== undefined ? `attribute ${attribute} of ${input.target}` : `text of ${input.target}`
       const expectation = presence ? "present" : input.exact === true || regex !== undefined ? expected : `contains ${JSON.stringify(expected)}`
       const caseOption = input.ignoreCase && regex === undefined ? ", { ignoreCase: true }" : ""
-      const argument = regex !== undefined ? regex.literal : input.exact === true || attribute === undefined ? JSON.stringify(expected) : containsLiteral(expected, input.ignoreCase === true)
+      const argument =
+        regex !== undefined
+          ? regex.literal
+          : input.exact === true || attribute === undefined
+            ? JSON.stringify(expected)
+            : containsLiteral(expected, input.ignoreCase === true)
       const step = (code: string, not: boolean) =>
         attribute !== undefined
           ? `await expect(${code}).${notPrefix(not)}toHaveAttribute(${JSON.stringify(attribute)}${presence ? "" : `, ${argument}${input.exact === true ? caseOption : ""}`})`
@@ -107,7 +122,7 @@ export const expectText = defineTool({
           // timeout on none); anything else is read again with the count.
           const single = await locator.innerText({ timeout: 100 }).catch(() => undefined)
           if (single !== undefined) return judge(normalize(single))
-          const texts = await locator.evaluateAll((els) => els.map((el) => ("innerText" in el ? (el as HTMLElement).innerText : el.textContent ?? "")))
+          const texts = await locator.evaluateAll((els) => els.map((el) => ("innerText" in el ? (el as HTMLElement).innerText : (el.textContent ?? ""))))
           if (texts.length === 0) return { ok: false, actual: null }
           if (texts.length > 1) return { ok: false, actual: `${texts.length} elements match`, undecided: true }
           return judge(normalize(texts[0]!))
@@ -128,41 +143,43 @@ export const expectValue = defineTool({
     let password = false
     return withSecrets(input.value).pipe(
       Effect.flatMap((wanted) =>
-    expectOn({
-      tool: "electron_expect_value",
-      target: input.target,
-      expected: input.value,
-      describe: input.not === true ? `value of ${input.target} (not ${JSON.stringify(input.value.length > 100 ? `${input.value.slice(0, 100)}…` : input.value)})` : `value of ${input.target}`,
-      not: input.not,
-      timeoutMs: input.timeoutMs,
-      read: async (locator) => {
-        const fields = await locator.evaluateAll((els) =>
-          els.map((el) => {
-            const field = ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName) ? el : (el.closest("label") as HTMLLabelElement | null)?.control ?? el
-            const value = ["INPUT", "TEXTAREA", "SELECT"].includes(field.tagName) ? (field as HTMLInputElement).value : undefined
-            return { value, password: field.tagName === "INPUT" && (field as HTMLInputElement).type === "password" }
-          })
-        )
-        if (fields.length !== 1) return { ok: false, actual: fields.length === 0 ? null : `${fields.length} elements match`, undecided: fields.length > 1 }
-        const { value, password: isPassword } = fields[0]!
-        password ||= isPassword
-        // A password field is compared as it is but its value never shown, whatever its length.
-        const actual = value === undefined ? "not a form field (not an <input>, <textarea> or <select> element)" : isPassword && value !== "" ? PASSWORD_MASK : value
-        return { ok: value === wanted, actual, undecided: value === undefined }
-      },
-      step: (code, not) => `await expect(${code}).${notPrefix(not)}toHaveValue(${JSON.stringify(input.value)})`
-    }).pipe(Effect.ensuring(Effect.suspend(() => (password ? markSecret(wanted) : Effect.void))))
+        expectOn({
+          tool: "electron_expect_value",
+          target: input.target,
+          expected: input.value,
+          describe:
+            input.not === true
+              ? `value of ${input.target} (not ${JSON.stringify(input.value.length > 100 ? `${input.value.slice(0, 100)}…` : input.value)})`
+              : `value of ${input.target}`,
+          not: input.not,
+          timeoutMs: input.timeoutMs,
+          read: async (locator) => {
+            const fields = await locator.evaluateAll((els) =>
+              els.map((el) => {
+                const field = ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName) ? el : ((el.closest("label") as HTMLLabelElement | null)?.control ?? el)
+                const value = ["INPUT", "TEXTAREA", "SELECT"].includes(field.tagName) ? (field as HTMLInputElement).value : undefined
+                return { value, password: field.tagName === "INPUT" && (field as HTMLInputElement).type === "password" }
+              })
+            )
+            if (fields.length !== 1) return { ok: false, actual: fields.length === 0 ? null : `${fields.length} elements match`, undecided: fields.length > 1 }
+            const { value, password: isPassword } = fields[0]!
+            password ||= isPassword
+            // A password field is compared as it is but its value never shown, whatever its length.
+            const actual =
+              value === undefined ? "not a form field (not an <input>, <textarea> or <select> element)" : isPassword && value !== "" ? PASSWORD_MASK : value
+            return { ok: value === wanted, actual, undecided: value === undefined }
+          },
+          step: (code, not) => `await expect(${code}).${notPrefix(not)}toHaveValue(${JSON.stringify(input.value)})`
+        }).pipe(Effect.ensuring(Effect.suspend(() => (password ? markSecret(wanted) : Effect.void))))
       )
     )
   }
 })
 
-
-
 export const expectState = defineTool({
   name: "electron_expect_state",
   description:
-    "Assert several states of one element at once, e.g. {\"visible\":true,\"enabled\":true,\"checked\":false}; all are read in one atomic check, retried until timeoutMs. not=true: at least one differs.",
+    'Assert several states of one element at once, e.g. {"visible":true,"enabled":true,"checked":false}; all are read in one atomic check, retried until timeoutMs. not=true: at least one differs.',
   type: "assert",
   errors: ["APP_NOT_RUNNING", "ASSERTION_FAILED", "REF_STALE", "INVALID_ARGUMENT"],
   input: Schema.Struct({
@@ -174,7 +191,11 @@ export const expectState = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const wanted = Object.entries(input.state).filter(([, v]) => v !== undefined) as Array<[StateKey, boolean]>
-      if (wanted.length === 0) return yield* new InvalidArgument({ message: "state: give at least one predicate", hint: "Example: { \"state\": { \"visible\": true, \"enabled\": false } }." })
+      if (wanted.length === 0)
+        return yield* new InvalidArgument({
+          message: "state: give at least one predicate",
+          hint: 'Example: { "state": { "visible": true, "enabled": false } }.'
+        })
       const expected = Object.fromEntries(wanted)
       const onlyAttached = wanted.every(([k]) => k === "attached")
       const states = wanted.map(([k, v]) => (v ? k : `not ${k}`)).join(", ")
@@ -186,9 +207,15 @@ export const expectState = defineTool({
         not: input.not,
         timeoutMs: input.timeoutMs,
         read: async (locator) => {
-          const state = await readState(locator, wanted.some(([k]) => k === "inViewport"))
+          const state = await readState(
+            locator,
+            wanted.some(([k]) => k === "inViewport")
+          )
           // No element: only "attached" can be told; every other state is unknown.
-          if (state === undefined) return onlyAttached ? { ok: expected.attached === false, actual: { attached: false } as unknown } : { ok: false, actual: "no element" as unknown, undecided: true }
+          if (state === undefined)
+            return onlyAttached
+              ? { ok: expected.attached === false, actual: { attached: false } as unknown }
+              : { ok: false, actual: "no element" as unknown, undecided: true }
           if ("ambiguous" in state) return { ok: false, actual: `${state.ambiguous} elements match` as unknown, undecided: true }
           const actual = Object.fromEntries(wanted.map(([k]) => [k, state[k]]))
           return { ok: wanted.every(([k, v]) => state[k] === v), actual: actual as unknown }
@@ -210,11 +237,18 @@ export const expectCount = defineTool({
   description: "Assert how many elements match a target: exactly count, or within min/max (not=true: outside), retrying until timeoutMs.",
   type: "assert",
   errors: ["APP_NOT_RUNNING", "ASSERTION_FAILED", "INVALID_ARGUMENT"],
-  input: Schema.Struct({ target: Target, count: Schema.optional(Count), min: Schema.optional(Count), max: Schema.optional(Count), not: Not, timeoutMs: Timeout }),
+  input: Schema.Struct({
+    target: Target,
+    count: Schema.optional(Count),
+    min: Schema.optional(Count),
+    max: Schema.optional(Count),
+    not: Not,
+    timeoutMs: Timeout
+  }),
   handler: (input) =>
     Effect.gen(function* () {
       if (input.count === undefined && input.min === undefined && input.max === undefined) {
-        return yield* new InvalidArgument({ message: "give count, min or max", hint: "Example: { \"target\": \"role=listitem\", \"count\": 3 }." })
+        return yield* new InvalidArgument({ message: "give count, min or max", hint: 'Example: { "target": "role=listitem", "count": 3 }.' })
       }
       const ok = (n: number) =>
         (input.count === undefined || n === input.count) && (input.min === undefined || n >= input.min) && (input.max === undefined || n <= input.max)

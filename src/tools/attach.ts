@@ -6,7 +6,16 @@
  */
 import { Effect, Schema } from "effect"
 import { EvalNotAuthorized, EvalPolicy, evalFlag } from "../eval-policy/EvalPolicy.js"
-import { attachableProcess, ATTACHED_FACTS, discoverApps, inspectableApps, type InspectableApp, AppLifecycle, probeDebugPort, type DebuggableApp } from "../layers/driver/ElectronDriver.js"
+import {
+  attachableProcess,
+  ATTACHED_FACTS,
+  discoverApps,
+  inspectableApps,
+  type InspectableApp,
+  AppLifecycle,
+  probeDebugPort,
+  type DebuggableApp
+} from "../layers/driver/ElectronDriver.js"
 import { InvalidArgument, LaunchFailed } from "./errors.js"
 import { defineTool } from "./Tool.js"
 import { SessionName, TimeoutMs } from "./shapes.js"
@@ -27,14 +36,22 @@ const listApps = Effect.gen(function* () {
     }
   }
   const current = yield* Effect.map((yield* AppLifecycle).current, (s) => s?.pid)
-  const apps = found.apps.map(({ pid, name, port, title, browser }) => ({ pid, name, port, ...(title !== undefined ? { title } : {}), ...(browser !== undefined ? { browser } : {}) }))
+  const apps = found.apps.map(({ pid, name, port, title, browser }) => ({
+    pid,
+    name,
+    port,
+    ...(title !== undefined ? { title } : {}),
+    ...(browser !== undefined ? { browser } : {})
+  }))
   const more = found.notProbed > 0 ? `\n(${found.notProbed} more port(s) not probed: attach by port.)` : ""
   const inspectable = yield* inspectableApps(new Set(found.apps.flatMap((app) => app.pids)))
   const mainAllowed = (yield* EvalPolicy).isAllowed("main")
   const noPortLine = (app: InspectableApp) =>
     `  pid ${app.pid} ${app.name} (no debug port: ${app.inspectFuseOff ? "its EnableNodeCliInspectArguments fuse is off, restart it with --remote-debugging-port" : mainAllowed ? "attach by pid opens its main-process inspector" : `attach needs ${evalFlag("main")}`})`
   const withoutPort =
-    inspectable.length === 0 ? "" : `\n${inspectable.length} Electron app(s) without a debug port (this user's processes):\n${inspectable.map(noPortLine).join("\n")}`
+    inspectable.length === 0
+      ? ""
+      : `\n${inspectable.length} Electron app(s) without a debug port (this user's processes):\n${inspectable.map(noPortLine).join("\n")}`
   const text =
     found.apps.length === 0
       ? `No running app with an open remote debugging port among ${found.scanned} processes of this user. Start the app with --remote-debugging-port=9222, then call electron_attach with port 9222.${more}${withoutPort}`
@@ -52,7 +69,10 @@ const answeringPort = (port: number, timeoutMs: number) =>
 const portOfPid = (pid: number) =>
   Effect.gen(function* () {
     if (process.platform !== "linux") {
-      return yield* new InvalidArgument({ message: `pid: finding a process's debugging port reads /proc, which ${process.platform} does not have`, hint: "Pass port (the app's --remote-debugging-port) instead." })
+      return yield* new InvalidArgument({
+        message: `pid: finding a process's debugging port reads /proc, which ${process.platform} does not have`,
+        hint: "Pass port (the app's --remote-debugging-port) instead."
+      })
     }
     const found = yield* discoverApps
     return found.apps.find((a) => a.pids.includes(pid))?.port
@@ -79,10 +99,21 @@ const attachWithoutPort = (pid: number, name: string | undefined, timeoutMs: num
     const session = yield* (yield* AppLifecycle).attachProcess({ pid, timeoutMs }, name)
     const windows = yield* describeWindows(session)
     const facts = ATTACHED_FACTS.get(session)
-    const inspector = facts === undefined ? "" : facts.openedInspector ? `; its inspector was opened on 127.0.0.1:${facts.inspectorPort} and closes when the session ends` : `; its inspector was already open on 127.0.0.1:${facts.inspectorPort} and stays open`
+    const inspector =
+      facts === undefined
+        ? ""
+        : facts.openedInspector
+          ? `; its inspector was opened on 127.0.0.1:${facts.inspectorPort} and closes when the session ends`
+          : `; its inspector was already open on 127.0.0.1:${facts.inspectorPort} and stays open`
     return {
       text: `Attached to pid ${pid} (${target.name}) through its main process: windows (through webContents.debugger) and main process${inspector}. Closing detaches; the app keeps running.\n${windowLines(windows)}`,
-      structured: { pid, mainProcess: true, viaMainProcess: true, ...(facts !== undefined ? { inspectorPort: facts.inspectorPort, openedInspector: facts.openedInspector } : {}), windows }
+      structured: {
+        pid,
+        mainProcess: true,
+        viaMainProcess: true,
+        ...(facts !== undefined ? { inspectorPort: facts.inspectorPort, openedInspector: facts.openedInspector } : {}),
+        windows
+      }
     }
   })
 
@@ -104,16 +135,30 @@ export const attach = defineTool({
   }),
   handler: ({ cdpUrl, port, pid, session: name, ...rest }) =>
     Effect.gen(function* () {
-      const given = [cdpUrl !== undefined && "cdpUrl", port !== undefined && "port", pid !== undefined && "pid"].filter((name): name is string => name !== false)
-      if (given.length > 1) return yield* new InvalidArgument({ message: `Give one of cdpUrl, port and pid (got ${given.join(", ")})`, hint: "Pick one target; electron_attach with no arguments lists running apps." })
+      const given = [cdpUrl !== undefined && "cdpUrl", port !== undefined && "port", pid !== undefined && "pid"].filter(
+        (name): name is string => name !== false
+      )
+      if (given.length > 1)
+        return yield* new InvalidArgument({
+          message: `Give one of cdpUrl, port and pid (got ${given.join(", ")})`,
+          hint: "Pick one target; electron_attach with no arguments lists running apps."
+        })
       if (given.length === 0) {
-        if (rest.inspectorUrl !== undefined) return yield* new InvalidArgument({ message: "inspectorUrl needs a target: cdpUrl, port or pid", hint: "Call electron_attach with no arguments to list running apps first." })
+        if (rest.inspectorUrl !== undefined)
+          return yield* new InvalidArgument({
+            message: "inspectorUrl needs a target: cdpUrl, port or pid",
+            hint: "Call electron_attach with no arguments to list running apps first."
+          })
         return yield* listApps
       }
       const timeoutMs = rest.timeoutMs ?? 15_000
       const pidPort = pid !== undefined ? yield* portOfPid(pid) : undefined
       if (pid !== undefined && pidPort === undefined) {
-        if (rest.inspectorUrl !== undefined) return yield* new InvalidArgument({ message: `pid ${pid} has no open debugging port; inspectorUrl goes with a port or cdpUrl`, hint: "Attach by pid alone: Stagewright opens its inspector (with --allow-eval main)." })
+        if (rest.inspectorUrl !== undefined)
+          return yield* new InvalidArgument({
+            message: `pid ${pid} has no open debugging port; inspectorUrl goes with a port or cdpUrl`,
+            hint: "Attach by pid alone: Stagewright opens its inspector (with --allow-eval main)."
+          })
         return yield* attachWithoutPort(pid, name, timeoutMs)
       }
       const resolvedPort = pid !== undefined ? pidPort : port
@@ -124,7 +169,12 @@ export const attach = defineTool({
       const target = pid !== undefined ? `pid ${pid}, port ${resolvedPort}` : resolvedPort !== undefined ? `port ${resolvedPort}` : undefined
       return {
         text: `Attached${target !== undefined ? ` to ${target}` : ""} (${session.hasMainProcess ? "windows and main process" : "windows only; main-process tools need inspectorUrl"}).\n${windowLines(windows)}`,
-        structured: { mainProcess: session.hasMainProcess, ...(resolvedPort !== undefined ? { port: resolvedPort } : {}), ...(pid !== undefined ? { pid } : {}), windows }
+        structured: {
+          mainProcess: session.hasMainProcess,
+          ...(resolvedPort !== undefined ? { port: resolvedPort } : {}),
+          ...(pid !== undefined ? { pid } : {}),
+          windows
+        }
       }
     })
 })

@@ -40,7 +40,11 @@ export const generateLocator = defineTool({
     })
 })
 
-const indent = (code: string, spaces: number) => code.split("\n").map((line) => " ".repeat(spaces) + line.trimStart()).join("\n")
+const indent = (code: string, spaces: number) =>
+  code
+    .split("\n")
+    .map((line) => " ".repeat(spaces) + line.trimStart())
+    .join("\n")
 
 const dialogHandler = (dialog: NonNullable<RecordedStep["dialog"]>) =>
   `window.once("dialog", (dialog) => dialog.${dialog.action === "accept" ? `accept(${dialog.promptText !== undefined ? codeString(dialog.promptText) : ""})` : "dismiss()"})`
@@ -60,13 +64,22 @@ export const MAX_TEST_NAME = 120
 /** Why a test file name cannot be used (a single path segment, no control characters, bounded), or undefined. */
 export const testNameProblem = (name: string): InvalidArgument | PathNotAllowed | undefined => {
   if (UNSAFE_CODE_CHARACTERS.test(name)) {
-    return new InvalidArgument({ message: "name: a test name cannot hold control characters, line breaks or bidirectional overrides", hint: 'Give a plain file name such as "checkout.spec.ts".' })
+    return new InvalidArgument({
+      message: "name: a test name cannot hold control characters, line breaks or bidirectional overrides",
+      hint: 'Give a plain file name such as "checkout.spec.ts".'
+    })
   }
   if (name.trim() === "" || name.length > MAX_TEST_NAME) {
-    return new InvalidArgument({ message: `name: give 1 to ${MAX_TEST_NAME} characters (got ${name.length})`, hint: 'Give a plain file name such as "checkout.spec.ts".' })
+    return new InvalidArgument({
+      message: `name: give 1 to ${MAX_TEST_NAME} characters (got ${name.length})`,
+      hint: 'Give a plain file name such as "checkout.spec.ts".'
+    })
   }
   if (/[\\/]/.test(name) || name === "." || name === "..") {
-    return new PathNotAllowed({ message: `name: "${name}" is not a single file name (no folders)`, hint: `Give a plain file name such as "${name.replace(/^.*[\\/]/, "") || "checkout.spec.ts"}"; the file is written in the output folder.` })
+    return new PathNotAllowed({
+      message: `name: "${name}" is not a single file name (no folders)`,
+      hint: `Give a plain file name such as "${name.replace(/^.*[\\/]/, "") || "checkout.spec.ts"}"; the file is written in the output folder.`
+    })
   }
   return undefined
 }
@@ -147,16 +160,23 @@ export const exportTest = defineTool({
       const session = yield* call.current
       if (session === undefined) return yield* call.session.pipe(Effect.as(undefined as never))
       if (session.launch === undefined) {
-        return yield* new InvalidArgument({ message: "This app was attached, not launched: there is no launch to replay", hint: "Start the app with electron_launch to record an exportable session." })
+        return yield* new InvalidArgument({
+          message: "This app was attached, not launched: there is no launch to replay",
+          hint: "Start the app with electron_launch to record an exportable session."
+        })
       }
       if (session.overCdpReason !== undefined) {
         return yield* new InvalidArgument({
-          message: "This session was launched over CDP, as the build's EnableNodeCliInspectArguments fuse is off: playwright-core's _electron.launch, which an exported test uses, cannot start it",
+          message:
+            "This session was launched over CDP, as the build's EnableNodeCliInspectArguments fuse is off: playwright-core's _electron.launch, which an exported test uses, cannot start it",
           hint: "Record the session on a build whose EnableNodeCliInspectArguments fuse is on, then export."
         })
       }
       if (session.steps.length === 0) {
-        return yield* new InvalidArgument({ message: "Nothing recorded yet: act or assert first", hint: "Actions (electron_click, electron_fill…) and passed assertions (electron_expect_*) are recorded." })
+        return yield* new InvalidArgument({
+          message: "Nothing recorded yet: act or assert first",
+          hint: "Actions (electron_click, electron_fill…) and passed assertions (electron_expect_*) are recorded."
+        })
       }
       const requested = input.name ?? timestampedName("session", ".spec.ts")
       const problem = testNameProblem(requested)

@@ -39,8 +39,9 @@ export const withinCallBound = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, tim
       const timer = setTimeout(() => control.endWith(onTimeout()), timeoutMs)
       return Fiber.await(child).pipe(
         Effect.ensuring(Effect.sync(() => clearTimeout(timer))),
-        Effect.flatMap((exit): Effect.Effect<A, E | E2> =>
-          Exit.isFailure(exit) && reason !== undefined && Cause.isInterruptedOnly(exit.cause) ? Effect.fail(reason.error as E2) : exit
+        Effect.flatMap(
+          (exit): Effect.Effect<A, E | E2> =>
+            Exit.isFailure(exit) && reason !== undefined && Cause.isInterruptedOnly(exit.cause) ? Effect.fail(reason.error as E2) : exit
         )
       )
     })

@@ -42,9 +42,7 @@ export const markIfPasswordField = (locator: Locator, value: string): Effect.Eff
   Effect.flatMap(secretsWatched, (watched) =>
     !watched || value === ""
       ? Effect.void
-      : Effect.tryPromise(() =>
-          locator.evaluate(isPassword, undefined, { timeout: CHECK_MS })
-        ).pipe(
+      : Effect.tryPromise(() => locator.evaluate(isPassword, undefined, { timeout: CHECK_MS })).pipe(
           Effect.orElseSucceed(() => true),
           Effect.flatMap((secret) => (secret ? markSecret(value) : Effect.void))
         )
@@ -55,9 +53,7 @@ export const markIfFocusedPassword = (page: Page, value: string): Effect.Effect<
   Effect.flatMap(secretsWatched, (watched) =>
     !watched || value === ""
       ? Effect.void
-      : Effect.tryPromise(() =>
-          page.evaluate(focusIsSecret)
-        ).pipe(
+      : Effect.tryPromise(() => page.evaluate(focusIsSecret)).pipe(
           Effect.timeoutFail({ duration: CHECK_MS, onTimeout: () => "timeout" as const }),
           Effect.orElseSucceed(() => true),
           Effect.flatMap((secret) => (secret ? markSecret(value) : Effect.void))

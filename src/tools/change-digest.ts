@@ -44,7 +44,11 @@ export const digestChanges = (cmp: Comparison, maxChars: number, how: string): s
   }
   // The added subtrees' roots; an added unnamed wrapper stands for its children (the landmarks are in them).
   const open = (index: number): Array<number> =>
-    UNNAMED_WRAPPER.test(after[index]!) ? subtree(index).filter((j) => afterParents[j] === index).flatMap(open) : [index]
+    UNNAMED_WRAPPER.test(after[index]!)
+      ? subtree(index)
+          .filter((j) => afterParents[j] === index)
+          .flatMap(open)
+      : [index]
   // A change inside many rows is those rows' (the alignment may have matched their first lines elsewhere).
   const roots = liftRows(after, afterParents, [...added].filter((index) => !(afterParents[index]! >= 0 && added.has(afterParents[index]!))).flatMap(open))
   const whole = (root: number) => {
@@ -89,7 +93,10 @@ export const digestChanges = (cmp: Comparison, maxChars: number, how: string): s
     refsLeft -= picked.length
     if (picked.length === 0) return ""
     const more = candidates.length - picked.length
-    return `; refs: ${picked.sort((a, b) => a.i - b.i).map((c) => refName(after[c.i]!)).join(", ")}${more > 0 ? `, +${more} more` : ""}`
+    return `; refs: ${picked
+      .sort((a, b) => a.i - b.i)
+      .map((c) => refName(after[c.i]!))
+      .join(", ")}${more > 0 ? `, +${more} more` : ""}`
   }
   for (const [parent, members] of groups) {
     const from = lines.length

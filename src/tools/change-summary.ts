@@ -36,22 +36,30 @@ export const changeSummary = (entry: Surface): Effect.Effect<string, never, Snap
     // The diff is against the latest snapshot: field changes earlier answers named are in it again.
     const since = entry.fieldsToldSinceSnapshot ? " since the last snapshot, with the fields earlier answers named" : ""
     // The check armed the page for this snapshot (one evaluation, not a check and an arm).
-    const taken = yield* snapshots.snapshot(entry, { armed: true }).pipe(Effect.orElseSucceed(() => undefined), Effect.timeoutOption(Duration.millis(SUMMARY_TIME_BOX_MS)))
-    if (Option.isNone(taken)) return `\nNo change summary (the page took over ${SUMMARY_TIME_BOX_MS} ms to snapshot); electron_snapshot since="last" shows any change.`
+    const taken = yield* snapshots.snapshot(entry, { armed: true }).pipe(
+      Effect.orElseSucceed(() => undefined),
+      Effect.timeoutOption(Duration.millis(SUMMARY_TIME_BOX_MS))
+    )
+    if (Option.isNone(taken))
+      return `\nNo change summary (the page took over ${SUMMARY_TIME_BOX_MS} ms to snapshot); electron_snapshot since="last" shows any change.`
     const next = taken.value
     if (next === undefined) return ""
     const comparison = compareSnapshots(previous, next)
     const diff = diffOf(comparison)
     const focus = focusMove(previous, next)
-    if (diff.added === 0 && diff.removed === 0 && diff.changed === 0) return `\nNo change in the page's accessibility tree${focus === undefined ? "." : ` besides the focus: now on ${focus}.`}`
+    if (diff.added === 0 && diff.removed === 0 && diff.changed === 0)
+      return `\nNo change in the page's accessibility tree${focus === undefined ? "." : ` besides the focus: now on ${focus}.`}`
     const moved = (text: string) => (focus === undefined || text.includes("(focused)") ? text : `${text}\nFocus moved: now on ${focus}.`)
     if (diff.text.length <= SMALL_DIFF_CHARS) return moved(`\nChanges${since} (${diffCounts(diff)}):\n${diff.text}`)
     // Many added rows of one shape fold to a count and their refs; what still does not fit is summed up.
     const folded = viewDiff(diff.text, {})
-    if (folded.text.length <= SMALL_DIFF_CHARS) return moved(`\nChanges${since} (${diffCounts(diff)}, ${folded.folded.foldedRows} rows folded):\n${folded.text}`)
+    if (folded.text.length <= SMALL_DIFF_CHARS)
+      return moved(`\nChanges${since} (${diffCounts(diff)}, ${folded.folded.foldedRows} rows folded):\n${folded.text}`)
     // Never more than the snapshot an agent would take to see the change.
     const bound = Math.min(DIGEST_CHARS, viewSnapshot(next, {}).text.length)
-    return moved(`\nThe page changed${since} (${diffCounts(diff)} lines), in short:\n${digestChanges(comparison, bound, 'electron_snapshot since="last" shows all of it')}`)
+    return moved(
+      `\nThe page changed${since} (${diffCounts(diff)} lines), in short:\n${digestChanges(comparison, bound, 'electron_snapshot since="last" shows all of it')}`
+    )
   })
 
 /**
@@ -71,9 +79,10 @@ const focusMove = (previous: string, next: string): string | undefined => {
 
 const quietSummary = (fields: ReadonlyArray<FieldChange>, focus: string | undefined): string => {
   if (fields.length === 0 && focus === undefined) return "\nNo change in the page."
-  const values = fields.map((f) => `${JSON.stringify(f.label)} ${f.checkable ? f.value : `= ${JSON.stringify(f.value)}`}${f.label === focus ? " (focused)" : ""}`)
+  const values = fields.map(
+    (f) => `${JSON.stringify(f.label)} ${f.checkable ? f.value : `= ${JSON.stringify(f.value)}`}${f.label === focus ? " (focused)" : ""}`
+  )
   const moved = focus !== undefined && !fields.some((f) => f.label === focus) ? [`focus on ${JSON.stringify(focus)}`] : []
   if (values.length === 0) return `\nNo change in the page besides the focus: now on ${JSON.stringify(focus)}.`
   return `\nOnly fields changed: ${[...values, ...moved].join("; ")}.`
 }
-

@@ -10,7 +10,10 @@ import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { InvalidArgument, PathNotAllowed } from "./errors.js"
 
 /** Checks `[path, argumentName]` pairs (undefined paths are skipped) against the server's app root. */
-export const confine = (paths: ReadonlyArray<readonly [path: string | undefined, argument: string]>, base?: string): Effect.Effect<void, PathNotAllowed, ServerConfig> =>
+export const confine = (
+  paths: ReadonlyArray<readonly [path: string | undefined, argument: string]>,
+  base?: string
+): Effect.Effect<void, PathNotAllowed, ServerConfig> =>
   Effect.flatMap(ServerConfig, (config) =>
     Effect.forEach(
       paths,

@@ -57,8 +57,12 @@ export const consoleTool = defineTool({
       const call = yield* callHandle
       const session = yield* call.session
       const min = levelRank(input.level ?? "debug")
-      const result = page(session.console, input.cursor, input.limit ?? 50, (e) =>
-        levelRank(e.level) >= min && (input.source === undefined || e.source === input.source) && (input.text === undefined || e.text.includes(input.text))
+      const result = page(
+        session.console,
+        input.cursor,
+        input.limit ?? 50,
+        (e) =>
+          levelRank(e.level) >= min && (input.source === undefined || e.source === input.source) && (input.text === undefined || e.text.includes(input.text))
       )
       // Through the app's source maps: a stack in the text, and where the message was logged (./source-maps.ts).
       const mapper = yield* mapperFor(session.launch)
@@ -73,7 +77,10 @@ export const consoleTool = defineTool({
           })
         )
       )
-      const lines = messages.map((e) => `${time(e.at)} ${e.source === "main" ? "main" : (e.surface ?? e.window)} ${e.level}: ${e.text}${e.original !== undefined ? ` (at ${e.original})` : ""}`)
+      const lines = messages.map(
+        (e) =>
+          `${time(e.at)} ${e.source === "main" ? "main" : (e.surface ?? e.window)} ${e.level}: ${e.text}${e.original !== undefined ? ` (at ${e.original})` : ""}`
+      )
       if (result.omitted > 0) lines.unshift(`… ${result.omitted} older matching messages not shown`)
       return {
         text: `${lines.length > 0 ? lines.join("\n") : "No matching console messages."}\ncursor: ${result.cursor}`,
@@ -100,9 +107,27 @@ export const errorsTool = defineTool({
       // Stacks through the app's source maps: the original file:line first, the bundle's position kept (./source-maps.ts).
       const mapper = yield* mapperFor(current.launch)
       const errors = yield* Effect.promise(() =>
-        Promise.all(result.shown.map(async ({ seq, value }) => ({ seq, ...value, message: await mapper.map(value.message), ...(value.stack !== undefined ? { stack: await mapper.map(value.stack) } : {}) })))
+        Promise.all(
+          result.shown.map(async ({ seq, value }) => ({
+            seq,
+            ...value,
+            message: await mapper.map(value.message),
+            ...(value.stack !== undefined ? { stack: await mapper.map(value.stack) } : {})
+          }))
+        )
       )
-      const lines = errors.map((e) => `${time(e.at)} ${e.kind}${e.surface ?? e.window ? ` ${e.surface ?? e.window}` : ""}: ${e.message}${e.stack ? `\n  ${e.stack.split("\n").slice(1, 4).map((l) => l.trim()).join("\n  ")}` : ""}`)
+      const lines = errors.map(
+        (e) =>
+          `${time(e.at)} ${e.kind}${(e.surface ?? e.window) ? ` ${e.surface ?? e.window}` : ""}: ${e.message}${
+            e.stack
+              ? `\n  ${e.stack
+                  .split("\n")
+                  .slice(1, 4)
+                  .map((l) => l.trim())
+                  .join("\n  ")}`
+              : ""
+          }`
+      )
       return {
         text: `${lines.length > 0 ? lines.join("\n") : "No errors."}\ncursor: ${result.cursor}`,
         structured: { cursor: result.cursor, omitted: result.omitted, errors }
@@ -112,7 +137,8 @@ export const errorsTool = defineTool({
 
 export const requestsTool = defineTool({
   name: "electron_requests",
-  description: "Network requests of the windows (method, URL, status, duration, failure), filtered by URL substring, method, status or failed; cursor reads only new ones.",
+  description:
+    "Network requests of the windows (method, URL, status, duration, failure), filtered by URL substring, method, status or failed; cursor reads only new ones.",
   type: "debug",
   errors: ["APP_NOT_RUNNING"],
   input: Schema.Struct({
@@ -127,11 +153,15 @@ export const requestsTool = defineTool({
     Effect.gen(function* () {
       const call = yield* callHandle
       const session = yield* call.session
-      const result = page(session.requests, input.cursor, input.limit ?? 30, (r) =>
-        (input.url === undefined || r.url.includes(input.url)) &&
-        (input.method === undefined || r.method.toUpperCase() === input.method.toUpperCase()) &&
-        (input.status === undefined || r.status === input.status) &&
-        (input.failed === undefined || input.failed === (r.failure !== undefined || (r.status ?? 0) >= 400))
+      const result = page(
+        session.requests,
+        input.cursor,
+        input.limit ?? 30,
+        (r) =>
+          (input.url === undefined || r.url.includes(input.url)) &&
+          (input.method === undefined || r.method.toUpperCase() === input.method.toUpperCase()) &&
+          (input.status === undefined || r.status === input.status) &&
+          (input.failed === undefined || input.failed === (r.failure !== undefined || (r.status ?? 0) >= 400))
       )
       const lines = result.shown.map(({ value: r }) => {
         const outcome = r.failure ? `FAILED ${r.failure}` : r.status !== undefined ? String(r.status) : "pending"
@@ -156,25 +186,29 @@ export const metricsTool = defineTool({
       const call = yield* callHandle
       const entry = yield* call.surface()
       const processes = yield* (yield* callHandle)
-        .evaluateMain("read app metrics", ({ app }: ElectronModule) =>
-          app.getAppMetrics().map((m: MainValue) => ({
-            pid: m.pid,
-            type: m.type,
-            cpuPercent: Math.round((m.cpu?.percentCPUUsage ?? 0) * 10) / 10,
-            workingSetKB: m.memory?.workingSetSize ?? null
-          })) as Array<{ pid: number; type: string; cpuPercent: number; workingSetKB: number | null }>, undefined)
+        .evaluateMain(
+          "read app metrics",
+          ({ app }: ElectronModule) =>
+            app.getAppMetrics().map((m: MainValue) => ({
+              pid: m.pid,
+              type: m.type,
+              cpuPercent: Math.round((m.cpu?.percentCPUUsage ?? 0) * 10) / 10,
+              workingSetKB: m.memory?.workingSetSize ?? null
+            })) as Array<{ pid: number; type: string; cpuPercent: number; workingSetKB: number | null }>,
+          undefined
+        )
         .pipe(Effect.catchTag("NeedsMainProcess", () => Effect.succeed(undefined)))
       const pageMetrics = yield* call.evaluate(entry, "read page metrics", () => {
-          const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined
-          const memory = (performance as Performance & { memory?: { usedJSHeapSize: number; totalJSHeapSize: number; jsHeapSizeLimit: number } }).memory
-          return {
-            domContentLoadedMs: nav ? Math.round(nav.domContentLoadedEventEnd) : null,
-            loadMs: nav ? Math.round(nav.loadEventEnd) : null,
-            domNodes: document.getElementsByTagName("*").length,
-            jsHeapUsedKB: memory ? Math.round(memory.usedJSHeapSize / 1024) : null,
-            resources: performance.getEntriesByType("resource").length
-          }
-        })
+        const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined
+        const memory = (performance as Performance & { memory?: { usedJSHeapSize: number; totalJSHeapSize: number; jsHeapSizeLimit: number } }).memory
+        return {
+          domContentLoadedMs: nav ? Math.round(nav.domContentLoadedEventEnd) : null,
+          loadMs: nav ? Math.round(nav.loadEventEnd) : null,
+          domNodes: document.getElementsByTagName("*").length,
+          jsHeapUsedKB: memory ? Math.round(memory.usedJSHeapSize / 1024) : null,
+          resources: performance.getEntriesByType("resource").length
+        }
+      })
       const lines = [
         ...(processes ?? []).map((p) => `${p.type.padEnd(8)} pid ${p.pid}  cpu ${p.cpuPercent}%  mem ${p.workingSetKB ?? "?"} KB`),
         ...(processes === undefined ? ["process metrics need the main process (attach with inspectorUrl)"] : []),
@@ -236,7 +270,9 @@ export const inspectTool = defineTool({
       const text = [
         details.html,
         `box: ${details.box.width}x${details.box.height} at ${details.box.x},${details.box.y}`,
-        `styles: ${Object.entries(details.styles).map(([k, v]) => `${k}: ${v}`).join("; ")}`
+        `styles: ${Object.entries(details.styles)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join("; ")}`
       ].join("\n")
       return { text, structured: details }
     })
@@ -272,7 +308,9 @@ export const traceStop = defineTool({
   type: "debug",
   readOnly: false,
   errors: ["APP_NOT_RUNNING", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
-  input: Schema.Struct({ name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "file name, default trace-<time>.zip" }) }),
+  input: Schema.Struct({
+    name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({ description: "file name, default trace-<time>.zip" })
+  }),
   handler: (input) =>
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle

@@ -24,7 +24,9 @@ export const answerAdvice: Effect.Effect<string, never, ProfileSelector> = Effec
   profile.check("electron_web_dialog").pipe(
     Effect.as("Answer it with electron_web_dialog (accept or dismiss), or electron_click its button's ref; the page is blocked until then."),
     Effect.catchAll(() =>
-      Effect.succeed("electron_snapshot shows it first with a ref per button: electron_click one (electron_fill a prompt's text box first), or electron_press_key Enter/Escape; the page is blocked until then.")
+      Effect.succeed(
+        "electron_snapshot shows it first with a ref per button: electron_click one (electron_fill a prompt's text box first), or electron_press_key Enter/Escape; the page is blocked until then."
+      )
     )
   )
 )

@@ -22,9 +22,22 @@ import { defineTool } from "./Tool.js"
 export const MAX_DROP_BYTES = 8 * 1024 * 1024
 
 const MIME: Readonly<Record<string, string>> = {
-  ".txt": "text/plain", ".md": "text/markdown", ".csv": "text/csv", ".html": "text/html", ".css": "text/css", ".js": "text/javascript",
-  ".json": "application/json", ".xml": "application/xml", ".pdf": "application/pdf", ".zip": "application/zip",
-  ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".svg": "image/svg+xml", ".webp": "image/webp"
+  ".txt": "text/plain",
+  ".md": "text/markdown",
+  ".csv": "text/csv",
+  ".html": "text/html",
+  ".css": "text/css",
+  ".js": "text/javascript",
+  ".json": "application/json",
+  ".xml": "application/xml",
+  ".pdf": "application/pdf",
+  ".zip": "application/zip",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".svg": "image/svg+xml",
+  ".webp": "image/webp"
 }
 
 interface DroppedFile {
@@ -39,19 +52,36 @@ interface DroppedFile {
 const readFiles = (paths: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const stats = yield* Effect.forEach(paths, (path) =>
-      Effect.tryPromise({ try: () => stat(path), catch: () => new InvalidArgument({ message: `paths: cannot read ${path}`, hint: "Give paths of readable files." }) })
+      Effect.tryPromise({
+        try: () => stat(path),
+        catch: () => new InvalidArgument({ message: `paths: cannot read ${path}`, hint: "Give paths of readable files." })
+      })
     )
     const notFiles = paths.filter((_, i) => !stats[i]!.isFile())
-    if (notFiles.length > 0) return yield* new InvalidArgument({ message: `paths: ${notFiles.join(", ")} not a regular file`, hint: "Drop files, not folders or devices." })
+    if (notFiles.length > 0)
+      return yield* new InvalidArgument({ message: `paths: ${notFiles.join(", ")} not a regular file`, hint: "Drop files, not folders or devices." })
     const total = stats.reduce((sum, s) => sum + s.size, 0)
     if (total > MAX_DROP_BYTES) {
-      return yield* new InvalidArgument({ message: `paths: ${total} bytes in all; at most ${MAX_DROP_BYTES} are dropped in one call`, hint: "Drop fewer or smaller files." })
+      return yield* new InvalidArgument({
+        message: `paths: ${total} bytes in all; at most ${MAX_DROP_BYTES} are dropped in one call`,
+        hint: "Drop fewer or smaller files."
+      })
     }
     return yield* Effect.forEach(paths, (path, i) =>
       Effect.tryPromise({
         try: () => readFile(path),
         catch: () => new InvalidArgument({ message: `paths: cannot read ${path}`, hint: "Give paths of readable files." })
-      }).pipe(Effect.map((bytes): DroppedFile => ({ path, name: basename(path), type: MIME[extname(path).toLowerCase()] ?? "", lastModified: Math.round(stats[i]!.mtimeMs), data: bytes.toString("base64") })))
+      }).pipe(
+        Effect.map(
+          (bytes): DroppedFile => ({
+            path,
+            name: basename(path),
+            type: MIME[extname(path).toLowerCase()] ?? "",
+            lastModified: Math.round(stats[i]!.mtimeMs),
+            data: bytes.toString("base64")
+          })
+        )
+      )
     )
   })
 
@@ -70,7 +100,14 @@ const makeDataTransfer = pageFunction((files: ReadonlyArray<DroppedFile>): DataT
 /** Runs in the page: the drag's events on the element; the drop only when its dragover was cancelled (accepted). */
 const dispatchDrop = pageFunction((element: Element, transfer: DataTransfer): { accepted: boolean; handled: boolean } => {
   const box = element.getBoundingClientRect()
-  const init: DragEventInit = { bubbles: true, cancelable: true, composed: true, dataTransfer: transfer, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 }
+  const init: DragEventInit = {
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    dataTransfer: transfer,
+    clientX: box.x + box.width / 2,
+    clientY: box.y + box.height / 2
+  }
   element.dispatchEvent(new DragEvent("dragenter", init))
   const over = new DragEvent("dragover", init)
   element.dispatchEvent(over)
@@ -87,7 +124,9 @@ const isFileInput = pageFunction((element: Element): boolean => element instance
 
 /** The exported test's step: the same DataTransfer, built from the files when the test runs. */
 const dropStep = (code: string, files: ReadonlyArray<DroppedFile>) => {
-  const meta = JSON.stringify(files.map(({ path, name, type }) => ({ path, name, type }))).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
+  const meta = JSON.stringify(files.map(({ path, name, type }) => ({ path, name, type })))
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029")
   return `await window.${code}.dispatchEvent("drop", { dataTransfer: await window.evaluateHandle((files) => { const dt = new DataTransfer(); for (const f of files) dt.items.add(new File([Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0))], f.name, { type: f.type })); return dt }, await Promise.all(${meta}.map(async (f) => ({ ...f, data: (await import("node:fs")).readFileSync(f.path).toString("base64") })))) })`
 }
 
@@ -99,7 +138,11 @@ export const uploadFile = defineTool({
   idempotent: true,
   files: ["paths[]"],
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT", "PATH_NOT_ALLOWED"],
-  input: Schema.Struct({ target: Target, paths: Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096))).pipe(Schema.maxItems(100)), timeoutMs: TimeoutMs(DEFAULT_ACTION_TIMEOUT) }),
+  input: Schema.Struct({
+    target: Target,
+    paths: Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096))).pipe(Schema.maxItems(100)),
+    timeoutMs: TimeoutMs(DEFAULT_ACTION_TIMEOUT)
+  }),
   handler: (input) =>
     Effect.gen(function* () {
       const timeoutMs = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
@@ -115,18 +158,24 @@ export const uploadFile = defineTool({
       const entry = yield* call.surface()
       const locator = yield* call.locate(entry, input.target)
       let fileInput = false
-      yield* call.waitSliced(`find ${input.target}`, (slice) => locator.evaluate(isFileInput, undefined, { timeout: slice }).then((is) => void (fileInput = is)), timeoutMs)
+      yield* call.waitSliced(
+        `find ${input.target}`,
+        (slice) => locator.evaluate(isFileInput, undefined, { timeout: slice }).then((is) => void (fileInput = is)),
+        timeoutMs
+      )
       if (fileInput) {
         return yield* call.act({
           tool: "electron_upload_file",
           target: input.target,
           describe: `set ${paths.length} file(s) on ${input.target}`,
           step: (code) => `await ${code}.setInputFiles(${JSON.stringify(paths)})`,
-          timeoutMs, wait: "repeat",
+          timeoutMs,
+          wait: "repeat",
           perform: (element, _entry, { timeout }) => element.setInputFiles(paths, { timeout })
         })
       }
-      if (paths.length === 0) return yield* new InvalidArgument({ message: "paths: nothing to drop", hint: `${input.target} is not a file input: give the files to drop on it.` })
+      if (paths.length === 0)
+        return yield* new InvalidArgument({ message: "paths: nothing to drop", hint: `${input.target} is not a file input: give the files to drop on it.` })
       const files = yield* readFiles(paths)
       const code = yield* stepCode(entry, input.target, locator)
       let outcome = { accepted: false, handled: false }
@@ -156,8 +205,12 @@ export const uploadFile = defineTool({
       const names = files.map((f) => f.name).join(", ")
       return yield* call.answer({
         text: `Dropped ${files.length} file(s) on ${code}: ${names}${outcome.handled ? "" : " (no drop handler called preventDefault)"}.${change}`,
-        structured: { window: entry.id, locator: code, dropped: files.map((f) => ({ name: f.name, type: f.type, bytes: Buffer.byteLength(f.data, "base64") })), handled: outcome.handled }
+        structured: {
+          window: entry.id,
+          locator: code,
+          dropped: files.map((f) => ({ name: f.name, type: f.type, bytes: Buffer.byteLength(f.data, "base64") })),
+          handled: outcome.handled
+        }
       })
     })
 })
-

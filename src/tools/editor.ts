@@ -51,7 +51,9 @@ const inPage = pageFunction((el: Element, op: "read" | "focus"): EditorProbe => 
     const view = content?.cmView?.rootView?.view ?? content?.cmView?.view
     if (op === "focus") (view ?? content)?.focus()
     const readOnly = view?.state?.readOnly === true || content?.getAttribute("contenteditable") === "false"
-    return view ? { kind: "codemirror", text: String(view.state.doc.toString()), source: "model", readOnly } : { kind: "codemirror", text: dom(content), source: "dom", readOnly }
+    return view
+      ? { kind: "codemirror", text: String(view.state.doc.toString()), source: "model", readOnly }
+      : { kind: "codemirror", text: dom(content), source: "dom", readOnly }
   }
   const cm5 = el.closest(".CodeMirror") as Any
   if (cm5?.CodeMirror) {
@@ -92,7 +94,10 @@ export const isPlainField = (scope: Pick<Page, "locator">, locator: Locator): Pr
   Promise.resolve()
     // `and` needs both in one frame: a target in another frame (a frame's ref) is left to the probe.
     .then(() => locator.and(scope.locator(PLAIN_FIELD_CSS)).count())
-    .then((n) => n === 1, () => false)
+    .then(
+      (n) => n === 1,
+      () => false
+    )
 
 /** Reads the editor of a target, waiting up to `timeout` for the element. */
 export const probeEditor = (locator: Locator, timeout: number): Promise<EditorProbe> => locator.evaluate(inPage, "read" as const, { timeout })
@@ -146,10 +151,20 @@ export const typeIntoEditor = (options: EditorTyping): Effect.Effect<EditorProbe
       }
     })
     yield* typing.pipe(
-      Effect.timeoutFail({ duration: Duration.millis(bound), onTimeout: () => new Timeout({ message: `typing into ${target} did not finish within ${bound} ms`, hint: "Part of the text may be in: read it with electron_get_text, then pass a larger timeoutMs or type the rest." }) })
+      Effect.timeoutFail({
+        duration: Duration.millis(bound),
+        onTimeout: () =>
+          new Timeout({
+            message: `typing into ${target} did not finish within ${bound} ms`,
+            hint: "Part of the text may be in: read it with electron_get_text, then pass a larger timeoutMs or type the rest."
+          })
+      })
     )
     const read = call.run(`read back ${target}`, () => probeEditor(locator, SETTLE_MS))
-    const after = yield* call.poll(Effect.map(read, (probe) => ({ ok: probe.text !== before.text, actual: probe })), SETTLE_MS)
+    const after = yield* call.poll(
+      Effect.map(read, (probe) => ({ ok: probe.text !== before.text, actual: probe })),
+      SETTLE_MS
+    )
     if (!after.ok) {
       return yield* new NotInteractable({
         message: `typing into ${target} had no effect: its text is unchanged${before.readOnly ? " (it is marked read-only)" : ""}`,
@@ -164,6 +179,7 @@ export const typeIntoEditor = (options: EditorTyping): Effect.Effect<EditorProbe
 export const editorHolds = (after: EditorProbe, expected: string | undefined): string => {
   const lines = after.text === "" ? 0 : after.text.split("\n").length
   const read = after.source === "model" ? "its model" : "its visible lines"
-  const match = expected === undefined ? "" : after.text === expected ? ", matching the value" : ", not the value (auto-indent, closed brackets or lines out of view?)"
+  const match =
+    expected === undefined ? "" : after.text === expected ? ", matching the value" : ", not the value (auto-indent, closed brackets or lines out of view?)"
   return `${after.text.length} characters in ${lines} line${lines === 1 ? "" : "s"} (read from ${read})${match}`
 }

@@ -39,8 +39,18 @@ export const readState = (locator: Locator, withViewport: boolean) =>
       const element = el as HTMLElement & { disabled?: boolean; readOnly?: boolean; checked?: boolean; indeterminate?: boolean }
       const disabled = element.disabled === true || element.closest("fieldset:disabled") !== null || element.getAttribute("aria-disabled") === "true"
       const ariaChecked = element.getAttribute("aria-checked")
-      const checked = typeof element.checked === "boolean" && (element.tagName === "INPUT") ? element.checked : ariaChecked === "true" ? true : ariaChecked === "false" ? false : undefined
-      const visible = typeof element.checkVisibility === "function" ? element.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true }) : element.getClientRects().length > 0
+      const checked =
+        typeof element.checked === "boolean" && element.tagName === "INPUT"
+          ? element.checked
+          : ariaChecked === "true"
+            ? true
+            : ariaChecked === "false"
+              ? false
+              : undefined
+      const visible =
+        typeof element.checkVisibility === "function"
+          ? element.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })
+          : element.getClientRects().length > 0
       const editableTag = element.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName)
       let inViewport = false
       if (viewport) {
@@ -64,7 +74,10 @@ export const readState = (locator: Locator, withViewport: boolean) =>
         checked: checked ?? false,
         focused: element.ownerDocument.activeElement === element,
         editable: editableTag && !disabled && element.readOnly !== true && element.getAttribute("aria-readonly") !== "true",
-        empty: element.tagName === "INPUT" || element.tagName === "TEXTAREA" ? (element as HTMLInputElement).value === "" : (element.textContent ?? "").trim() === "",
+        empty:
+          element.tagName === "INPUT" || element.tagName === "TEXTAREA"
+            ? (element as HTMLInputElement).value === ""
+            : (element.textContent ?? "").trim() === "",
         inViewport,
         attached: true
       }

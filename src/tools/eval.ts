@@ -15,7 +15,12 @@ const FunctionSource = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(
 const checkFunction = (source: string) =>
   /^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/.test(source)
     ? Effect.void
-    : Effect.fail(new InvalidArgument({ message: "function: not a function expression", hint: "Pass source like \"() => document.title\" or \"async (electron, arg) => …\"." }))
+    : Effect.fail(
+        new InvalidArgument({
+          message: "function: not a function expression",
+          hint: 'Pass source like "() => document.title" or "async (electron, arg) => …".'
+        })
+      )
 
 /** JSON text of a result when it has one (cycles and BigInts have none: their String form is used). */
 const toJson = (value: unknown): string | undefined => {
@@ -32,7 +37,8 @@ const render = (value: unknown) => {
 }
 
 /** The structured form: the value itself when it survives JSON, else its text. */
-const structuredValue = (value: unknown) => (value === undefined ? null : toJson(value) !== undefined ? value : { unserializable: String(value).slice(0, 1_000) })
+const structuredValue = (value: unknown) =>
+  value === undefined ? null : toJson(value) !== undefined ? value : { unserializable: String(value).slice(0, 1_000) }
 
 /**
  * Checks the source's syntax by compiling it (never calling what was compiled: nothing of it runs in
@@ -44,12 +50,14 @@ const parseFunction = (source: string) =>
       void new Function(`return (${source}\n)`)
       return toFunction(source)
     },
-    catch: (error) => new InvalidArgument({ message: `function: ${(error as Error).message}`, hint: "Pass a complete function expression, e.g. \"() => document.title\"." })
+    catch: (error) =>
+      new InvalidArgument({ message: `function: ${(error as Error).message}`, hint: 'Pass a complete function expression, e.g. "() => document.title".' })
   })
 
 export const evalRenderer = defineTool({
   name: "electron_eval_renderer",
-  description: "Run a function in the active window's page and return its JSON result, e.g. \"() => localStorage.length\" or \"(arg) => …\" with arg. Awaits promises.",
+  description:
+    'Run a function in the active window\'s page and return its JSON result, e.g. "() => localStorage.length" or "(arg) => …" with arg. Awaits promises.',
   type: "eval",
   evalTarget: "renderer",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
@@ -67,7 +75,8 @@ export const evalRenderer = defineTool({
 
 export const evalMain = defineTool({
   name: "electron_eval_main",
-  description: "Run a function in the Electron main process as (electron, arg) => …, e.g. \"({ app }) => app.getPath('userData')\"; returns its JSON result. Awaits promises.",
+  description:
+    "Run a function in the Electron main process as (electron, arg) => …, e.g. \"({ app }) => app.getPath('userData')\"; returns its JSON result. Awaits promises.",
   type: "eval",
   evalTarget: "main",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "OPERATION_FAILED"],

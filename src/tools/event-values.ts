@@ -70,7 +70,11 @@ export const safeValue = (value: unknown, budget: number): unknown => {
  * result (the arguments, without the leading Electron Event, whose sender is given apart) waits there to
  * be taken. Returns how many listeners the event has now.
  */
-export const mainArm = (emitter: MainValue, arg: { token: string; event: string; ttlMs: number; budget: number; invoke?: boolean }, safe: typeof safeValue): number => {
+export const mainArm = (
+  emitter: MainValue,
+  arg: { token: string; event: string; ttlMs: number; budget: number; invoke?: boolean },
+  safe: typeof safeValue
+): number => {
   const g = globalThis as MainValue
   const waits: Map<string, MainValue> = (g.__stagewright_waits ??= new Map())
   let settle: (result: unknown) => void = () => undefined
@@ -165,14 +169,18 @@ export const pageArm = (element: Element | undefined, arg: { on: string; event: 
   }
 }
 
-const WITH_SAFE = (params: string, body: string) =>
-  `(${params}) => { const __name = (f) => f; const safeValue = (${safeValue.toString()}); ${body} }`
+const WITH_SAFE = (params: string, body: string) => `(${params}) => { const __name = (f) => f; const safeValue = (${safeValue.toString()}); ${body} }`
 
 /** Main-process code arming on `app` or `ipcMain` (arg.on). */
-export const armOnElectron = WITH_SAFE("electron, arg", `const arm = (${mainArm.toString()}); return arm(arg.on === "app" ? electron.app : electron.ipcMain, arg, safeValue)`)
+export const armOnElectron = WITH_SAFE(
+  "electron, arg",
+  `const arm = (${mainArm.toString()}); return arm(arg.on === "app" ? electron.app : electron.ipcMain, arg, safeValue)`
+)
 
 /** Main-process code arming on a window's BrowserWindow or webContents (arg.on), for evaluateWindow. */
-export const armOnWindow = toFunction(WITH_SAFE("win, arg", `const arm = (${mainArm.toString()}); return arm(arg.on === "webContents" ? win.webContents : win, arg, safeValue)`))
+export const armOnWindow = toFunction(
+  WITH_SAFE("win, arg", `const arm = (${mainArm.toString()}); return arm(arg.on === "webContents" ? win.webContents : win, arg, safeValue)`)
+)
 
 /** Page code arming on an element (locator.evaluateHandle). */
 export const armOnElement = toFunction(WITH_SAFE("element, arg", `const arm = (${pageArm.toString()}); return arm(element, arg, safeValue)`))

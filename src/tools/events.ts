@@ -52,7 +52,10 @@ export const waitForEvent = defineTool({
     Effect.gen(function* () {
       const on: Source = input.on
       if ((on === "element") !== (input.target !== undefined)) {
-        return yield* new InvalidArgument({ message: on === "element" ? "on=element needs a target" : `target is only for on=element, not ${on}`, hint: 'Example: { "on": "element", "event": "change", "target": "testid=editor" }.' })
+        return yield* new InvalidArgument({
+          message: on === "element" ? "on=element needs a target" : `target is only for on=element, not ${on}`,
+          hint: 'Example: { "on": "element", "event": "change", "target": "testid=editor" }.'
+        })
       }
       // Own keys only: "constructor" or "toString" is an event name, not a lookup into Object.prototype.
       const refused = Object.hasOwn(REFUSED, input.event) ? REFUSED[input.event] : undefined
@@ -103,15 +106,17 @@ export const waitForEvent = defineTool({
         fired = yield* Effect.acquireUseRelease(
           arm,
           (handle) =>
-            call.run(`wait for ${what}`, () => handle.evaluate((held: { promise: Promise<Fired> }) => held.promise)).pipe(
-              Effect.timeoutFail({ duration: Duration.millis(bound), onTimeout: timedOut })
-            ),
+            call
+              .run(`wait for ${what}`, () => handle.evaluate((held: { promise: Promise<Fired> }) => held.promise))
+              .pipe(Effect.timeoutFail({ duration: Duration.millis(bound), onTimeout: timedOut })),
           // A page blocked by a web dialog answers the cancel once the dialog is gone: the release does not wait for that.
           (handle) =>
-            Effect.promise(() => handle.evaluate((held: { cancel: () => void }) => held.cancel()).catch(() => undefined).then(() => handle.dispose().catch(() => undefined))).pipe(
-              Effect.timeout(RELEASE_MS),
-              Effect.ignore
-            )
+            Effect.promise(() =>
+              handle
+                .evaluate((held: { cancel: () => void }) => held.cancel())
+                .catch(() => undefined)
+                .then(() => handle.dispose().catch(() => undefined))
+            ).pipe(Effect.timeout(RELEASE_MS), Effect.ignore)
         )
       }
       if (!fired.fired) return yield* timedOut()
@@ -119,7 +124,14 @@ export const waitForEvent = defineTool({
       const data = fired.event ?? fired.args
       return {
         text: `${what} fired after ${elapsedMs} ms: ${cut(JSON.stringify(data) ?? "null", 1_500)}${fired.sender !== undefined ? ` (sender ${JSON.stringify(fired.sender)})` : ""}`,
-        structured: { on, event: input.event, window, elapsedMs, ...(fired.event !== undefined ? { fired: fired.event } : { args: fired.args }), ...(fired.sender !== undefined ? { sender: fired.sender } : {}) }
+        structured: {
+          on,
+          event: input.event,
+          window,
+          elapsedMs,
+          ...(fired.event !== undefined ? { fired: fired.event } : { args: fired.args }),
+          ...(fired.sender !== undefined ? { sender: fired.sender } : {})
+        }
       }
     })
 })

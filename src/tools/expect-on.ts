@@ -73,6 +73,9 @@ export const boundActual = (value: unknown): unknown =>
 const showActual = (value: unknown): string => {
   if (value === null || value === undefined) return "no element"
   if (typeof value === "string") return JSON.stringify(value)
-  if (typeof value === "object") return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`).join(", ")
+  if (typeof value === "object")
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(", ")
   return String(value)
 }

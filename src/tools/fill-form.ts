@@ -42,17 +42,28 @@ export const fillForm = defineTool({
         const value = typeof field.value === "string" ? yield* withSecrets(field.value) : field.value
         let step = ""
         let seen: Kind | undefined
-        yield* call.runAction<Kind>({
+        yield* call
+          .runAction<Kind>({
             what: `fields[${index}] ${field.target}`,
             timeoutMs: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT,
             reportsDialogs: false,
             // The field's kind, read once it is there (the probe), decides the action.
             ready: (timeout) =>
-              locator.evaluate((el): Kind => {
-                const tag = el.tagName.toLowerCase()
-                const type = (el.getAttribute("type") ?? "").toLowerCase()
-                return tag === "select" ? "select" : tag === "input" && (type === "checkbox" || type === "radio") ? "check" : tag === "input" && type === "password" ? "password" : "text"
-              }, undefined, { timeout }),
+              locator.evaluate(
+                (el): Kind => {
+                  const tag = el.tagName.toLowerCase()
+                  const type = (el.getAttribute("type") ?? "").toLowerCase()
+                  return tag === "select"
+                    ? "select"
+                    : tag === "input" && (type === "checkbox" || type === "radio")
+                      ? "check"
+                      : tag === "input" && type === "password"
+                        ? "password"
+                        : "text"
+                },
+                undefined,
+                { timeout }
+              ),
             perform: async (timeout, kind) => {
               seen = kind
               if (kind === "check") {
@@ -76,7 +87,10 @@ export const fillForm = defineTool({
           .pipe(
             Effect.mapError((error) =>
               error._tag === "OperationFailed"
-                ? new InvalidArgument({ message: `fields[${index}] (${field.target}): ${error.message.replace(/^[^:]*: /, "")}`, hint: "Checkboxes take true/false, selects a string or list, other fields a string." })
+                ? new InvalidArgument({
+                    message: `fields[${index}] (${field.target}): ${error.message.replace(/^[^:]*: /, "")}`,
+                    hint: "Checkboxes take true/false, selects a string or list, other fields a string."
+                  })
                 : error
             ),
             // A value typed into a password field (or a field whose kind was never read) is secret in the call's record.
@@ -86,6 +100,9 @@ export const fillForm = defineTool({
         done.push(code)
       }
       const change = yield* changeSummary(entry)
-      return { text: `Filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}.${change}`, structured: { window: entry.id, filled: done } }
+      return {
+        text: `Filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}.${change}`,
+        structured: { window: entry.id, filled: done }
+      }
     })
 })

@@ -51,7 +51,10 @@ const holdToModals = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A
   })
 
 /** The same outside a bound (a handler run on its own): the call raced against the next unclaimed dialog. */
-const raceModals = <A, E, R>(handled: Effect.Effect<A, E, R>, claims: Set<PendingDialog>): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
+const raceModals = <A, E, R>(
+  handled: Effect.Effect<A, E, R>,
+  claims: Set<PendingDialog>
+): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
   Effect.gen(function* () {
     const dialogs = yield* Dialogs
     const opened = yield* Queue.unbounded<PendingDialog>()
@@ -77,7 +80,8 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
   const page = touchesPage(tool)
   const tellsErrors = page && tool.type !== "debug"
   const targets = targetPaths(tool)
-  const withHandle = (effect: Effect.Effect<ToolResult, ToolError, R | ServerConfig>) => Effect.flatMap(makeHandle, (handle) => Effect.provideService(effect, Call, handle)) as Staged<R>
+  const withHandle = (effect: Effect.Effect<ToolResult, ToolError, R | ServerConfig>) =>
+    Effect.flatMap(makeHandle, (handle) => Effect.provideService(effect, Call, handle)) as Staged<R>
   return (input) => {
     const files = fileArgs === undefined ? [] : argumentsAt(input, fileArgs)
     const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))

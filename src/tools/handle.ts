@@ -9,7 +9,29 @@
 import { Context, Effect, Exit, Option } from "effect"
 import type { CDPSession, Locator } from "playwright-core"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
-import { AppLifecycle, Dialogs, MainProcess, MODAL_REF, PageOps, Snapshots, Windows, type AppSession, type DialogsShape, type DriverServices, type MainProcessShape, type SnapshotsShape, type WindowsShape, type ModalControl, type ModalState, type PageFunction, type PageOpsShape, type PendingDialog, type RecordedStep, type SessionError, type Surface } from "../layers/driver/ElectronDriver.js"
+import {
+  AppLifecycle,
+  Dialogs,
+  MainProcess,
+  MODAL_REF,
+  PageOps,
+  Snapshots,
+  Windows,
+  type AppSession,
+  type DialogsShape,
+  type DriverServices,
+  type MainProcessShape,
+  type SnapshotsShape,
+  type WindowsShape,
+  type ModalControl,
+  type ModalState,
+  type PageFunction,
+  type PageOpsShape,
+  type PendingDialog,
+  type RecordedStep,
+  type SessionError,
+  type Surface
+} from "../layers/driver/ElectronDriver.js"
 import type { ProfileSelector } from "../profile/ProfileSelector.js"
 import { isPasswordField, markIfPasswordField, markSecret, redactInCode } from "./call-secrets.js"
 import { changeSummary } from "./change-summary.js"
@@ -153,7 +175,7 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
 
   const surface: CallHandle["surface"] = (id, options) =>
     options?.gated === false
-      ? Effect.flatMap(lifecycle.session, (s) => (id ?? s.activeId) === undefined ? windows.window(id) : windows.findWindow({ id: id ?? s.activeId! }))
+      ? Effect.flatMap(lifecycle.session, (s) => ((id ?? s.activeId) === undefined ? windows.window(id) : windows.findWindow({ id: id ?? s.activeId! })))
       : windows.window(id)
 
   const modalTarget: CallHandle["modalTarget"] = (target) => {
@@ -162,7 +184,12 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
     return Effect.flatMap(dialogs.modalControl(ref), (found) =>
       found !== undefined
         ? Effect.succeed(found)
-        : Effect.fail(new RefStale({ message: `${ref} is not a control of an open dialog or menu (it was answered or closed)`, hint: "electron_snapshot shows what is open now." }))
+        : Effect.fail(
+            new RefStale({
+              message: `${ref} is not a control of an open dialog or menu (it was answered or closed)`,
+              hint: "electron_snapshot shows what is open now."
+            })
+          )
     )
   }
 
@@ -182,7 +209,11 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
       // A value typed into a password field without a placeholder never reaches the recorded step (the export).
       const typed = options.typedInStep === false ? undefined : options.typed
       const step = Effect.flatMap(typed === undefined || typed === "" ? Effect.succeed(false) : isPasswordField(locator), (secret) =>
-        lifecycle.recordStep({ tool: options.tool, window: entry.id, code: secret ? redactInCode(options.step(`window.${code}`), typed!) : options.step(`window.${code}`) })
+        lifecycle.recordStep({
+          tool: options.tool,
+          window: entry.id,
+          code: secret ? redactInCode(options.step(`window.${code}`), typed!) : options.step(`window.${code}`)
+        })
       )
       const ready =
         options.wait === "trial"
@@ -210,7 +241,10 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
       yield* step
       if (outcome !== undefined) return yield* dialogResult(outcome, yield* dialogs.modalStates)
       const change = yield* changeSummary(entry)
-      return yield* answer({ text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`, structured: { window: entry.id, locator: code } })
+      return yield* answer({
+        text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`,
+        structured: { window: entry.id, locator: code }
+      })
     })
 
   const act: CallHandle["act"] = (options) =>
@@ -218,7 +252,10 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
       if (modal === undefined) return perform(options)
       if (options.modal === undefined) {
         return Effect.fail(
-          new InvalidArgument({ message: `${options.target} is a control of an open ${modal.state.kind}`, hint: "electron_click, electron_fill or electron_press_key answer it." })
+          new InvalidArgument({
+            message: `${options.target} is a control of an open ${modal.state.kind}`,
+            hint: "electron_click, electron_fill or electron_press_key answer it."
+          })
         )
       }
       return answerModal(options.tool, modal.state, modal.control, options.modal)

@@ -26,7 +26,8 @@ const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 
 export const click = defineTool({
   name: "electron_click",
-  description: "Click or press a button, link, tab or any element once it is visible, enabled and still (right button: its context menu; middle, double click, modifiers). Answers dialog rows; a menubar ref (m1) lists that menu's items, an item's ref clicks it.",
+  description:
+    "Click or press a button, link, tab or any element once it is visible, enabled and still (right button: its context menu; middle, double click, modifiers). Answers dialog rows; a menubar ref (m1) lists that menu's items, an item's ref clicks it.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({
@@ -43,14 +44,18 @@ export const click = defineTool({
     }
     const method = input.double === true ? "dblclick" : "click"
     if (isMenuRef(input.target) && input.button !== "right" && input.double !== true) return clickMenuRef(input.target)
-    return Effect.flatMap(callHandle, (call) => call.act({
-      tool: "electron_click",
-      target: input.target,
-      describe: `${method === "dblclick" ? "double-click" : "click"} ${input.target}`,
-      step: (code) => `await ${code}.${method}(${Object.keys(options).length > 0 ? JSON.stringify(options) : ""})`,
-      timeoutMs: timeoutOf(input), wait: "trial", modal: { verb: "click" },
-      perform: (locator, _entry, bound) => locator[method]({ ...options, ...bound })
-    }))
+    return Effect.flatMap(callHandle, (call) =>
+      call.act({
+        tool: "electron_click",
+        target: input.target,
+        describe: `${method === "dblclick" ? "double-click" : "click"} ${input.target}`,
+        step: (code) => `await ${code}.${method}(${Object.keys(options).length > 0 ? JSON.stringify(options) : ""})`,
+        timeoutMs: timeoutOf(input),
+        wait: "trial",
+        modal: { verb: "click" },
+        perform: (locator, _entry, bound) => locator[method]({ ...options, ...bound })
+      })
+    )
   }
 })
 
@@ -67,14 +72,16 @@ export const hover = defineTool({
       target: input.target,
       describe: `hover ${input.target}`,
       step: (code) => `await ${code}.hover()`,
-      timeoutMs: timeoutOf(input), wait: "trial",
+      timeoutMs: timeoutOf(input),
+      wait: "trial",
       perform: (locator, _entry, bound) => locator.hover(bound)
     })
 })
 
 export const selectOption = defineTool({
   name: "electron_select_option",
-  description: "Pick or choose options of a <select> dropdown list (or ARIA listbox) by value or label; several for a multiple select. Returns the selected values.",
+  description:
+    "Pick or choose options of a <select> dropdown list (or ARIA listbox) by value or label; several for a multiple select. Returns the selected values.",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"],
@@ -85,7 +92,8 @@ export const selectOption = defineTool({
       target: input.target,
       describe: `select ${input.values.join(", ")} in ${input.target}`,
       step: (code) => `await ${code}.selectOption(${JSON.stringify(input.values)})`,
-      timeoutMs: timeoutOf(input), wait: "repeat",
+      timeoutMs: timeoutOf(input),
+      wait: "repeat",
       perform: (locator, _entry, { timeout }) => locator.selectOption([...input.values], { timeout })
     })
 })
@@ -104,7 +112,8 @@ export const check = defineTool({
       target: input.target,
       describe: `${checked ? "check" : "uncheck"} ${input.target}`,
       step: (code) => `await ${code}.setChecked(${checked})`,
-      timeoutMs: timeoutOf(input), wait: "trial",
+      timeoutMs: timeoutOf(input),
+      wait: "trial",
       perform: (locator, _entry, bound) => locator.setChecked(checked, bound)
     })
   }
@@ -129,7 +138,9 @@ export const drag = defineTool({
         describe: `drag ${input.source} to ${input.target}`,
         step: (code) => `await ${code}.dragTo(window.${destinationCode})`,
         // Never tried at once: a drag that pressed the mouse on the source and then timed out must not be repeated.
-        timeoutMs: timeoutOf(input), wait: "trial", tryFirst: false,
+        timeoutMs: timeoutOf(input),
+        wait: "trial",
+        tryFirst: false,
         perform: (locator, _entry, bound) => locator.dragTo(destination, bound)
       })
     })
@@ -152,7 +163,12 @@ export const scroll = defineTool({
       const entry = yield* call.surface()
       if (input.target !== undefined) {
         const locator = yield* call.locate(entry, input.target)
-        yield* call.runAction({ what: `scroll ${input.target} into view`, timeoutMs: timeoutOf(input), reportsDialogs: false, perform: (timeout) => locator.scrollIntoViewIfNeeded({ timeout }) })
+        yield* call.runAction({
+          what: `scroll ${input.target} into view`,
+          timeoutMs: timeoutOf(input),
+          reportsDialogs: false,
+          perform: (timeout) => locator.scrollIntoViewIfNeeded({ timeout })
+        })
         const code = yield* stepCode(entry, input.target!, locator)
         yield* call.record({ tool: "electron_scroll", window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
       }
@@ -161,11 +177,13 @@ export const scroll = defineTool({
         yield* call.record({ tool: "electron_scroll", window: entry.id, code: `await window.mouse.wheel(${input.dx ?? 0}, ${input.dy ?? 0})` })
       }
       if (input.target === undefined && input.dx === undefined && input.dy === undefined) {
-        return yield* new InvalidArgument({ message: "give target, dx or dy", hint: "Example: { \"dy\": 600 } or { \"target\": \"text=Load more\" }." })
+        return yield* new InvalidArgument({ message: "give target, dx or dy", hint: 'Example: { "dy": 600 } or { "target": "text=Load more" }.' })
       }
       // Wheel scrolling is applied asynchronously; give the page a frame before reading the position.
-      const position = yield* call.evaluate(entry, "read the scroll position", () =>
-        new Promise<{ x: number; y: number }>((r) => requestAnimationFrame(() => r({ x: Math.round(window.scrollX), y: Math.round(window.scrollY) })))
+      const position = yield* call.evaluate(
+        entry,
+        "read the scroll position",
+        () => new Promise<{ x: number; y: number }>((r) => requestAnimationFrame(() => r({ x: Math.round(window.scrollX), y: Math.round(window.scrollY) })))
       )
       return { text: `Scrolled; page position ${position.x},${position.y}.`, structured: { window: entry.id, scroll: position } }
     })

@@ -20,8 +20,21 @@ export interface ListedTool {
  * and Gemini): a listed schema uses no other keyword, and its top level is a plain object schema.
  */
 export const PORTABLE_KEYWORDS: ReadonlySet<string> = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "description",
-  "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "pattern", "anyOf"
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "description",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "pattern",
+  "anyOf"
 ])
 
 /**

@@ -30,9 +30,27 @@ const PATTERNS = [/^F(?:[1-9]|1[0-2])$/, /^Key[A-Z]$/, /^Digit[0-9]$/, /^Numpad[
 
 /** Names people write for keys Playwright spells otherwise (Electron accelerators among them). */
 const ALIASES: Readonly<Record<string, string>> = {
-  ctrl: "Control", cmd: "Meta", command: "Meta", super: "Meta", win: "Meta", option: "Alt", opt: "Alt", esc: "Escape",
-  return: "Enter", del: "Delete", ins: "Insert", up: "ArrowUp", down: "ArrowDown", left: "ArrowLeft", right: "ArrowRight",
-  cmdorctrl: "ControlOrMeta", commandorcontrol: "ControlOrMeta", pgup: "PageUp", pgdn: "PageDown", spacebar: "Space", plus: "+"
+  ctrl: "Control",
+  cmd: "Meta",
+  command: "Meta",
+  super: "Meta",
+  win: "Meta",
+  option: "Alt",
+  opt: "Alt",
+  esc: "Escape",
+  return: "Enter",
+  del: "Delete",
+  ins: "Insert",
+  up: "ArrowUp",
+  down: "ArrowDown",
+  left: "ArrowLeft",
+  right: "ArrowRight",
+  cmdorctrl: "ControlOrMeta",
+  commandorcontrol: "ControlOrMeta",
+  pgup: "PageUp",
+  pgdn: "PageDown",
+  spacebar: "Space",
+  plus: "+"
 }
 
 /** Whether Playwright's keyboard knows the key: a printable ASCII character or a name of its layout. */
@@ -81,7 +99,9 @@ export const MAX_PRESSES = 50
 export const parseKeys = (key: string): Effect.Effect<ReadonlyArray<string>, InvalidArgument> => {
   const presses = key.trim() === "" ? [key] : key.trim().split(/\s+/)
   if (presses.length > MAX_PRESSES) {
-    return Effect.fail(new InvalidArgument({ message: `key: ${presses.length} presses, at most ${MAX_PRESSES}`, hint: "Split the sequence over several calls." }))
+    return Effect.fail(
+      new InvalidArgument({ message: `key: ${presses.length} presses, at most ${MAX_PRESSES}`, hint: "Split the sequence over several calls." })
+    )
   }
   for (const press of presses) {
     const unknown = chordKeys(press).find((k) => !isKeyName(k))
@@ -112,7 +132,7 @@ const pressedOn = (call: CallHandle) =>
 export const pressKey = defineTool({
   name: "electron_press_key",
   description:
-    "Press a key or chord (Enter, Escape, Control+A, ControlOrMeta+S) on a target or the focused element, or a sequence (\"Control+K Control+S\", delayMs between). Playwright key names, checked before any press. Enter/Escape answer an open dialog.",
+    'Press a key or chord (Enter, Escape, Control+A, ControlOrMeta+S) on a target or the focused element, or a sequence ("Control+K Control+S", delayMs between). Playwright key names, checked before any press. Enter/Escape answer an open dialog.',
   type: "interact",
   errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE", "INVALID_ARGUMENT"],
   input: Schema.Struct({
@@ -134,12 +154,19 @@ export const pressKey = defineTool({
           target: input.target,
           describe: `press ${key} on ${input.target}`,
           step: (code) => `await ${code}.press(${codeString(key)})`,
-          timeoutMs, wait: "attached", modal: { verb: "press", key }, typed: key, typedInStep: isCharacter(key),
+          timeoutMs,
+          wait: "attached",
+          modal: { verb: "press", key },
+          typed: key,
+          typedInStep: isCharacter(key),
           perform: (locator, _entry, { timeout }) => locator.press(key, { timeout })
         })
       }
       if (input.target !== undefined && (yield* call.modalTarget(input.target)) !== undefined) {
-        return yield* new InvalidArgument({ message: "a dialog or menu answers one key: Enter or Escape", hint: `Example: { "key": "Enter", "target": "${input.target}" }.` })
+        return yield* new InvalidArgument({
+          message: "a dialog or menu answers one key: Enter or Escape",
+          hint: `Example: { "key": "Enter", "target": "${input.target}" }.`
+        })
       }
       if (input.target === undefined && presses.length === 1 && (presses[0] === "Enter" || presses[0] === "Escape")) {
         const state = yield* pressedOn(call)

@@ -33,7 +33,8 @@ const mainOf = (appFolder: string): string | undefined | InvalidArgument => {
   const file = resolve(appFolder, "package.json")
   if (!existsSync(file)) return resolve(appFolder, "index.js")
   const text = readRegularFile(file, 1024 * 1024)
-  if (typeof text !== "string") return new InvalidArgument({ message: `app: ${text.reason}`, hint: "An app folder's package.json must be a regular JSON file (at most 1 MiB)." })
+  if (typeof text !== "string")
+    return new InvalidArgument({ message: `app: ${text.reason}`, hint: "An app folder's package.json must be a regular JSON file (at most 1 MiB)." })
   try {
     const pkg = JSON.parse(text) as { main?: unknown } | null
     return resolve(appFolder, typeof pkg?.main === "string" && pkg.main !== "" ? pkg.main : "index.js")
@@ -92,7 +93,10 @@ export const vetLaunch = (
 ): Effect.Effect<LaunchOptions, EvalNotAuthorized | InvalidArgument | PathNotAllowed, EvalPolicy | ServerConfig> =>
   Effect.gen(function* () {
     const env = request.env ?? {}
-    yield* gateCode(tool, Object.entries(env).flatMap(([key, value]) => [classifyEnvKey(key), classifyEnvValue(key, value)]))
+    yield* gateCode(
+      tool,
+      Object.entries(env).flatMap(([key, value]) => [classifyEnvKey(key), classifyEnvValue(key, value)])
+    )
     const args = request.args ?? []
     yield* gateCode(tool, args.map(classifyLaunchArg))
     const cwd = request.cwd === undefined ? undefined : resolve(request.cwd)

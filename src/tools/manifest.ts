@@ -41,16 +41,22 @@ export const manifestEntry = (tool: Tool): ManifestEntry => ({
   evalTarget: tool.evalTarget ?? null,
   // Eval and plugin tools compose with every profile; core tools belong to the profiles that list them.
   profiles:
-    tool.plugin !== undefined || tool.evalTarget !== undefined
-      ? [...PROFILE_NAMES]
-      : PROFILE_NAMES.filter((p) => PROFILES[p].has(tool.name as CoreToolName)),
+    tool.plugin !== undefined || tool.evalTarget !== undefined ? [...PROFILE_NAMES] : PROFILE_NAMES.filter((p) => PROFILES[p].has(tool.name as CoreToolName)),
   plugin: tool.plugin ?? null,
   // Every tool runs through the same stages (tools/guard.ts): any that touches a page, core or plugin, can
   // meet an open web dialog, and every Playwright call it makes can end in what the driver maps any
   // playwright-core failure to (playwright-errors.ts): the app gone, its window gone, or an unclassified failure;
   // a tool that declares file arguments has them confined before its handler runs, one with an eval target is
   // authorized before it runs (src/errors/registry.ts, the stages).
-  errors: [...new Set([...tool.errors, ...CALL_CODES, ...(touchesPage(tool) ? PAGE_CODES : []), ...((tool.files?.length ?? 0) > 0 ? FILE_CODES : []), ...(tool.evalTarget !== undefined ? EVAL_CODES : [])])].sort(),
+  errors: [
+    ...new Set([
+      ...tool.errors,
+      ...CALL_CODES,
+      ...(touchesPage(tool) ? PAGE_CODES : []),
+      ...((tool.files?.length ?? 0) > 0 ? FILE_CODES : []),
+      ...(tool.evalTarget !== undefined ? EVAL_CODES : [])
+    ])
+  ].sort(),
   inputSchema: inputJsonSchema(tool),
   annotations: { ...annotationsOf(tool), reason: decide(tool).why }
 })

@@ -83,9 +83,7 @@ export const readMenus = ({ Menu, BrowserWindow }: ElectronModule): Menus => {
     app: app ? walk(app) : null,
     windows,
     trays,
-    context: popped?.open
-      ? { items: walk(popped.menu), window: win ? { url: win.webContents?.getURL?.() ?? "", title: win.getTitle?.() ?? "" } : null }
-      : null
+    context: popped?.open ? { items: walk(popped.menu), window: win ? { url: win.webContents?.getURL?.() ?? "", title: win.getTitle?.() ?? "" } : null } : null
   }
 }
 
@@ -94,7 +92,10 @@ export const readMenus = ({ Menu, BrowserWindow }: ElectronModule): Menus => {
  * MenuItem.click with the window and its webContents). A context menu is closed first, as Chromium's
  * menu runner closes the popup before it runs the command.
  */
-export const clickMenuItem = ({ Menu, BrowserWindow, webContents }: ElectronModule, target: { readonly source: MenuSource; readonly positions: ReadonlyArray<number> }) => {
+export const clickMenuItem = (
+  { Menu, BrowserWindow, webContents }: ElectronModule,
+  target: { readonly source: MenuSource; readonly positions: ReadonlyArray<number> }
+) => {
   const popped = (globalThis as MainValue).__stagewright?.popup
   if (target.source === "context" && !popped?.open) throw new Error("The context menu closed before the click: right-click again, then electron_menu")
   const menu = target.source === "context" ? popped.menu : Menu.getApplicationMenu()
@@ -127,7 +128,10 @@ export const renderMenu = (nodes: ReadonlyArray<MenuNode>, depth = 0): Array<str
       node.visible ? undefined : "hidden",
       node.checked === undefined ? undefined : node.checked ? "checked" : "unchecked"
     ].filter(Boolean)
-    return [`${"  ".repeat(depth)}${node.label || "(no label)"}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`, ...renderMenu(node.submenu ?? [], depth + 1)]
+    return [
+      `${"  ".repeat(depth)}${node.label || "(no label)"}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`,
+      ...renderMenu(node.submenu ?? [], depth + 1)
+    ]
   })
 
 export interface MenuEntry {
@@ -138,7 +142,12 @@ export interface MenuEntry {
 }
 
 /** Every item of a menu with its label path and position path. */
-export const flatten = (source: MenuSource, nodes: ReadonlyArray<MenuNode>, path: ReadonlyArray<string> = [], positions: ReadonlyArray<number> = []): Array<MenuEntry> =>
+export const flatten = (
+  source: MenuSource,
+  nodes: ReadonlyArray<MenuNode>,
+  path: ReadonlyArray<string> = [],
+  positions: ReadonlyArray<number> = []
+): Array<MenuEntry> =>
   nodes.flatMap((node, i) => {
     const here = { source, path: [...path, node.label], positions: [...positions, i], node }
     return [here, ...flatten(source, node.submenu ?? [], here.path, here.positions)]

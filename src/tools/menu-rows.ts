@@ -102,7 +102,9 @@ export const menuRow: Effect.Effect<string, never, HandleServices> = Effect.gen(
   const cells = [
     ...top.map((n) => `${shown(n.label)} [ref=${refOf(session, { source: "app", path: [n.label] })}]`),
     ...own,
-    ...bar.trays.map((t) => `tray${t.toolTip ? ` ${JSON.stringify(shown(t.toolTip))}` : ""} [ref=${refOf(session, { source: "tray", tray: t.tray, path: [] })}]`)
+    ...bar.trays.map(
+      (t) => `tray${t.toolTip ? ` ${JSON.stringify(shown(t.toolTip))}` : ""} [ref=${refOf(session, { source: "tray", tray: t.tray, path: [] })}]`
+    )
   ]
   return cells.length === 0 ? "" : `- menubar: ${cells.join(" · ")}`
 }).pipe(Effect.orElseSucceed(() => ""))
@@ -128,7 +130,10 @@ const stale = (ref: string, why: string) =>
   })
 
 /** The node a place names now, with its position path; undefined when the menu no longer has it. */
-const locate = (bar: Menus, place: MenuPlace): { readonly node?: MenuNode; readonly items: ReadonlyArray<MenuNode>; readonly positions: ReadonlyArray<number> } | undefined => {
+const locate = (
+  bar: Menus,
+  place: MenuPlace
+): { readonly node?: MenuNode; readonly items: ReadonlyArray<MenuNode>; readonly positions: ReadonlyArray<number> } | undefined => {
   const root =
     place.source === "app"
       ? bar.app
@@ -180,17 +185,29 @@ export const clickMenuRef = (target: string): Effect.Effect<ToolResult, ToolErro
         structured: {
           menu: place.source,
           path: place.path,
-          items: items.map((n) => ({ ...n, submenu: undefined, hasSubmenu: n.submenu !== undefined, ref: n.type === "separator" ? null : refOf(session, { ...place, path: [...place.path, n.label] }) }))
+          items: items.map((n) => ({
+            ...n,
+            submenu: undefined,
+            hasSubmenu: n.submenu !== undefined,
+            ref: n.type === "separator" ? null : refOf(session, { ...place, path: [...place.path, n.label] })
+          }))
         }
       }
     }
-    if (!node.enabled) return yield* new NotInteractable({ message: `The menu item ${name} is disabled`, hint: "It may become enabled after another action; click its menu's ref again to see the current state." })
+    if (!node.enabled)
+      return yield* new NotInteractable({
+        message: `The menu item ${name} is disabled`,
+        hint: "It may become enabled after another action; click its menu's ref again to see the current state."
+      })
     if (place.source === "app") return yield* triggerMenuItem({ source: "app", path: place.path, positions: found.positions, node })
     const call = yield* callHandle
     if (place.source === "window") {
       const clicked = yield* call.evaluateMain("click the window's menu item", clickWindowItem, { webContentsId: place.contents!, positions: found.positions })
       const now = clicked.type === "checkbox" || clicked.type === "radio" ? ` (now ${clicked.checked ? "checked" : "unchecked"})` : ""
-      return { text: `Clicked menu item ${name}${now}.`, structured: { menu: "window", window: surfaceOf(session, place.contents!) ?? null, path: place.path, id: node.id ?? null, ...clicked } }
+      return {
+        text: `Clicked menu item ${name}${now}.`,
+        structured: { menu: "window", window: surfaceOf(session, place.contents!) ?? null, path: place.path, id: node.id ?? null, ...clicked }
+      }
     }
     const after = yield* call.evaluateMain("click the tray menu item", clickTrayItem, { tray: place.tray!, positions: found.positions })
     const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""

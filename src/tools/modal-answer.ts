@@ -41,9 +41,15 @@ const confined = (state: ModalState, value: string) =>
   Effect.flatMap(ServerConfig, (config) => {
     const origin = state.origin
     const save = "native" in origin && origin.native.kind === "save"
-    const result = save && !/[/\\]/.test(value)
-      ? outputPath(config.outputDir, value, extname("native" in origin ? origin.native.defaultPath ?? "" : ""))
-      : confinePath(config.appRoot, value, "value", config.appRoot ?? (save && "native" in origin && origin.native.defaultPath !== undefined ? dirname(origin.native.defaultPath) : undefined))
+    const result =
+      save && !/[/\\]/.test(value)
+        ? outputPath(config.outputDir, value, extname("native" in origin ? (origin.native.defaultPath ?? "") : ""))
+        : confinePath(
+            config.appRoot,
+            value,
+            "value",
+            config.appRoot ?? (save && "native" in origin && origin.native.defaultPath !== undefined ? dirname(origin.native.defaultPath) : undefined)
+          )
     return typeof result === "string" ? Effect.succeed(result) : Effect.fail(result)
   })
 
@@ -51,13 +57,19 @@ const confined = (state: ModalState, value: string) =>
 const meaning = (state: ModalState, control: ModalControl | undefined, intent: ModalIntent): Effect.Effect<Answer, ToolError, ServerConfig> => {
   const origin = state.origin
   const key = intent.verb === "press" ? intent.key : undefined
-  const bad = (message: string) => Effect.fail(new InvalidArgument({ message, hint: "electron_click a button, electron_fill a text box, or electron_press_key Enter/Escape on the dialog." }))
+  const bad = (message: string) =>
+    Effect.fail(new InvalidArgument({ message, hint: "electron_click a button, electron_fill a text box, or electron_press_key Enter/Escape on the dialog." }))
   if (key !== undefined && key !== "Enter" && key !== "Escape") return bad(`${key}: a ${state.kind} answers Enter or Escape`)
   // Files given to electron_upload_file were confined by the call's stages.
-  if (intent.verb === "files") return "chooser" in origin ? Effect.succeed({ kind: "files", paths: intent.paths }) : bad(`electron_upload_file sets a file chooser's files; this is a ${state.kind}`)
+  if (intent.verb === "files")
+    return "chooser" in origin
+      ? Effect.succeed({ kind: "files", paths: intent.paths })
+      : bad(`electron_upload_file sets a file chooser's files; this is a ${state.kind}`)
   const does = key === "Escape" ? "cancel" : key === "Enter" ? "default" : control?.does.kind
-  if (intent.verb === "fill" && control?.role !== "textbox") return bad(`${control?.ref ?? "it"} is a ${control?.role ?? "dialog"}, not a text box: electron_click it`)
-  if (intent.verb === "click" && control?.role === "textbox") return bad(`${control.ref} is the ${state.kind}'s text box: electron_fill it, then click its button`)
+  if (intent.verb === "fill" && control?.role !== "textbox")
+    return bad(`${control?.ref ?? "it"} is a ${control?.role ?? "dialog"}, not a text box: electron_click it`)
+  if (intent.verb === "click" && control?.role === "textbox")
+    return bad(`${control.ref} is the ${state.kind}'s text box: electron_fill it, then click its button`)
   if ("web" in origin) {
     if (intent.verb === "fill") return Effect.sync(() => (state.typed = intent.value)).pipe(Effect.as({ kind: "typed" } as const))
     return Effect.succeed({ kind: "web", action: does === "dismiss" || does === "cancel" ? "dismiss" : "accept" })
@@ -69,7 +81,8 @@ const meaning = (state: ModalState, control: ModalControl | undefined, intent: M
   if ("popup" in origin) {
     if (does === "cancel") return Effect.succeed({ kind: "close" })
     if (control === undefined || control.does.kind !== "item") return bad("Enter needs a menu item: electron_click one")
-    if (!control.does.enabled) return Effect.fail(new NotInteractable({ message: `The context menu item "${control.name}" is disabled`, hint: "Press Escape to close the menu." }))
+    if (!control.does.enabled)
+      return Effect.fail(new NotInteractable({ message: `The context menu item "${control.name}" is disabled`, hint: "Press Escape to close the menu." }))
     if (control.does.submenu) return bad(`"${control.name}" opens a submenu: click one of its items`)
     return Effect.succeed({ kind: "item", control })
   }
@@ -77,22 +90,42 @@ const meaning = (state: ModalState, control: ModalControl | undefined, intent: M
   if (native.kind === "message") {
     if (control?.does.kind === "checkbox") return Effect.succeed({ kind: "checkbox" })
     const buttons = native.buttons !== undefined && native.buttons.length > 0 ? native.buttons : ["OK"]
-    const cancel = native.cancelId ?? Math.max(0, buttons.findIndex((b) => /^(cancel|no)$/i.test(b)))
-    const index = control?.does.kind === "button" ? control.does.index : does === "cancel" ? cancel : native.defaultId ?? 0
-    return Effect.succeed({ kind: "native", answer: { response: index, checkboxChecked: state.checked === true }, said: `"${buttons[index] ?? index}" (response ${index})` })
+    const cancel =
+      native.cancelId ??
+      Math.max(
+        0,
+        buttons.findIndex((b) => /^(cancel|no)$/i.test(b))
+      )
+    const index = control?.does.kind === "button" ? control.does.index : does === "cancel" ? cancel : (native.defaultId ?? 0)
+    return Effect.succeed({
+      kind: "native",
+      answer: { response: index, checkboxChecked: state.checked === true },
+      said: `"${buttons[index] ?? index}" (response ${index})`
+    })
   }
-  if (intent.verb === "fill") return Effect.flatMap(confined(state, intent.value), (path) => Effect.sync(() => (state.typed = path)).pipe(Effect.as({ kind: "typed" } as const)))
+  if (intent.verb === "fill")
+    return Effect.flatMap(confined(state, intent.value), (path) => Effect.sync(() => (state.typed = path)).pipe(Effect.as({ kind: "typed" } as const)))
   if (does === "dismiss" || does === "cancel") return Effect.succeed({ kind: "native", answer: { canceled: true }, said: "canceled" })
   // A filled path was confined when it was filled; the app's default path is confined when it is accepted.
   const path = state.typed ?? (native.kind === "save" ? native.defaultPath : undefined)
-  if (path === undefined || path === "") return bad(`the ${state.kind === "open" ? "open" : "save"} dialog has no path yet: electron_fill its ${state.kind === "open" ? "path" : "file name"} box first`)
+  if (path === undefined || path === "")
+    return bad(
+      `the ${state.kind === "open" ? "open" : "save"} dialog has no path yet: electron_fill its ${state.kind === "open" ? "path" : "file name"} box first`
+    )
   return Effect.map(state.typed !== undefined ? Effect.succeed(path) : confined(state, path), (real) =>
-    native.kind === "open" ? { kind: "native", answer: { filePaths: [real] }, said: `with ${real}` } as const : { kind: "native", answer: { filePath: real }, said: `with ${real}` } as const
+    native.kind === "open"
+      ? ({ kind: "native", answer: { filePaths: [real] }, said: `with ${real}` } as const)
+      : ({ kind: "native", answer: { filePath: real }, said: `with ${real}` } as const)
   )
 }
 
 /** Answers `state` as `intent` on `control` says (no control: a key pressed on the state), and tells what happened and what is still open. */
-export const answerModal = (tool: string, state: ModalState, control: ModalControl | undefined, intent: ModalIntent): Effect.Effect<ToolResult, ToolError, DriverServices | ServerConfig> =>
+export const answerModal = (
+  tool: string,
+  state: ModalState,
+  control: ModalControl | undefined,
+  intent: ModalIntent
+): Effect.Effect<ToolResult, ToolError, DriverServices | ServerConfig> =>
   Effect.gen(function* () {
     const dialogs = yield* Dialogs
     const lifecycle = yield* AppLifecycle
@@ -102,30 +135,47 @@ export const answerModal = (tool: string, state: ModalState, control: ModalContr
     const name = state.text === "" ? KIND_NAME[state.kind] : `${KIND_NAME[state.kind]} "${boundDialogText(state.text, 100)}"`
     const window = state.surface ?? (yield* lifecycle.session).activeId ?? ""
     let done: string
-    if (answer.kind === "typed") done = `Typed into the ${state.kind}'s ${control?.name ?? "text box"}; electron_click its ${state.kind === "prompt" ? "OK" : "accept"} button or press Enter to answer`
+    if (answer.kind === "typed")
+      done = `Typed into the ${state.kind}'s ${control?.name ?? "text box"}; electron_click its ${state.kind === "prompt" ? "OK" : "accept"} button or press Enter to answer`
     else if (answer.kind === "checkbox") {
       state.checked = state.checked !== true
       done = `The ${name}'s checkbox is now ${state.checked ? "checked" : "unchecked"} (sent with the button clicked)`
     } else if (answer.kind === "web" && "web" in origin) {
       const promptText = state.kind === "prompt" && answer.action === "accept" ? state.typed : undefined
       yield* dialogs.answerDialog(origin.web, answer.action, promptText)
-      yield* lifecycle.recordStep({ tool, window, code: comment(`the ${origin.web.type} ${JSON.stringify(origin.web.message)} is answered by the handler registered above`), dialog: { action: answer.action, promptText } })
+      yield* lifecycle.recordStep({
+        tool,
+        window,
+        code: comment(`the ${origin.web.type} ${JSON.stringify(origin.web.message)} is answered by the handler registered above`),
+        dialog: { action: answer.action, promptText }
+      })
       done =
         state.kind === "beforeunload"
-          ? answer.action === "accept" ? "Left the page (accepted its beforeunload)" : "Stayed on the page (dismissed its beforeunload)"
+          ? answer.action === "accept"
+            ? "Left the page (accepted its beforeunload)"
+            : "Stayed on the page (dismissed its beforeunload)"
           : `${answer.action === "accept" ? "Accepted" : "Dismissed"} the ${name}${promptText !== undefined ? ` with ${JSON.stringify(boundDialogText(promptText, 100))}` : ""}`
     } else if (answer.kind === "files" && "chooser" in origin) {
       const pages = yield* PageOps
       yield* pages.run("set the chosen files", () => origin.chooser.setFiles([...answer.paths]))
       yield* dialogs.settled(state)
-      yield* lifecycle.recordStep({ tool, window, code: comment(`file chooser: ${answer.paths.length > 0 ? `setFiles(${JSON.stringify(answer.paths)})` : "canceled"}`) })
+      yield* lifecycle.recordStep({
+        tool,
+        window,
+        code: comment(`file chooser: ${answer.paths.length > 0 ? `setFiles(${JSON.stringify(answer.paths)})` : "canceled"}`)
+      })
       done = answer.paths.length > 0 ? `Chose ${answer.paths.join(", ")} in the file chooser` : "Canceled the file chooser"
     } else if (answer.kind === "item") {
       const main = yield* MainProcess
       const target = { source: "context" as const, positions: (answer.control.does as { positions: ReadonlyArray<number> }).positions }
       yield* main.evaluateMain("click the context menu item", clickMenuItem, target)
       yield* dialogs.settled(state)
-      yield* lifecycle.recordStep({ tool, window, code: `${comment(`context menu > ${answer.control.name}`)}\nawait app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`, mainHooks: true })
+      yield* lifecycle.recordStep({
+        tool,
+        window,
+        code: `${comment(`context menu > ${answer.control.name}`)}\nawait app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`,
+        mainHooks: true
+      })
       done = `Clicked the context menu item "${answer.control.name}"`
     } else if (answer.kind === "close") {
       yield* dialogs.closeMenu(state)
@@ -133,18 +183,33 @@ export const answerModal = (tool: string, state: ModalState, control: ModalContr
     } else if (answer.kind === "native") {
       const held = yield* dialogs.settleNative(state, answer.answer)
       if (!held) {
-        return yield* new InvalidArgument({ message: `The ${name} no longer waits (answered or its hold ended)`, hint: "electron_snapshot shows what is open now." })
+        return yield* new InvalidArgument({
+          message: `The ${name} no longer waits (answered or its hold ended)`,
+          hint: "electron_snapshot shows what is open now."
+        })
       }
-      yield* lifecycle.recordStep({ tool, window, code: comment(`native ${state.kind} ${JSON.stringify(state.text)} answered ${answer.said} (stub it with electron_dialog_stub to replay)`) })
+      yield* lifecycle.recordStep({
+        tool,
+        window,
+        code: comment(`native ${state.kind} ${JSON.stringify(state.text)} answered ${answer.said} (stub it with electron_dialog_stub to replay)`)
+      })
       done = `Answered the ${name} ${answer.said}`
     } else done = "Nothing to answer"
     const { states, told } = yield* dialogs.modalStates
     const rows = modalRowsText(states, told)
     // Once a web dialog is answered its page runs again: what the answer changed there.
     const surface = state.surface === undefined ? undefined : (yield* lifecycle.session).surface(state.surface)
-    const change = answer.kind === "web" || answer.kind === "files" ? (surface !== undefined && !states.some((s) => "web" in s.origin && s.surface === surface.id) ? yield* changeSummary(surface) : "") : ""
+    const change =
+      answer.kind === "web" || answer.kind === "files"
+        ? surface !== undefined && !states.some((s) => "web" in s.origin && s.surface === surface.id)
+          ? yield* changeSummary(surface)
+          : ""
+        : ""
     return {
       text: `${done}.${change}${rows !== "" ? `\n${rows}` : ""}`,
-      structured: { modal: { kind: state.kind, surface: state.surface ?? null, answered: answer.kind !== "typed" && answer.kind !== "checkbox" }, ...(states.length > 0 ? { modals: modalFacts(states) } : {}) }
+      structured: {
+        modal: { kind: state.kind, surface: state.surface ?? null, answered: answer.kind !== "typed" && answer.kind !== "checkbox" },
+        ...(states.length > 0 ? { modals: modalFacts(states) } : {})
+      }
     }
   })

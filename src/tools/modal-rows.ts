@@ -9,8 +9,15 @@ import { boundDialogText } from "../layers/driver/errors.js"
 
 /** How a kind of modal state is named to the agent. */
 export const KIND_NAME: Readonly<Record<ModalState["kind"], string>> = {
-  alert: "alert", confirm: "confirm", prompt: "prompt", beforeunload: "leave page?", filechooser: "file chooser",
-  message: "message box", open: "open dialog", save: "save dialog", menu: "context menu"
+  alert: "alert",
+  confirm: "confirm",
+  prompt: "prompt",
+  beforeunload: "leave page?",
+  filechooser: "file chooser",
+  message: "message box",
+  open: "open dialog",
+  save: "save dialog",
+  menu: "context menu"
 }
 
 const quoted = (text: string) => JSON.stringify(boundDialogText(text, 200))

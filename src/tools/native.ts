@@ -38,7 +38,9 @@ export const triggerMenuItem = (match: Pick<MenuEntry, "source" | "path" | "posi
         // Labels come from the app: one line of comment, whatever they hold.
         `// ${match.source === "context" ? "context menu" : "menu"} ${match.path.join(" > ").replace(new RegExp(UNSAFE_CODE_CHARACTERS.source, "g"), " ")}`,
         // The app pops its menu up after the right-click returned (an IPC round trip): wait for it.
-        ...(match.source === "context" ? ["await expect.poll(() => app.evaluate(() => (globalThis as MainValue).__stagewright?.popup?.open === true)).toBe(true)"] : []),
+        ...(match.source === "context"
+          ? ["await expect.poll(() => app.evaluate(() => (globalThis as MainValue).__stagewright?.popup?.open === true)).toBe(true)"]
+          : []),
         `await app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`
       ].join("\n"),
       ...(match.source === "context" ? { mainHooks: true } : {})
@@ -78,7 +80,7 @@ export const menu = defineTool({
 export const menuClick = defineTool({
   name: "electron_menu_click",
   description:
-    "Choose a menu bar or context menu item by id, or by label path like [\"File\", \"New Task\"], as a user click would (its click handler or role runs; checkboxes toggle). A context menu that popped up (see electron_menu) is searched before the application menu. Fails on a disabled or missing item and lists the nearest matches.",
+    'Choose a menu bar or context menu item by id, or by label path like ["File", "New Task"], as a user click would (its click handler or role runs; checkboxes toggle). A context menu that popped up (see electron_menu) is searched before the application menu. Fails on a disabled or missing item and lists the nearest matches.',
   type: "native",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "INVALID_ARGUMENT"],
   input: Schema.Struct({
@@ -88,7 +90,10 @@ export const menuClick = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       if ((input.id === undefined) === (input.path === undefined)) {
-        return yield* new InvalidArgument({ message: "give exactly one of id or path", hint: "Example: { \"path\": [\"File\", \"New Task\"] } or { \"id\": \"new-task\" }; electron_menu lists both." })
+        return yield* new InvalidArgument({
+          message: "give exactly one of id or path",
+          hint: 'Example: { "path": ["File", "New Task"] } or { "id": "new-task" }; electron_menu lists both.'
+        })
       }
       const call = yield* callHandle
       const menus = yield* call.evaluateMain("read the menus", readMenus, undefined)
@@ -96,7 +101,9 @@ export const menuClick = defineTool({
       const items = [...flatten("context", menus.context?.items ?? []), ...flatten("app", menus.app ?? [])].filter(({ node }) => node.type !== "separator")
       const wanted = input.path?.map((p) => p.replace(/&/g, "").trim().toLowerCase())
       const match = items.find(({ path, node }) =>
-        input.id !== undefined ? node.id === input.id : path.length === wanted!.length && path.every((label, i) => label.replace(/&/g, "").trim().toLowerCase() === wanted![i])
+        input.id !== undefined
+          ? node.id === input.id
+          : path.length === wanted!.length && path.every((label, i) => label.replace(/&/g, "").trim().toLowerCase() === wanted![i])
       )
       const asked = input.id !== undefined ? `id "${input.id}"` : `path ${JSON.stringify(input.path)}`
       if (match === undefined) {
@@ -115,10 +122,19 @@ export const menuClick = defineTool({
       }
       const label = `${match.source === "context" ? "context menu item" : "menu item"} ${match.path.join(" > ")}`
       if (!match.node.enabled) {
-        return yield* new NotInteractable({ message: `The ${label} is disabled`, hint: "It may become enabled after another action; electron_menu shows the current state." })
+        return yield* new NotInteractable({
+          message: `The ${label} is disabled`,
+          hint: "It may become enabled after another action; electron_menu shows the current state."
+        })
       }
       if (match.node.submenu) {
-        return yield* new InvalidArgument({ message: `${match.path.join(" > ")} opens a submenu`, hint: `Pick one of its items: ${match.node.submenu.map((n) => n.label).filter(Boolean).join(", ")}` })
+        return yield* new InvalidArgument({
+          message: `${match.path.join(" > ")} opens a submenu`,
+          hint: `Pick one of its items: ${match.node.submenu
+            .map((n) => n.label)
+            .filter(Boolean)
+            .join(", ")}`
+        })
       }
       return yield* triggerMenuItem(match)
     })
@@ -165,7 +181,9 @@ const applyStub = ({ dialog }: ElectronModule, command: { action: string; rules:
         const options = (args.length > 1 ? args[1] : args[0]) ?? {}
         const kind = kindOf(name)
         const text = [options.title, options.message, options.detail, ...(options.buttons ?? [])].filter(Boolean).join(" \u0000 ")
-        const rule = state.rules.find((r: MainValue) => r.kind === kind && (r.remaining === undefined || r.remaining > 0) && (!r.match || text.includes(r.match)))
+        const rule = state.rules.find(
+          (r: MainValue) => r.kind === kind && (r.remaining === undefined || r.remaining > 0) && (!r.match || text.includes(r.match))
+        )
         // Every option the app gave, bounded (strings 300 characters, lists 20 entries).
         const cut = (v: MainValue, max = 300) => (typeof v === "string" ? (v.length > max ? `${v.slice(0, max - 1)}…` : v) : null)
         const list = (v: MainValue) => (Array.isArray(v) ? v.slice(0, 20).map((x: MainValue) => cut(String(x), 100)) : null)
@@ -198,10 +216,20 @@ const applyStub = ({ dialog }: ElectronModule, command: { action: string; rules:
         const canceled = a.canceled === true
         const result =
           kind === "open"
-            ? sync ? (canceled ? undefined : a.filePaths ?? []) : { canceled, filePaths: canceled ? [] : a.filePaths ?? [] }
+            ? sync
+              ? canceled
+                ? undefined
+                : (a.filePaths ?? [])
+              : { canceled, filePaths: canceled ? [] : (a.filePaths ?? []) }
             : kind === "save"
-              ? sync ? (canceled ? "" : a.filePath ?? "") : { canceled, filePath: canceled ? "" : a.filePath ?? "" }
-              : sync ? (a.response ?? options.cancelId ?? 0) : { response: a.response ?? (canceled ? options.cancelId ?? 0 : 0), checkboxChecked: a.checkboxChecked ?? options.checkboxChecked ?? false }
+              ? sync
+                ? canceled
+                  ? ""
+                  : (a.filePath ?? "")
+                : { canceled, filePath: canceled ? "" : (a.filePath ?? "") }
+              : sync
+                ? (a.response ?? options.cancelId ?? 0)
+                : { response: a.response ?? (canceled ? (options.cancelId ?? 0) : 0), checkboxChecked: a.checkboxChecked ?? options.checkboxChecked ?? false }
         return sync ? result : Promise.resolve(result)
       }
     }
@@ -244,7 +272,7 @@ const describeCall = (c: RecordedDialogCall) => {
 export const dialogStub = defineTool({
   name: "electron_dialog_stub",
   description:
-    "Get ready for native dialogs (open/save file windows, message boxes): pre-answer dialog.showOpenDialog/showSaveDialog/showMessageBox and their Sync forms with rules per kind (open|save|message), optionally matching title/message/buttons text; unmatched calls answer \"canceled\", or fail when strict. list shows the recorded calls; restore puts the real dialogs back.",
+    'Get ready for native dialogs (open/save file windows, message boxes): pre-answer dialog.showOpenDialog/showSaveDialog/showMessageBox and their Sync forms with rules per kind (open|save|message), optionally matching title/message/buttons text; unmatched calls answer "canceled", or fail when strict. list shows the recorded calls; restore puts the real dialogs back.',
   type: "native",
   idempotent: true,
   files: ["rules[].answer.filePaths[]", "rules[].answer.filePath"],
@@ -257,14 +285,21 @@ export const dialogStub = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       if (input.action === "set" && (input.rules === undefined || input.rules.length === 0) && input.strict === undefined) {
-        return yield* new InvalidArgument({ message: "set needs rules (or strict)", hint: "Example: { \"action\": \"set\", \"rules\": [{ \"kind\": \"open\", \"answer\": { \"filePaths\": [\"/tmp/a.json\"] } }] }" })
+        return yield* new InvalidArgument({
+          message: "set needs rules (or strict)",
+          hint: 'Example: { "action": "set", "rules": [{ "kind": "open", "answer": { "filePaths": ["/tmp/a.json"] } }] }'
+        })
       }
       const call = yield* callHandle
       const command = { action: input.action, rules: input.rules ?? [], strict: input.strict === true }
       const result = yield* call.evaluateMain("stub the dialogs", applyStub, command)
       if (input.action !== "list") {
         const session = yield* call.session
-        yield* call.record({ tool: "electron_dialog_stub", window: session.activeId ?? "", code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})` })
+        yield* call.record({
+          tool: "electron_dialog_stub",
+          window: session.activeId ?? "",
+          code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})`
+        })
       }
       // The stub answers calls made from now on; dialogs already held wait in the modal room (their rows lead electron_snapshot).
       const open = yield* call.modals
@@ -275,12 +310,17 @@ export const dialogStub = defineTool({
           ? "Real dialogs restored."
           : input.action === "set"
             ? `Dialog stub active with ${result.rules} rule(s)${input.strict ? ", strict" : ""}.`
-            : result.installed ? `Dialog stub active with ${result.rules} rule(s).` : "No dialog stub installed."
+            : result.installed
+              ? `Dialog stub active with ${result.rules} rule(s).`
+              : "No dialog stub installed."
       const waiting = [
         ...open.told.map((t) => `\n(native dialog: ${t})`),
         held > 0 ? `\n${held} native dialog(s) opened before the stub still wait for an answer: electron_snapshot shows their rows.` : ""
       ].join("")
-      return { text: `${head}\n${calls.length > 0 ? `Calls:\n${calls.join("\n")}` : "No dialog calls recorded."}${waiting}`, structured: { ...result, ...(held > 0 ? { held } : {}) } }
+      return {
+        text: `${head}\n${calls.length > 0 ? `Calls:\n${calls.join("\n")}` : "No dialog calls recorded."}${waiting}`,
+        structured: { ...result, ...(held > 0 ? { held } : {}) }
+      }
     })
 })
 
@@ -294,7 +334,7 @@ export const clipboard = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       if (input.action === "write" && input.text === undefined) {
-        return yield* new InvalidArgument({ message: "write needs text", hint: "Example: { \"action\": \"write\", \"text\": \"hello\" }" })
+        return yield* new InvalidArgument({ message: "write needs text", hint: 'Example: { "action": "write", "text": "hello" }' })
       }
       const call = yield* callHandle
       const text = yield* call.evaluateMain(

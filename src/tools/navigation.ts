@@ -68,9 +68,7 @@ export const history = defineTool({
       const entry = yield* call.surface()
       const before = entry.page.url()
       const options = { timeout: input.timeoutMs ?? 30_000 }
-      const response = yield* call.run(`go ${input.direction}`, () =>
-        input.direction === "back" ? entry.page.goBack(options) : entry.page.goForward(options)
-      )
+      const response = yield* call.run(`go ${input.direction}`, () => (input.direction === "back" ? entry.page.goBack(options) : entry.page.goForward(options)))
       const moved = response !== null || entry.page.url() !== before
       return {
         text: moved ? `${entry.id} at ${entry.page.url()}` : `No ${input.direction} entry; still at ${before}`,

@@ -26,11 +26,22 @@ const unquote = (value: string) => {
 
 /** What the last segment of a selector asks for, when it is a role, text, label, placeholder, title or alt selector. */
 export const parseWanted = (target: string): Wanted | undefined => {
-  const segment = target.split(/\s+>>\s+/).pop()!.trim()
+  const segment = target
+    .split(/\s+>>\s+/)
+    .pop()!
+    .trim()
   const role = /^(?:internal:)?role=([a-z]+)(.*)$/i.exec(segment)
   if (role) {
     const name = /\[name\s*[*^$|~]?=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\/(?:[^/\\]|\\.)*\/[a-z]*)\s*[is]?\s*\]/i.exec(role[2] ?? "")?.[1]
-    const plain = name === undefined ? undefined : name.startsWith("/") ? name.replace(/^\/|\/[a-z]*$/g, "").replace(/[\\^$.*+?()[\]{}|]/g, " ").trim() : unquote(name)
+    const plain =
+      name === undefined
+        ? undefined
+        : name.startsWith("/")
+          ? name
+              .replace(/^\/|\/[a-z]*$/g, "")
+              .replace(/[\\^$.*+?()[\]{}|]/g, " ")
+              .trim()
+          : unquote(name)
     return { kind: "role", role: role[1]!.toLowerCase(), ...(plain ? { name: plain } : {}) }
   }
   const text = /^(?:text|internal:text)=(.*)$/s.exec(segment)
@@ -50,11 +61,28 @@ const nodesOf = (snapshot: string): ReadonlyArray<Node> =>
   snapshot.split("\n").flatMap((raw) => {
     const m = /^\s*- '?([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*?)'?$/.exec(raw)
     if (!m || !/\[ref=/.test(raw)) return []
-    const text = m[3]!.replace(/\[[^\]]*\]/g, "").replace(/^:\s*/, "").trim()
-    return [{ role: m[1]!, name: m[2] ?? (text.startsWith("- ") ? "" : text), line: raw.trim().replace(/^- '?/, "").replace(/'?:?$/, "").replace(/ \[cursor=pointer\]/g, "") }]
+    const text = m[3]!
+      .replace(/\[[^\]]*\]/g, "")
+      .replace(/^:\s*/, "")
+      .trim()
+    return [
+      {
+        role: m[1]!,
+        name: m[2] ?? (text.startsWith("- ") ? "" : text),
+        line: raw
+          .trim()
+          .replace(/^- '?/, "")
+          .replace(/'?:?$/, "")
+          .replace(/ \[cursor=pointer\]/g, "")
+      }
+    ]
   })
 
-const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1)
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 1)
 
 /** Up to `max` lines of the snapshot near what `target` asked for. */
 export const nearLines = (snapshot: string, target: string, max = 3): ReadonlyArray<string> => {
@@ -90,7 +118,15 @@ export const partialMatchAdvice = (target: string): string | undefined => {
     const name = JSON.stringify(wanted.name)
     return `[name=${name}] must equal the whole name (case-sensitive); role=${wanted.role}[name*=${name}] matches part of it, [name=/…/i] a pattern in any case`
   }
-  if (wanted?.kind === "text" && /^(["']).*\1/.test(target.split(/\s+>>\s+/).pop()!.replace(/^[a-z:]+=/, ""))) {
+  if (
+    wanted?.kind === "text" &&
+    /^(["']).*\1/.test(
+      target
+        .split(/\s+>>\s+/)
+        .pop()!
+        .replace(/^[a-z:]+=/, "")
+    )
+  ) {
     return "quoted text= matches the whole text; unquoted text=… matches part of it in any case"
   }
   return undefined
@@ -162,5 +198,9 @@ export const explainNoMatch = (error: ElementNotFound, targets: ReadonlyArray<Na
     }
     if (parts.length === 0) return yield* error
     // What is near goes in the hint only: the error's structuredContent repeats the hint already.
-    return yield* new ElementNotFound({ message: error.message, hint: `${parts.join(" ")} ${error.hint}`, ...(error.details ? { details: error.details } : {}) })
+    return yield* new ElementNotFound({
+      message: error.message,
+      hint: `${parts.join(" ")} ${error.hint}`,
+      ...(error.details ? { details: error.details } : {})
+    })
   })

@@ -55,7 +55,13 @@ const takeNew = (s: AppSession): ReadonlyArray<Taken> => {
   const all = [
     ...logged.map(({ value }) => {
       const at = /^(.*):(\d+)$/.exec(value.location ?? "")
-      return { at: value.at, kind: "console", window: value.surface ?? value.window ?? null, text: value.text, where: at === null ? value.text : `${at[1]}:${Number(at[2]) + 1}:${(value.column ?? 0) + 1}` }
+      return {
+        at: value.at,
+        kind: "console",
+        window: value.surface ?? value.window ?? null,
+        text: value.text,
+        where: at === null ? value.text : `${at[1]}:${Number(at[2]) + 1}:${(value.column ?? 0) + 1}`
+      }
     }),
     ...thrown.map(({ value }) => ({
       at: value.at,

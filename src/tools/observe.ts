@@ -28,7 +28,12 @@ export const Budget = Schema.Number.pipe(Schema.int(), Schema.greaterThanOrEqual
 })
 
 const header = (entry: Surface) =>
-  titleOf(entry.scope).pipe(Effect.map((title) => `${entry.id}${entry.kind === "window" && entry.parentId === undefined ? "" : ` ${entry.kind}${entry.parentId !== undefined ? ` in ${entry.parentId}` : ""}`} "${title}" ${entry.url()}`))
+  titleOf(entry.scope).pipe(
+    Effect.map(
+      (title) =>
+        `${entry.id}${entry.kind === "window" && entry.parentId === undefined ? "" : ` ${entry.kind}${entry.parentId !== undefined ? ` in ${entry.parentId}` : ""}`} "${title}" ${entry.url()}`
+    )
+  )
 
 export const snapshot = defineTool({
   name: "electron_snapshot",
@@ -50,7 +55,11 @@ export const snapshot = defineTool({
       // Not gated: a page a web dialog blocks shows the dialog's rows instead of its tree.
       const entry = yield* call.surface(undefined, { gated: false })
       const expand = parseExpand(input.expand === "all" ? undefined : input.expand)
-      if (typeof expand === "string") return yield* new InvalidArgument({ message: `expand: ${expand}`, hint: "Pass the range a folded block names, like expand: \"e76-e414\", a list's ref, or \"all\" for every row." })
+      if (typeof expand === "string")
+        return yield* new InvalidArgument({
+          message: `expand: ${expand}`,
+          hint: 'Pass the range a folded block names, like expand: "e76-e414", a list\'s ref, or "all" for every row.'
+        })
       const rows = yield* rowsBeforeTree(call, entry)
       if (rows.blocked) {
         return {
@@ -59,7 +68,10 @@ export const snapshot = defineTool({
         }
       }
       const previous = entry.shownSnapshot
-      const text = yield* call.snapshot(entry, { ...(input.target !== undefined ? { target: input.target } : {}), ...(input.depth !== undefined ? { depth: input.depth } : {}) })
+      const text = yield* call.snapshot(entry, {
+        ...(input.target !== undefined ? { target: input.target } : {}),
+        ...(input.depth !== undefined ? { depth: input.depth } : {})
+      })
       const head = yield* header(entry)
       const whole = input.target === undefined && input.depth === undefined
       // Only a whole-window answer is a baseline: it is what the agent now knows of the page (all of it, folded or not).
@@ -71,14 +83,25 @@ export const snapshot = defineTool({
         const view = none ? undefined : viewDiff(diff.text, options)
         return {
           text: withRows(`${head}\nchanges since last snapshot: ${diffCounts(diff)}\n${view?.text ?? "(no change)"}`, rows.text),
-          structured: { window: entry.id, incremental: true, added: diff.added, removed: diff.removed, changed: diff.changed, ...viewFacts(view), ...rows.structured }
+          structured: {
+            window: entry.id,
+            incremental: true,
+            added: diff.added,
+            removed: diff.removed,
+            changed: diff.changed,
+            ...viewFacts(view),
+            ...rows.structured
+          }
         }
       }
       const body = input.depth !== undefined && entry.latestSnapshot !== undefined ? markCutSubtrees(text, entry.latestSnapshot) : text
       // The application menu as one collapsed row before the page tree (./menu-rows.ts), on a window's unscoped snapshot.
       const menubar = input.target === undefined && entry.frame === undefined && entry.kind !== "guest" ? yield* menuRow : ""
       const view = viewSnapshot(menubar === "" ? body : `${menubar}\n${body}`, options, head)
-      return { text: withRows(view.text, rows.text), structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view), ...rows.structured } }
+      return {
+        text: withRows(view.text, rows.text),
+        structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view), ...rows.structured }
+      }
     })
 })
 
@@ -122,7 +145,9 @@ export const screenshot = defineTool({
             call.run("screenshot the element", () => locator.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) }))
           )
         : entry.frame !== undefined
-          ? call.run("screenshot the frame", () => entry.frame!.frameElement().then((element) => element.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) })))
+          ? call.run("screenshot the frame", () =>
+              entry.frame!.frameElement().then((element) => element.screenshot({ timeout: DEFAULT_ACTION_TIMEOUT, ...(path ? { path } : {}) }))
+            )
           : call.run("screenshot the window", () => entry.page.screenshot({ fullPage: input.fullPage === true, ...(path ? { path } : {}) }))
       const size = pngSize(buffer)
       const dims = size ? `${size.width}x${size.height}, ` : ""
@@ -137,25 +162,32 @@ export const screenshot = defineTool({
 
 /** The computed values of CSS properties of an element (an unknown property reads ""). */
 const computedStyles = (call: CallHandle, locator: Locator, properties: ReadonlyArray<string>) =>
-  call.run("read the computed style", () =>
-      locator.evaluate((el, names) => {
-        const style = getComputedStyle(el)
-        // The page's values are the app's text: each bounded.
-        return Object.fromEntries(names.map((name) => [name, style.getPropertyValue(name).slice(0, 200)]))
-      }, [...properties], { timeout: 2_000 })
+  call
+    .run("read the computed style", () =>
+      locator.evaluate(
+        (el, names) => {
+          const style = getComputedStyle(el)
+          // The page's values are the app's text: each bounded.
+          return Object.fromEntries(names.map((name) => [name, style.getPropertyValue(name).slice(0, 200)]))
+        },
+        [...properties],
+        { timeout: 2_000 }
+      )
     )
     .pipe(Effect.orElseSucceed(() => ({ "(style)": "element changed while it was read" }) as Record<string, string>))
 
 export const find = defineTool({
   name: "electron_find",
   description:
-    "Look for elements by selector (role=button[name=\"Save\"], text=…, label=…, placeholder=…, testid=…, css): see whether they are there, their count and refs with one line each — far cheaper than a full snapshot.",
+    'Look for elements by selector (role=button[name="Save"], text=…, label=…, placeholder=…, testid=…, css): see whether they are there, their count and refs with one line each — far cheaper than a full snapshot.',
   type: "read",
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
   input: Schema.Struct({
     target: Target,
     limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 100))).annotations({ description: "default 10" }),
-    style: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(60))).pipe(Schema.maxItems(20))).annotations({ description: "CSS properties to read computed, e.g. [\"color\"]" }),
+    style: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(60))).pipe(Schema.maxItems(20))).annotations({
+      description: 'CSS properties to read computed, e.g. ["color"]'
+    }),
     budget: Schema.optional(Budget)
   }),
   handler: (input) =>
@@ -175,17 +207,29 @@ export const find = defineTool({
         const line = visible
           ? yield* call.run("find", () => nth.ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 })).pipe(Effect.orElseSucceed(() => ""))
           : ""
-        const first = prefixRefs(entry.refPrefix, maskPasswordValues(line.split("\n")[0] ?? "", passwords)).replace(/^- /, "").replace(/:$/, "")
+        const first = prefixRefs(entry.refPrefix, maskPasswordValues(line.split("\n")[0] ?? "", passwords))
+          .replace(/^- /, "")
+          .replace(/:$/, "")
         const ref = /\[ref=([a-z0-9]+)\]/.exec(first)?.[1] ?? null
         // A hidden element has no aria line, and a visible one whose snapshot timed out must not be blank.
         const fallback = first
           ? ""
-          : yield* call.run("find", () =>
-                nth.evaluate((el, hidden) => `${el.tagName.toLowerCase()}${hidden ? " (hidden)" : ""} ${(el.textContent ?? "").trim().slice(0, 60)}`, !visible, { timeout: 2_000 })
+          : yield* call
+              .run("find", () =>
+                nth.evaluate(
+                  (el, hidden) => `${el.tagName.toLowerCase()}${hidden ? " (hidden)" : ""} ${(el.textContent ?? "").trim().slice(0, 60)}`,
+                  !visible,
+                  { timeout: 2_000 }
+                )
               )
               .pipe(Effect.orElseSucceed(() => "(element changed while it was read)"))
         const styles = input.style === undefined || input.style.length === 0 ? undefined : yield* computedStyles(call, nth, input.style)
-        const shownStyles = styles === undefined ? "" : ` {${Object.entries(styles).map(([k, v]) => `${k}: ${v}`).join("; ")}}`
+        const shownStyles =
+          styles === undefined
+            ? ""
+            : ` {${Object.entries(styles)
+                .map(([k, v]) => `${k}: ${v}`)
+                .join("; ")}}`
         items.push({ ref, line: `${first || fallback}${shownStyles}`, visible, ...(styles !== undefined ? { style: styles } : {}) })
         // Past the budget the other elements would only be cut: they are not read.
         used += first.length + fallback.length + 3
@@ -197,16 +241,27 @@ export const find = defineTool({
       }
       const heading = `${count} match${count === 1 ? "" : "es"} for ${input.target} in ${entry.id}`
       // Within the budget: as many whole lines as fit, then a marker saying how many were left out.
-      const shown = withinBudget(heading, items.map((item) => `- ${item.line}`), input.budget)
+      const shown = withinBudget(
+        heading,
+        items.map((item) => `- ${item.line}`),
+        input.budget
+      )
       const kept = items.slice(0, shown.length)
       const lines = [...shown]
-      if (kept.length < limit) lines.push(`… ${count - kept.length} more (cut at the budget of ${input.budget} tokens; pass a larger budget or a narrower target)`)
+      if (kept.length < limit)
+        lines.push(`… ${count - kept.length} more (cut at the budget of ${input.budget} tokens; pass a larger budget or a narrower target)`)
       else if (count > limit) lines.push(`… ${count - limit} more`)
       const near = count === 0 ? yield* nearbyFor(input.target) : []
       if (count === 0) lines.push(...noMatchLines(near, input.target))
       return {
         text: `${heading}${lines.length > 0 ? "\n" + lines.join("\n") : ""}`,
-        structured: { window: entry.id, count, items: kept, ...(kept.length < limit ? { cut: { shown: kept.length, budget: input.budget } } : {}), ...(count === 0 ? { near } : {}) }
+        structured: {
+          window: entry.id,
+          count,
+          items: kept,
+          ...(kept.length < limit ? { cut: { shown: kept.length, budget: input.budget } } : {}),
+          ...(count === 0 ? { near } : {})
+        }
       }
     })
 })
@@ -244,11 +299,14 @@ export const getAttribute = defineTool({
       const locator = yield* call.locate(entry, input.target)
       const timeout = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
       // A password field's value is never shown (nor its value attribute): PASSWORD_MASK stands for it.
-      const value = input.name === "value"
-        ? yield* call.run("read the value", () => locator.inputValue({ timeout }).then((read) => shownFieldValue(locator, read, timeout)))
-        : yield* call.run(`read ${input.name}`, () =>
-            locator.getAttribute(input.name, { timeout }).then((read) => (read !== null && input.name.toLowerCase() === "value" ? shownFieldValue(locator, read, timeout) : read))
-          )
+      const value =
+        input.name === "value"
+          ? yield* call.run("read the value", () => locator.inputValue({ timeout }).then((read) => shownFieldValue(locator, read, timeout)))
+          : yield* call.run(`read ${input.name}`, () =>
+              locator
+                .getAttribute(input.name, { timeout })
+                .then((read) => (read !== null && input.name.toLowerCase() === "value" ? shownFieldValue(locator, read, timeout) : read))
+            )
       return { text: value === null ? `(no ${input.name} attribute)` : JSON.stringify(value), structured: { name: input.name, value } }
     })
 })
@@ -265,7 +323,9 @@ export const waitFor = defineTool({
     text: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "text that must appear" }),
     textGone: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "text that must disappear" }),
     url: Schema.optional(Schema.String.pipe(Schema.maxLength(2_000))).annotations({ description: "URL contains" }),
-    window: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({ description: "title or URL part of a window to wait for (an open one counts); it becomes active" }),
+    window: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
+      description: "title or URL part of a window to wait for (an open one counts); it becomes active"
+    }),
     timeoutMs: TimeoutMs(10_000)
   }),
   handler: (input) =>
@@ -295,26 +355,41 @@ export const waitFor = defineTool({
       if (input.target !== undefined) {
         const locator = yield* call.locate(entry, input.target)
         const state = input.state ?? "visible"
-        yield* asTimeout(`${input.target} ${state}`, call.waitSliced(`wait for ${input.target}`, (slice) => locator.first().waitFor({ state, timeout: slice }), timeout))
+        yield* asTimeout(
+          `${input.target} ${state}`,
+          call.waitSliced(`wait for ${input.target}`, (slice) => locator.first().waitFor({ state, timeout: slice }), timeout)
+        )
         conditions.push(`${input.target} is ${state}`)
       }
       if (input.text !== undefined) {
         const text = input.text
-        yield* asTimeout(`text "${text}"`, call.waitSliced("wait for text", (slice) => entry.scope.getByText(text).first().waitFor({ state: "visible", timeout: slice }), timeout))
+        yield* asTimeout(
+          `text "${text}"`,
+          call.waitSliced("wait for text", (slice) => entry.scope.getByText(text).first().waitFor({ state: "visible", timeout: slice }), timeout)
+        )
         conditions.push(`"${text}" appeared`)
       }
       if (input.textGone !== undefined) {
         const text = input.textGone
-        yield* asTimeout(`text "${text}" gone`, call.waitSliced("wait for text to go", (slice) => entry.scope.getByText(text).first().waitFor({ state: "hidden", timeout: slice }), timeout))
+        yield* asTimeout(
+          `text "${text}" gone`,
+          call.waitSliced("wait for text to go", (slice) => entry.scope.getByText(text).first().waitFor({ state: "hidden", timeout: slice }), timeout)
+        )
         conditions.push(`"${text}" is gone`)
       }
       if (input.url !== undefined) {
         const part = input.url
-        yield* asTimeout(`URL containing "${part}"`, call.waitSliced("wait for URL", (slice) => entry.scope.waitForURL((u) => u.href.includes(part), { timeout: slice, waitUntil: "commit" }), timeout))
+        yield* asTimeout(
+          `URL containing "${part}"`,
+          call.waitSliced("wait for URL", (slice) => entry.scope.waitForURL((u) => u.href.includes(part), { timeout: slice, waitUntil: "commit" }), timeout)
+        )
         conditions.push(`URL contains "${part}"`)
       }
       if (conditions.length === 0) {
-        return yield* new InvalidArgument({ message: "give target, text, textGone, url or window", hint: "Example: { \"text\": \"Saved\" }, { \"target\": \"testid=late-panel\" } or { \"window\": \"Settings\" }." })
+        return yield* new InvalidArgument({
+          message: "give target, text, textGone, url or window",
+          hint: 'Example: { "text": "Saved" }, { "target": "testid=late-panel" } or { "window": "Settings" }.'
+        })
       }
       const elapsed = Date.now() - started
       return { text: `${conditions.join("; ")} after ${elapsed} ms.`, structured: { window: entry.id, elapsedMs: elapsed } }

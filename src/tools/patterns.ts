@@ -141,7 +141,8 @@ const globSource = (glob: string): string | InvalidArgument => {
       continue
     }
     if (c === "{") {
-      if (inGroup) return new InvalidArgument({ message: `glob ${JSON.stringify(glob)}: nested '{' is not supported`, hint: "Use one level of {a,b} alternatives." })
+      if (inGroup)
+        return new InvalidArgument({ message: `glob ${JSON.stringify(glob)}: nested '{' is not supported`, hint: "Use one level of {a,b} alternatives." })
       inGroup = true
       tokens.push("(")
     } else if (c === "}") {

@@ -13,7 +13,11 @@ export const indentOf = (line: string) => line.length - line.trimStart().length
 export const refOf = (line: string) => /\[ref=([a-z0-9]+)\]/.exec(line)?.[1]
 const roleOf = (line: string) => /^\s*- '?([a-z]+)/.exec(line)?.[1] ?? "text"
 export const bare = (line: string, max = 120) => {
-  const text = line.trim().replace(/^- /, "").replace(/:$/, "").replace(/ \[cursor=pointer\]/g, "")
+  const text = line
+    .trim()
+    .replace(/^- /, "")
+    .replace(/:$/, "")
+    .replace(/ \[cursor=pointer\]/g, "")
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
@@ -84,7 +88,8 @@ const align = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): { readonly r
   const lengths = new Uint32Array((n + 1) * width)
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lengths[i * width + j] = a[head + i] === b[head + j] ? lengths[(i + 1) * width + j + 1]! + 1 : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!)
+      lengths[i * width + j] =
+        a[head + i] === b[head + j] ? lengths[(i + 1) * width + j + 1]! + 1 : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!)
     }
   }
   const removed = new Set<number>()
@@ -202,7 +207,11 @@ export const removalLines = (cmp: Comparison, maxShown = 12): ReadonlyArray<stri
     for (let p = beforeParents[index]!; p >= 0; p = beforeParents[p]!) if (removedIdx.has(p)) return true
     return false
   }
-  const roots = liftRows(before, beforeParents, [...removedIdx].filter((index) => !underRemoved(index)))
+  const roots = liftRows(
+    before,
+    beforeParents,
+    [...removedIdx].filter((index) => !underRemoved(index))
+  )
   const inside = (root: number) => {
     let count = 0
     for (let j = root + 1; j < before.length && indentOf(before[j]!) > indentOf(before[root]!); j++) if (removedIdx.has(j)) count++

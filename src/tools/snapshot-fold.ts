@@ -26,8 +26,23 @@ const ROW_ROLES = new Set(["listitem", "row", "option", "treeitem", "article", "
 
 /** The roles of elements an agent acts on: a folded row lists their refs. */
 const ACTIONABLE = new Set([
-  "button", "link", "checkbox", "radio", "switch", "textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton",
-  "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "option", "treeitem"
+  "button",
+  "link",
+  "checkbox",
+  "radio",
+  "switch",
+  "textbox",
+  "searchbox",
+  "combobox",
+  "listbox",
+  "slider",
+  "spinbutton",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "tab",
+  "option",
+  "treeitem"
 ])
 
 interface LineInfo {
@@ -49,7 +64,7 @@ interface Node {
 }
 
 const unquote = (text: string): string => {
-  if (text.startsWith("\"")) {
+  if (text.startsWith('"')) {
     try {
       return JSON.parse(text) as string
     } catch {
@@ -106,7 +121,8 @@ const walk = function* (node: Node): Generator<Node> {
 }
 
 const actionables = (row: Node): Array<Node> => [...walk(row)].filter((n) => n !== row && n.info.ref !== undefined && ACTIONABLE.has(n.info.role))
-const shapeOf = (row: Node): string => `${row.info.role}|${(ACTIONABLE.has(row.info.role) ? [row, ...actionables(row)] : actionables(row)).map((n) => n.info.role).join(",")}`
+const shapeOf = (row: Node): string =>
+  `${row.info.role}|${(ACTIONABLE.has(row.info.role) ? [row, ...actionables(row)] : actionables(row)).map((n) => n.info.role).join(",")}`
 const refNumber = (ref: string): { prefix: string; n: number } | undefined => {
   const m = /^(f\d+e|e)(\d+)$/.exec(ref)
   return m === null ? undefined : { prefix: m[1]!, n: Number(m[2]) }
@@ -143,7 +159,12 @@ const cutLabel = (text: string) => (text.length > MAX_LABEL ? `${text.slice(0, M
 
 /** What names a row: the part its elements' names share ("Renew passport"), else its name or first text. */
 const rowLabel = (row: Node, acts: ReadonlyArray<Node>): string => {
-  const common = commonPart(acts.slice(0, 8).map((n) => n.info.name ?? "").filter((n) => n !== ""))
+  const common = commonPart(
+    acts
+      .slice(0, 8)
+      .map((n) => n.info.name ?? "")
+      .filter((n) => n !== "")
+  )
   if (common !== "") return cutLabel(common)
   for (const node of walk(row)) {
     if (node.info.hidden || node.info.role.startsWith("/")) continue
@@ -165,7 +186,9 @@ const rowListing = (rows: ReadonlyArray<Node>): RowListing => {
   const sameRoles = new Set(acts.map((list) => list.map((n) => n.info.role).join(","))).size === 1
   // A column's heading: its role, and its name with the row's label as "…" when that is the same in every row.
   const columns = !sameRoles
-    ? acts.some((list) => list.length > 0) ? ["its controls"] : []
+    ? acts.some((list) => list.length > 0)
+      ? ["its controls"]
+      : []
     : acts[0]!.map((sample, c) => {
         const names = new Set(acts.map((list, r) => (list[c]!.info.name ?? "").replace(labels[r]!.replace(/…$/, ""), "…")))
         const only = names.size === 1 ? [...names][0]! : ""
@@ -191,7 +214,10 @@ export const parseExpand = (expand: string | undefined): Expansion | string => {
   if (expand === undefined || expand.trim() === "") return { row: () => false, parent: () => false }
   const ranges: Array<{ prefix: string; from: number; to: number }> = []
   const singles = new Set<string>()
-  for (const part of expand.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+  for (const part of expand
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")) {
     const m = /^([a-z0-9]+)\s*(?:-|–|\.\.)\s*([a-z0-9]+)$/.exec(part)
     const from = refNumber(m?.[1] ?? part)
     const to = m !== null ? refNumber(m[2]!) : from
@@ -243,7 +269,8 @@ export const foldSnapshot = (snapshot: string, options: FoldOptions = {}): Folde
       let j = i + 1
       while (j < children.length && children[j]!.info.role === children[i]!.info.role && children[j]!.indent === children[i]!.indent) j++
       const run = children.slice(i, j)
-      if (run.length >= minRows && ROW_ROLES.has(run[0]!.info.role) && run[0]!.info.ref !== undefined && !(parentRef !== undefined && expand.parent(parentRef))) renderRun(run, parentRef)
+      if (run.length >= minRows && ROW_ROLES.has(run[0]!.info.role) && run[0]!.info.ref !== undefined && !(parentRef !== undefined && expand.parent(parentRef)))
+        renderRun(run, parentRef)
       else run.forEach(render)
       i = j
     }

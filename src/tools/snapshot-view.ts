@@ -14,8 +14,26 @@ export const approxTokens = (text: string): number => Math.ceil(text.length / CH
 
 /** Plain-text roles: in a compact snapshot a leaf of these shows its text without its ref (the ref stays valid). */
 const TEXT_ROLES = new Set([
-  "generic", "paragraph", "strong", "emphasis", "text", "term", "definition", "code", "time", "mark", "subscript", "superscript",
-  "deletion", "insertion", "caption", "blockquote", "listitem", "cell", "note", "heading"
+  "generic",
+  "paragraph",
+  "strong",
+  "emphasis",
+  "text",
+  "term",
+  "definition",
+  "code",
+  "time",
+  "mark",
+  "subscript",
+  "superscript",
+  "deletion",
+  "insertion",
+  "caption",
+  "blockquote",
+  "listitem",
+  "cell",
+  "note",
+  "heading"
 ])
 
 const CUT_BY_DEPTH = / \(\d+ lines cut by depth\)$/
@@ -62,9 +80,20 @@ export const compactSnapshot = (snapshot: string): string => {
     // A select's options without refs: on its own line, "options "Low", "Medium" [selected]".
     if (/^\s*- combobox .*\[ref=[a-z0-9]+\][^:]*:$/.test(line)) {
       let end = index + 1
-      while (end < unwrapped.length && indents[end]! > indents[index]! && indents[end] === indents[index]! + 2 && /^\s*- option "(?:[^"\\]|\\.)*"(?: \[(?:selected|disabled)\])*$/.test(unwrapped[end]!)) end++
+      while (
+        end < unwrapped.length &&
+        indents[end]! > indents[index]! &&
+        indents[end] === indents[index]! + 2 &&
+        /^\s*- option "(?:[^"\\]|\\.)*"(?: \[(?:selected|disabled)\])*$/.test(unwrapped[end]!)
+      )
+        end++
       if (end > index + 1 && (end >= unwrapped.length || indents[end]! <= indents[index]!)) {
-        out.push(`${line} options ${unwrapped.slice(index + 1, end).map((o) => o.trim().replace(/^- option /, "")).join(", ")}`)
+        out.push(
+          `${line} options ${unwrapped
+            .slice(index + 1, end)
+            .map((o) => o.trim().replace(/^- option /, ""))
+            .join(", ")}`
+        )
         index = end - 1
         continue
       }
@@ -161,7 +190,8 @@ export const SNAPSHOT_REST = "pass target: one of those refs, or a larger budget
 /** A snapshot (after its header line, if `header` is given) as an agent is shown it. */
 export const viewSnapshot = (body: string, options: ViewOptions, header?: string): SnapshotView => {
   const shaped = options.compact === true ? compactSnapshot(body) : body
-  const folded = options.fold === false ? { text: shaped, foldedRows: 0, folds: [] } : foldSnapshot(shaped, options.expand !== undefined ? { expand: options.expand } : {})
+  const folded =
+    options.fold === false ? { text: shaped, foldedRows: 0, folds: [] } : foldSnapshot(shaped, options.expand !== undefined ? { expand: options.expand } : {})
   const full = header !== undefined ? `${header}\n${folded.text}` : folded.text
   const cut = cutToBudget(full, options.budget, SNAPSHOT_REST, header !== undefined ? 1 : 0)
   return { text: cut.text, folded, cut }
@@ -172,7 +202,10 @@ export const DIFF_REST = "electron_snapshot (folded) shows the whole page, targe
 
 /** A diff (electron_snapshot since="last") as an agent is shown it: its added rows folded, cut to the budget. */
 export const viewDiff = (diff: string, options: Pick<ViewOptions, "fold" | "expand" | "budget">): SnapshotView => {
-  const folded = options.fold === false ? { text: diff, foldedRows: 0, folds: [] } : foldSnapshot(diff, { marked: true, ...(options.expand !== undefined ? { expand: options.expand } : {}) })
+  const folded =
+    options.fold === false
+      ? { text: diff, foldedRows: 0, folds: [] }
+      : foldSnapshot(diff, { marked: true, ...(options.expand !== undefined ? { expand: options.expand } : {}) })
   const cut = cutToBudget(folded.text, options.budget, DIFF_REST)
   return { text: cut.text, folded, cut }
 }

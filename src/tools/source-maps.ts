@@ -74,7 +74,14 @@ const loadMap = async (root: string, bundle: string): Promise<Loaded | undefined
     const data = url.slice(comma + 1)
     json = comma < 0 ? undefined : meta.endsWith(";base64") ? Buffer.from(data, "base64").toString("utf8") : decodeURIComponent(data)
   } else {
-    const target = url === undefined ? `${file.real}.map` : url.startsWith("file:") ? fileURLToPath(url) : /^[a-z]+:/i.test(url) ? undefined : resolve(mapDir, decodeURIComponent(url))
+    const target =
+      url === undefined
+        ? `${file.real}.map`
+        : url.startsWith("file:")
+          ? fileURLToPath(url)
+          : /^[a-z]+:/i.test(url)
+            ? undefined
+            : resolve(mapDir, decodeURIComponent(url))
     const map = target === undefined ? undefined : await readBounded(root, target)
     if (map !== undefined) {
       json = map.text

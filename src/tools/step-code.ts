@@ -12,7 +12,10 @@ import { Snapshots, expandSelector, REF_PATTERN, shorthandOf, type Surface } fro
  * A string as a JavaScript/TypeScript literal for generated code: JSON.stringify, plus escapes for the
  * two line terminators JSON leaves raw (U+2028, U+2029), so the literal is inert in any position.
  */
-export const codeString = (value: string): string => JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
+export const codeString = (value: string): string =>
+  JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029")
 
 /** Characters that must never reach generated code outside a string literal: controls, line terminators, bidi overrides. */
 export const UNSAFE_CODE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
@@ -86,5 +89,7 @@ export const stepCode = (entry: Surface, target: string, locator: Locator): Effe
   const trimmed = target.trim()
   if (!REF_PATTERN.test(trimmed)) return Effect.succeed(selectorCode(trimmed))
   const known = entry.latestSnapshot !== undefined ? refCodeFromSnapshot(entry.latestSnapshot, trimmed) : undefined
-  return known !== undefined ? Effect.succeed(known) : Effect.flatMap(Snapshots, (snapshots) => snapshots.refCode(entry, trimmed, () => locatorCode(locator, trimmed)))
+  return known !== undefined
+    ? Effect.succeed(known)
+    : Effect.flatMap(Snapshots, (snapshots) => snapshots.refCode(entry, trimmed, () => locatorCode(locator, trimmed)))
 }

@@ -9,7 +9,17 @@ import { act, changeSummary } from "./act.js"
 import { callHandle, type CallHandle } from "./handle.js"
 import { markIfFocusedPassword } from "./call-secrets.js"
 import { withSecrets } from "./secret-values.js"
-import { EDITOR_MAX_CHARS, editorHolds, isEditor, isPlainField, PLAIN_FIELD, probeEditor, typeIntoEditor, type EditorProbe, type EditorTyping } from "./editor.js"
+import {
+  EDITOR_MAX_CHARS,
+  editorHolds,
+  isEditor,
+  isPlainField,
+  PLAIN_FIELD,
+  probeEditor,
+  typeIntoEditor,
+  type EditorProbe,
+  type EditorTyping
+} from "./editor.js"
 import { InvalidArgument } from "./errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "./shapes.js"
 import { codeString, stepCode } from "./step-code.js"
@@ -51,7 +61,12 @@ const resolveTarget = (call: CallHandle, target: string, timeoutMs: number, quic
 const withTarget = <A, E, R>(call: CallHandle, target: string, timeoutMs: number, use: (resolved: Resolved) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(resolveTarget(call, target, timeoutMs), (resolved) =>
     resolved.plain
-      ? use(resolved).pipe(Effect.catchIf((error) => (error as { _tag?: string } | undefined)?._tag === "AmbiguousLocator", () => Effect.flatMap(resolveTarget(call, target, timeoutMs, false), use)))
+      ? use(resolved).pipe(
+          Effect.catchIf(
+            (error) => (error as { _tag?: string } | undefined)?._tag === "AmbiguousLocator",
+            () => Effect.flatMap(resolveTarget(call, target, timeoutMs, false), use)
+          )
+        )
       : use(resolved)
   )
 
@@ -67,7 +82,11 @@ const editorCall = (typing: EditorCall) =>
     const code = yield* stepCode(typing.entry, typing.target, typing.locator)
     const after = yield* typeIntoEditor(typing)
     const keys = typing.replace ? `\n  await window.keyboard.press("ControlOrMeta+A")\n  await window.keyboard.press("Backspace")` : ""
-    yield* call.record({ tool: typing.tool, window: typing.entry.id, code: `await window.${code}.click()${keys}\n  await window.keyboard.type(${codeString(typing.text)})` })
+    yield* call.record({
+      tool: typing.tool,
+      window: typing.entry.id,
+      code: `await window.${code}.click()${keys}\n  await window.keyboard.type(${codeString(typing.text)})`
+    })
     const change = yield* changeSummary(typing.entry)
     const verb = typing.replace ? "Filled" : `Typed ${[...typing.text].length} characters into`
     return {
@@ -110,11 +129,17 @@ export const fill = defineTool({
             target: input.target,
             describe: `fill ${input.target}`,
             step: (code) => `await ${code}.fill(${codeString(input.value)})`,
-            timeoutMs, wait: "repeat", typed: value,
+            timeoutMs,
+            wait: "repeat",
+            typed: value,
             perform: (target, _entry, { timeout }) => target.fill(value, { timeout })
           })
         }
-        if (probe.text === value) return Effect.succeed({ text: `The ${probe.kind} editor ${input.target} already holds the value.`, structured: { window: entry.id, editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true } } })
+        if (probe.text === value)
+          return Effect.succeed({
+            text: `The ${probe.kind} editor ${input.target} already holds the value.`,
+            structured: { window: entry.id, editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true } }
+          })
         if (value.length > EDITOR_MAX_CHARS) return Effect.fail(tooLong("value", value.length))
         return editorCall({ tool: "electron_fill", entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
       })
@@ -145,7 +170,11 @@ export const type = defineTool({
         // Where the keys went is read before Enter submits (a submitted form may clear or leave the page).
         yield* call.run("type", () => entry.page.keyboard.type(typed, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, typed)))
         if (input.submit === true) yield* call.run("type", () => entry.page.keyboard.press("Enter"))
-        yield* call.record({ tool: "electron_type", window: entry.id, code: `await window.keyboard.type(${codeString(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}` })
+        yield* call.record({
+          tool: "electron_type",
+          window: entry.id,
+          code: `await window.keyboard.type(${codeString(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}`
+        })
         const change = yield* changeSummary(entry)
         return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }
       }
@@ -160,7 +189,9 @@ export const type = defineTool({
           target,
           describe: `type into ${target}`,
           step: (code) => `await ${code}.pressSequentially(${codeString(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
-          timeoutMs, wait: "attached", typed,
+          timeoutMs,
+          wait: "attached",
+          typed,
           perform: async (element, _entry, { timeout }) => {
             await element.pressSequentially(typed, { delay, timeout })
             if (input.submit === true) await element.press("Enter", { timeout })

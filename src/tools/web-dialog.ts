@@ -73,10 +73,17 @@ export const webDialog = defineTool({
         return listing(session)
       }
       const action = input.action
-      if (input.always !== undefined && input.once !== undefined) return yield* new InvalidArgument({ message: "give always or once, not both", hint: 'Example: { "action": "accept", "once": true, "type": "confirm" }.' })
+      if (input.always !== undefined && input.once !== undefined)
+        return yield* new InvalidArgument({
+          message: "give always or once, not both",
+          hint: 'Example: { "action": "accept", "once": true, "type": "confirm" }.'
+        })
       if (input.once === false) return yield* new InvalidArgument({ message: "once: true or left out", hint: "always=false clears the prepared answers." })
       if (input.type !== undefined && input.always === undefined && input.once === undefined) {
-        return yield* new InvalidArgument({ message: "type: only with always or once (the open dialog is answered whatever its type)", hint: 'Example: { "action": "dismiss", "always": true, "type": "beforeunload" }.' })
+        return yield* new InvalidArgument({
+          message: "type: only with always or once (the open dialog is answered whatever its type)",
+          hint: 'Example: { "action": "dismiss", "always": true, "type": "beforeunload" }.'
+        })
       }
       const type = input.type
       const answer = action === "accept" ? `dialog.accept(${input.promptText !== undefined ? JSON.stringify(input.promptText) : ""})` : "dialog.dismiss()"
@@ -96,14 +103,24 @@ export const webDialog = defineTool({
           code: input.always === false ? `window.removeAllListeners("dialog")` : `window.${input.once === true ? "once" : "on"}("dialog", ${handler})`
         })
       }
-      const prepared = input.always === true ? `${type ?? "Every web"} dialog${type !== undefined ? "s" : ""} will be ${action}ed.` : input.always === false ? `${type ?? "Web"} dialogs will wait for electron_web_dialog again.` : `The next ${type ?? "web"} dialog will be ${action}ed.`
+      const prepared =
+        input.always === true
+          ? `${type ?? "Every web"} dialog${type !== undefined ? "s" : ""} will be ${action}ed.`
+          : input.always === false
+            ? `${type ?? "Web"} dialogs will wait for electron_web_dialog again.`
+            : `The next ${type ?? "web"} dialog will be ${action}ed.`
       if (!answersOpen) {
-        if (input.always !== undefined || input.once === true) return { text: `${prepared} ${preparedLine(session)}`, structured: { policies: policiesOf(session) } }
-        return yield* new InvalidArgument({ message: "No web dialog is open", hint: "Dialogs show up in the result of the action that opened them; always=true or once=true prepares an answer; list shows those seen." })
+        if (input.always !== undefined || input.once === true)
+          return { text: `${prepared} ${preparedLine(session)}`, structured: { policies: policiesOf(session) } }
+        return yield* new InvalidArgument({
+          message: "No web dialog is open",
+          hint: "Dialogs show up in the result of the action that opened them; always=true or once=true prepares an answer; list shows those seen."
+        })
       }
       // Dialogs of windows that closed meanwhile need no answer (the driver drops them).
       const pending = yield* call.takeDialog
-      if (pending === undefined) return yield* new InvalidArgument({ message: "No web dialog is open (its window closed)", hint: "list shows the dialogs seen." })
+      if (pending === undefined)
+        return yield* new InvalidArgument({ message: "No web dialog is open (its window closed)", hint: "list shows the dialogs seen." })
       yield* call.answerDialog(pending, action, input.promptText)
       yield* call.record({
         tool: "electron_web_dialog",

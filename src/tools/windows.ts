@@ -19,7 +19,10 @@ const formatWindow = (w: WindowInfo) => {
   const bounds = w.bounds ? ` ${w.bounds.width}x${w.bounds.height}@${w.bounds.x},${w.bounds.y}` : ""
   const failed = w.failedUrl !== undefined ? ` (failed to load ${w.failedUrl})` : ""
   // A plain window reads as before; a view, guest or frame says what it is and where it is shown.
-  const kind = w.kind !== undefined && (w.kind !== "window" || w.parent !== undefined) ? ` ${w.kind}${w.parent !== undefined ? ` in ${w.parent}` : ""}${w.crossOrigin ? ", cross-origin" : ""}` : ""
+  const kind =
+    w.kind !== undefined && (w.kind !== "window" || w.parent !== undefined)
+      ? ` ${w.kind}${w.parent !== undefined ? ` in ${w.parent}` : ""}${w.crossOrigin ? ", cross-origin" : ""}`
+      : ""
   return `${w.active ? "*" : " "} ${w.id}${kind} "${w.title}" ${w.url}${failed}${bounds}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`
 }
 
@@ -29,7 +32,13 @@ const infoOf = (session: AppSession, entry: Surface) =>
     const page = session.windowOf(entry.page)?.id
     const pending = session.pendingDialogs.find((d) => d.window === page)
     if (pending === undefined) return call.surfaceInfo(entry)
-    return Effect.succeed<WindowInfo>({ id: entry.id, kind: entry.kind, active: session.activeId === entry.id, title: `(${pending.type} dialog open)`, url: entry.url() })
+    return Effect.succeed<WindowInfo>({
+      id: entry.id,
+      kind: entry.kind,
+      active: session.activeId === entry.id,
+      title: `(${pending.type} dialog open)`,
+      url: entry.url()
+    })
   })
 
 export const windows = defineTool({
@@ -57,11 +66,16 @@ const WindowQuery = {
 
 export const selectWindow = defineTool({
   name: "electron_select_window",
-  description: "Go to (switch to) a window, view or frame, such as the main window, making it active (by id, title or URL substring, or index); later tools act in it.",
+  description:
+    "Go to (switch to) a window, view or frame, such as the main window, making it active (by id, title or URL substring, or index); later tools act in it.",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND"],
-  input: Schema.Struct({ ...WindowQuery, index: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())), session: Schema.optional(SessionName) }),
+  input: Schema.Struct({
+    ...WindowQuery,
+    index: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())),
+    session: Schema.optional(SessionName)
+  }),
   handler: (input) =>
     Effect.gen(function* () {
       const lifecycle = yield* AppLifecycle
@@ -99,7 +113,8 @@ const STATE_ACTIONS = ["minimize", "maximize", "restore", "focus", "show", "hide
 
 export const windowState = defineTool({
   name: "electron_window_state",
-  description: "Minimize, maximize, restore (to normal from minimized, maximized or fullscreen), focus, show, hide or (un)fullscreen a window (default: the active one); returns the new state. Needs the main process.",
+  description:
+    "Minimize, maximize, restore (to normal from minimized, maximized or fullscreen), focus, show, hide or (un)fullscreen a window (default: the active one); returns the new state. Needs the main process.",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "NEEDS_MAIN_PROCESS"],
@@ -108,23 +123,35 @@ export const windowState = defineTool({
     Effect.gen(function* () {
       const call = yield* callHandle
       const entry = yield* call.surface(input.window)
-      yield* call.evaluateWindow(entry, `${input.action} the window`, (win, action: string) => {
-        switch (action) {
-          case "minimize": return win.minimize()
-          case "maximize": return win.maximize()
-          case "restore":
-            // Electron's restore() only leaves the minimized state; undo maximize and fullscreen too.
-            if (win.isFullScreen()) win.setFullScreen(false)
-            if (win.isMinimized()) win.restore()
-            if (win.isMaximized()) win.unmaximize()
-            return
-          case "focus": return win.focus()
-          case "show": return win.show()
-          case "hide": return win.hide()
-          case "fullscreen": return win.setFullScreen(true)
-          case "unfullscreen": return win.setFullScreen(false)
-        }
-      }, input.action)
+      yield* call.evaluateWindow(
+        entry,
+        `${input.action} the window`,
+        (win, action: string) => {
+          switch (action) {
+            case "minimize":
+              return win.minimize()
+            case "maximize":
+              return win.maximize()
+            case "restore":
+              // Electron's restore() only leaves the minimized state; undo maximize and fullscreen too.
+              if (win.isFullScreen()) win.setFullScreen(false)
+              if (win.isMinimized()) win.restore()
+              if (win.isMaximized()) win.unmaximize()
+              return
+            case "focus":
+              return win.focus()
+            case "show":
+              return win.show()
+            case "hide":
+              return win.hide()
+            case "fullscreen":
+              return win.setFullScreen(true)
+            case "unfullscreen":
+              return win.setFullScreen(false)
+          }
+        },
+        input.action
+      )
       const info = yield* call.surfaceInfo(entry)
       return { text: formatWindow(info).trim(), structured: { window: info } }
     })
@@ -176,7 +203,10 @@ export const windowClose = defineTool({
       const call = yield* callHandle
       const entry = yield* call.surface(input.window)
       if (entry.kind === "frame") {
-        return yield* new InvalidArgument({ message: `${entry.id} is a frame, not a window`, hint: `Close the window it is in (${entry.parentId ?? "electron_windows lists it"}).` })
+        return yield* new InvalidArgument({
+          message: `${entry.id} is a frame, not a window`,
+          hint: `Close the window it is in (${entry.parentId ?? "electron_windows lists it"}).`
+        })
       }
       yield* call.run("close the window", () => entry.page.close({ runBeforeUnload: false }))
       const session = yield* call.current

@@ -202,12 +202,10 @@ describe(`framework app on ${runtime.kind}`, () => {
     const early: Array<string> = []
     launched.app.once("window", (w: Page) => w.on("console", (m: ConsoleMessage) => early.push(`${m.type()} ${m.text()}`)))
     second = await openWindow(launched.app, () => clickMenuItem(launched.app, "open-second"))
-    await expect.poll(() => early, poll).toEqual(
-      expect.arrayContaining(["log [framework] rendering the second view with React", "log [framework] second window mounted"])
-    )
-    expect(early.indexOf("log [framework] rendering the second view with React")).toBeLessThan(
-      early.indexOf("log [framework] second window mounted")
-    )
+    await expect
+      .poll(() => early, poll)
+      .toEqual(expect.arrayContaining(["log [framework] rendering the second view with React", "log [framework] second window mounted"]))
+    expect(early.indexOf("log [framework] rendering the second view with React")).toBeLessThan(early.indexOf("log [framework] second window mounted"))
     await second.getByRole("heading", { level: 1, name: "Second Window" }).waitFor({ state: "visible" })
     expect(await second.title()).toBe("Second Window")
     await expect.poll(() => text(page, "notice"), poll).toBe("Second window opened")

@@ -93,17 +93,7 @@ describe(`hardened app on ${runtime.kind}`, () => {
       csp: "default-src 'self'; script-src 'self'",
       require: "undefined",
       process: "undefined",
-      apiKeys: [
-        "onMenuCommand",
-        "onSecurityBlocked",
-        "onThemeUpdated",
-        "openExternal",
-        "openFile",
-        "openSecondWindow",
-        "ping",
-        "showAbout",
-        "toggleTheme"
-      ]
+      apiKeys: ["onMenuCommand", "onSecurityBlocked", "onThemeUpdated", "openExternal", "openFile", "openSecondWindow", "ping", "showAbout", "toggleTheme"]
     })
   })
 
@@ -112,10 +102,7 @@ describe(`hardened app on ${runtime.kind}`, () => {
     await page.getByTestId("navigate-link").click()
     await expect.poll(securityLog, poll).toEqual(["Blocked navigation: https://example.org/"])
     await page.getByTestId("try-navigate").click()
-    await expect.poll(securityLog, poll).toEqual([
-      "Blocked navigation: https://example.org/",
-      "Blocked navigation: https://example.org/elsewhere"
-    ])
+    await expect.poll(securityLog, poll).toEqual(["Blocked navigation: https://example.org/", "Blocked navigation: https://example.org/elsewhere"])
     expect(await text(page, "security-result")).toBe("Blocked navigation: https://example.org/elsewhere")
     expect(page.url()).toBe(url)
     expect(await page.evaluate(() => document.body.dataset.ready)).toBe("true")
@@ -123,19 +110,17 @@ describe(`hardened app on ${runtime.kind}`, () => {
 
   it("window.open and target=_blank are denied (opened externally instead); no window is created", async () => {
     await page.getByTestId("external-link").click()
-    await expect.poll(() => text(page, "security-result"), poll).toBe(
-      "Blocked window-open: https://example.com/ (opened in the browser instead)"
-    )
+    await expect.poll(() => text(page, "security-result"), poll).toBe("Blocked window-open: https://example.com/ (opened in the browser instead)")
     await page.getByTestId("try-window-open").click()
-    await expect.poll(() => text(page, "security-result"), poll).toBe(
-      "Blocked window-open: https://example.com/popup (opened in the browser instead)"
-    )
+    await expect.poll(() => text(page, "security-result"), poll).toBe("Blocked window-open: https://example.com/popup (opened in the browser instead)")
     expect(await page.evaluate(() => window.open("https://example.com/direct") === null)).toBe(true)
-    await expect.poll(() => securityLog().then((lines) => lines.slice(2)), poll).toEqual([
-      "Blocked window-open: https://example.com/ (opened in the browser instead)",
-      "Blocked window-open: https://example.com/popup (opened in the browser instead)",
-      "Blocked window-open: https://example.com/direct (opened in the browser instead)"
-    ])
+    await expect
+      .poll(() => securityLog().then((lines) => lines.slice(2)), poll)
+      .toEqual([
+        "Blocked window-open: https://example.com/ (opened in the browser instead)",
+        "Blocked window-open: https://example.com/popup (opened in the browser instead)",
+        "Blocked window-open: https://example.com/direct (opened in the browser instead)"
+      ])
     expect(await openedUrls()).toEqual(["https://example.com/", "https://example.com/popup", "https://example.com/direct"])
     expect(launched.app.windows()).toHaveLength(1)
     expect(await launched.app.evaluate(({ BrowserWindow }: any) => BrowserWindow.getAllWindows().length)).toBe(1)
@@ -164,12 +149,7 @@ describe(`hardened app on ${runtime.kind}`, () => {
       ok: false,
       error: "only https URLs are opened"
     })
-    expect(await openedUrls()).toEqual([
-      "https://example.com/",
-      "https://example.com/popup",
-      "https://example.com/direct",
-      "https://example.com/docs"
-    ])
+    expect(await openedUrls()).toEqual(["https://example.com/", "https://example.com/popup", "https://example.com/direct", "https://example.com/docs"])
   })
 
   it("View > Say Hello clicked from the main process shows its message", async () => {

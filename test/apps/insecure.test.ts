@@ -162,10 +162,7 @@ describe(`insecure app on ${runtime.kind}`, () => {
 
   it("with no window-open handler, the target=_blank link opens a new app window", async () => {
     const before = launched.app.windows().length
-    const [popup] = await Promise.all([
-      launched.app.waitForEvent("window", { timeout: 30_000 }),
-      page.getByTestId("unguarded-link").click()
-    ])
+    const [popup] = await Promise.all([launched.app.waitForEvent("window", { timeout: 30_000 }), page.getByTestId("unguarded-link").click()])
     expect(launched.app.windows()).toHaveLength(before + 1)
     await expect.poll(() => launched.app.evaluate(({ BrowserWindow }: any) => BrowserWindow.getAllWindows().length), poll).toBe(before + 1)
     const handle = await launched.app.browserWindow(popup)

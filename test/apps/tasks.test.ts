@@ -256,10 +256,7 @@ describe(`tasks app on ${runtime.kind}`, () => {
       predicate: (m: ConsoleMessage) => m.text() === "[tasks] crash handler is about to throw",
       timeout: UI_TIMEOUT
     })
-    const [error] = await Promise.all([
-      page.waitForEvent("pageerror", { timeout: UI_TIMEOUT }),
-      page.getByTestId("crash-button").click()
-    ])
+    const [error] = await Promise.all([page.waitForEvent("pageerror", { timeout: UI_TIMEOUT }), page.getByTestId("crash-button").click()])
     expect(error.message).toBe("Crash handler button: simulated uncaught error")
     expect((await logged).type()).toBe("error")
     // The page survives its handler's error.
@@ -362,10 +359,7 @@ describe(`tasks app on ${runtime.kind}`, () => {
     for (const w of windows) {
       await expect.poll(() => themeOf(w), poll).toEqual({ dark: false, indicator: "Theme: light", body: "light" })
     }
-    expect(await launched.app.evaluate(({ nativeTheme }: any) => [nativeTheme.themeSource, nativeTheme.shouldUseDarkColors])).toEqual([
-      "light",
-      false
-    ])
+    expect(await launched.app.evaluate(({ nativeTheme }: any) => [nativeTheme.themeSource, nativeTheme.shouldUseDarkColors])).toEqual(["light", false])
     // The toggle saves the theme setting, which the Settings window shows.
     await expect.poll(() => settings!.getByTestId("theme-select").inputValue(), poll).toBe("light")
   })
@@ -412,7 +406,11 @@ describe(`tasks app on ${runtime.kind}`, () => {
       }
     })
     const rows = page.getByTestId("task-row")
-    const open = await rows.evaluateAll((els) => els.filter((el) => !(el.querySelector('[data-testid="task-done"]') as HTMLInputElement).checked).map((el) => el.querySelector('[data-testid="task-title"]')!.textContent))
+    const open = await rows.evaluateAll((els) =>
+      els
+        .filter((el) => !(el.querySelector('[data-testid="task-done"]') as HTMLInputElement).checked)
+        .map((el) => el.querySelector('[data-testid="task-title"]')!.textContent)
+    )
     const title = open[1]!
     const row = rows.filter({ has: page.getByTestId("task-title").getByText(title, { exact: true }) })
     expect(await row.getByTestId("task-done").isChecked()).toBe(false)
@@ -421,7 +419,9 @@ describe(`tasks app on ${runtime.kind}`, () => {
       .poll(() => launched.app.evaluate(() => (globalThis as any).__lastPopup?.menu.items.map((item: any) => item.label) ?? null), poll)
       .toEqual(["Mark as done", "Move to top", "", "Copy title"])
     if (isStandin) {
-      await expect(launched.app.evaluate(({ __standin }: any) => __standin.popup.menu === (globalThis as any).__lastPopup.menu && __standin.popup.open)).resolves.toBe(true)
+      await expect(
+        launched.app.evaluate(({ __standin }: any) => __standin.popup.menu === (globalThis as any).__lastPopup.menu && __standin.popup.open)
+      ).resolves.toBe(true)
     }
     await launched.app.evaluate(() => {
       const { menu, window } = (globalThis as any).__lastPopup
@@ -453,15 +453,24 @@ describe(`tasks app on ${runtime.kind}`, () => {
     expect(mainConsole.filter((line) => line.includes("UnhandledPromiseRejection"))).toEqual([])
     launched.app.off("console", onConsole)
     const closed = offline.waitForEvent("close", { timeout: UI_TIMEOUT })
-    await launched.app.evaluate(({ BrowserWindow }: any) => BrowserWindow.getAllWindows().find((w: any) => w.getTitle() === "Offline page")?.close())
+    await launched.app.evaluate(({ BrowserWindow }: any) =>
+      BrowserWindow.getAllWindows()
+        .find((w: any) => w.getTitle() === "Offline page")
+        ?.close()
+    )
     await closed
     expect(launched.app.windows()).toEqual([page])
   })
 
   it("renames the board through the inline form (prompt() throws on Electron and on the stand-in) and the window title follows", async () => {
-    const warned = page.waitForEvent("console", { predicate: (m: ConsoleMessage) => m.text().includes("prompt() is and will not be supported."), timeout: UI_TIMEOUT })
+    const warned = page.waitForEvent("console", {
+      predicate: (m: ConsoleMessage) => m.text().includes("prompt() is and will not be supported."),
+      timeout: UI_TIMEOUT
+    })
     let dialogs = 0
-    const onDialog = () => { dialogs += 1 }
+    const onDialog = () => {
+      dialogs += 1
+    }
     page.on("dialog", onDialog)
     await page.getByTestId("rename-board").click()
     expect((await warned).type()).toBe("warning")

@@ -20,7 +20,13 @@ const pageAt = async (file: string): Promise<Page> => {
       await waitForReady(page)
       return page
     }
-    if (Date.now() > deadline) throw new Error(`no page at ${file}; pages: ${launched.app.windows().map((p) => p.url()).join(", ")}`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `no page at ${file}; pages: ${launched.app
+          .windows()
+          .map((p) => p.url())
+          .join(", ")}`
+      )
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
@@ -64,7 +70,11 @@ describe(`views app on ${runtime.kind}`, () => {
   it("a click in the sidebar view changes the content view (through the main process) and the window title", async () => {
     await sidebar.getByTestId("nav-calendar").click()
     await expect.poll(() => text(content, "content-title"), poll).toBe("Calendar")
-    await expect(content.getByTestId("content-items").locator("li").allTextContents()).resolves.toEqual(["Mon 09:00 Stand-up", "Wed 14:00 Design review", "Fri 12:30 Team lunch"])
+    await expect(content.getByTestId("content-items").locator("li").allTextContents()).resolves.toEqual([
+      "Mon 09:00 Stand-up",
+      "Wed 14:00 Design review",
+      "Fri 12:30 Team lunch"
+    ])
     expect(await text(sidebar, "sidebar-status")).toBe("Selected: Calendar")
     expect(await sidebar.getByTestId("nav-calendar").getAttribute("aria-current")).toBe("page")
     const handle = await launched.app.browserWindow(content)

@@ -114,7 +114,16 @@ describe("tool reference renderer", () => {
     expect(groups.map((g) => g.id)).toEqual(["app", "windows", "eval", "plugin-alpha", "plugin-zeta"])
     expect(groups[0]!.tools.map((t) => t.name)).toEqual(["electron_launch", "electron_status"])
     const text = renderToolsReference(input)
-    const order = ["## app", "### electron_launch", "### electron_status", "## windows", "## eval", "## plugin alpha", "### electron_alpha_run", "## plugin zeta"]
+    const order = [
+      "## app",
+      "### electron_launch",
+      "### electron_status",
+      "## windows",
+      "## eval",
+      "## plugin alpha",
+      "### electron_alpha_run",
+      "## plugin zeta"
+    ]
     const positions = order.map((heading) => text.indexOf(`\n${heading}\n`))
     expect(positions.every((p) => p > 0)).toBe(true)
     expect(positions).toEqual([...positions].sort((a, b) => a - b))
@@ -152,7 +161,10 @@ describe("tool reference renderer", () => {
   })
 
   it("gives a timeoutMs the server's cap rule, not the shapes' absolute 600000", () => {
-    const [row] = parameterRows({ type: "object", properties: { timeoutMs: { type: "integer", minimum: 0, maximum: 600_000, description: "ms, default 5000" } } })
+    const [row] = parameterRows({
+      type: "object",
+      properties: { timeoutMs: { type: "integer", minimum: 0, maximum: 600_000, description: "ms, default 5000" } }
+    })
     expect(row!.description).toContain("`--operation-timeout-ms`: 60000 by default")
     expect(row!.description).not.toContain("600000")
     expect(readFileSync(TOOLS_MD, "utf8")).not.toContain("600000")
@@ -163,10 +175,29 @@ describe("the Plugin API section", () => {
   it("lists every field of the PluginValue Schema, nested, with requiredness and constraints", () => {
     const rows = pluginApiRows()
     expect(rows.map((r) => r.name)).toEqual([
-      "name", "purpose", "stagewright", "config", "mainHooks", "mainHooks[].name", "mainHooks[].install",
-      "observers", "observers[].name", "observers[].make",
-      "tools", "tools[].name", "tools[].description", "tools[].input", "tools[].type", "tools[].evalTarget",
-      "tools[].errors", "tools[].destructive", "tools[].openWorld", "tools[].readOnly", "tools[].title", "tools[].idempotent", "tools[].handler"
+      "name",
+      "purpose",
+      "stagewright",
+      "config",
+      "mainHooks",
+      "mainHooks[].name",
+      "mainHooks[].install",
+      "observers",
+      "observers[].name",
+      "observers[].make",
+      "tools",
+      "tools[].name",
+      "tools[].description",
+      "tools[].input",
+      "tools[].type",
+      "tools[].evalTarget",
+      "tools[].errors",
+      "tools[].destructive",
+      "tools[].openWorld",
+      "tools[].readOnly",
+      "tools[].title",
+      "tools[].idempotent",
+      "tools[].handler"
     ])
     expect(rows.find((r) => r.name === "stagewright")).toMatchObject({ required: true, type: "string" })
     expect(rows.find((r) => r.name === "stagewright")!.description).toContain("semver range")

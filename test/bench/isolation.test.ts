@@ -13,7 +13,8 @@ const SRC = join(ROOT, "src")
 const DIST = join(ROOT, "dist")
 const BENCH_DIRS = [join(SRC, "bench"), join(DIST, "bench")]
 
-const SPECIFIER = /\b(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\brequire\s*\(\s*["']([^"']+)["']\s*\)/g
+const SPECIFIER =
+  /\b(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\brequire\s*\(\s*["']([^"']+)["']\s*\)/g
 
 /** The module specifiers a file's text imports, re-exports, requires or dynamically imports. */
 export const specifiersOf = (text: string): ReadonlyArray<string> => [...text.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2] ?? m[3]!)
@@ -90,7 +91,10 @@ describe("benchmark isolation", () => {
     const own = new Set(filesOf("src/bench/tsconfig.json"))
     expect(benchSources.filter((file) => !own.has(file))).toEqual([])
     for (const config of ["tsconfig.json", "tsconfig.build.json"]) {
-      expect(filesOf(config).filter((file) => inside(file, join(SRC, "bench"))), config).toEqual([])
+      expect(
+        filesOf(config).filter((file) => inside(file, join(SRC, "bench"))),
+        config
+      ).toEqual([])
     }
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
     expect(pkg.scripts.typecheck).toContain("tsc -p src/bench/tsconfig.json")

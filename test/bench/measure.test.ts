@@ -29,7 +29,11 @@ describe("manifest variants", () => {
     const variants = variantsOf(PROFILE_NAMES, nine)
     expect(variants).toHaveLength(30)
     expect(new Set(variants.map((v) => v.name)).size).toBe(30)
-    expect(variants.find((v) => v.name === "everything:eval")?.config).toEqual({ toolProfile: "full", allowEval: ["renderer", "main"], plugins: [...nine].sort() })
+    expect(variants.find((v) => v.name === "everything:eval")?.config).toEqual({
+      toolProfile: "full",
+      allowEval: ["renderer", "main"],
+      plugins: [...nine].sort()
+    })
     expect(variants.find((v) => v.name === "plugin:ipc:eval")?.config).toEqual({ tools: [], allowEval: ["renderer", "main"], plugins: ["ipc"] })
     expect(variants.find((v) => v.name === "plugins:all:safe")?.config).toEqual({ tools: [], allowEval: [], plugins: [...nine].sort() })
     expect(variants.find((v) => v.name === "profile:full:safe")?.config).toEqual({ toolProfile: "full", allowEval: [], plugins: [] })
@@ -38,7 +42,20 @@ describe("manifest variants", () => {
   it.effect("reads the first-party plugins from the registry", () =>
     Effect.gen(function* () {
       // The nine first-party plugins of the design's catalog (../shared/design/TOOLS.md), trace and clock (issue 26), video (issue 38).
-      expect(yield* firstPartyPluginNames).toEqual(["a11y", "clock", "emulation", "ipc", "native", "network", "perf", "production", "storage", "trace", "video", "visual"])
+      expect(yield* firstPartyPluginNames).toEqual([
+        "a11y",
+        "clock",
+        "emulation",
+        "ipc",
+        "native",
+        "network",
+        "perf",
+        "production",
+        "storage",
+        "trace",
+        "video",
+        "visual"
+      ])
     })
   )
 
@@ -46,7 +63,7 @@ describe("manifest variants", () => {
     const baseline = Schema.decodeUnknownEither(BaselineJson)(readFileSync(DEFAULT_BASELINE, "utf8"))
     if (Either.isLeft(baseline)) throw new Error(String(baseline.left))
     const expected = variantsOf(PROFILE_NAMES, Object.keys(firstPartyPlugins)).map((v) => v.name)
-    expect(Object.keys(baseline.right.variants), "a variant appeared or disappeared: npm run manifest:update -- --reason \"<why>\"").toEqual(expected)
+    expect(Object.keys(baseline.right.variants), 'a variant appeared or disappeared: npm run manifest:update -- --reason "<why>"').toEqual(expected)
     expect(baseline.right.history.length).toBeGreaterThan(0)
   })
 })
@@ -89,7 +106,16 @@ describe("manifest measurement", () => {
       const safeNames = (yield* listVariant(safe!)).map((t) => t.name)
       expect(safeNames).toEqual(["sample_big", "sample_defect", "sample_echo", "sample_hang", "sample_wait"])
       const evalNames = (yield* listVariant(withEval!)).map((t) => t.name)
-      expect(evalNames).toEqual(["electron_eval_main", "electron_eval_renderer", "sample_big", "sample_defect", "sample_echo", "sample_eval", "sample_hang", "sample_wait"])
+      expect(evalNames).toEqual([
+        "electron_eval_main",
+        "electron_eval_renderer",
+        "sample_big",
+        "sample_defect",
+        "sample_echo",
+        "sample_eval",
+        "sample_hang",
+        "sample_wait"
+      ])
     })
   )
 

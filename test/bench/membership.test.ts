@@ -100,33 +100,35 @@ describe("npm run manifest:check holds the profiles to ADR 0001", () => {
     return membershipOf(now.default, { ...now.profiles, essential })
   }
 
-  it.effect("fails a changed membership without an amendment, naming the tools; passes once an amendment records it", () =>
-    Effect.gen(function* () {
-      const adr = join(mkdtempSync(join(tmpdir(), "stagewright-adr-")), "0001.md")
-      const committed = readFileSync(DEFAULT_ADR, "utf8")
-      writeFileSync(adr, committed)
-      const paths = { baseline: DEFAULT_BASELINE, adr }
+  it.effect(
+    "fails a changed membership without an amendment, naming the tools; passes once an amendment records it",
+    () =>
+      Effect.gen(function* () {
+        const adr = join(mkdtempSync(join(tmpdir(), "stagewright-adr-")), "0001.md")
+        const committed = readFileSync(DEFAULT_ADR, "utf8")
+        writeFileSync(adr, committed)
+        const paths = { baseline: DEFAULT_BASELINE, adr }
 
-      const unchanged = yield* Effect.either(checkManifest(paths))
-      expect(Either.isRight(unchanged) && unchanged.right).toContain("Profile membership OK: 4 profiles and the default (full) as ADR 0001 amendment A3")
+        const unchanged = yield* Effect.either(checkManifest(paths))
+        expect(Either.isRight(unchanged) && unchanged.right).toContain("Profile membership OK: 4 profiles and the default (full) as ADR 0001 amendment A3")
 
-      const refused = yield* Effect.either(checkManifest(paths, changed()))
-      expect(Either.isLeft(refused) && refused.left._tag).toBe("ProfileMembershipNotAmended")
-      const message = Either.isLeft(refused) ? refused.left.message : ""
-      expect(message).toContain("essential: added electron_wait_for_window; removed electron_check")
-      expect(message).toContain("add an amendment")
-      expect(message).not.toContain("budget check also failed")
+        const refused = yield* Effect.either(checkManifest(paths, changed()))
+        expect(Either.isLeft(refused) && refused.left._tag).toBe("ProfileMembershipNotAmended")
+        const message = Either.isLeft(refused) ? refused.left.message : ""
+        expect(message).toContain("essential: added electron_wait_for_window; removed electron_check")
+        expect(message).toContain("add an amendment")
+        expect(message).not.toContain("budget check also failed")
 
-      // The amendment: prose and the block the membership command prints, appended at the end.
-      const amendment = `\n### The next amendment (test): electron_wait_for_window into essential\n\nWhy, with evidence.\n\n${nextMembershipBlock(committed, adr, new Date("2026-12-31T00:00:00Z"), changed())}`
-      writeFileSync(adr, committed + amendment)
-      const accepted = yield* Effect.either(checkManifest(paths, changed()))
-      expect(Either.isRight(accepted) && accepted.right).toContain("as ADR 0001 amendment A4 (2026-12-31) records them")
+        // The amendment: prose and the block the membership command prints, appended at the end.
+        const amendment = `\n### The next amendment (test): electron_wait_for_window into essential\n\nWhy, with evidence.\n\n${nextMembershipBlock(committed, adr, new Date("2026-12-31T00:00:00Z"), changed())}`
+        writeFileSync(adr, committed + amendment)
+        const accepted = yield* Effect.either(checkManifest(paths, changed()))
+        expect(Either.isRight(accepted) && accepted.right).toContain("as ADR 0001 amendment A4 (2026-12-31) records them")
 
-      // The amended record no longer fits the unchanged code: the gate holds both ways.
-      const back = yield* Effect.either(checkManifest(paths))
-      expect(Either.isLeft(back) && back.left.message).toContain("essential: added electron_check; removed electron_wait_for_window")
-    }).pipe(Effect.provide(NodeContext.layer)),
+        // The amended record no longer fits the unchanged code: the gate holds both ways.
+        const back = yield* Effect.either(checkManifest(paths))
+        expect(Either.isLeft(back) && back.left.message).toContain("essential: added electron_check; removed electron_wait_for_window")
+      }).pipe(Effect.provide(NodeContext.layer)),
     120_000
   )
 })

@@ -16,7 +16,20 @@ describe("profile benchmark end to end", () => {
       Effect.gen(function* () {
         const dir = mkdtempSync(join(tmpdir(), "profiles-e2e-"))
         const out = join(dir, "report.json")
-        const args = yield* parseRunArgs(["--tasks", "form-submit,drag-reorder", "--variants", "essential,full", "--out", out, "--task-timeout", "90000", "--repeats", "1", "--decide-repeats", "1"])
+        const args = yield* parseRunArgs([
+          "--tasks",
+          "form-submit,drag-reorder",
+          "--variants",
+          "essential,full",
+          "--out",
+          out,
+          "--task-timeout",
+          "90000",
+          "--repeats",
+          "1",
+          "--decide-repeats",
+          "1"
+        ])
         const report = yield* runBench(args)
         const get = (task: string, variant: string) => report.results.find((r) => r.task === task && r.variant === variant)
         expect(report.results).toHaveLength(4)

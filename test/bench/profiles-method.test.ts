@@ -14,7 +14,7 @@ import { itemsOfSteps, rankByRegex, retrievability, retrievalDrops } from "../..
 import { cellsOf, pairBound, wilson } from "../../src/bench/profiles/stats.js"
 import { ALL_TASKS } from "../../src/bench/profiles/tasks.js"
 
-const snapshot = ['- main [ref=e1]:', '  - button "Add task" [ref=e5]', '  - status [ref=e6]: Loaded 42 tasks', '  - list "Task list" [ref=e7]'].join("\n")
+const snapshot = ["- main [ref=e1]:", '  - button "Add task" [ref=e5]', "  - status [ref=e6]: Loaded 42 tasks", '  - list "Task list" [ref=e7]'].join("\n")
 
 describe("seen before: a target must come from an earlier answer", () => {
   it("passes refs, roles with names and window ids an earlier answer showed", () => {
@@ -34,7 +34,7 @@ describe("seen before: a target must come from an earlier answer", () => {
       { tool: "electron_snapshot", args: {}, answer: snapshot },
       { tool: "electron_wait_for", args: { target: "css=body[data-saved]", state: "attached" }, answer: "attached" },
       { tool: "electron_click", args: { target: "e99" }, answer: "Clicked" },
-      { tool: "electron_find", args: { target: '[data-testid=task-row]' }, answer: "" },
+      { tool: "electron_find", args: { target: "[data-testid=task-row]" }, answer: "" },
       { tool: "electron_wait_for_window", args: { url: "127.0.0.1:2" }, answer: "" },
       { tool: "electron_wait_for", args: { text: "Saved changes" }, answer: "" },
       { tool: "electron_find", args: { target: 'role=button[name="Delete all"]' }, answer: "" },
@@ -61,7 +61,7 @@ describe("seen before: a target must come from an earlier answer", () => {
       { tool: "electron_eval_renderer", args: { function: "() => document.querySelector('input[type=file]').files.length" }, answer: "0" }
     ]
     expect(unseenTargets(calls, 'Use View > Toggle Theme, then add "Order printer toner"')).toEqual([])
-    expect(appIdentifiers("form[aria-label=\"Add a task\"]")).toEqual([])
+    expect(appIdentifiers('form[aria-label="Add a task"]')).toEqual([])
     expect(appIdentifiers("#task-form .row [data-testid=x]")).toEqual(["task-form", "row", "x"])
   })
 
@@ -86,7 +86,12 @@ describe("statistics for a verdict over repeats", () => {
     perTask.flatMap(([task, outcomes]) => outcomes.map((success) => ({ task, variant, success, cost })))
 
   it("gives each cell its passes and flake rate", () => {
-    const cells = cellsOf(runs("full", [["a", [true, true, true]], ["b", [true, false, true, true, false]]]))
+    const cells = cellsOf(
+      runs("full", [
+        ["a", [true, true, true]],
+        ["b", [true, false, true, true, false]]
+      ])
+    )
     expect(cells.map((c) => [c.task, c.successes, c.runs, c.flakeRate])).toEqual([
       ["a", 3, 3, 0],
       ["b", 3, 5, 0.4]
@@ -120,11 +125,29 @@ describe("statistics for a verdict over repeats", () => {
 
   it("decides on the no-eval pair in both accountings and marks the eval pair as information", () => {
     const result = (task: string, variant: string, success: boolean, eager: number, onDemand: number): TaskResult => ({
-      task, variant, success, detail: "", fallbacks: [], calls: 1, failedCalls: 0, retries: 0, manifestBpe: 0, toolsListed: 1,
-      responseBpe: 0, requestBpe: 0, totalBpe: eager, eagerBpe: eager, onDemandBpe: onDemand, wallMs: 1, timedOut: false, toolsUsed: []
+      task,
+      variant,
+      success,
+      detail: "",
+      fallbacks: [],
+      calls: 1,
+      failedCalls: 0,
+      retries: 0,
+      manifestBpe: 0,
+      toolsListed: 1,
+      responseBpe: 0,
+      requestBpe: 0,
+      totalBpe: eager,
+      eagerBpe: eager,
+      onDemandBpe: onDemand,
+      wallMs: 1,
+      timedOut: false,
+      toolsUsed: []
     })
     const results = ["essential", "full", "essential+eval", "full+eval"].flatMap((v) =>
-      Array.from({ length: 5 }, (_, i) => result(`t${i}`, v, !(v === "essential" && i === 0), v.startsWith("essential") ? 300 : 1000, v.startsWith("essential") ? 800 : 1000))
+      Array.from({ length: 5 }, (_, i) =>
+        result(`t${i}`, v, !(v === "essential" && i === 0), v.startsWith("essential") ? 300 : 1000, v.startsWith("essential") ? 800 : 1000)
+      )
     )
     const verdicts = verdictsOf(results)
     expect(verdicts.filter((v) => v.governs).map((v) => v.accounting)).toEqual(["eager", "on demand"])
@@ -143,10 +166,21 @@ describe("both accountings", () => {
   ]
 
   it("eager counts every schema; on demand the names, each used tool's schema once and a search per tool", () => {
-    const a = accountingOf({ manifestBpe: 500, instructions: "Start with electron_launch.", tools, relisted: [], toolsUsedInOrder: ["electron_launch", "electron_click", "electron_click"], responseBpe: 40, requestBpe: 10, imageTokens: 0 })
+    const a = accountingOf({
+      manifestBpe: 500,
+      instructions: "Start with electron_launch.",
+      tools,
+      relisted: [],
+      toolsUsedInOrder: ["electron_launch", "electron_click", "electron_click"],
+      responseBpe: 40,
+      requestBpe: 10,
+      imageTokens: 0
+    })
     const common = bpe("Start with electron_launch.") + 50
     expect(a.eagerBpe).toBe(500 + common)
-    expect(a.onDemandBpe).toBe(bpe(tools.map((t) => t.name).join("\n")) + bpe(JSON.stringify(tools[0])) + bpe(JSON.stringify(tools[1])) + 2 * SEARCH_CALL_BPE + common)
+    expect(a.onDemandBpe).toBe(
+      bpe(tools.map((t) => t.name).join("\n")) + bpe(JSON.stringify(tools[0])) + bpe(JSON.stringify(tools[1])) + 2 * SEARCH_CALL_BPE + common
+    )
   })
 
   it("counts an inline image at pixel cost, not its base64 text", () => {
@@ -163,7 +197,9 @@ describe("both accountings", () => {
 
 describe("repeats, shards and controls on the command line", () => {
   it("runs each cell --repeats times and the deciding pair --decide-repeats times, repeat by repeat", () => {
-    const args = Effect.runSync(parseRunArgs(["--tasks", "form-submit,search-read", "--variants", "essential,full,full+eval", "--repeats", "3", "--decide-repeats", "5", "--no-control"]))
+    const args = Effect.runSync(
+      parseRunArgs(["--tasks", "form-submit,search-read", "--variants", "essential,full,full+eval", "--repeats", "3", "--decide-repeats", "5", "--no-control"])
+    )
     const jobs = jobsOf(args)
     const count = (v: string) => jobs.filter((j) => j.variant.name === v).length
     expect([count("essential"), count("full"), count("full+eval")]).toEqual([10, 10, 6])
@@ -207,6 +243,12 @@ describe("retrievability and its gate", () => {
     const after = retrievability(items, [{ profile: "full", tools: worse }])
     expect(retrievalDrops(before, after).length).toBeGreaterThan(0)
     expect(retrievalDrops(before, before)).toEqual([])
-    expect(itemsOfSteps([{ intent: "a", tool: "electron_eval_renderer" }, { intent: "b", tool: "electron_click" }, { intent: "b", tool: "electron_click" }])).toEqual([{ intent: "b", tool: "electron_click" }])
+    expect(
+      itemsOfSteps([
+        { intent: "a", tool: "electron_eval_renderer" },
+        { intent: "b", tool: "electron_click" },
+        { intent: "b", tool: "electron_click" }
+      ])
+    ).toEqual([{ intent: "b", tool: "electron_click" }])
   })
 })

@@ -9,7 +9,18 @@ import { jobsOf, parseRunArgs } from "../../src/bench/profiles/cli.js"
 import { buildReport, differences, mergeReports } from "../../src/bench/profiles/merge.js"
 import { DECISIVE_COMMAND, toMarkdown, toSvg } from "../../src/bench/profiles/report.js"
 import { CONTROLS, VARIANTS } from "../../src/bench/profiles/run.js"
-import { bpe, contentText, detectRetries, manifestBpe, requestBpe, responseBpe, responseByTool, summarize, verdictOf, type TaskResult } from "../../src/bench/profiles/scoring.js"
+import {
+  bpe,
+  contentText,
+  detectRetries,
+  manifestBpe,
+  requestBpe,
+  responseBpe,
+  responseByTool,
+  summarize,
+  verdictOf,
+  type TaskResult
+} from "../../src/bench/profiles/scoring.js"
 import { ALL_TASKS } from "../../src/bench/profiles/tasks.js"
 
 const result = (task: string, variant: string, over: Partial<TaskResult> = {}): TaskResult => ({
@@ -66,7 +77,14 @@ describe("retry detection", () => {
   })
 
   it("does not count repeats of successful calls or different arguments", () => {
-    expect(detectRetries([call("electron_snapshot", {}), call("electron_snapshot", {}), call("electron_click", { target: "e1" }, true), call("electron_click", { target: "e2" })])).toEqual([])
+    expect(
+      detectRetries([
+        call("electron_snapshot", {}),
+        call("electron_snapshot", {}),
+        call("electron_click", { target: "e1" }, true),
+        call("electron_click", { target: "e2" })
+      ])
+    ).toEqual([])
   })
 })
 
@@ -75,10 +93,10 @@ describe("the agent's parsing of snapshot and find results", () => {
     const nodes = parseNodes(
       [
         "1 match for role=checkbox in w1",
-        "- 'checkbox \"Done: Renew \\\"passport\\\"\" [checked] [ref=e69]'",
+        '- \'checkbox "Done: Renew \\"passport\\"" [checked] [ref=e69]\'',
         "  - status [ref=e21]: Loaded 42 tasks",
-        "+     - button \"Crash handler\" [active] [ref=e21] [cursor=pointer]",
-        "    - text: \"Board:\""
+        '+     - button "Crash handler" [active] [ref=e21] [cursor=pointer]',
+        '    - text: "Board:"'
       ].join("\n")
     )
     expect(nodes.map((n) => [n.role, n.name, n.ref, n.text])).toEqual([
@@ -160,10 +178,14 @@ describe("shards and merge", () => {
 
   it("merges shard reports into the report of one run", () => {
     const jobs = jobsOf({ tasks: ALL_TASKS, variants: VARIANTS, control: true })
-    const toResult = (j: (typeof jobs)[number]) => result(j.task.id, j.variant.name, { success: j.variant.control !== true && j.variant.profile !== "essential" })
-    const split = (part: ReadonlyArray<(typeof jobs)[number]>) => [part.filter((j) => j.variant.control !== true).map(toResult), part.filter((j) => j.variant.control === true).map(toResult)] as const
+    const toResult = (j: (typeof jobs)[number]) =>
+      result(j.task.id, j.variant.name, { success: j.variant.control !== true && j.variant.profile !== "essential" })
+    const split = (part: ReadonlyArray<(typeof jobs)[number]>) =>
+      [part.filter((j) => j.variant.control !== true).map(toResult), part.filter((j) => j.variant.control === true).map(toResult)] as const
     const one = meta(...split(jobs))
-    const shards = [1, 2].map((index) => meta(...split(jobsOf({ tasks: ALL_TASKS, variants: VARIANTS, control: true, shard: { index, count: 2 } })), `${index}/2`))
+    const shards = [1, 2].map((index) =>
+      meta(...split(jobsOf({ tasks: ALL_TASKS, variants: VARIANTS, control: true, shard: { index, count: 2 } })), `${index}/2`)
+    )
     const merged = mergeReports([shards[1]!, shards[0]!], "t")
     expect(differences(merged, one)).toEqual([])
     expect(merged.results).toEqual(one.results)
@@ -175,7 +197,10 @@ describe("shards and merge", () => {
   })
 
   it("renders the table with every task and variant, and the chart", () => {
-    const report = meta([result("form-submit", "essential"), result("form-submit", "full", { success: false, missingTool: "electron_x" })], [result("form-submit", "control", { success: false })])
+    const report = meta(
+      [result("form-submit", "essential"), result("form-submit", "full", { success: false, missingTool: "electron_x" })],
+      [result("form-submit", "control", { success: false })]
+    )
     const md = toMarkdown(report, "npm run bench:profiles")
     expect(md).toContain("| form-submit | ✅ 1/1 | ❌ 0/1 | 0% |")
     expect(md).toContain("full / form-submit #1: missing `electron_x`")

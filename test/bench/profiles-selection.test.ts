@@ -5,7 +5,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { descriptionsAt, rankItem, rankTools, selectionMarkdown, summarizeSelection, tokenize, withDescriptions, type ToolList } from "../../src/bench/profiles/selection.js"
+import {
+  descriptionsAt,
+  rankItem,
+  rankTools,
+  selectionMarkdown,
+  summarizeSelection,
+  tokenize,
+  withDescriptions,
+  type ToolList
+} from "../../src/bench/profiles/selection.js"
 import { verdictOf, summarize } from "../../src/bench/profiles/scoring.js"
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -63,7 +72,24 @@ describe("the selection proxy", () => {
 
 describe("the rule on a proposed membership", () => {
   it("names the proposal and never says the default changes", () => {
-    const r = (variant: string, success: boolean) => ({ task: "x", variant, success, detail: "", fallbacks: [], calls: 1, failedCalls: 0, retries: 0, manifestBpe: 10, toolsListed: 1, responseBpe: 1, requestBpe: 1, totalBpe: 12, wallMs: 1, timedOut: false, toolsUsed: [] })
+    const r = (variant: string, success: boolean) => ({
+      task: "x",
+      variant,
+      success,
+      detail: "",
+      fallbacks: [],
+      calls: 1,
+      failedCalls: 0,
+      retries: 0,
+      manifestBpe: 10,
+      toolsListed: 1,
+      responseBpe: 1,
+      requestBpe: 1,
+      totalBpe: 12,
+      wallMs: 1,
+      timedOut: false,
+      toolsUsed: []
+    })
     const v = verdictOf("p", summarize("essential+proposed", [r("essential+proposed", false)]), summarize("full", [r("full", true)]), "essential+proposed")
     expect(v?.text).toMatch(/^p: essential\+proposed solved 0\/1/)
     expect(v?.text).toContain("Would not meet the rule as essential")

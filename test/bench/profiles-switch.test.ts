@@ -15,7 +15,11 @@ import { ALL_VARIANTS, VARIANTS } from "../../src/bench/profiles/run.js"
 
 describe("profile benchmark: essential+switch", () => {
   it("reads the switch hint and offers the variant beside the eight profile variants", () => {
-    expect(switchHint('TOOL_NOT_IN_PROFILE: electron_hover is not in the active tool profile (essential)\nHint: call electron_profile { "profile": "testing" } (the tool list changes), then call electron_hover again')).toBe("testing")
+    expect(
+      switchHint(
+        'TOOL_NOT_IN_PROFILE: electron_hover is not in the active tool profile (essential)\nHint: call electron_profile { "profile": "testing" } (the tool list changes), then call electron_hover again'
+      )
+    ).toBe("testing")
     expect(switchHint("TOOL_NOT_IN_PROFILE: x\nHint: restart with --tool-profile testing")).toBeUndefined()
     expect(ALL_VARIANTS.map((v) => v.name)).toEqual([...VARIANTS.map((v) => v.name), "essential+switch"])
     expect(ALL_VARIANTS.at(-1)).toMatchObject({ profile: "essential", allowEval: false, profileSwitch: true })
@@ -37,7 +41,17 @@ describe("profile benchmark: essential+switch", () => {
     () =>
       Effect.gen(function* () {
         const dir = mkdtempSync(join(tmpdir(), "profiles-switch-"))
-        const args = yield* parseRunArgs(["--tasks", "drag-reorder", "--variants", "essential+switch", "--no-control", "--out", join(dir, "report.json"), "--task-timeout", "90000"])
+        const args = yield* parseRunArgs([
+          "--tasks",
+          "drag-reorder",
+          "--variants",
+          "essential+switch",
+          "--no-control",
+          "--out",
+          join(dir, "report.json"),
+          "--task-timeout",
+          "90000"
+        ])
         const report = yield* runBench(args)
         const r = report.results[0]!
         expect(r).toMatchObject({ task: "drag-reorder", variant: "essential+switch", success: true })

@@ -37,7 +37,10 @@ const ARGUMENTS: Readonly<Record<string, ReadonlyArray<Args>>> = {
   electron_native_power: [{ event: "resume" }],
   electron_native_updater: [{ event: "update-not-available" }],
   electron_network_capture: [{ action: "start", url: route }, { action: "read" }, { action: "stop" }],
-  electron_network_har_record: [{ action: "start", url: route }, { action: "stop", name: "smoke.har" }],
+  electron_network_har_record: [
+    { action: "start", url: route },
+    { action: "stop", name: "smoke.har" }
+  ],
   electron_network_har_replay: [{ file: "smoke.har", url: route }, { stop: true }],
   electron_network_offline: [{ offline: false }],
   electron_network_route: [{ url: route, status: 204 }],
@@ -114,7 +117,8 @@ describe("the built bin with every first-party plugin", () => {
         // A crashed server rejects here (the transport closed): the test fails with it.
         const result = await mcp.call(tool.name, args)
         outcomes.set(tool.name, [...(outcomes.get(tool.name) ?? []), result])
-        if (result.code === "INTERNAL_ERROR" || /INTERNAL_ERROR/.test(result.text)) internal.push(`${tool.name} ${JSON.stringify(args)}: ${result.text.slice(0, 300)}`)
+        if (result.code === "INTERNAL_ERROR" || /INTERNAL_ERROR/.test(result.text))
+          internal.push(`${tool.name} ${JSON.stringify(args)}: ${result.text.slice(0, 300)}`)
       }
     }
     expect(internal).toEqual([])

@@ -35,7 +35,9 @@ describe("stagewright CLI", { timeout: 180_000 }, () => {
   it("doctor reports its checks as JSON and fails when a required one fails", async () => {
     const ok = await runCli(["doctor", "--json"])
     const report = JSON.parse(ok.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean }> }
-    expect(report.checks.map((c) => c.name)).toEqual(expect.arrayContaining(["node", "playwright-core", "electron", "chromium", "display", "output dir", "policy"]))
+    expect(report.checks.map((c) => c.name)).toEqual(
+      expect.arrayContaining(["node", "playwright-core", "electron", "chromium", "display", "output dir", "policy"])
+    )
     expect(ok.status).toBe(report.ok ? 0 : 1)
     const broken = await runCli(["doctor", "--json"], { ...process.env, STAGEWRIGHT_ELECTRON: "/nonexistent/electron" })
     expect(broken.status).toBe(1)
@@ -55,7 +57,12 @@ describe("stagewright CLI", { timeout: 180_000 }, () => {
     const chunks: Array<Buffer> = []
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk))
     const send = (message: object) => child.stdin.write(JSON.stringify(message) + "\n")
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } } })
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }
+    })
     send({ jsonrpc: "2.0", method: "notifications/initialized" })
     send({ jsonrpc: "2.0", id: 2, method: "tools/list" })
     send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "electron_status", arguments: {} } })

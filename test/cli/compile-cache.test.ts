@@ -25,7 +25,9 @@ describe("where the code cache lives", () => {
 
   it("two installs of the same bundle keep different caches (a cache holds its script's path, which stack traces print)", () => {
     const args = ["serve"]
-    expect(cacheName("/a/node_modules/stagewright/dist/bin/stagewright.cjs", "same text", args)).not.toBe(cacheName("/b/node_modules/stagewright/dist/bin/stagewright.cjs", "same text", args))
+    expect(cacheName("/a/node_modules/stagewright/dist/bin/stagewright.cjs", "same text", args)).not.toBe(
+      cacheName("/b/node_modules/stagewright/dist/bin/stagewright.cjs", "same text", args)
+    )
     expect(cacheName("/a/x.cjs", "same text", args)).toBe(cacheName("/a/x.cjs", "same text", args))
   })
 
@@ -59,13 +61,19 @@ describe("old caches do not pile up", () => {
     make("notes.txt", STALE_CACHE_MS * 2)
     mkdirSync(join(folder, "sub"))
     pruneStale(folder, "serve-new.v8cache", now)
-    expect(readdirSync(folder).sort()).toEqual(["notes.txt", "serve-new.v8cache", "serve-new.v8cache.456.tmp", "serve-recent.v8cache", "sub", "tools-old.v8cache"])
+    expect(readdirSync(folder).sort()).toEqual([
+      "notes.txt",
+      "serve-new.v8cache",
+      "serve-new.v8cache.456.tmp",
+      "serve-recent.v8cache",
+      "sub",
+      "tools-old.v8cache"
+    ])
   })
 })
 
 describe("the bin with its code cache", { timeout: 120_000 }, () => {
-  const run = (folder: string) =>
-    runNode([CLI, "tools", "--json", "--plugin", HELLO], { env: { ...process.env, STAGEWRIGHT_COMPILE_CACHE: folder } })
+  const run = (folder: string) => runNode([CLI, "tools", "--json", "--plugin", HELLO], { env: { ...process.env, STAGEWRIGHT_COMPILE_CACHE: folder } })
   const names = (stdout: string) => (JSON.parse(stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name)
 
   it("the first run writes the cache; the next run uses it and answers the same, a third-party plugin included", async () => {
@@ -73,7 +81,10 @@ describe("the bin with its code cache", { timeout: 120_000 }, () => {
     const first = await run(folder)
     expect(first.status, first.stderr).toBe(0)
     const files = readdirSync(folder)
-    expect(files.filter((f) => /^tools-[0-9a-f]+\.v8cache$/.test(f)), files.join(", ")).toHaveLength(1)
+    expect(
+      files.filter((f) => /^tools-[0-9a-f]+\.v8cache$/.test(f)),
+      files.join(", ")
+    ).toHaveLength(1)
     const cache = join(folder, files.find((f) => f.endsWith(".v8cache"))!)
     expect(statSync(folder).mode & 0o777).toBe(0o700)
     const written = statSync(cache).mtimeMs
@@ -111,7 +122,9 @@ describe("the bin with its code cache", { timeout: 120_000 }, () => {
 
   it("STAGEWRIGHT_COMPILE_CACHE=off writes nothing", async () => {
     const home = mkdtempSync(join(tmpdir(), "stagewright-cc-home-"))
-    const off = await runNode([CLI, "tools", "--json"], { env: { ...process.env, STAGEWRIGHT_COMPILE_CACHE: "off", HOME: home, XDG_CACHE_HOME: join(home, "xdg") } })
+    const off = await runNode([CLI, "tools", "--json"], {
+      env: { ...process.env, STAGEWRIGHT_COMPILE_CACHE: "off", HOME: home, XDG_CACHE_HOME: join(home, "xdg") }
+    })
     expect(off.status, off.stderr).toBe(0)
     expect(names(off.stdout).length).toBeGreaterThan(10)
     expect(existsSync(join(home, "xdg", "stagewright"))).toBe(false)

@@ -30,9 +30,19 @@ interface Report {
     readonly kind: string
     readonly installedElectron?: { readonly version?: string; readonly packageDir?: string; readonly binary?: string }
     readonly launch?: { readonly kind?: string; readonly executablePath?: string; readonly reason?: string; readonly error?: string }
-    readonly versions?: { readonly node?: string; readonly v8?: string; readonly modules?: string; readonly electron?: string; readonly skipped?: string; readonly error?: string }
+    readonly versions?: {
+      readonly node?: string
+      readonly v8?: string
+      readonly modules?: string
+      readonly electron?: string
+      readonly skipped?: string
+      readonly error?: string
+    }
     readonly fuses?: { readonly wire?: Record<string, string> }
-    readonly addons?: { readonly addons: ReadonlyArray<{ readonly shown: string; readonly abi: { readonly kind: string; readonly modules?: number } }>; readonly cut: ReadonlyArray<string> }
+    readonly addons?: {
+      readonly addons: ReadonlyArray<{ readonly shown: string; readonly abi: { readonly kind: string; readonly modules?: number } }>
+      readonly cut: ReadonlyArray<string>
+    }
   }
 }
 
@@ -70,7 +80,10 @@ const fakeAddon = (app: string, relative: string, symbol: string) => {
   const file = join(app, relative)
   mkdirSync(join(file, ".."), { recursive: true })
   // Enough of a shared object for the scan: ELF magic, padding, the registration symbol among other strings.
-  writeFileSync(file, Buffer.concat([Buffer.from("\x7fELF\x02\x01\x01", "latin1"), Buffer.alloc(4096), Buffer.from(`\0memcpy\0${symbol}\0__cxa_finalize\0`, "latin1")]))
+  writeFileSync(
+    file,
+    Buffer.concat([Buffer.from("\x7fELF\x02\x01\x01", "latin1"), Buffer.alloc(4096), Buffer.from(`\0memcpy\0${symbol}\0__cxa_finalize\0`, "latin1")])
+  )
   return file
 }
 
@@ -83,7 +96,12 @@ describe("stagewright doctor --app", { timeout: 180_000 }, () => {
     expect(report.ok).toBe(true)
     expect(report.app.kind).toBe("app")
     expect(report.app.launch).toMatchObject({ kind: "standin", executablePath: standinExecutable() })
-    expect(report.app.versions).toMatchObject({ node: process.versions.node, v8: process.versions.v8, modules: process.versions.modules, electron: "0.0.0-standin" })
+    expect(report.app.versions).toMatchObject({
+      node: process.versions.node,
+      v8: process.versions.v8,
+      modules: process.versions.modules,
+      electron: "0.0.0-standin"
+    })
     expect(check(report, "binary versions")[0]?.detail).toContain(`NODE_MODULE_VERSION ${process.versions.modules}`)
     expect(check(report, "display")).toHaveLength(1)
     const human = await runCli(["doctor", "--app", sampleAppPath("tasks")], standinEnv)

@@ -22,7 +22,11 @@ interface Snippet {
 
 const readme = readFileSync(join(packageRoot(), "README.md"), "utf8")
 const section = readme.slice(readme.indexOf("## Using it with an MCP host"))
-const blocks = [...section.matchAll(/\*\*(Claude Code|VS Code|Cursor|Codex)\*\*[\s\S]*?```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ host: m[1]!, lang: m[2]!, body: m[3]! }))
+const blocks = [...section.matchAll(/\*\*(Claude Code|VS Code|Cursor|Codex)\*\*[\s\S]*?```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
+  host: m[1]!,
+  lang: m[2]!,
+  body: m[3]!
+}))
 
 const snippets: ReadonlyArray<Snippet> = blocks.flatMap(({ host, lang, body }): Array<Snippet> => {
   if (lang === "sh") {
@@ -49,7 +53,9 @@ const snippets: ReadonlyArray<Snippet> = blocks.flatMap(({ host, lang, body }): 
 /** The snippet's command line with the built bin for the package and a real folder for the placeholders. */
 const asRun = (snippet: Snippet, app: string): { readonly args: ReadonlyArray<string>; readonly env: Record<string, string> } => {
   const rest = snippet.command === "npx" ? snippet.args.slice(snippet.args.indexOf("stagewright") + 1) : snippet.args
-  expect(snippet.command === "npx" ? snippet.args.slice(0, 2) : [snippet.command]).toEqual(snippet.command === "npx" ? ["-y", "stagewright"] : ["./node_modules/.bin/stagewright"])
+  expect(snippet.command === "npx" ? snippet.args.slice(0, 2) : [snippet.command]).toEqual(
+    snippet.command === "npx" ? ["-y", "stagewright"] : ["./node_modules/.bin/stagewright"]
+  )
   const args = rest.map((a) => a.replace("/path/to/your/app", app).replace("${workspaceFolder}", app))
   return { args: [CLI, ...args], env: snippet.env }
 }
@@ -69,7 +75,13 @@ describe("the README's host snippets", { timeout: 120_000 }, () => {
       const app = mkdtempSync(join(tmpdir(), "stagewright-host-app-"))
       mkdirSync(join(app, "stagewright-output"))
       const { args, env } = asRun(snippet, app)
-      const transport = new StdioClientTransport({ command: process.execPath, args: [...args], cwd: app, stderr: "pipe", env: { ...getDefaultEnvironment(), ...env } })
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [...args],
+        cwd: app,
+        stderr: "pipe",
+        env: { ...getDefaultEnvironment(), ...env }
+      })
       const client = new Client({ name: "host-snippet", version: "1.0.0" })
       await client.connect(transport)
       try {

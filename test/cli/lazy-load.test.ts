@@ -28,7 +28,8 @@ const PLAYWRIGHT = /\/node_modules\/playwright-core\//
  * files, when they are loaded from node_modules or a tsc build), and the Node builtins they require when
  * initialized (the bin bundles them into one file, where they are initialized at the first import only).
  */
-const HTTP_TRANSPORT = /\/@modelcontextprotocol\/sdk\/dist\/(esm|cjs)\/server\/streamableHttp\.js|\/node_modules\/@hono\/node-server\/|\/server\/HttpServer\.js|^node:(http|http2|tls)$/
+const HTTP_TRANSPORT =
+  /\/@modelcontextprotocol\/sdk\/dist\/(esm|cjs)\/server\/streamableHttp\.js|\/node_modules\/@hono\/node-server\/|\/server\/HttpServer\.js|^node:(http|http2|tls)$/
 
 const logFile = () => join(mkdtempSync(join(tmpdir(), "stagewright-modules-")), "modules.log")
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [])
@@ -54,7 +55,12 @@ describe("serve loads nothing it does not need yet", { timeout: 180_000 }, () =>
   })
 
   it("a start to tools/list peaks under 90 MiB resident (issue 37's goal; 96 MiB before the lean start)", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve"], env: { ...getDefaultEnvironment(), ...electronChoice() }, stderr: "pipe" })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "serve"],
+      env: { ...getDefaultEnvironment(), ...electronChoice() },
+      stderr: "pipe"
+    })
     const client = new Client({ name: "peak-rss-test", version: "1" })
     await client.connect(transport)
     const pid = transport.pid!
@@ -92,16 +98,29 @@ describe("serve loads nothing it does not need yet", { timeout: 180_000 }, () =>
       expect(beforeLaunch.some((m) => m.endsWith("/dist/cli.js"))).toBe(true)
       expect(beforeLaunch.length).toBeGreaterThan(20)
 
-      expect(beforeLaunch.filter((m) => HTTP_TRANSPORT.test(m)), "the HTTP transport was loaded by serve over stdio").toEqual([])
-      expect(beforeLaunch.filter((m) => PLAYWRIGHT.test(m)), "playwright-core was loaded before any launch or attach").toEqual([])
+      expect(
+        beforeLaunch.filter((m) => HTTP_TRANSPORT.test(m)),
+        "the HTTP transport was loaded by serve over stdio"
+      ).toEqual([])
+      expect(
+        beforeLaunch.filter((m) => PLAYWRIGHT.test(m)),
+        "playwright-core was loaded before any launch or attach"
+      ).toEqual([])
 
-      const launched = await client.callTool({ name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } } }, undefined, { timeout: 120_000 })
+      const launched = await client.callTool(
+        { name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } } },
+        undefined,
+        { timeout: 120_000 }
+      )
       expect(launched.isError, JSON.stringify(launched.content)).not.toBe(true)
       const closed = await client.callTool({ name: "electron_close", arguments: {} }, undefined, { timeout: 60_000 })
       expect(closed.isError, JSON.stringify(closed.content)).not.toBe(true)
       process.kill(pid, "SIGUSR2")
       const afterLaunch = await untilSnapshot(log, 2)
-      expect(afterLaunch.some((m) => PLAYWRIGHT.test(m)), "the recorder did not see playwright-core even after a launch").toBe(true)
+      expect(
+        afterLaunch.some((m) => PLAYWRIGHT.test(m)),
+        "the recorder did not see playwright-core even after a launch"
+      ).toBe(true)
     } finally {
       await client.close()
       await waitForExit(pid)
@@ -129,7 +148,10 @@ describe("serve loads nothing it does not need yet", { timeout: 180_000 }, () =>
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
       child.kill("SIGUSR2")
       const listening = await untilSnapshot(log, 1)
-      expect(listening.some((m) => HTTP_TRANSPORT.test(m)), "the recorder did not see the HTTP transport of serve --port").toBe(true)
+      expect(
+        listening.some((m) => HTTP_TRANSPORT.test(m)),
+        "the recorder did not see the HTTP transport of serve --port"
+      ).toBe(true)
     } finally {
       child.kill("SIGTERM")
       if (child.pid !== undefined) await waitForExit(child.pid)

@@ -86,7 +86,13 @@ const installedClient = async (env: Record<string, string>) => {
       content?: ReadonlyArray<{ type: string; text?: string }>
       isError?: boolean
     }
-    return { text: (raw.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n"), isError: raw.isError === true }
+    return {
+      text: (raw.content ?? [])
+        .filter((c) => c.type === "text")
+        .map((c) => c.text)
+        .join("\n"),
+      isError: raw.isError === true
+    }
   }
   return { client, call }
 }
@@ -115,7 +121,16 @@ describe("the packed package", () => {
     const paths = listing!.files.map((file) => file.path)
     expect(paths.filter((path) => /^(test|src|bench|scripts|examples|dist\/bench)\//.test(path))).toEqual([])
     expect(paths.filter((path) => /^dist\/(demo|samples)\.|\.map$|\.v8cache$/.test(path))).toEqual([])
-    for (const needed of ["package.json", "README.md", "LICENSE", "dist/cli.js", "dist/bin/stagewright.cjs", "dist/index.js", "dist/index.d.ts", "docs/TOOLS.md"]) {
+    for (const needed of [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "dist/cli.js",
+      "dist/bin/stagewright.cjs",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "docs/TOOLS.md"
+    ]) {
       expect(paths).toContain(needed)
     }
     expect(listing!.unpackedSize).toBeLessThan(5 * 1024 * 1024)
@@ -124,7 +139,9 @@ describe("the packed package", () => {
   it("installs a bin whose --help lists the commands and the flags server.json names", async () => {
     const run = await runInstalled(["--help"])
     expect(run.status, run.stderr).toBe(0)
-    const server = JSON.parse(readFileSync(join(root, "server.json"), "utf8")) as { packages: ReadonlyArray<{ packageArguments?: ReadonlyArray<{ name?: string }> }> }
+    const server = JSON.parse(readFileSync(join(root, "server.json"), "utf8")) as {
+      packages: ReadonlyArray<{ packageArguments?: ReadonlyArray<{ name?: string }> }>
+    }
     for (const flag of (server.packages[0]!.packageArguments ?? []).map((argument) => argument.name!)) expect(run.stdout).toContain(flag)
     expect(run.stdout).toContain("doctor")
     expect(existsSync(join(installedPackage, "test"))).toBe(false)
@@ -135,7 +152,8 @@ describe("the packed package", () => {
     const report = JSON.parse(plain.stdout) as { ok: boolean; checks: ReadonlyArray<{ name: string; ok: boolean; required: boolean; detail: string }> }
     expect(typeof report.ok).toBe("boolean")
     expect(report.checks.map((check) => check.name)).toEqual(expect.arrayContaining(["node", "playwright-core", "electron", "output dir", "policy"]))
-    for (const check of report.checks) expect(check).toEqual({ name: expect.any(String), ok: expect.any(Boolean), required: expect.any(Boolean), detail: expect.any(String) })
+    for (const check of report.checks)
+      expect(check).toEqual({ name: expect.any(String), ok: expect.any(Boolean), required: expect.any(Boolean), detail: expect.any(String) })
     expect(report.checks.find((check) => check.name === "playwright-core")).toMatchObject({ ok: true })
 
     const standin = await runInstalled(["doctor", "--json"], { STAGEWRIGHT_ELECTRON: "standin" })

@@ -118,7 +118,7 @@ describe("navigation tools", () => {
     await mcp.call("electron_history", { direction: "back" })
     const reload = await mcp.call("electron_reload")
     expect(reload.isError, reload.text).toBe(false)
-    const heading = await mcp.call("electron_expect_visible", { target: "role=heading[name=\"Task Board\"]" })
+    const heading = await mcp.call("electron_expect_visible", { target: 'role=heading[name="Task Board"]' })
     expect(heading.isError, heading.text).toBe(false)
     const relative = await mcp.call("electron_navigate", { url: "index.html" })
     expect(relative.code).toBe("INVALID_ARGUMENT")
@@ -156,7 +156,13 @@ describe("electron_attach", () => {
       const needsMain = await mcp.call("electron_app_info")
       expect(needsMain.code).toBe("NEEDS_MAIN_PROCESS")
       expect(needsMain.text).toContain("inspectorUrl")
-      for (const [tool, args] of [["electron_menu", {}], ["electron_menu_click", { id: "new-task" }], ["electron_clipboard", { action: "read" }], ["electron_dialog_stub", { action: "list" }], ["electron_window_state", { action: "focus" }]] as const) {
+      for (const [tool, args] of [
+        ["electron_menu", {}],
+        ["electron_menu_click", { id: "new-task" }],
+        ["electron_clipboard", { action: "read" }],
+        ["electron_dialog_stub", { action: "list" }],
+        ["electron_window_state", { action: "focus" }]
+      ] as const) {
         const result = await mcp.call(tool, args)
         expect(result.code, `${tool}: ${result.text}`).toBe("NEEDS_MAIN_PROCESS")
       }
@@ -175,7 +181,9 @@ describe("electron_attach", () => {
       const errors = await Effect.runPromise(
         callUntil(mcp, "electron_errors", {}, (r) => (r.structured?.errors ?? []).some((e: { kind: string }) => e.kind === "load-failed"))
       )
-      expect(errors.structured.errors).toContainEqual(expect.objectContaining({ kind: "load-failed", url: "http://127.0.0.1:2/", window: failedWindow.structured.window.id }))
+      expect(errors.structured.errors).toContainEqual(
+        expect.objectContaining({ kind: "load-failed", url: "http://127.0.0.1:2/", window: failedWindow.structured.window.id })
+      )
       expect((await mcp.call("electron_click", { target: 'css=[data-testid="task-row"] >> nth=0', button: "right" })).isError).toBe(false)
       const menus = await Effect.runPromise(callUntil(mcp, "electron_menu", {}, (r) => r.structured?.contextMenu != null))
       expect(menus.structured.contextMenu?.items?.[1]?.label, menus.text).toBe("Move to top")

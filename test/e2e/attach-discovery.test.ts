@@ -37,7 +37,13 @@ describe("electron_attach discovery", () => {
   it("lists running apps with their pid, name, port and first page title, without attaching", async () => {
     // The apps' windows load after Chromium opens its port: list until both titles are there.
     const listing = await Effect.runPromise(
-      callUntil(mcp, "electron_attach", {}, (r) => /^Tasks/.test(listed(r, fixed.child.pid)?.title ?? "") && listed(r, zero.child.pid)?.title === "Hardened Demo", 20_000)
+      callUntil(
+        mcp,
+        "electron_attach",
+        {},
+        (r) => /^Tasks/.test(listed(r, fixed.child.pid)?.title ?? "") && listed(r, zero.child.pid)?.title === "Hardened Demo",
+        20_000
+      )
     )
     expect(listing.isError, listing.text).toBe(false)
     expect(listed(listing, fixed.child.pid)).toMatchObject({ pid: fixed.child.pid, name: "electron", port: fixed.port, title: expect.stringMatching(/^Tasks/) })

@@ -40,7 +40,10 @@ const plain = (executable: string, args: ReadonlyArray<string>) => {
 const whenUp = (child: ChildProcess) =>
   Effect.runPromise(
     Effect.sync(() => descendants(child.pid!).length).pipe(
-      Effect.filterOrFail((n) => n > 0, () => "not yet"),
+      Effect.filterOrFail(
+        (n) => n > 0,
+        () => "not yet"
+      ),
       Effect.retry(Schedule.spaced("100 millis")),
       Effect.timeout("30 seconds")
     )
@@ -49,7 +52,10 @@ const whenUp = (child: ChildProcess) =>
 const inspectorGone = (pid: number) =>
   Effect.runPromise(
     inspectorOf(pid).pipe(
-      Effect.filterOrFail((found) => found === undefined, () => "still open"),
+      Effect.filterOrFail(
+        (found) => found === undefined,
+        () => "still open"
+      ),
       Effect.retry(Schedule.spaced("100 millis")),
       Effect.timeout("10 seconds"),
       Effect.as(true),
@@ -83,7 +89,11 @@ describe("electron_attach to an app started without a debug port", () => {
   it("attaches by pid, drives the window, and electron_close leaves the app running with no inspector port", async () => {
     const attached = await allowed.call("electron_attach", { pid: app.pid })
     expect(attached.isError, attached.text).toBe(false)
-    expect(attached.text).toMatch(new RegExp(`^Attached to pid ${app.pid} \\(electron\\) through its main process: windows .* and main process; its inspector was opened on 127\\.0\\.0\\.1:\\d+ and closes when the session ends`))
+    expect(attached.text).toMatch(
+      new RegExp(
+        `^Attached to pid ${app.pid} \\(electron\\) through its main process: windows .* and main process; its inspector was opened on 127\\.0\\.0\\.1:\\d+ and closes when the session ends`
+      )
+    )
     expect(attached.structured).toMatchObject({ pid: app.pid, mainProcess: true, viaMainProcess: true, openedInspector: true })
 
     const snapshot = await Effect.runPromise(callUntil(allowed, "electron_snapshot", {}, (r) => /heading "Hardened Demo"/.test(r.text)))
@@ -120,7 +130,9 @@ describe("electron_attach to an app started without a debug port", () => {
     try {
       const refused = await allowed.call("electron_attach", { pid: app.pid })
       expect(refused.code, refused.text).toBe("LAUNCH_FAILED")
-      expect(refused.text).toContain(`Cannot attach to pid ${app.pid} (electron): its inspector opens on 127.0.0.1:9229, which another process already listens on`)
+      expect(refused.text).toContain(
+        `Cannot attach to pid ${app.pid} (electron): its inspector opens on 127.0.0.1:9229, which another process already listens on`
+      )
       expect(refused.text).toMatch(/Hint: .*--inspect-port=0/)
 
       // --inspect-port opens nothing by itself: it is where SIGUSR1 opens the inspector later.
@@ -132,7 +144,9 @@ describe("electron_attach to an app started without a debug port", () => {
       const port = attached.structured.inspectorPort as number
       expect(port).not.toBe(9229)
       expect((await Effect.runPromise(listeningSockets(other.pid!))).map((socket) => socket.port)).toContain(port)
-      expect((await Effect.runPromise(callUntil(allowed, "electron_get_text", { target: "role=heading[level=1]" }, (r) => r.text === "Hardened Demo"))).text).toBe("Hardened Demo")
+      expect(
+        (await Effect.runPromise(callUntil(allowed, "electron_get_text", { target: "role=heading[level=1]" }, (r) => r.text === "Hardened Demo"))).text
+      ).toBe("Hardened Demo")
       expect((await allowed.call("electron_close")).isError).toBe(false)
       expect(await inspectorGone(other.pid!)).toBe(true)
       expect(isAlive(other.pid!)).toBe(true)
@@ -169,18 +183,25 @@ describe("electron_attach to an app started without a debug port", () => {
     const listing = await safe.call("electron_attach", {})
     expect(listing.isError, listing.text).toBe(false)
     expect(listing.text).toContain(`pid ${app.pid} electron (no debug port: attach needs --allow-eval main)`)
-    expect(listing.text).toContain(`pid ${build.pid} hardened (no debug port: its EnableNodeCliInspectArguments fuse is off, restart it with --remote-debugging-port)`)
+    expect(listing.text).toContain(
+      `pid ${build.pid} hardened (no debug port: its EnableNodeCliInspectArguments fuse is off, restart it with --remote-debugging-port)`
+    )
     const listed = (listing.structured.withoutPort as Array<{ pid: number }>).map((entry) => entry.pid)
-    for (const other of started.filter((child) => child.spawnfile !== resolveElectronRuntime().executablePath && child !== build)) expect(listed).not.toContain(other.pid)
+    for (const other of started.filter((child) => child.spawnfile !== resolveElectronRuntime().executablePath && child !== build))
+      expect(listed).not.toContain(other.pid)
     // Its Chromium is not an app of its own.
     for (const helper of descendants(app.pid!)) expect(listed).not.toContain(helper)
-    expect((await allowed.call("electron_attach", {})).text).toContain(`pid ${app.pid} electron (no debug port: attach by pid opens its main-process inspector)`)
+    expect((await allowed.call("electron_attach", {})).text).toContain(
+      `pid ${app.pid} electron (no debug port: attach by pid opens its main-process inspector)`
+    )
   })
 
   it("refuses another user's process (the owner faked through ProcessProbe)", async () => {
     const probe = { ownerOf: () => Effect.succeed(4242), myUid: 1000 }
     const refused = await Effect.runPromise(Effect.flip(attachableProcess(app.pid!).pipe(Effect.provideService(ProcessProbe, probe))))
-    expect(refused.message).toBe(`Cannot attach to pid ${app.pid}: it belongs to another user (uid 4242); Stagewright opens the inspector only of its own user's processes (uid 1000)`)
+    expect(refused.message).toBe(
+      `Cannot attach to pid ${app.pid}: it belongs to another user (uid 4242); Stagewright opens the inspector only of its own user's processes (uid 1000)`
+    )
     // The same process, as its real owner sees it, is attachable.
     expect((await Effect.runPromise(attachableProcess(app.pid!))).name).toBe("electron")
   })

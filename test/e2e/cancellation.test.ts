@@ -85,7 +85,10 @@ describe("cancellation", () => {
   it("a cancelled electron_expect_text poll makes no further Playwright call", async () => {
     calls = 0
     pending = 0
-    expect(await callsAfterCancel("electron_expect_text", { target: "testid=board-name", text: "never this name", timeoutMs: 30_000 })).toEqual({ further: 0, stillRunning: 0 })
+    expect(await callsAfterCancel("electron_expect_text", { target: "testid=board-name", text: "never this name", timeoutMs: 30_000 })).toEqual({
+      further: 0,
+      stillRunning: 0
+    })
   })
 
   it("a cancelled electron_click on an element that appears only later makes no further Playwright call, and never clicks it", async () => {
@@ -112,6 +115,9 @@ describe("cancellation", () => {
   it("a cancelled electron_wait_for_window makes no further Playwright call", async () => {
     calls = 0
     pending = 0
-    expect(await callsAfterCancel("electron_wait_for_window", { title: "a window that never opens", timeoutMs: 30_000 })).toEqual({ further: 0, stillRunning: 0 })
+    expect(await callsAfterCancel("electron_wait_for_window", { title: "a window that never opens", timeoutMs: 30_000 })).toEqual({
+      further: 0,
+      stillRunning: 0
+    })
   })
 })

@@ -53,7 +53,11 @@ describe("a packaged build with the inspect fuse off", () => {
     expect((await mcp.call("electron_fill", { target: "testid=ping-input", value: "over cdp" })).isError).toBe(false)
     expect((await mcp.call("electron_expect_value", { target: "testid=ping-input", value: "over cdp" })).isError).toBe(false)
 
-    for (const [tool, args] of [["electron_app_info", {}], ["electron_menu", {}], ["electron_window_state", { action: "focus" }]] as const) {
+    for (const [tool, args] of [
+      ["electron_app_info", {}],
+      ["electron_menu", {}],
+      ["electron_window_state", { action: "focus" }]
+    ] as const) {
       const result = await mcp.call(tool, args)
       expect(result.code, `${tool}: ${result.text}`).toBe("NEEDS_MAIN_PROCESS")
       expect(result.text).toContain("inspect fuse off: launched over CDP")

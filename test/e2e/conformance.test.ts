@@ -84,6 +84,8 @@ describe("MCP conformance suite (server scenarios)", () => {
       expect(r.failed, name).toBe(0)
       expect(r.passed, name).toBeGreaterThan(0)
     }
-    process.stderr.write(`[conformance] ${[...results.values()].filter((r) => r.failed === 0 && r.passed > 0).length} of ${results.size} scenarios passed; ${mustPass.length} required\n`)
+    process.stderr.write(
+      `[conformance] ${[...results.values()].filter((r) => r.failed === 0 && r.passed > 0).length} of ${results.size} scenarios passed; ${mustPass.length} required\n`
+    )
   }, 300_000)
 })

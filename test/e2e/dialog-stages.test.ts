@@ -33,7 +33,16 @@ describe("a dialog that opens during the call (full profile)", () => {
 
   const calls: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
     ["electron_click", { target: "testid=never-there", timeoutMs: 15_000 }],
-    ["electron_fill_form", { fields: [{ target: "testid=task-title-input", value: "a" }, { target: "testid=never-there", value: "x" }], timeoutMs: 15_000 }],
+    [
+      "electron_fill_form",
+      {
+        fields: [
+          { target: "testid=task-title-input", value: "a" },
+          { target: "testid=never-there", value: "x" }
+        ],
+        timeoutMs: 15_000
+      }
+    ],
     ["electron_perf_long_tasks", { durationMs: 15_000 }],
     ["pagewait_title", { ms: 15_000 }]
   ]
@@ -42,7 +51,9 @@ describe("a dialog that opens during the call (full profile)", () => {
     it(`${name} answers DIALOG_OPEN, not a timeout, and the page works once the dialog is answered`, async () => {
       // The page opens a confirm 2 s from now, while the call waits (past an action's first 1 s attempt,
       // during which a dialog counts as the action's own).
-      const scheduled = await mcp.call("electron_eval_renderer", { function: "() => { setTimeout(() => { window.stageAnswer = confirm('Stage test?') }, 2000) }" })
+      const scheduled = await mcp.call("electron_eval_renderer", {
+        function: "() => { setTimeout(() => { window.stageAnswer = confirm('Stage test?') }, 2000) }"
+      })
       expect(scheduled.isError, scheduled.text).toBe(false)
       const started = Date.now()
       const result = await mcp.call(name, args)
@@ -95,7 +106,12 @@ describe("a dialog already open (essential profile)", () => {
     const opened = await mcp.call("electron_click", { target: 'role=button[name="Delete Renew passport"]' })
     expect(opened.structured.dialog).toMatchObject({ type: "confirm", window: "w1" })
     // The perf and emulation tools read every window (Windows.every): the blocked one fails them at once.
-    const tools = [["electron_a11y_audit", {}], ["pagewait_title", { ms: 0 }], ["electron_perf_startup", {}], ["electron_emulation_theme", {}]] as const
+    const tools = [
+      ["electron_a11y_audit", {}],
+      ["pagewait_title", { ms: 0 }],
+      ["electron_perf_startup", {}],
+      ["electron_emulation_theme", {}]
+    ] as const
     for (const [name, args] of tools) {
       const result = await mcp.call(name, args)
       expect(result.code, `${name}: ${result.text}`).toBe("DIALOG_OPEN")

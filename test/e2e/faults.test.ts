@@ -70,7 +70,8 @@ describe("faults", () => {
     // Main closes the settings window a second from now, while an assertion waits on an element that
     // never appears there (for up to 15 s): the closed window must end the wait at once.
     const scheduled = await mcp.call("electron_eval_main", {
-      function: "({ BrowserWindow }) => { const w = BrowserWindow.getAllWindows().find((w) => w.getTitle() === 'Settings'); setTimeout(() => w.close(), 1000); return w.id }"
+      function:
+        "({ BrowserWindow }) => { const w = BrowserWindow.getAllWindows().find((w) => w.getTitle() === 'Settings'); setTimeout(() => w.close(), 1000); return w.id }"
     })
     expect(scheduled.isError, scheduled.text).toBe(false)
     const outcome = await timed(() => mcp.call("electron_expect_visible", { target: "testid=never-there", timeoutMs: 15_000 }))

@@ -82,7 +82,12 @@ const raw = (url: URL, { method = "POST", body, headers = {}, localAddress }: Ra
     req.end(body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body))
   })
 
-const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+}
 const toolsList = { jsonrpc: "2.0", id: 7, method: "tools/list" }
 
 /** A raw GET of a session's SSE stream, held open until `close` (a connected client's stream). */
@@ -106,7 +111,13 @@ const holdStream = (url: URL, id: string) =>
 const abandon = async (url: URL) => {
   const answer = await new Promise<{ status: number; id: string | undefined }>((resolve, reject) => {
     const req = request(
-      { host: "127.0.0.1", port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...AUTH } },
+      {
+        host: "127.0.0.1",
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...AUTH }
+      },
       (res) => {
         res.resume()
         res.once("end", () => resolve({ status: res.statusCode ?? 0, id: res.headers["mcp-session-id"] as string | undefined }))
@@ -146,17 +157,23 @@ describe("HTTP session cap", () => {
     expect((await raw(url, { body: toolsList, headers: { ...AUTH, "mcp-session-id": b } })).status).toBe(404)
     expect((await raw(url, { body: toolsList, headers: { ...AUTH, "mcp-session-id": a } })).status).toBe(200)
     streamA.close()
-    await vi.waitFor(async () => {
-      // a is idle again once its stream is gone: the next newcomer takes its place.
-      expect((await abandon(url)).status).toBe(200)
-    }, { timeout: 10_000, interval: 100 })
+    await vi.waitFor(
+      async () => {
+        // a is idle again once its stream is gone: the next newcomer takes its place.
+        expect((await abandon(url)).status).toBe(200)
+      },
+      { timeout: 10_000, interval: 100 }
+    )
     // Both sessions live (two SDK clients, their streams open): no room, and the newcomer opens nothing.
     const [x, y] = [await connect(url), await connect(url)]
-    await vi.waitFor(async () => {
-      const refused = await raw(url, { body: initialize, headers: AUTH })
-      expect(refused.status).toBe(503)
-      expect(JSON.parse(refused.body)).toMatchObject({ error: { message: expect.stringContaining("every one has a request in flight or an open stream") } })
-    }, { timeout: 10_000, interval: 100 })
+    await vi.waitFor(
+      async () => {
+        const refused = await raw(url, { body: initialize, headers: AUTH })
+        expect(refused.status).toBe(503)
+        expect(JSON.parse(refused.body)).toMatchObject({ error: { message: expect.stringContaining("every one has a request in flight or an open stream") } })
+      },
+      { timeout: 10_000, interval: 100 }
+    )
     expect(http.sessions()).toBe(2)
     expect((await x.client.listTools()).tools.length).toBeGreaterThan(0)
     expect((await y.client.listTools()).tools.length).toBeGreaterThan(0)
@@ -274,7 +291,8 @@ describe("HTTP request bodies", () => {
   it("answers a 100,000-deep JSON body with a JSON-RPC error, with or without a session, and keeps serving", async () => {
     const { http, url } = await startHttp({})
     const a = await connect(url)
-    const deep = (method: string) => `{"jsonrpc":"2.0","id":3,"method":"${method}","params":{"name":"electron_status","arguments":{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}}}`
+    const deep = (method: string) =>
+      `{"jsonrpc":"2.0","id":3,"method":"${method}","params":{"name":"electron_status","arguments":{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}}}`
     for (const headers of [AUTH, { ...AUTH, "mcp-session-id": a.transport.sessionId! }]) {
       const answer = await raw(url, { body: deep(headers === AUTH ? "initialize" : "tools/call"), headers })
       expect(answer.status).toBe(400)
@@ -311,6 +329,9 @@ describe("HTTP connection cap", () => {
     })
     expect(answer).toBe("")
     for (const socket of held) socket.destroy()
-    await vi.waitFor(async () => expect((await raw(url, { body: initialize, headers: { ...AUTH, connection: "close" } })).status).toBe(200), { timeout: 10_000, interval: 100 })
+    await vi.waitFor(async () => expect((await raw(url, { body: initialize, headers: { ...AUTH, connection: "close" } })).status).toBe(200), {
+      timeout: 10_000,
+      interval: 100
+    })
   })
 })

@@ -27,9 +27,20 @@ const start = (args: ReadonlyArray<string>) =>
 
 const initialize = (port: string, headers: Record<string, string>) =>
   new Promise<number>((resolve, reject) => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+    })
     const req = request(
-      { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { host: `127.0.0.1:${port}`, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method: "POST",
+        headers: { host: `127.0.0.1:${port}`, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }
+      },
       (res) => {
         res.resume()
         resolve(res.statusCode ?? 0)

@@ -48,9 +48,20 @@ const connect = async (headers: Record<string, string> = { authorization: `Beare
 /** A raw initialize POST with chosen headers; resolves with the HTTP status. */
 const rawPost = (headers: Record<string, string>) =>
   new Promise<number>((resolve, reject) => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+    })
     const req = request(
-      { host: "127.0.0.1", port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+      {
+        host: "127.0.0.1",
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }
+      },
       (res) => {
         res.resume()
         resolve(res.statusCode ?? 0)
@@ -61,7 +72,9 @@ const rawPost = (headers: Record<string, string>) =>
   })
 
 beforeAll(async () => {
-  const started = await startServer(["--port", "0", "--auth-token-env", "SW_TOKEN", "--tool-profile", "testing", "--allow-eval", "renderer"], { SW_TOKEN: TOKEN })
+  const started = await startServer(["--port", "0", "--auth-token-env", "SW_TOKEN", "--tool-profile", "testing", "--allow-eval", "renderer"], {
+    SW_TOKEN: TOKEN
+  })
   server = started.child
   url = started.url
 })
@@ -99,7 +112,9 @@ describe("HTTP transport", () => {
     const a = await connect()
     const b = await connect()
     const launch = (client: Client) =>
-      client.callTool({ name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } } }, undefined, { timeout: 120_000 })
+      client.callTool({ name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } } }, undefined, {
+        timeout: 120_000
+      })
     const [ra, rb] = await Promise.all([launch(a.client), launch(b.client)])
     expect(ra.isError).not.toBe(true)
     expect(rb.isError).not.toBe(true)

@@ -29,7 +29,9 @@ describe("key sequences and chords", () => {
     expect(pressed.structured.keys).toEqual(["Control+K", "Control+S"])
     expect(await textOf("shortcut-result")).toBe("Saved all")
     // The save went through IPC: the main process logged it (its console reaches electron_console).
-    const logged = await Effect.runPromise(callUntil(mcp, "electron_console", { source: "main", text: "saved script.js" }, (r) => r.text.includes("saved script.js")))
+    const logged = await Effect.runPromise(
+      callUntil(mcp, "electron_console", { source: "main", text: "saved script.js" }, (r) => r.text.includes("saved script.js"))
+    )
     expect(logged.text).toContain("[workbench] main: saved script.js")
   })
 

@@ -50,7 +50,9 @@ afterAll(async () => {
 
 /** The ref of the row or item labelled `label` in a snapshot or a menu listing. */
 const refOf = (text: string, label: string): string => {
-  const row = new RegExp(`(?:^|[ "])${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"?(?: \\[(?:checked|unchecked|disabled)\\])* \\[ref=(m\\d+)\\]`, "m").exec(text)
+  const row = new RegExp(`(?:^|[ "])${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"?(?: \\[(?:checked|unchecked|disabled)\\])* \\[ref=(m\\d+)\\]`, "m").exec(
+    text
+  )
   expect(row, `${label} in:\n${text}`).not.toBeNull()
   return row![1]!
 }
@@ -115,7 +117,10 @@ describe("reach without new tools (essential profile)", () => {
     expect(waited.isError, waited.text).toBe(false)
     const told = [clicked.text, waited.text].flatMap((t) => t.split("\n")).filter((l) => l.startsWith("Console error (w1): "))
     // Chromium logs the failed request too ("Failed to load resource: … 500"); the app's own error is told once.
-    expect(told.filter((l) => /HTTP 500.*Intentional failure from \/api\/broken/.test(l)), told.join("\n")).toHaveLength(1)
+    expect(
+      told.filter((l) => /HTTP 500.*Intentional failure from \/api\/broken/.test(l)),
+      told.join("\n")
+    ).toHaveLength(1)
     expect(new Set(told).size).toBe(told.length)
   })
 

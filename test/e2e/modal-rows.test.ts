@@ -103,7 +103,7 @@ describe("native dialogs held while the agent decides (essential)", () => {
     expect(shown.text).toContain('- text: "A sample task board for Stagewright, the MCP server that drives Electron apps."')
     expect(shown.text).toMatch(/- checkbox "Show tips on startup" \[ref=d\d+\]: unchecked/)
     const clicked = await mcp.call("electron_click", { target: refOf(shown, "button", "Copy version") })
-    expect(clicked.text).toContain('Answered the message box')
+    expect(clicked.text).toContain("Answered the message box")
     expect(clicked.text).toContain('"Copy version" (response 1)')
     // The app shows no "response 1": Copy version copies the version, and the app says so as real apps do.
     await textIs("notice", 'Copied "Tasks 1.4.0" to the clipboard')
@@ -138,7 +138,7 @@ describe("native dialogs held while the agent decides (essential)", () => {
 
 describe("a context menu and a file chooser as rows (essential)", () => {
   it("a context menu popped up by the app: its item is clicked by ref", async () => {
-    await mcp.call("electron_click", { target: 'testid=task-row >> nth=0', button: "right" })
+    await mcp.call("electron_click", { target: "testid=task-row >> nth=0", button: "right" })
     const shown = await snapshotUntil(/- menu "context menu: context menu" \[modal\]/)
     const clicked = await mcp.call("electron_click", { target: refOf(shown, "menuitem", "Move to top") })
     expect(clicked.text).toContain('Clicked the context menu item "Move to top"')

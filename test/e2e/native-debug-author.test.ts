@@ -72,7 +72,13 @@ describe("native tools", () => {
   it("electron_dialog_stub answers native dialogs, records the calls, and restores", async () => {
     const file = join(userData, "import.json")
     writeFileSync(file, JSON.stringify([{ title: "Imported one" }, { title: "Imported two" }]))
-    const set = await mcp.call("electron_dialog_stub", { action: "set", rules: [{ kind: "open", answer: { filePaths: [file] } }, { kind: "message", match: "Tasks", answer: { response: 1 } }] })
+    const set = await mcp.call("electron_dialog_stub", {
+      action: "set",
+      rules: [
+        { kind: "open", answer: { filePaths: [file] } },
+        { kind: "message", match: "Tasks", answer: { response: 1 } }
+      ]
+    })
     expect(set.isError, set.text).toBe(false)
     await mcp.call("electron_click", { target: "testid=open-file-button" })
     expect((await mcp.call("electron_expect_text", { target: "testid=dialog-result", text: `Imported 2 tasks from ${file}` })).isError).toBe(false)
@@ -201,7 +207,15 @@ describe("authoring tools", () => {
     const config = join(outputDir, "replay.config.mjs")
     writeFileSync(config, "export default { timeout: 120_000, expect: { timeout: 15_000 } }\n")
     return runNode(
-      [join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"), "test", file, `--config=${config}`, "--reporter=line", "--workers=1", `--output=${join(outputDir, "results")}`],
+      [
+        join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"),
+        "test",
+        file,
+        `--config=${config}`,
+        "--reporter=line",
+        "--workers=1",
+        `--output=${join(outputDir, "results")}`
+      ],
       { cwd: outputDir, timeoutMs: 240_000, env: { ...process.env, CI: "1" } }
     )
   }
@@ -212,7 +226,12 @@ describe("authoring tools", () => {
     const session = await inMemoryClient({ outputDir })
     try {
       await launchTasks(session, exportData)
-      await session.call("electron_fill_form", { fields: [{ target: "label=Title", value: "Exported task" }, { target: "testid=task-priority-select", value: "low" }] })
+      await session.call("electron_fill_form", {
+        fields: [
+          { target: "label=Title", value: "Exported task" },
+          { target: "testid=task-priority-select", value: "low" }
+        ]
+      })
       await session.call("electron_click", { target: 'role=button[name="Add task"]' })
       await session.call("electron_expect_text", { target: "testid=notice", text: 'Added "Exported task"' })
       // Electron has no prompt(): Rename board shows the app's inline form; a confirm is the web dialog recorded.

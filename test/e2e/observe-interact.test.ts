@@ -37,7 +37,8 @@ describe("observe tools on the tasks app", () => {
     expect(unchanged.text).toContain("(no change)")
     // A change made behind the agent's back (no tool snapshot in between) shows up as a diff.
     await mcp.call("electron_eval_renderer", {
-      function: "() => { const i = document.querySelector('[data-testid=search-input]'); i.value = 'passport'; i.dispatchEvent(new Event('input', { bubbles: true })) }"
+      function:
+        "() => { const i = document.querySelector('[data-testid=search-input]'); i.value = 'passport'; i.dispatchEvent(new Event('input', { bubbles: true })) }"
     })
     const diff = await mcp.call("electron_snapshot", { since: "last" })
     expect(diff.structured).toMatchObject({ incremental: true })
@@ -148,7 +149,7 @@ describe("interact tools on the tasks app", () => {
   })
 
   it("electron_click fails with ELEMENT_NOT_FOUND for a missing target and NOT_INTERACTABLE for a hidden one", async () => {
-    const missing = await mcp.call("electron_click", { target: "role=button[name=\"No such button\"]", timeoutMs: 500 })
+    const missing = await mcp.call("electron_click", { target: 'role=button[name="No such button"]', timeoutMs: 500 })
     expect(missing.code).toBe("ELEMENT_NOT_FOUND")
     const ambiguous = await mcp.call("electron_click", { target: "testid=task-edit", timeoutMs: 500 })
     expect(ambiguous.code).toBe("AMBIGUOUS_LOCATOR")

@@ -48,7 +48,10 @@ const appProcesses = async (ready: string): Promise<ReadonlyArray<number>> => {
 
 /** The built server over stdio, initialized, driven with raw JSON-RPC lines (a client that can leave mid-call). */
 const startServer = () => {
-  const server = spawn(process.execPath, [CLI, "--operation-timeout-ms", String(LAUNCH_TIMEOUT_MS + 30_000)], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...electronChoice() } })
+  const server = spawn(process.execPath, [CLI, "--operation-timeout-ms", String(LAUNCH_TIMEOUT_MS + 30_000)], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ...electronChoice() }
+  })
   let stderr = ""
   server.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
   const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)))
@@ -59,7 +62,12 @@ const startServer = () => {
     return received.find((m) => m.id === id)
   }
   const send = (message: object) => server.stdin.write(JSON.stringify(message) + "\n")
-  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pending-launch", version: "1" } } })
+  send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pending-launch", version: "1" } }
+  })
   send({ jsonrpc: "2.0", method: "notifications/initialized" })
   return { server, exited, send, answers, stderr: () => stderr }
 }
@@ -68,7 +76,12 @@ describe.each(Object.keys(PHASES) as Array<keyof typeof PHASES>)("a pending laun
   it("cancelled (notifications/cancelled): the app and its children end at once; the server keeps serving", async () => {
     const { ready, env } = holdingApp(phase)
     const { send, answers, server, exited } = startServer()
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env, timeoutMs: LAUNCH_TIMEOUT_MS } } })
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env, timeoutMs: LAUNCH_TIMEOUT_MS } }
+    })
     const pids = await appProcesses(ready)
     const cancelledAt = Date.now()
     send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "the user changed their mind" } })
@@ -83,7 +96,12 @@ describe.each(Object.keys(PHASES) as Array<keyof typeof PHASES>)("a pending laun
   it("its client leaves (stdin closes): the server exits and so do the app and its children", async () => {
     const { ready, env } = holdingApp(phase)
     const { send, server, exited, stderr } = startServer()
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env, timeoutMs: LAUNCH_TIMEOUT_MS } } })
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env, timeoutMs: LAUNCH_TIMEOUT_MS } }
+    })
     const pids = await appProcesses(ready)
     const leftAt = Date.now()
     server.stdin.end()
@@ -95,7 +113,12 @@ describe.each(Object.keys(PHASES) as Array<keyof typeof PHASES>)("a pending laun
   it("the server is stopped (SIGTERM): the app and its children end with it", async () => {
     const { ready, env } = holdingApp(phase)
     const { send, server, exited } = startServer()
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env, timeoutMs: LAUNCH_TIMEOUT_MS } } })
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env, timeoutMs: LAUNCH_TIMEOUT_MS } }
+    })
     const pids = await appProcesses(ready)
     server.kill("SIGTERM")
     await exited

@@ -57,7 +57,6 @@ describe("a plain field told by one selector count", () => {
   it("a target matching two fields is not one plain field", async () => {
     expect(await plain(".twice")).toBe(false)
   })
-
 })
 
 describe("electron_fill and electron_type on plain fields (tasks app)", () => {

@@ -103,7 +103,9 @@ describe("change summaries of a quiet page", () => {
     expect(counted.isError, counted.text).toBe(false)
     // DOM changes happened above (the text, the shadow root) while the page was watched.
     expect(counted.structured.value).toBe(0)
-    const watched = await mcp.call("electron_eval_renderer", { function: "() => Object.getOwnPropertySymbols(window).some((s) => s.description === 'stagewright.page-changes')" })
+    const watched = await mcp.call("electron_eval_renderer", {
+      function: "() => Object.getOwnPropertySymbols(window).some((s) => s.description === 'stagewright.page-changes')"
+    })
     expect(watched.structured.value).toBe(true)
   })
 

@@ -133,7 +133,9 @@ describe("a context-menu click in an exported test", () => {
       }
       await Effect.runPromise(callUntil(session, "electron_menu", {}, (r) => r.structured?.contextMenu != null))
       expect((await session.call("electron_menu_click", { path: ["Mark as done"] })).isError).toBe(false)
-      expect((await session.call("electron_expect_state", { target: 'role=checkbox[name="Done: Renew passport"]', state: { checked: true } })).isError).toBe(false)
+      expect((await session.call("electron_expect_state", { target: 'role=checkbox[name="Done: Renew passport"]', state: { checked: true } })).isError).toBe(
+        false
+      )
       const exported = await session.call("electron_export_test", { name: "context-menu" })
       expect(exported.isError, exported.text).toBe(false)
       const code = readFileSync(exported.structured.path as string, "utf8")
@@ -146,7 +148,15 @@ describe("a context-menu click in an exported test", () => {
       const config = join(outputDir, "replay.config.mjs")
       writeFileSync(config, "export default { timeout: 120_000, expect: { timeout: 15_000 } }\n")
       const replay = await runNode(
-        [join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"), "test", "context-menu.spec.ts", `--config=${config}`, "--reporter=line", "--workers=1", `--output=${join(outputDir, "results")}`],
+        [
+          join(packageRoot(), "node_modules", "@playwright", "test", "cli.js"),
+          "test",
+          "context-menu.spec.ts",
+          `--config=${config}`,
+          "--reporter=line",
+          "--workers=1",
+          `--output=${join(outputDir, "results")}`
+        ],
         { cwd: outputDir, timeoutMs: 240_000, env: { ...process.env, CI: "1" } }
       )
       expect(replay.status, replay.stdout + replay.stderr).toBe(0)
@@ -169,7 +179,9 @@ describe("failures the main process sees", () => {
       expect(waited.structured.window.url).toMatch(/^chrome-error:/)
       const failedWindow = waited.structured.window.id as string
       expect(failedWindow).not.toBe("w1")
-      const errors = yield* until("electron_errors", {}, (r) => (r.structured?.errors ?? []).some((e: { kind: string; window?: string }) => e.kind === "load-failed" && e.window !== undefined))
+      const errors = yield* until("electron_errors", {}, (r) =>
+        (r.structured?.errors ?? []).some((e: { kind: string; window?: string }) => e.kind === "load-failed" && e.window !== undefined)
+      )
       const failed = errors.structured.errors.find((e: { kind: string }) => e.kind === "load-failed")
       expect(failed).toMatchObject({ kind: "load-failed", url: "http://127.0.0.1:2/", error: "ERR_CONNECTION_REFUSED", code: -102, window: failedWindow })
       expect(errors.text).toMatch(/load-failed w\d+: Failed to load http:\/\/127\.0\.0\.1:2\/: ERR_CONNECTION_REFUSED \(-102\)/)
@@ -222,14 +234,24 @@ describe("the main console's warnings (how real Electron prints them too)", () =
       error: "ERR_NAME_NOT_RESOLVED",
       code: -105
     })
-    expect(mainConsoleError("(node:42) electron: Failed to load URL: file:///x.html with error: ERR_SOMETHING_NEW")).toEqual({ kind: "load-failed", message: "Failed to load file:///x.html: ERR_SOMETHING_NEW", url: "file:///x.html", error: "ERR_SOMETHING_NEW" })
+    expect(mainConsoleError("(node:42) electron: Failed to load URL: file:///x.html with error: ERR_SOMETHING_NEW")).toEqual({
+      kind: "load-failed",
+      message: "Failed to load file:///x.html: ERR_SOMETHING_NEW",
+      url: "file:///x.html",
+      error: "ERR_SOMETHING_NEW"
+    })
     expect(mainConsoleError(`(node:7) UnhandledPromiseRejectionWarning: Error: boom\n    at main.js:3:9${hint}`)).toEqual({
       kind: "rejection",
       message: "unhandled promise rejection in main: Error: boom",
       stack: "Error: boom\n    at main.js:3:9"
     })
-    expect(mainConsoleError("(node:7) UnhandledPromiseRejectionWarning: plain string")).toEqual({ kind: "rejection", message: "unhandled promise rejection in main: plain string" })
-    expect(mainConsoleError("(node:7) UnhandledPromiseRejectionWarning: Unhandled promise rejection. This error originated either by throwing … (rejection id: 1)")).toBeUndefined()
+    expect(mainConsoleError("(node:7) UnhandledPromiseRejectionWarning: plain string")).toEqual({
+      kind: "rejection",
+      message: "unhandled promise rejection in main: plain string"
+    })
+    expect(
+      mainConsoleError("(node:7) UnhandledPromiseRejectionWarning: Unhandled promise rejection. This error originated either by throwing … (rejection id: 1)")
+    ).toBeUndefined()
     expect(mainConsoleError("[app] Failed to load URL: http://x/ with error: ERR_FAILED")).toBeUndefined()
     expect(mainConsoleError("retrying after UnhandledPromiseRejectionWarning: x")).toBeUndefined()
   })

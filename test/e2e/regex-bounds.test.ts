@@ -16,7 +16,12 @@ let mcp: TestClient
 /** A tool call the client gives up on after `timeout` ms: a server whose event loop is blocked never answers. */
 const bounded = async (name: string, args: Record<string, unknown>, timeout = 20_000) => {
   const raw: any = await mcp.client.callTool({ name, arguments: args }, undefined, { timeout })
-  return { isError: raw.isError === true, code: raw.structuredContent?.error?.code as string | undefined, text: String(raw.content?.[0]?.text ?? ""), structured: raw.structuredContent }
+  return {
+    isError: raw.isError === true,
+    code: raw.structuredContent?.error?.code as string | undefined,
+    text: String(raw.content?.[0]?.text ?? ""),
+    structured: raw.structuredContent
+  }
 }
 
 beforeAll(async () => {

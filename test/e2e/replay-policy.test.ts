@@ -13,7 +13,16 @@ const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
 
 const header = { type: "header", schema: 1, stagewright: "0.1.0", startedAt: "2026-01-01T00:00:00.000Z", plugins: [], allowEval: [], tokens: "approx" }
 const launch = (index: number, args: Record<string, unknown>) => ({
-  type: "call", index, tool: "electron_launch", args, redacted: false, startedAt: "2026-01-01T00:00:00.000Z", durationMs: 1, outcome: "ok", chars: 1, approxTokens: 1
+  type: "call",
+  index,
+  tool: "electron_launch",
+  args,
+  redacted: false,
+  startedAt: "2026-01-01T00:00:00.000Z",
+  durationMs: 1,
+  outcome: "ok",
+  chars: 1,
+  approxTokens: 1
 })
 
 describe("replay's launch policy", () => {

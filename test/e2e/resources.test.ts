@@ -22,7 +22,11 @@ const CALL = { timeout: 120_000 }
 /** Launches the tasks app, takes a snapshot over the cap and follows its link; returns the app's pid. */
 const snapshotThroughResources = async (client: Client, changes: ReturnType<typeof listChanges>, outputDir: string) => {
   expect(client.getServerCapabilities()?.resources).toEqual({ listChanged: true })
-  const launched = await client.callTool({ name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } } }, undefined, CALL)
+  const launched = await client.callTool(
+    { name: "electron_launch", arguments: { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } } },
+    undefined,
+    CALL
+  )
   expect(launched.isError, JSON.stringify(launched.content)).not.toBe(true)
   const ready = await client.callTool({ name: "electron_wait_for", arguments: { target: 'css=body[data-ready="true"]' } }, undefined, CALL)
   expect(ready.isError, JSON.stringify(ready.content)).not.toBe(true)
@@ -78,7 +82,10 @@ describe("over-long results as resources", () => {
       await client.connect(transport)
       await snapshotThroughResources(client, changes, outputDir)
       for (const uri of ["stagewright://output/../x", "stagewright://output/%2e%2e/x"]) {
-        const refused = await client.readResource({ uri }).then(() => undefined, (error: any) => error.code)
+        const refused = await client.readResource({ uri }).then(
+          () => undefined,
+          (error: any) => error.code
+        )
         expect(refused, uri).toBe(-32602)
       }
       await transport.terminateSession()

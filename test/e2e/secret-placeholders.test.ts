@@ -57,7 +57,9 @@ describe("secret placeholders", () => {
     const status = await call("electron_status")
     for (const answer of answers) expect(answer).not.toContain(SECRET)
     expect(JSON.stringify(status)).not.toContain(ASSERTED)
-    const files = readdirSync(outputDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => join(f.parentPath, f.name))
+    const files = readdirSync(outputDir, { recursive: true, withFileTypes: true })
+      .filter((f) => f.isFile())
+      .map((f) => join(f.parentPath, f.name))
     expect(files.some((f) => f.endsWith(".jsonl"))).toBe(true)
     for (const file of files) {
       const text = readFileSync(file, "utf8")

@@ -67,7 +67,11 @@ describe("folded snapshots of the tasks board", () => {
     expect(refs.size).toBe(buttons.structured.count)
     // A folded row's refs are that row's checkbox and buttons.
     for (const row of rows) {
-      for (const [ref, name] of [[row.done, `Done: ${row.label}`], [row.edit, `Edit ${row.label}`], [row.remove, `Delete ${row.label}`]] as const) {
+      for (const [ref, name] of [
+        [row.done, `Done: ${row.label}`],
+        [row.edit, `Edit ${row.label}`],
+        [row.remove, `Delete ${row.label}`]
+      ] as const) {
         const label = await mcp.call("electron_get_attribute", { target: ref, name: "aria-label" })
         expect(label.structured.value, `${ref} of ${row.label}`).toBe(name)
       }
@@ -132,7 +136,10 @@ describe("folded snapshots of the tasks board", () => {
     const back = await mcp.call("electron_select_option", { target: "testid=filter-select", values: ["all"] })
     expect(back.isError, back.text).toBe(false)
     expect(back.text).toMatch(/\nThe page changed \(\+\d+ -\d+( ~\d+)? lines\), in short:\n/)
-    const digest = /\+ (\d+) (?:added to|new or changed in) list "Task list" \[ref=e\d+\]: listitem ×\d+ \(\d+ lines\); refs of checkbox "Done: …", button "Edit …", button "Delete …" in each: (.*?)(?: …, \+\d+ more rows)?$/m.exec(back.text)
+    const digest =
+      /\+ (\d+) (?:added to|new or changed in) list "Task list" \[ref=e\d+\]: listitem ×\d+ \(\d+ lines\); refs of checkbox "Done: …", button "Edit …", button "Delete …" in each: (.*?)(?: …, \+\d+ more rows)?$/m.exec(
+        back.text
+      )
     expect(digest, back.text).not.toBeNull()
     expect(Number(digest![1])).toBeGreaterThan(20)
     expect(back.text.length).toBeLessThan(1_500)

@@ -16,7 +16,10 @@ import { callUntil, freshUserData, inMemoryClient, type TestClient } from "../su
 const sources = join(import.meta.dirname, "../fixtures/apps/bundled")
 
 /** The line of `needle` in a source file (1-based), so the test does not hard-code it. */
-const lineOf = (file: string, needle: string) => readFileSync(join(sources, "src", file), "utf8").split("\n").findIndex((l) => l.includes(needle)) + 1
+const lineOf = (file: string, needle: string) =>
+  readFileSync(join(sources, "src", file), "utf8")
+    .split("\n")
+    .findIndex((l) => l.includes(needle)) + 1
 
 const buildApp = async () => {
   const app = mkdtempSync(join(tmpdir(), "sw-bundled-"))
@@ -24,7 +27,15 @@ const buildApp = async () => {
   cpSync(sources, app, { recursive: true })
   const common = { bundle: true, minify: true, logLevel: "silent" as const, absWorkingDir: app }
   await build({ ...common, entryPoints: ["src/renderer.ts"], outfile: join(app, "dist/renderer.js"), platform: "browser", format: "iife", sourcemap: "linked" })
-  await build({ ...common, entryPoints: ["src/main.ts"], outfile: join(app, "dist/main.js"), platform: "node", format: "cjs", external: ["electron"], sourcemap: "inline" })
+  await build({
+    ...common,
+    entryPoints: ["src/main.ts"],
+    outfile: join(app, "dist/main.js"),
+    platform: "node",
+    format: "cjs",
+    external: ["electron"],
+    sourcemap: "inline"
+  })
   return app
 }
 
@@ -74,7 +85,8 @@ describe("errors mapped through the app's source maps", () => {
       // errors are waited for with electron_errors (a debug tool: it leaves them untold).
       const scheduled = yield* Effect.promise(() =>
         mcp!.call("electron_eval_main", {
-          function: "({ BrowserWindow }) => { setTimeout(() => BrowserWindow.getAllWindows()[0].webContents.executeJavaScript(\"document.querySelector('[data-testid=total]').click()\", true), 1500); return 'scheduled' }"
+          function:
+            "({ BrowserWindow }) => { setTimeout(() => BrowserWindow.getAllWindows()[0].webContents.executeJavaScript(\"document.querySelector('[data-testid=total]').click()\", true), 1500); return 'scheduled' }"
         })
       )
       expect(scheduled.text).toBe('"scheduled"')
@@ -85,10 +97,15 @@ describe("errors mapped through the app's source maps", () => {
       const mainLine = lineOf("settings.ts", 'throw new Error("the theme')
       expect(failed.text).toContain("New errors of the app since the last answer:")
       expect(failed.text).toMatch(new RegExp(`Page error \\(w1\\): .*cannot total.* \\(at src/cart\\.ts:${throwLine}:\\d+ \\[dist/renderer\\.js:1:\\d+\\]\\)`))
-      expect(failed.text).toMatch(new RegExp(`Main-process error: .*the theme setting.* \\(at src/settings\\.ts:${mainLine}:\\d+ \\[dist/main\\.js:1:\\d+\\]\\)`))
+      expect(failed.text).toMatch(
+        new RegExp(`Main-process error: .*the theme setting.* \\(at src/settings\\.ts:${mainLine}:\\d+ \\[dist/main\\.js:1:\\d+\\]\\)`)
+      )
       const told = failed.structured.error.newErrors
       expect(told.shown.map((e: any) => e.at)).toEqual(
-        expect.arrayContaining([expect.stringMatching(new RegExp(`^src/cart\\.ts:${throwLine}:`)), expect.stringMatching(new RegExp(`^src/settings\\.ts:${mainLine}:`))])
+        expect.arrayContaining([
+          expect.stringMatching(new RegExp(`^src/cart\\.ts:${throwLine}:`)),
+          expect.stringMatching(new RegExp(`^src/settings\\.ts:${mainLine}:`))
+        ])
       )
       // Told once: the next answer does not repeat them.
       const again = yield* Effect.promise(() => mcp!.call("electron_expect_text", { target: "testid=result", text: "Total: 0", timeoutMs: 300 }))

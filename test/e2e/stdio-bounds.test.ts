@@ -19,10 +19,20 @@ describe("stdio message limit", () => {
     createInterface({ input: child.stdout! }).on("line", (line) => lines.push(line))
     const send = (message: unknown) => child.stdin!.write(`${JSON.stringify(message)}\n`)
     try {
-      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })
+      send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+      })
       send({ jsonrpc: "2.0", method: "notifications/initialized" })
       // As the SDK's clients write it: the id last.
-      const huge = { method: "tools/call", params: { name: "electron_status", arguments: { blob: "x".repeat(STDIO_MAX_MESSAGE_BYTES) } }, jsonrpc: "2.0", id: 2 }
+      const huge = {
+        method: "tools/call",
+        params: { name: "electron_status", arguments: { blob: "x".repeat(STDIO_MAX_MESSAGE_BYTES) } },
+        jsonrpc: "2.0",
+        id: 2
+      }
       send(huge)
       send({ jsonrpc: "2.0", id: 3, method: "tools/list" })
       await vi.waitFor(() => expect(lines.some((line) => line.includes('"id":3'))).toBe(true), { timeout: 30_000, interval: 50 })

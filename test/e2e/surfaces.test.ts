@@ -36,7 +36,16 @@ describe("surfaces of the surfaces app", () => {
   it("electron_windows lists the window, its two views, the guest and both frames, parents first", async () => {
     const list = await mcp.call("electron_windows")
     expect(list.isError, list.text).toBe(false)
-    const surfaces = list.structured.windows as Array<{ id: string; kind: string; parent?: string; url: string; crossOrigin?: boolean; bounds?: { width: number; height: number }; active: boolean; works: Array<string> }>
+    const surfaces = list.structured.windows as Array<{
+      id: string
+      kind: string
+      parent?: string
+      url: string
+      crossOrigin?: boolean
+      bounds?: { width: number; height: number }
+      active: boolean
+      works: Array<string>
+    }>
     const byFile = (file: string) => surfaces.find((s) => s.url.split("?")[0]!.endsWith(`/${file}`))!
     expect(surfaces.map((s) => s.kind)).toEqual(["window", "view", "view", "guest", "frame", "frame"])
     expect(byFile("index.html")).toMatchObject({ id: "w1", kind: "window", active: true })

@@ -43,9 +43,13 @@ describe("the timeout rule", { timeout: 60_000 }, () => {
   it("a wait as long as the cap runs its whole time and answers with its own timeout; progress carries the total", async () => {
     const started = Date.now()
     const seen: Array<{ progress: number; total?: number }> = []
-    const result = await mcp.client.callTool({ name: "electron_wait_for", arguments: { target: "testid=never-there", timeoutMs: CAP_MS } }, CallToolResultSchema, {
-      onprogress: (p) => seen.push(p)
-    })
+    const result = await mcp.client.callTool(
+      { name: "electron_wait_for", arguments: { target: "testid=never-there", timeoutMs: CAP_MS } },
+      CallToolResultSchema,
+      {
+        onprogress: (p) => seen.push(p)
+      }
+    )
     const took = Date.now() - started
     const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("\n")
     expect(result.isError).toBe(true)

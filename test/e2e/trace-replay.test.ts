@@ -41,7 +41,10 @@ describe("replaying a recorded session", () => {
   })
 
   it("records six calls after the header, the launch's env value redacted", () => {
-    const lines = readFileSync(trace, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+    const lines = readFileSync(trace, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
     expect(lines[0]).toMatchObject({ type: "header", schema: 1 })
     expect(lines.slice(1).map((l) => `${l.tool}:${l.outcome}`)).toEqual([
       "electron_launch:ok",
@@ -99,7 +102,15 @@ describe("no secret reaches the trace file", () => {
       ["electron_type", { target: "label=Passphrase", text: TYPED }],
       ["electron_click", { target: "testid=passphrase-input" }],
       ["electron_type", { text: "-more" }],
-      ["electron_fill_form", { fields: [{ target: "testid=ping-input", value: "plain-visible-value" }, { target: "testid=passphrase-input", value: FORM }] }]
+      [
+        "electron_fill_form",
+        {
+          fields: [
+            { target: "testid=ping-input", value: "plain-visible-value" },
+            { target: "testid=passphrase-input", value: FORM }
+          ]
+        }
+      ]
     ]
     try {
       for (const [tool, args] of calls) {
@@ -113,7 +124,11 @@ describe("no secret reaches the trace file", () => {
   })
 
   it("holds every call, with what is not secret as given", () => {
-    const calls = text.trim().split("\n").slice(1).map((l) => JSON.parse(l))
+    const calls = text
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l))
     expect(calls.map((c) => c.tool)).toEqual([
       "electron_launch",
       "electron_wait_for",
@@ -128,7 +143,10 @@ describe("no secret reaches the trace file", () => {
     expect(text).toContain("plain-visible-value")
     expect(calls[0].args.env).toEqual({ SAMPLE_APP_USER_DATA: "«redacted»", DEMO_API_KEY: "«redacted»" })
     expect(calls[2].args.value).toBe("Authorization: Bearer «redacted»")
-    expect(calls[7].args.fields).toEqual([{ target: "testid=ping-input", value: "plain-visible-value" }, { target: "testid=passphrase-input", value: "«redacted»" }])
+    expect(calls[7].args.fields).toEqual([
+      { target: "testid=ping-input", value: "plain-visible-value" },
+      { target: "testid=passphrase-input", value: "«redacted»" }
+    ])
   })
 
   it("greps clean for the Bearer token, the password values and the env value", () => {
@@ -141,7 +159,11 @@ describe("replaying a trace that switched the tool profile", () => {
     const outputDir = temp("sw-trace-profile-")
     const mcp = await inMemoryClient({ plugins: ["trace"], outputDir, allowProfileSwitch: true, pluginConfig: { trace: { file: "profile-switch" } } })
     try {
-      for (const [tool, args] of [["electron_profile", { profile: "essential" }], ["electron_status", {}], ["electron_profile", { profile: "full" }]] as const) {
+      for (const [tool, args] of [
+        ["electron_profile", { profile: "essential" }],
+        ["electron_status", {}],
+        ["electron_profile", { profile: "full" }]
+      ] as const) {
         const result = await mcp.call(tool, args)
         expect(result.isError, `${tool}: ${result.text}`).toBe(false)
       }

@@ -38,15 +38,29 @@ describe("issue 10 on the tasks app", () => {
     await mcp.call("electron_click", { target: "testid=open-file-button" })
     expect((await mcp.call("electron_expect_text", { target: "testid=dialog-result", text: "Open canceled" })).isError).toBe(false)
     const list = await mcp.call("electron_dialog_stub", { action: "list" })
-    expect(list.text).toContain('showMessageBox "About Tasks" — Tasks 1.4.0 (type info; detail "A sample task board for Stagewright, the MCP server that drives Electron apps."; buttons [OK, Copy version, Cancel]; checkbox "Show tips on startup"): stub')
+    expect(list.text).toContain(
+      'showMessageBox "About Tasks" — Tasks 1.4.0 (type info; detail "A sample task board for Stagewright, the MCP server that drives Electron apps."; buttons [OK, Copy version, Cancel]; checkbox "Show tips on startup"): stub'
+    )
     expect(list.text).toMatch(/showOpenDialog "Import tasks" \(filters Task files \(json\); All files \(\*\); properties openFile\): canceled/)
     const [box, open] = list.structured.calls
-    expect(box).toMatchObject({ method: "showMessageBox", type: "info", detail: "A sample task board for Stagewright, the MCP server that drives Electron apps.", checkboxLabel: "Show tips on startup", buttons: ["OK", "Copy version", "Cancel"] })
-    expect(open).toMatchObject({ method: "showOpenDialog", filters: [{ name: "Task files", extensions: ["json"] }, { name: "All files", extensions: ["*"] }] })
+    expect(box).toMatchObject({
+      method: "showMessageBox",
+      type: "info",
+      detail: "A sample task board for Stagewright, the MCP server that drives Electron apps.",
+      checkboxLabel: "Show tips on startup",
+      buttons: ["OK", "Copy version", "Cancel"]
+    })
+    expect(open).toMatchObject({
+      method: "showOpenDialog",
+      filters: [
+        { name: "Task files", extensions: ["json"] },
+        { name: "All files", extensions: ["*"] }
+      ]
+    })
     await mcp.call("electron_dialog_stub", { action: "restore" })
   })
 
-  it("3. since:\"last\" diffs against the last snapshot the agent was shown, not an action's change summary", async () => {
+  it('3. since:"last" diffs against the last snapshot the agent was shown, not an action\'s change summary', async () => {
     const shown = await mcp.call("electron_snapshot")
     expect(shown.isError, shown.text).toBe(false)
     const search = await mcp.call("electron_fill", { target: "testid=search-input", value: "passport" })
@@ -143,7 +157,12 @@ describe("issue 10 on the tasks app", () => {
     expect(cancel.isError, cancel.text).toBe(false)
     expect(cancel.text).toMatch(/^- form "Edit task Renew passport" \[ref=e\d+\] \(\+\d+ inside\)$/m)
     expect(cancel.text).not.toMatch(/^- (textbox|button) "(Task title|Save|Cancel)"/m)
-    const form = await mcp.call("electron_fill_form", { fields: [{ target: "testid=task-title-input", value: "Buy milk" }, { target: "testid=task-notes-input", value: "two litres" }] })
+    const form = await mcp.call("electron_fill_form", {
+      fields: [
+        { target: "testid=task-title-input", value: "Buy milk" },
+        { target: "testid=task-notes-input", value: "two litres" }
+      ]
+    })
     expect(form.isError, form.text).toBe(false)
     // Each field once, with its new value: only the fields changed, so no snapshot was needed to say so.
     expect(form.text).toContain('Only fields changed: "Title" = "Buy milk"; "Notes" = "two litres" (focused).')

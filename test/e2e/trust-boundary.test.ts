@@ -28,7 +28,8 @@ const launchTasks = async (mcp: TestClient) => {
   return launched.structured.pid as number
 }
 
-const activeUrl = async (mcp: TestClient) => ((await mcp.call("electron_windows")).structured.windows as Array<{ active: boolean; url: string }>).find((w) => w.active)?.url
+const activeUrl = async (mcp: TestClient) =>
+  ((await mcp.call("electron_windows")).structured.windows as Array<{ active: boolean; url: string }>).find((w) => w.active)?.url
 
 describe("without --allow-eval (network plugin loaded)", () => {
   let mcp: TestClient
@@ -44,7 +45,11 @@ describe("without --allow-eval (network plugin loaded)", () => {
   it("navigate refuses caller-written documents and browser-internal pages; the page stays the app's", async () => {
     await launchTasks(mcp)
     const before = await activeUrl(mcp)
-    for (const url of ["data:text/html,<script>document.title='pwned'</script>", " DATA:text/html;base64,PHNjcmlwdD5kb2N1bWVudC50aXRsZT0ncHduZWQnPC9zY3JpcHQ+", "blob:file:///x"]) {
+    for (const url of [
+      "data:text/html,<script>document.title='pwned'</script>",
+      " DATA:text/html;base64,PHNjcmlwdD5kb2N1bWVudC50aXRsZT0ncHduZWQnPC9zY3JpcHQ+",
+      "blob:file:///x"
+    ]) {
       const result = await mcp.call("electron_navigate", { url })
       expect(result.code, url).toBe("EVAL_NOT_AUTHORIZED")
       expect(result.text).toContain("--allow-eval renderer")
@@ -68,7 +73,11 @@ describe("without --allow-eval (network plugin loaded)", () => {
   })
 
   it("a mocked body served to a document is refused without the flag; JSON for fetch still works", async () => {
-    const routed = await mcp.call("electron_network_route", { url: "http://stagewright.invalid/**", body: "<script>document.title='pwned'</script>", headers: { "content-type": "text/html" } })
+    const routed = await mcp.call("electron_network_route", {
+      url: "http://stagewright.invalid/**",
+      body: "<script>document.title='pwned'</script>",
+      headers: { "content-type": "text/html" }
+    })
     expect(routed.isError, routed.text).toBe(false)
     const opened = await mcp.call("electron_navigate", { url: "http://stagewright.invalid/page" })
     expect(opened.isError).toBe(true)

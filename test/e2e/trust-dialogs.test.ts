@@ -113,7 +113,9 @@ describe("web dialogs in the full profile", () => {
   it("a dialog that opens during a call ends the call with DIALOG_OPEN instead of a timeout", async () => {
     // The page clicks its About button 300 ms from now, while a wait for a text that never comes runs (10 s).
     // (Not a key press: with a before-input-event listener in main, the stand-in replays keys after the call.)
-    const scheduled = await mcp.call("electron_eval_renderer", { function: "() => { setTimeout(() => document.querySelector('[data-testid=about-board]').click(), 300) }" })
+    const scheduled = await mcp.call("electron_eval_renderer", {
+      function: "() => { setTimeout(() => document.querySelector('[data-testid=about-board]').click(), 300) }"
+    })
     expect(scheduled.isError, scheduled.text).toBe(false)
     const waited = await timed(mcp, "electron_wait_for", { text: "a text this app never shows", timeoutMs: 10_000 })
     expect(waited.code, waited.text).toBe("DIALOG_OPEN")

@@ -96,32 +96,44 @@ describe("electron_wait_for_event in the main process", () => {
     await untilListeners("app", "browser-window-created", before + 1)
     // The window is made from the main process, not by a click: what is under test is the wait, not a click
     // that opens a window (whose answer, on a loaded machine, can race the new window).
-    const opened = await mcp.call("electron_eval_main", { function: '({ BrowserWindow }) => { new BrowserWindow({ width: 300, height: 200, title: "Probe Window", show: false }); return true }' })
+    const opened = await mcp.call("electron_eval_main", {
+      function: '({ BrowserWindow }) => { new BrowserWindow({ width: 300, height: 200, title: "Probe Window", show: false }); return true }'
+    })
     expect(opened.isError, opened.text).toBe(false)
     const fired = await waiting
     expect(fired.isError, fired.text).toBe(false)
     expect(fired.structured.args).toEqual([{ BrowserWindow: expect.any(Number), title: "Probe Window" }])
     expect(await count("app", "browser-window-created")).toBe(before)
-    const closed = await mcp.call("electron_eval_main", { function: '({ BrowserWindow }) => { for (const w of BrowserWindow.getAllWindows()) if (w.getTitle() === "Probe Window") w.destroy(); return true }' })
+    const closed = await mcp.call("electron_eval_main", {
+      function: '({ BrowserWindow }) => { for (const w of BrowserWindow.getAllWindows()) if (w.getTitle() === "Probe Window") w.destroy(); return true }'
+    })
     expect(closed.isError, closed.text).toBe(false)
   })
 
   it("returns a call of a channel the app serves with ipcMain.handle (ipcRenderer.invoke), and gives the handler back", async () => {
     const handler = async () => {
-      const read = await mcp.call("electron_eval_main", { function: '({ ipcMain }) => { const h = ipcMain._invokeHandlers.get("window:open-second"); return h ? (h.__stagewright_wait ? "wrapped" : "own") : "none" }' })
+      const read = await mcp.call("electron_eval_main", {
+        function:
+          '({ ipcMain }) => { const h = ipcMain._invokeHandlers.get("window:open-second"); return h ? (h.__stagewright_wait ? "wrapped" : "own") : "none" }'
+      })
       expect(read.isError, read.text).toBe(false)
       return read.structured.value as string
     }
     expect(await handler()).toBe("own")
     const waiting = mcp.call("electron_wait_for_event", { on: "ipcMain", event: "window:open-second", timeoutMs: 30_000 })
-    await Effect.runPromise(Effect.promise(handler).pipe(Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (h) => h === "wrapped" }), Effect.timeout("10 seconds")))
+    await Effect.runPromise(
+      Effect.promise(handler).pipe(Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (h) => h === "wrapped" }), Effect.timeout("10 seconds"))
+    )
     expect((await mcp.call("electron_click", { target: "testid=open-second-button" })).isError).toBe(false)
     const fired = await waiting
     expect(fired.isError, fired.text).toBe(false)
     expect(fired.text).toMatch(/^ipcMain window:open-second fired after \d+ ms: \[\] \(sender \{"webContents":\d+/)
     // The app's handler ran (the second window opened) and is the app's own again.
     expect(await handler()).toBe("own")
-    const closed = await mcp.call("electron_eval_main", { function: '({ BrowserWindow }) => { const extra = BrowserWindow.getAllWindows().filter((w) => !w.getTitle().startsWith("Workbench Demo")); for (const w of extra) w.destroy(); return extra.length }' })
+    const closed = await mcp.call("electron_eval_main", {
+      function:
+        '({ BrowserWindow }) => { const extra = BrowserWindow.getAllWindows().filter((w) => !w.getTitle().startsWith("Workbench Demo")); for (const w of extra) w.destroy(); return extra.length }'
+    })
     expect(closed.isError, closed.text).toBe(false)
     expect(closed.structured.value).toBeGreaterThan(0)
   })
@@ -138,7 +150,10 @@ describe("electron_wait_for_event in the main process", () => {
     const before = await count("ipcMain", "never:sent")
     const controller = new AbortController()
     const waiting = mcp.client
-      .callTool({ name: "electron_wait_for_event", arguments: { on: "ipcMain", event: "never:sent", timeoutMs: 60_000 } }, undefined, { signal: controller.signal, timeout: 120_000 })
+      .callTool({ name: "electron_wait_for_event", arguments: { on: "ipcMain", event: "never:sent", timeoutMs: 60_000 } }, undefined, {
+        signal: controller.signal,
+        timeout: 120_000
+      })
       .catch((error: unknown) => error)
     await untilListeners("ipcMain", "never:sent", before + 1)
     controller.abort()

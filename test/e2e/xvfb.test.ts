@@ -64,7 +64,11 @@ describe("a headed launch without a display", () => {
       expect(browsers.length).toBe(1)
       expect(read(`/proc/${browsers[0]}/cmdline`).split("\0")).not.toContain("--headless=new")
       expect(read(`/proc/${browsers[0]}/environ`).split("\0")).toContain(`DISPLAY=${display.display}`)
-      expect(read(`/proc/${browsers[0]}/environ`).split("\0").some((v) => v.startsWith("XAUTHORITY="))).toBe(true)
+      expect(
+        read(`/proc/${browsers[0]}/environ`)
+          .split("\0")
+          .some((v) => v.startsWith("XAUTHORITY="))
+      ).toBe(true)
 
       const heading = await mcp.call("electron_wait_for", { target: "role=heading[level=1]" })
       expect(heading.isError, heading.text).toBe(false)
@@ -162,7 +166,9 @@ describe("a headed launch with a display", () => {
           Effect.promise(() => stdioClient([], { ...HEADED, DISPLAY: desktop.display, XAUTHORITY: desktop.xauthority })),
           (client) => Effect.promise(() => client.close())
         )
-        const launched = yield* Effect.promise(() => mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } }))
+        const launched = yield* Effect.promise(() =>
+          mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+        )
         expect(launched.isError, launched.text).toBe(false)
         expect(launched.structured.display).toEqual({ display: desktop.display, source: "DISPLAY", note: "DISPLAY from the environment" })
         expect(launched.text).toContain(`, display ${desktop.display})`)

@@ -14,16 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import {
-  checkResult,
-  fieldsOf,
-  FuzzTally,
-  fuzzSeed,
-  planCalls,
-  runCalls,
-  type Chooser,
-  type FuzzCall
-} from "../../src/bench/fuzz/index.js"
+import { checkResult, fieldsOf, FuzzTally, fuzzSeed, planCalls, runCalls, type Chooser, type FuzzCall } from "../../src/bench/fuzz/index.js"
 import { type Tool } from "../../src/index.js"
 import { sampleAppPath } from "../../src/samples.js"
 import { coreTools } from "../../src/server/tools.js"
@@ -211,7 +202,10 @@ describe("a launch cut short by the operation timeout", () => {
     const server = await inMemoryClient({ operationTimeoutMs: 300 })
     try {
       // The app never opens its window (SAMPLE_APP_HOLD_WINDOW), so the launch is cut short whatever the machine's speed.
-      const launched = await server.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: userData(), SAMPLE_APP_HOLD_WINDOW: "1" } })
+      const launched = await server.call("electron_launch", {
+        app: sampleAppPath("tasks"),
+        env: { SAMPLE_APP_USER_DATA: userData(), SAMPLE_APP_HOLD_WINDOW: "1" }
+      })
       expect(launched.code).toBe("TIMEOUT")
       const status = await server.call("electron_status")
       if (status.structured.app.state === "running") {

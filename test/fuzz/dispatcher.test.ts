@@ -44,52 +44,65 @@ const runAgainst = (dispatcher: Dispatcher["Type"], calls: Parameters<typeof run
     return tally
   })
 
-layer(coreLayer({ allowEval: ["renderer", "main"], outputDir }), { excludeTestServices: true })("Dispatcher fuzz without an app (full profile, eval allowed)", (it) => {
-  it.effect(
-    "every valid-shaped and malformed call resolves to a well-formed result with a known code and no defect",
-    () =>
-      Effect.gen(function* () {
-        const dispatcher = yield* Dispatcher
-        expect(dispatcher.tools.map((t) => t.name)).toEqual(expect.arrayContaining(coreTools.map((t) => t.name)))
-        const calls = planCalls(coreTools, { seed: SEED, validPerTool: 40, malformedPerTool: 5, badNames: 200 })
-        expect(calls.length).toBeGreaterThanOrEqual(3_000)
-        const before = new Set(descendants(process.pid))
-        const tally = yield* runAgainst(dispatcher, calls, "dispatcher, full profile + eval", SEED)
-        // No call started a process (a launch or attach that decoded would have).
-        expect(descendants(process.pid).filter((pid) => !before.has(pid) && isAlive(pid))).toEqual([])
-        // Every tool was reached with valid-shaped calls, except the two that would start or attach to processes.
-        const validTools = new Set(calls.filter((c) => c.kind === "valid").map((c) => c.tool))
-        expect(coreTools.filter((t) => !validTools.has(t.name)).map((t) => t.name).sort()).toEqual(["electron_attach", "electron_launch"])
-        expect(tally.violations.length, tally.report(SEED, 40)).toBe(0)
-        // Every code a tool answered without an app is one it declares (the server's own refusals aside).
-        const declared = new Map(coreTools.map((tool) => [tool.name, new Set(manifestEntry(tool).errors)]))
-        const serverCodes = new Set(["UNKNOWN_TOOL", "TOOL_NOT_IN_PROFILE", "EVAL_NOT_AUTHORIZED", "PLUGIN_NOT_LOADED"])
-        const undeclared = [...tally.byTool].flatMap(([tool, codes]) =>
-          [...codes.keys()].filter((code) => code !== "OK" && !serverCodes.has(code) && declared.has(tool) && !declared.get(tool)!.has(code)).map((code) => `${tool}: ${code}`)
-        )
-        expect(undeclared, "codes answered but not declared in the tool's errors").toEqual([])
-        expect(guard.events()).toEqual([])
-      }),
-    180_000
-  )
-})
+layer(coreLayer({ allowEval: ["renderer", "main"], outputDir }), { excludeTestServices: true })(
+  "Dispatcher fuzz without an app (full profile, eval allowed)",
+  (it) => {
+    it.effect(
+      "every valid-shaped and malformed call resolves to a well-formed result with a known code and no defect",
+      () =>
+        Effect.gen(function* () {
+          const dispatcher = yield* Dispatcher
+          expect(dispatcher.tools.map((t) => t.name)).toEqual(expect.arrayContaining(coreTools.map((t) => t.name)))
+          const calls = planCalls(coreTools, { seed: SEED, validPerTool: 40, malformedPerTool: 5, badNames: 200 })
+          expect(calls.length).toBeGreaterThanOrEqual(3_000)
+          const before = new Set(descendants(process.pid))
+          const tally = yield* runAgainst(dispatcher, calls, "dispatcher, full profile + eval", SEED)
+          // No call started a process (a launch or attach that decoded would have).
+          expect(descendants(process.pid).filter((pid) => !before.has(pid) && isAlive(pid))).toEqual([])
+          // Every tool was reached with valid-shaped calls, except the two that would start or attach to processes.
+          const validTools = new Set(calls.filter((c) => c.kind === "valid").map((c) => c.tool))
+          expect(
+            coreTools
+              .filter((t) => !validTools.has(t.name))
+              .map((t) => t.name)
+              .sort()
+          ).toEqual(["electron_attach", "electron_launch"])
+          expect(tally.violations.length, tally.report(SEED, 40)).toBe(0)
+          // Every code a tool answered without an app is one it declares (the server's own refusals aside).
+          const declared = new Map(coreTools.map((tool) => [tool.name, new Set(manifestEntry(tool).errors)]))
+          const serverCodes = new Set(["UNKNOWN_TOOL", "TOOL_NOT_IN_PROFILE", "EVAL_NOT_AUTHORIZED", "PLUGIN_NOT_LOADED"])
+          const undeclared = [...tally.byTool].flatMap(([tool, codes]) =>
+            [...codes.keys()]
+              .filter((code) => code !== "OK" && !serverCodes.has(code) && declared.has(tool) && !declared.get(tool)!.has(code))
+              .map((code) => `${tool}: ${code}`)
+          )
+          expect(undeclared, "codes answered but not declared in the tool's errors").toEqual([])
+          expect(guard.events()).toEqual([])
+        }),
+      180_000
+    )
+  }
+)
 
-layer(coreLayer({ toolProfile: "essential", outputDir }), { excludeTestServices: true })("Dispatcher fuzz without an app (essential profile, no eval)", (it) => {
-  it.effect(
-    "calls to tools outside the profile and to eval tools resolve with TOOL_NOT_IN_PROFILE / EVAL_NOT_AUTHORIZED, never a defect",
-    () =>
-      Effect.gen(function* () {
-        const dispatcher = yield* Dispatcher
-        const calls = planCalls(coreTools, { seed: SEED + 1, validPerTool: 8, malformedPerTool: 1, badNames: 50 })
-        const tally = yield* runAgainst(dispatcher, calls, "dispatcher, essential profile, no eval", SEED + 1)
-        expect(tally.byCode.get("TOOL_NOT_IN_PROFILE") ?? 0).toBeGreaterThan(0)
-        expect(tally.byCode.get("EVAL_NOT_AUTHORIZED") ?? 0).toBeGreaterThan(0)
-        expect(tally.violations.length, tally.report(SEED + 1, 40)).toBe(0)
-        expect(guard.events()).toEqual([])
-      }),
-    120_000
-  )
-})
+layer(coreLayer({ toolProfile: "essential", outputDir }), { excludeTestServices: true })(
+  "Dispatcher fuzz without an app (essential profile, no eval)",
+  (it) => {
+    it.effect(
+      "calls to tools outside the profile and to eval tools resolve with TOOL_NOT_IN_PROFILE / EVAL_NOT_AUTHORIZED, never a defect",
+      () =>
+        Effect.gen(function* () {
+          const dispatcher = yield* Dispatcher
+          const calls = planCalls(coreTools, { seed: SEED + 1, validPerTool: 8, malformedPerTool: 1, badNames: 50 })
+          const tally = yield* runAgainst(dispatcher, calls, "dispatcher, essential profile, no eval", SEED + 1)
+          expect(tally.byCode.get("TOOL_NOT_IN_PROFILE") ?? 0).toBeGreaterThan(0)
+          expect(tally.byCode.get("EVAL_NOT_AUTHORIZED") ?? 0).toBeGreaterThan(0)
+          expect(tally.violations.length, tally.report(SEED + 1, 40)).toBe(0)
+          expect(guard.events()).toEqual([])
+        }),
+      120_000
+    )
+  }
+)
 
 describe("the generator", () => {
   it("is deterministic for a seed and never lets a process tool's call decode", () => {
@@ -102,7 +115,13 @@ describe("the generator", () => {
   })
 
   it("derives valid-shaped calls that decode, and malformed ones that mostly do not", () => {
-    const calls = planCalls(coreTools, { seed: 11, validPerTool: 10, malformedPerTool: 2, badNames: 0, kinds: ["wrong-type", "huge-string", "deep-nesting", "missing-required"] })
+    const calls = planCalls(coreTools, {
+      seed: 11,
+      validPerTool: 10,
+      malformedPerTool: 2,
+      badNames: 0,
+      kinds: ["wrong-type", "huge-string", "deep-nesting", "missing-required"]
+    })
     const toolOf = (name: string) => coreTools.find((t) => t.name === name)!
     const valid = calls.filter((c) => c.kind === "valid")
     expect(valid.length).toBe(10 * (coreTools.length - 2))

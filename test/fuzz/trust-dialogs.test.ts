@@ -67,7 +67,8 @@ const tune = (tool: Tool, args: Record<string, unknown>, choose: Chooser): Recor
   const out: Record<string, unknown> = { ...args }
   if (fieldsOf(tool).some((f) => f.name === "timeoutMs")) out.timeoutMs = choose.int(MAX_TIMEOUT_MS + 1)
   for (const key of ["target", "source"]) {
-    if (typeof out[key] === "string" && choose.chance(0.8)) out[key] = tool.type === "interact" && choose.chance(0.3) ? choose.pick(OPENERS) : choose.pick(TARGETS)
+    if (typeof out[key] === "string" && choose.chance(0.8))
+      out[key] = tool.type === "interact" && choose.chance(0.3) ? choose.pick(OPENERS) : choose.pick(TARGETS)
   }
   if (Array.isArray(out.fields)) out.fields = (out.fields as Array<Record<string, unknown>>).slice(0, 3).map((f) => ({ ...f, target: choose.pick(TARGETS) }))
   if (typeof out.delayMs === "number") out.delayMs = out.delayMs % 11
@@ -97,7 +98,13 @@ afterAll(async () => {
 
 describe("fuzz with web dialogs left open (tasks app)", () => {
   it(`${CALLS} calls: no stall, no false success while a dialog is open, every failure a known code`, async () => {
-    const planned = planCalls(tools, { seed: SEED, validPerTool: Math.ceil(CALLS / tools.length), malformedPerTool: 0, badNames: 0, valid: { interesting: 0.1, tune } })
+    const planned = planCalls(tools, {
+      seed: SEED,
+      validPerTool: Math.ceil(CALLS / tools.length),
+      malformedPerTool: 0,
+      badNames: 0,
+      valid: { interesting: 0.1, tune }
+    })
     const calls = planned.slice(0, CALLS)
     const tally = new FuzzTally()
     const problems: Array<string> = []
@@ -105,7 +112,7 @@ describe("fuzz with web dialogs left open (tasks app)", () => {
     let open = false
     let whileOpen = 0
     let rng = SEED >>> 0
-    const random = () => ((rng = (Math.imul(rng, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32)
+    const random = () => (rng = (Math.imul(rng, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32
     const call = async (fuzz: FuzzCall) => {
       const started = Date.now()
       const result = (await mcp.client.callTool({ name: fuzz.tool, arguments: fuzz.args as Record<string, unknown> }, undefined, { timeout: 60_000 })) as any
@@ -128,9 +135,11 @@ describe("fuzz with web dialogs left open (tasks app)", () => {
       if (wasOpen && !OFF_PAGE.has(fuzz.tool)) {
         whileOpen++
         if (answers || shows) {
-          if (code !== "ok" && code !== "INVALID_ARGUMENT") problems.push(`${fuzz.tool} answered ${code} with a dialog open: ${JSON.stringify(fuzz.args).slice(0, 120)}`)
+          if (code !== "ok" && code !== "INVALID_ARGUMENT")
+            problems.push(`${fuzz.tool} answered ${code} with a dialog open: ${JSON.stringify(fuzz.args).slice(0, 120)}`)
           if (answers && code === "ok") open = false
-        } else if (code !== "DIALOG_OPEN" && code !== "INVALID_ARGUMENT") problems.push(`${fuzz.tool} answered ${code} with a dialog open: ${JSON.stringify(fuzz.args).slice(0, 120)}`)
+        } else if (code !== "DIALOG_OPEN" && code !== "INVALID_ARGUMENT")
+          problems.push(`${fuzz.tool} answered ${code} with a dialog open: ${JSON.stringify(fuzz.args).slice(0, 120)}`)
         if (ms >= 1_000) problems.push(`${fuzz.tool} took ${ms} ms to answer with a dialog open`)
       }
       if (result.structuredContent?.dialog !== undefined || code === "DIALOG_OPEN") open = true
@@ -142,7 +151,14 @@ describe("fuzz with web dialogs left open (tasks app)", () => {
     }
     printTable(tally, `trust fuzz: ${calls.length} calls over ${tools.length} tools, ${whileOpen} with a dialog open, ${problems.length} problems`, SEED)
     const codes = [...new Set([...byTool.values()].flatMap((row) => [...row.keys()]))].sort()
-    console.log(["tool".padEnd(30) + codes.map((c) => c.padStart(18)).join(""), ...[...byTool].sort(([a], [b]) => (a < b ? -1 : 1)).map(([tool, row]) => tool.padEnd(30) + codes.map((c) => String(row.get(c) ?? "").padStart(18)).join(""))].join("\n"))
+    console.log(
+      [
+        "tool".padEnd(30) + codes.map((c) => c.padStart(18)).join(""),
+        ...[...byTool]
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([tool, row]) => tool.padEnd(30) + codes.map((c) => String(row.get(c) ?? "").padStart(18)).join(""))
+      ].join("\n")
+    )
 
     if (open) await call({ kind: "valid", tool: "electron_web_dialog", args: { action: "dismiss" } })
     const status = await mcp.call("electron_status")

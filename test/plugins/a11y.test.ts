@@ -69,7 +69,15 @@ describe("a11y plugin", () => {
     const fromAfter = await mcp.call("electron_a11y_tab_order", { from: "css=#after-trap" })
     expect(fromAfter.isError, fromAfter.text).toBe(false)
     // From below the trap, Tab passes the page's end, starts over at the top and still ends in the trap.
-    expect(fromAfter.structured.stops.map((s: any) => s.name ?? s.role)).toEqual(["After trap", "Run slow task", "textbox", "Email", "Before trap", "Trap first", "Trap last"])
+    expect(fromAfter.structured.stops.map((s: any) => s.name ?? s.role)).toEqual([
+      "After trap",
+      "Run slow task",
+      "textbox",
+      "Email",
+      "Before trap",
+      "Trap first",
+      "Trap last"
+    ])
     expect(fromAfter.structured.trap).toEqual({ kind: "cycle", stops: [6, 7] })
     const capped = await mcp.call("electron_a11y_tab_order", { maxStops: 2 })
     expect(capped.structured.stops).toHaveLength(2)

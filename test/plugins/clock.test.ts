@@ -32,7 +32,8 @@ const addTask = async (title: string, due: string, reminder: "" | "1" | "24") =>
 }
 
 /** The meta line of the task row titled `title`. */
-const metaOf = (title: string) => mcp.call("electron_get_text", { target: `css=[data-testid="task-row"]:has([data-testid="task-title"]:text-is("${title}")) [data-testid="task-meta"]` })
+const metaOf = (title: string) =>
+  mcp.call("electron_get_text", { target: `css=[data-testid="task-row"]:has([data-testid="task-title"]:text-is("${title}")) [data-testid="task-meta"]` })
 
 beforeAll(async () => {
   mcp = await inMemoryClient({ toolProfile: "full", plugins: ["clock"] })

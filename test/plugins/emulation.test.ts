@@ -71,7 +71,10 @@ describe("emulation plugin on tasks", () => {
       await new Promise((r) => setTimeout(r, 100))
       both = await mcp.call("electron_emulation_timezone")
     }
-    expect(both.structured.windows.map((w: any) => [w.window, w.timeZone])).toEqual([["w1", "Asia/Tokyo"], [settings.structured.window.id, "Asia/Tokyo"]])
+    expect(both.structured.windows.map((w: any) => [w.window, w.timeZone])).toEqual([
+      ["w1", "Asia/Tokyo"],
+      [settings.structured.window.id, "Asia/Tokyo"]
+    ])
     expect((await mcp.call("electron_window_close", { window: settings.structured.window.id })).isError).toBe(false)
     const reset = await mcp.call("electron_emulation_timezone", { timezone: "system" })
     expect(reset.structured.windows[0].timeZone).not.toBe("Asia/Tokyo")

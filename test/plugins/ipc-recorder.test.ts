@@ -27,7 +27,12 @@ const fakeElectron = () => {
 const install = (electron: ReturnType<typeof fakeElectron>) => installIpcRecorder(electron as unknown as ElectronModule)
 
 /** Electron's dispatch of an invoke: has, then get, then call. */
-const invoke = async (ipcMain: { _invokeHandlers: Map<string, (...a: Array<unknown>) => unknown> }, sender: FakeWebContents, channel: string, ...args: Array<unknown>) => {
+const invoke = async (
+  ipcMain: { _invokeHandlers: Map<string, (...a: Array<unknown>) => unknown> },
+  sender: FakeWebContents,
+  channel: string,
+  ...args: Array<unknown>
+) => {
   if (!ipcMain._invokeHandlers.has(channel)) throw new Error(`No handler registered for '${channel}'`)
   return await ipcMain._invokeHandlers.get(channel)!({ sender }, ...args)
 }
@@ -69,9 +74,15 @@ describe("the ipc recorder hook", () => {
     expect(state().handled()).toEqual(["ping"])
     expect(await invoke(electron.ipcMain, electron.first, "ping")).toBe("fake")
     await expect(invoke(electron.ipcMain, electron.first, "ghost")).rejects.toThrow("nope")
-    expect(state().entries.map((e) => [e.channel, e.mocked, e.error])).toEqual([["ping", true, undefined], ["ghost", true, "Error: nope"]])
+    expect(state().entries.map((e) => [e.channel, e.mocked, e.error])).toEqual([
+      ["ping", true, undefined],
+      ["ghost", true, "Error: nope"]
+    ])
     expect(Map.prototype.get.call(electron.ipcMain._invokeHandlers, "ping")).toBe(original)
-    expect(state().clearMocks(null)).toEqual([{ channel: "ping", calls: 1 }, { channel: "ghost", calls: 1 }])
+    expect(state().clearMocks(null)).toEqual([
+      { channel: "ping", calls: 1 },
+      { channel: "ghost", calls: 1 }
+    ])
     expect(await invoke(electron.ipcMain, electron.first, "ping")).toBe("real")
     await expect(invoke(electron.ipcMain, electron.first, "ghost")).rejects.toThrow("No handler registered for 'ghost'")
   })

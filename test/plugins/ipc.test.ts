@@ -92,7 +92,9 @@ describe("ipc plugin on tasks", () => {
     expect(load.structured.value.source).toBe("file")
     const throws = await mcp.call("electron_ipc_invoke", { channel: "tasks:save", args: [{}] })
     expect(throws.isError).toBe(false)
-    expect(throws.text).toContain("the handler threw; the renderer would get: Error invoking remote method 'tasks:save': Error: tasks:save expects { board, tasks: [] }")
+    expect(throws.text).toContain(
+      "the handler threw; the renderer would get: Error invoking remote method 'tasks:save': Error: tasks:save expects { board, tasks: [] }"
+    )
     const logged = await mcp.call("electron_ipc_log", { channel: "app:ping" })
     expect(logged.text).toMatch(/w1 → main invoke app:ping \["x"\].*\[via electron_ipc_invoke\]/)
     const unknown = await mcp.call("electron_ipc_invoke", { channel: "tasks:nope" })
@@ -105,7 +107,7 @@ describe("ipc plugin on tasks", () => {
   it("electron_ipc_mock answers the renderer's own invoke with a fixed result or error; electron_ipc_clear_mocks restores the app's handlers", async () => {
     const mocked = await mcp.call("electron_ipc_mock", { channel: "app:ping", result: "mocked!" })
     expect(mocked.isError, mocked.text).toBe(false)
-    expect(mocked.text).toContain("app:ping now reply \"mocked!\"")
+    expect(mocked.text).toContain('app:ping now reply "mocked!"')
     expect((await mcp.call("electron_ipc_handlers", { channel: "app:ping" })).text).toMatch(/^app:ping: handle, MOCKED$/m)
     expect((await mcp.call("electron_click", { target: "testid=ping-button" })).isError).toBe(false)
     const seen = await mcp.call("electron_expect_text", { target: "testid=ping-result", text: "mocked!" })
@@ -121,7 +123,9 @@ describe("ipc plugin on tasks", () => {
     expect((await mcp.call("electron_ipc_invoke", { channel: "tasks:ghost" })).text).toMatch(/\(mocked\), \d+ ms: replied \{"ok":1\}$/)
     const cleared = await mcp.call("electron_ipc_clear_mocks")
     expect(cleared.isError, cleared.text).toBe(false)
-    expect(cleared.text).toBe("Cleared app:ping (answered 1 call), tasks:save (answered 1 call), tasks:ghost (answered 1 call); the app's handlers answer again.")
+    expect(cleared.text).toBe(
+      "Cleared app:ping (answered 1 call), tasks:save (answered 1 call), tasks:ghost (answered 1 call); the app's handlers answer again."
+    )
     expect((await mcp.call("electron_ipc_invoke", { channel: "tasks:ghost" })).code).toBe("INVALID_ARGUMENT")
     expect((await mcp.call("electron_click", { target: "testid=ping-button" })).isError).toBe(false)
     const real = await mcp.call("electron_expect_text", { target: "testid=ping-result", text: "pong:hello" })
@@ -155,7 +159,14 @@ describe("ipc plugin on an attached app", () => {
     try {
       const windowsOnly = await client.call("electron_attach", { cdpUrl: app.cdp })
       expect(windowsOnly.isError, windowsOnly.text).toBe(false)
-      for (const [tool, args] of [["electron_ipc_handlers", {}], ["electron_ipc_log", {}], ["electron_ipc_invoke", { channel: "app:ping" }], ["electron_ipc_mock", { channel: "app:ping", result: 1 }], ["electron_ipc_send", { channel: "x" }], ["electron_ipc_clear_mocks", {}]] as const) {
+      for (const [tool, args] of [
+        ["electron_ipc_handlers", {}],
+        ["electron_ipc_log", {}],
+        ["electron_ipc_invoke", { channel: "app:ping" }],
+        ["electron_ipc_mock", { channel: "app:ping", result: 1 }],
+        ["electron_ipc_send", { channel: "x" }],
+        ["electron_ipc_clear_mocks", {}]
+      ] as const) {
         const result = await client.call(tool, args)
         expect(result.code, `${tool}: ${result.text}`).toBe("NEEDS_MAIN_PROCESS")
         expect(result.text).toContain("inspectorUrl")

@@ -166,7 +166,9 @@ describe("delayed routes", () => {
     // The POST was sent first; its answer (from the real server, after the delay) came last.
     expect(lines.slice(before)).toEqual(["GET /api/notes 200", "POST /api/notes 201"])
     const listed = await mcp.call("electron_network_route")
-    expect(listed.structured.routes).toEqual([{ pattern: "**/api/notes", method: "POST", delayMs: 2_000, response: "POST only, delay 2000 ms, then the network", hits: 1, blocked: 0 }])
+    expect(listed.structured.routes).toEqual([
+      { pattern: "**/api/notes", method: "POST", delayMs: 2_000, response: "POST only, delay 2000 ms, then the network", hits: 1, blocked: 0 }
+    ])
     expect((await mcp.call("electron_network_unroute", { url: "**/api/notes" })).isError).toBe(false)
   })
 

@@ -59,7 +59,8 @@ describe("network plugin", () => {
     const aborted = await mcp.call("electron_network_route", { url: "**/api/health", abort: "connectionrefused" })
     expect(aborted.isError, aborted.text).toBe(false)
     const health = await mcp.call("electron_eval_renderer", {
-      function: "async () => { const port = await window.api.getServerPort(); try { await fetch(`http://127.0.0.1:${port}/api/health`); return 'ok' } catch (e) { return String(e.message) } }"
+      function:
+        "async () => { const port = await window.api.getServerPort(); try { await fetch(`http://127.0.0.1:${port}/api/health`); return 'ok' } catch (e) { return String(e.message) } }"
     })
     expect(health.structured.value).toBe("Failed to fetch")
 
@@ -117,9 +118,12 @@ describe("network plugin", () => {
     expect(slow.isError, slow.text).toBe(false)
     expect(slow.structured.windows[0].rttMs).toBeGreaterThanOrEqual(1_000)
     const timed = async () =>
-      (await mcp.call("electron_eval_renderer", {
-        function: "async () => { const port = await window.api.getServerPort(); const t = performance.now(); await fetch(`http://127.0.0.1:${port}/api/health`); return Math.round(performance.now() - t) }"
-      })).structured.value as number
+      (
+        await mcp.call("electron_eval_renderer", {
+          function:
+            "async () => { const port = await window.api.getServerPort(); const t = performance.now(); await fetch(`http://127.0.0.1:${port}/api/health`); return Math.round(performance.now() - t) }"
+        })
+      ).structured.value as number
     expect(await timed()).toBeGreaterThanOrEqual(1_100)
     // A window opened afterwards is throttled too.
     const port = (await mcp.call("electron_eval_renderer", { function: "() => window.api.getServerPort()" })).structured.value

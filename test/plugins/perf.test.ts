@@ -43,8 +43,18 @@ describe("perf plugin", () => {
     const whats = startup.structured.events.map((e: any) => e.what)
     expect(whats[0]).toMatch(/^process start/)
     expect(whats.some((w: string) => w.startsWith("process start (main process"))).toBe(true)
-    for (const label of ["Stagewright connected", "w1 window first seen", "w1 page navigation start", "w1 page first contentful paint", "w1 page DOMContentLoaded", "w1 page load"]) {
-      expect(whats.some((w: string) => w.startsWith(label)), label).toBe(true)
+    for (const label of [
+      "Stagewright connected",
+      "w1 window first seen",
+      "w1 page navigation start",
+      "w1 page first contentful paint",
+      "w1 page DOMContentLoaded",
+      "w1 page load"
+    ]) {
+      expect(
+        whats.some((w: string) => w.startsWith(label)),
+        label
+      ).toBe(true)
     }
     const ms = startup.structured.events.map((e: any) => e.ms)
     expect(ms).toEqual([...ms].sort((a, b) => a - b))
@@ -59,7 +69,10 @@ describe("perf plugin", () => {
     expect(result.structured.file).toMatch(/cpu-w1-.*\.cpuprofile$/)
     validProfile(result.structured.file)
     // The click handler busy-loops for 250 ms: it (or performance.now it calls) leads the self-time list.
-    const top = result.structured.top.slice(0, 3).map((t: any) => t.function).join(" | ")
+    const top = result.structured.top
+      .slice(0, 3)
+      .map((t: any) => t.function)
+      .join(" | ")
     expect(top).toMatch(/renderer\.js:\d+|now/)
     expect(result.text).toContain("Top functions by self time:")
   })

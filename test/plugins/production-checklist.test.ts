@@ -7,7 +7,15 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } 
 import { tmpdir } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { buildAt, findBuilds } from "../../src/plugins/production/build.js"
-import { contentKind, cspWeaknesses, evaluate, formatReport, type AppFacts, type WebPrefsFacts, type WindowFacts } from "../../src/plugins/production/checklist.js"
+import {
+  contentKind,
+  cspWeaknesses,
+  evaluate,
+  formatReport,
+  type AppFacts,
+  type WebPrefsFacts,
+  type WindowFacts
+} from "../../src/plugins/production/checklist.js"
 import { effectivePrefs } from "../../src/plugins/production/inapp.js"
 
 const secure: WebPrefsFacts = effectivePrefs({})
@@ -48,7 +56,16 @@ describe("production checklist", () => {
   })
 
   it("each insecure preference is a finding tied to its checklist item", () => {
-    const prefs = { ...secure, contextIsolation: false, sandbox: false, nodeIntegration: true, webSecurity: false, allowRunningInsecureContent: true, experimentalFeatures: true, enableBlinkFeatures: "CSSVariables" }
+    const prefs = {
+      ...secure,
+      contextIsolation: false,
+      sandbox: false,
+      nodeIntegration: true,
+      webSecurity: false,
+      allowRunningInsecureContent: true,
+      experimentalFeatures: true,
+      enableBlinkFeatures: "CSSVariables"
+    }
     const found = ids({ app: app([window({ prefs, cspMeta: [], willNavigateListeners: 0, windowOpenHandler: false, permissionHandler: false })]) })
     expect(found).toEqual([
       "high:2:node-integration",
@@ -67,11 +84,19 @@ describe("production checklist", () => {
 
   it("remote content raises the severity of missing guards, and plain http is high (item 1)", () => {
     const found = ids({ app: app([window({ url: "http://example.com/", willNavigateListeners: 0, windowOpenHandler: false, permissionHandler: false })]) })
-    expect(found).toEqual(["high:1:insecure-content", "high:5:no-permission-handler", "high:13:no-navigation-guard", "high:14:no-window-open-handler", "info:7:csp"])
+    expect(found).toEqual([
+      "high:1:insecure-content",
+      "high:5:no-permission-handler",
+      "high:13:no-navigation-guard",
+      "high:14:no-window-open-handler",
+      "info:7:csp"
+    ])
   })
 
   it("a weak CSP is medium; unknown handlers and unreadable pages are listed as not checked", () => {
-    const report = evaluate({ app: app([window({ cspMeta: ["default-src *; script-src 'self' 'unsafe-inline'"], windowOpenHandler: "unknown", permissionHandler: "unknown" })]) })
+    const report = evaluate({
+      app: app([window({ cspMeta: ["default-src *; script-src 'self' 'unsafe-inline'"], windowOpenHandler: "unknown", permissionHandler: "unknown" })])
+    })
     expect(report.findings.map((f) => f.id)).toEqual(["weak-csp"])
     expect(report.notRun.map((n) => n.item)).toEqual([14, 5])
     expect(report.notRun[1]!.reason).toMatch(/no getter/)
@@ -80,11 +105,22 @@ describe("production checklist", () => {
   })
 
   it("shell.openExternal: https is info, other schemes are high (item 15)", () => {
-    expect(ids({ app: app([], { openExternal: ["https://example.com/", "file:///etc/passwd"] }) })).toEqual(["high:15:open-external-unsafe", "info:15:open-external"])
+    expect(ids({ app: app([], { openExternal: ["https://example.com/", "file:///etc/passwd"] }) })).toEqual([
+      "high:15:open-external-unsafe",
+      "info:15:open-external"
+    ])
   })
 
   it("fuses and asar integrity give item 19 findings; Linux cannot check the header hash", () => {
-    const wire = { RunAsNode: "enabled", EnableNodeOptionsEnvironmentVariable: "enabled", EnableNodeCliInspectArguments: "enabled", EnableEmbeddedAsarIntegrityValidation: "disabled", OnlyLoadAppFromAsar: "disabled", EnableCookieEncryption: "disabled", GrantFileProtocolExtraPrivileges: "enabled" } as const
+    const wire = {
+      RunAsNode: "enabled",
+      EnableNodeOptionsEnvironmentVariable: "enabled",
+      EnableNodeCliInspectArguments: "enabled",
+      EnableEmbeddedAsarIntegrityValidation: "disabled",
+      OnlyLoadAppFromAsar: "disabled",
+      EnableCookieEncryption: "disabled",
+      GrantFileProtocolExtraPrivileges: "enabled"
+    } as const
     const asar = { path: "app.asar", files: 3, corrupt: [], withoutIntegrity: 0, headerIntegrity: { status: "unchecked" as const, reason: "Linux" } }
     const report = evaluate({ build: { path: "/b", platform: "linux", fuses: { wire }, asar } })
     expect(report.findings.map((f) => `${f.severity}:${f.item}:${f.id}`)).toEqual([
@@ -97,7 +133,9 @@ describe("production checklist", () => {
       "info:19:fuse-EnableEmbeddedAsarIntegrityValidation"
     ])
     expect(report.notRun).toEqual([{ check: "asar header integrity", item: 19, reason: "Linux" }])
-    const tampered = evaluate({ build: { path: "/b", platform: "macos", fuses: { error: "no wire" }, asar: { ...asar, corrupt: ["main.js"], headerIntegrity: { status: "mismatch" } } } })
+    const tampered = evaluate({
+      build: { path: "/b", platform: "macos", fuses: { error: "no wire" }, asar: { ...asar, corrupt: ["main.js"], headerIntegrity: { status: "mismatch" } } }
+    })
     expect(tampered.findings.map((f) => f.id)).toEqual(["asar-corrupt", "asar-header-mismatch"])
     expect(tampered.counts.high).toBe(2)
     expect(tampered.notRun[0]).toMatchObject({ check: "fuses", reason: "no wire" })
@@ -134,7 +172,14 @@ describe("production checklist", () => {
   })
 
   it("classifies content by URL", () => {
-    expect(["https://a/", "http://a/", "file:///x", "app://main/", "about:blank", ""].map(contentKind)).toEqual(["remote-secure", "remote-insecure", "local", "local", "blank", "blank"])
+    expect(["https://a/", "http://a/", "file:///x", "app://main/", "about:blank", ""].map(contentKind)).toEqual([
+      "remote-secure",
+      "remote-insecure",
+      "local",
+      "local",
+      "blank",
+      "blank"
+    ])
   })
 })
 

@@ -40,11 +40,17 @@ const asar = async (asarPath: string, dependencies: Record<string, string>) => {
 
 const bundle = async (project: string, product: string, executable: Buffer, signed: boolean) => {
   const contents = join(project, "dist", "mac", `${product}.app`, "Contents")
-  put(join(contents, "Info.plist"), `<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict><key>CFBundleExecutable</key><string>${product}</string></dict></plist>\n`)
+  put(
+    join(contents, "Info.plist"),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict><key>CFBundleExecutable</key><string>${product}</string></dict></plist>\n`
+  )
   put(join(contents, "MacOS", product), executable, 0o755)
   await asar(join(contents, "Resources", "app.asar"), { "electron-updater": "^6.3.9" })
   if (signed) {
-    put(join(contents, "_CodeSignature", "CodeResources"), "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>files</key><dict/><key>files2</key><dict/></dict></plist>\n")
+    put(
+      join(contents, "_CodeSignature", "CodeResources"),
+      '<?xml version="1.0"?>\n<plist version="1.0"><dict><key>files</key><dict/><key>files2</key><dict/></dict></plist>\n'
+    )
     put(join(contents, "CodeResources"), Buffer.concat([Buffer.from("s8ch"), Buffer.alloc(200, 5)]))
     put(join(contents, "Resources", "app-update.yml"), "owner: acme\nrepo: demo\nprovider: github\nupdaterCacheDirName: demo-updater\n")
   }
@@ -59,7 +65,10 @@ beforeAll(async () => {
   const unpacked = join(win, "dist", "win-unpacked")
   put(join(unpacked, "Demo.exe"), pe())
   await asar(join(unpacked, "resources", "app.asar"), { "electron-updater": "^6.3.9" })
-  put(join(unpacked, "resources", "app-update.yml"), "provider: generic\nurl: http://updates.example.com/demo/latest?token=s3cr3t-value\nupdaterCacheDirName: demo-updater\n")
+  put(
+    join(unpacked, "resources", "app-update.yml"),
+    "provider: generic\nurl: http://updates.example.com/demo/latest?token=s3cr3t-value\nupdaterCacheDirName: demo-updater\n"
+  )
   put(join(win, "dist", "Demo Setup 1.0.0.exe"), pe(2))
 
   const linuxBuild = join(linux, "dist", "linux-unpacked")
@@ -98,9 +107,13 @@ describe("electron_production_report: release signatures and update feed", () =>
       `mac-notarization-staple@${where}:pass`,
       `update-feed@${where}/Contents/Resources/app-update.yml:pass`
     ])
-    expect(report.text).toMatch(/^INFO {3}\[release hygiene\] dist\/mac\/Signed Demo\.app: code signature of the main executable PASS: Contents\/MacOS\/Signed Demo carries a certificate signature \(CMS\) for x86_64, arm64; present, not verified on this OS/m)
+    expect(report.text).toMatch(
+      /^INFO {3}\[release hygiene\] dist\/mac\/Signed Demo\.app: code signature of the main executable PASS: Contents\/MacOS\/Signed Demo carries a certificate signature \(CMS\) for x86_64, arm64; present, not verified on this OS/m
+    )
     expect(report.text).toMatch(/^INFO .*notarization ticket \(stapled\) PASS: a ticket is stapled \(Contents\/CodeResources, 204 bytes\)/m)
-    expect(report.text).toMatch(/^INFO .*update feed PASS: github acme\/demo on github\.com \(https\), updaterCacheDirName demo-updater; electron-updater \^6\.3\.9$/m)
+    expect(report.text).toMatch(
+      /^INFO .*update feed PASS: github acme\/demo on github\.com \(https\), updaterCacheDirName demo-updater; electron-updater \^6\.3\.9$/m
+    )
     expect(report.text).toMatch(/^- codesign --verify --deep --strict \(dist\/mac\/Signed Demo\.app\): not checked on this OS: codesign needs macOS/m)
     expect(report.text).toMatch(/^- spctl --assess \(Gatekeeper\) \(dist\/mac\/Signed Demo\.app\): not checked on this OS/m)
   })
@@ -109,10 +122,16 @@ describe("electron_production_report: release signatures and update feed", () =>
     const report = await mcp.call("electron_production_report", { build: adhoc })
     expect(report.isError, report.text).toBe(false)
     const ids = (report.structured.findings as Array<{ id: string; severity: string }>).map((f) => `${f.severity}:${f.id}`)
-    expect(ids).toEqual(expect.arrayContaining(["medium:mac-sealed-resources-fail", "medium:mac-code-signature-fail", "low:mac-notarization-staple-warn", "low:update-feed-warn"]))
+    expect(ids).toEqual(
+      expect.arrayContaining(["medium:mac-sealed-resources-fail", "medium:mac-code-signature-fail", "low:mac-notarization-staple-warn", "low:update-feed-warn"])
+    )
     expect(ids.some((id) => id.startsWith("info:mac-hardened-runtime") || id.includes("hardened"))).toBe(false)
-    expect(report.text).toMatch(/code signature of the main executable FAIL: Contents\/MacOS\/Adhoc Demo has an ad-hoc signature only \(linker-signed\) for arm64/)
-    expect(report.text).toMatch(/update feed WARN: electron-updater is in the app but dist\/mac\/Adhoc Demo\.app\/Contents\/Resources\/app-update\.yml is missing/)
+    expect(report.text).toMatch(
+      /code signature of the main executable FAIL: Contents\/MacOS\/Adhoc Demo has an ad-hoc signature only \(linker-signed\) for arm64/
+    )
+    expect(report.text).toMatch(
+      /update feed WARN: electron-updater is in the app but dist\/mac\/Adhoc Demo\.app\/Contents\/Resources\/app-update\.yml is missing/
+    )
   })
 
   it("Windows: an unsigned executable fails, the signed installer beside it passes (not verified on this OS); an http feed with a token fails high, token never shown", async () => {
@@ -124,8 +143,12 @@ describe("electron_production_report: release signatures and update feed", () =>
       "update-feed-credential@dist/win-unpacked/resources/app-update.yml:fail",
       "update-feed@dist/win-unpacked/resources/app-update.yml:fail"
     ])
-    expect(report.text).toMatch(/^MEDIUM \[release hygiene\] dist\/win-unpacked\/Demo\.exe: Authenticode signature FAIL: not signed \(the PE security directory is empty\)/m)
-    expect(report.text).toMatch(/^INFO .*dist\/Demo Setup 1\.0\.0\.exe: Authenticode signature PASS: present \(PKCS#7 SignedData, 48 bytes, x64\); not verified on this OS/m)
+    expect(report.text).toMatch(
+      /^MEDIUM \[release hygiene\] dist\/win-unpacked\/Demo\.exe: Authenticode signature FAIL: not signed \(the PE security directory is empty\)/m
+    )
+    expect(report.text).toMatch(
+      /^INFO .*dist\/Demo Setup 1\.0\.0\.exe: Authenticode signature PASS: present \(PKCS#7 SignedData, 48 bytes, x64\); not verified on this OS/m
+    )
     expect(report.text).toMatch(/^HIGH .*update feed FAIL: the feed is plain http \(updates\.example\.com\)/m)
     expect(report.text).toMatch(/^HIGH .*update feed FAIL: app-update\.yml ships a credential in url \(value not shown\)/m)
     expect(report.structured.counts.high).toBe(2)
@@ -141,9 +164,13 @@ describe("electron_production_report: release signatures and update feed", () =>
       "update-feed@dist/linux-unpacked/resources/app-update.yml:not-checked",
       "dev-update-feed@dev-app-update.yml:warn"
     ])
-    expect(report.text).toMatch(/AppImage signature PASS: \.sha256_sig holds a PGP signature \(section of 1024 bytes\), \.sig_key the public key; present, not verified .*; update information: gh-releases-zsync acme\/app$/m)
+    expect(report.text).toMatch(
+      /AppImage signature PASS: \.sha256_sig holds a PGP signature \(section of 1024 bytes\), \.sig_key the public key; present, not verified .*; update information: gh-releases-zsync acme\/app$/m
+    )
     expect(report.text).toMatch(/AppImage signature WARN: not signed \(\.sha256_sig is zero-filled\)/)
-    expect(report.text).toMatch(/^- update feed \(dist\/linux-unpacked\/resources\/app-update\.yml\): dist\/linux-unpacked\/resources\/app-update\.yml is a link that leads outside the build/m)
+    expect(report.text).toMatch(
+      /^- update feed \(dist\/linux-unpacked\/resources\/app-update\.yml\): dist\/linux-unpacked\/resources\/app-update\.yml is a link that leads outside the build/m
+    )
     expect(report.text).toMatch(/development update feed \(dev-app-update\.yml\) WARN: generic on localhost:8080 \(http\); plain http \(localhost:8080\)/)
   })
 
@@ -163,7 +190,9 @@ describe("release checks with Apple's tools (a stand-in host: this machine has n
       run: (file, args) =>
         Effect.sync(() => {
           calls.push([file, ...args.slice(0, -1)].join(" "))
-          return file.endsWith("codesign") ? { code: 0, output: "Signed Demo.app: valid on disk\nSigned Demo.app: satisfies its Designated Requirement\n" } : { code: 3, output: "Signed Demo.app: rejected\nsource=Unnotarized Developer ID\n" }
+          return file.endsWith("codesign")
+            ? { code: 0, output: "Signed Demo.app: valid on disk\nSigned Demo.app: satisfies its Designated Requirement\n" }
+            : { code: 3, output: "Signed Demo.app: rejected\nsource=Unnotarized Developer ID\n" }
         })
     }
     const build = buildAt(join(mac, "dist", "mac", "Signed Demo.app"))!

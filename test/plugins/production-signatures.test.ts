@@ -18,12 +18,19 @@ import { appImageSections, elf, fatMachO, machO, pe } from "./release-fixture.js
 const SIG = [".sha256_sig", ".sig_key", ".upd_info"]
 
 /** Every prefix of `data` cut at these lengths, and random bytes: none may throw. */
-const damaged = (data: Buffer) => [0, 3, 7, 16, 31, 60, 100, 300, 4097, data.length - 40, data.length - 1].filter((n) => n >= 0 && n < data.length).map((n) => data.subarray(0, n))
+const damaged = (data: Buffer) =>
+  [0, 3, 7, 16, 31, 60, 100, 300, 4097, data.length - 40, data.length - 1].filter((n) => n >= 0 && n < data.length).map((n) => data.subarray(0, n))
 
 describe("Mach-O code signature", () => {
   it("tells unsigned, ad-hoc (linker-signed) and certificate signatures apart, with the hardened runtime flag", async () => {
-    expect(await machoSignature(bufferSource(machO({ signature: "none" })))).toEqual({ kind: "macho", slices: [{ arch: "arm64", signature: "none", linkerSigned: false, hardenedRuntime: false }] })
-    expect(await machoSignature(bufferSource(machO({ signature: "adhoc" })))).toEqual({ kind: "macho", slices: [{ arch: "arm64", signature: "adhoc", linkerSigned: true, hardenedRuntime: false }] })
+    expect(await machoSignature(bufferSource(machO({ signature: "none" })))).toEqual({
+      kind: "macho",
+      slices: [{ arch: "arm64", signature: "none", linkerSigned: false, hardenedRuntime: false }]
+    })
+    expect(await machoSignature(bufferSource(machO({ signature: "adhoc" })))).toEqual({
+      kind: "macho",
+      slices: [{ arch: "arm64", signature: "adhoc", linkerSigned: true, hardenedRuntime: false }]
+    })
     expect(await machoSignature(bufferSource(machO({ signature: "certificate", hardenedRuntime: true, arch: "x86_64" })))).toEqual({
       kind: "macho",
       slices: [{ arch: "x86_64", signature: "certificate", linkerSigned: false, hardenedRuntime: true }]
@@ -45,9 +52,14 @@ describe("Mach-O code signature", () => {
       }
     }
     for (let i = 0; i < 50; i++) expect((await machoSignature(bufferSource(randomBytes(64 + i * 97)))).kind).toBe("unreadable")
-    expect(await machoSignature(bufferSource(Buffer.from("#!/bin/sh\necho hi\n")))).toEqual({ kind: "unreadable", reason: "not a Mach-O file (magic 0x23212f62)" })
+    expect(await machoSignature(bufferSource(Buffer.from("#!/bin/sh\necho hi\n")))).toEqual({
+      kind: "unreadable",
+      reason: "not a Mach-O file (magic 0x23212f62)"
+    })
     // A Java class file shares the fat magic; its version numbers read as far too many architectures.
-    expect(await machoSignature(bufferSource(Buffer.from([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52, ...Buffer.alloc(100)])))).toMatchObject({ reason: /52 architectures/ })
+    expect(await machoSignature(bufferSource(Buffer.from([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52, ...Buffer.alloc(100)])))).toMatchObject({
+      reason: /52 architectures/
+    })
     // A load command claiming a huge size, and a signature pointing past the end.
     const huge = machO({ signature: "adhoc" })
     huge.writeUInt32LE(0x7fffffff, 32 + 4)
@@ -60,7 +72,12 @@ describe("Mach-O code signature", () => {
 
 describe("PE Authenticode", () => {
   it("finds a PKCS#7 SignedData certificate entry, and says when there is none or another type", async () => {
-    expect(await peSignature(bufferSource(pe(2)))).toEqual({ kind: "pe", machine: "x64", certificates: [{ length: 48, revision: 0x200, type: 2 }], authenticode: true })
+    expect(await peSignature(bufferSource(pe(2)))).toEqual({
+      kind: "pe",
+      machine: "x64",
+      certificates: [{ length: 48, revision: 0x200, type: 2 }],
+      authenticode: true
+    })
     expect(await peSignature(bufferSource(pe()))).toEqual({ kind: "pe", machine: "x64", certificates: [], authenticode: false })
     expect(await peSignature(bufferSource(pe(1)))).toMatchObject({ certificates: [{ type: 1 }], authenticode: false })
   })
@@ -81,10 +98,16 @@ describe("PE Authenticode", () => {
 describe("ELF sections of an AppImage", () => {
   it("reads the signature sections: zero-filled when unsigned, the PGP text when signed; the AppImage type; the update information", async () => {
     const signed = await elfSections(bufferSource(elf(appImageSections(true))), SIG)
-    expect(signed).toMatchObject({ kind: "elf", appImageType: 2, sections: { ".sha256_sig": { size: 1024, empty: false }, ".sig_key": { size: 8192, empty: false } } })
+    expect(signed).toMatchObject({
+      kind: "elf",
+      appImageType: 2,
+      sections: { ".sha256_sig": { size: 1024, empty: false }, ".sig_key": { size: 8192, empty: false } }
+    })
     expect(signed.kind === "elf" && signed.sections[".sha256_sig"]!.text).toMatch(/^-----BEGIN PGP SIGNATURE-----/)
     expect(signed.kind === "elf" && signed.sections[".upd_info"]!.text).toBe("gh-releases-zsync|acme|app|latest|App-*.AppImage.zsync")
-    expect(await elfSections(bufferSource(elf(appImageSections(false))), SIG)).toMatchObject({ sections: { ".sha256_sig": { empty: true, text: undefined }, ".sig_key": { empty: true } } })
+    expect(await elfSections(bufferSource(elf(appImageSections(false))), SIG)).toMatchObject({
+      sections: { ".sha256_sig": { empty: true, text: undefined }, ".sig_key": { empty: true } }
+    })
     const plain = await elfSections(bufferSource(elf({ ".text": Buffer.alloc(16, 1) }, null)), SIG)
     expect(plain).toEqual({ kind: "elf", appImageType: undefined, sections: {} })
   })
@@ -106,7 +129,9 @@ describe("update feed configuration", () => {
   it("shows provider and host only, names (never shows) a credential, and flags plain http", () => {
     const github = describeFeed(parseFlatYaml("owner: acme\nrepo: app\nprovider: github\nupdaterCacheDirName: app-updater\n"))
     expect(github).toEqual({ feed: "github acme/app on github.com (https)", insecure: [], secrets: [], cacheDir: "app-updater" })
-    const leaky = describeFeed(parseFlatYaml("provider: generic\nurl: 'http://updates.example.com/app/latest?token=abc'\ntoken: ghp_0123456789abcdefghij0123\n# comment\n"))
+    const leaky = describeFeed(
+      parseFlatYaml("provider: generic\nurl: 'http://updates.example.com/app/latest?token=abc'\ntoken: ghp_0123456789abcdefghij0123\n# comment\n")
+    )
     expect(leaky.feed).toBe("generic on updates.example.com (http)")
     expect(leaky.insecure).toEqual(["updates.example.com"])
     expect([...leaky.secrets].sort()).toEqual(["token", "url"])
@@ -127,14 +152,20 @@ describe("confined reads", () => {
       symlinkSync(join(root, "secret.yml"), join(build, "link.yml"))
       symlinkSync("ok.yml", join(build, "inner.yml"))
       expect(await locate(build, join(build, "link.yml"))).toMatchObject({ kind: "outside" })
-      expect(await readSmall(build, join(build, "link.yml"), "link.yml", 1000)).toEqual({ error: expect.stringMatching(/^link\.yml is a link that leads outside the build/) })
+      expect(await readSmall(build, join(build, "link.yml"), "link.yml", 1000)).toEqual({
+        error: expect.stringMatching(/^link\.yml is a link that leads outside the build/)
+      })
       expect(await readSmall(build, join(build, "inner.yml"), "inner.yml", 1000)).toEqual({ data: Buffer.from("provider: github\n") })
       expect(await readSmall(build, join(build, "ok.yml"), "ok.yml", 4)).toEqual({ error: "ok.yml is 17 bytes, more than the 4 Stagewright reads" })
       expect(await readSmall(build, join(build, "none.yml"), "none.yml", 4)).toEqual({ missing: true })
       expect(await locate(build, build)).toMatchObject({ kind: "not-a-file" })
       const file = await locate(build, join(build, "ok.yml"))
       if (file.kind !== "file") throw new Error("ok.yml not located")
-      expect(await withSource(file, async (source) => [(await source.read(0, 8))?.toString(), await source.read(10, 100), await source.read(-1, 2)])).toEqual(["provider", undefined, undefined])
+      expect(await withSource(file, async (source) => [(await source.read(0, 8))?.toString(), await source.read(10, 100), await source.read(-1, 2)])).toEqual([
+        "provider",
+        undefined,
+        undefined
+      ])
     } finally {
       rmSync(root, { recursive: true, force: true })
     }

@@ -41,8 +41,12 @@ describe("production plugin, outside the app", () => {
     const found = await mcp.call("electron_production_find_build", { folder: hardened })
     expect(found.isError, found.text).toBe(false)
     expect(found.text).toMatch(/^2 build\(s\) in /)
-    expect(found.text).toMatch(/^\* dist\/linux-unpacked \(linux, electron-builder, .*executable: dist\/linux-unpacked\/hardened, asar: dist\/linux-unpacked\/resources\/app\.asar$/m)
-    expect(found.text).toMatch(/^ {2}dist\/mac\/Hardened Demo\.app \(macos, electron-builder, .*executable: dist\/mac\/Hardened Demo\.app\/Contents\/MacOS\/Hardened Demo/m)
+    expect(found.text).toMatch(
+      /^\* dist\/linux-unpacked \(linux, electron-builder, .*executable: dist\/linux-unpacked\/hardened, asar: dist\/linux-unpacked\/resources\/app\.asar$/m
+    )
+    expect(found.text).toMatch(
+      /^ {2}dist\/mac\/Hardened Demo\.app \(macos, electron-builder, .*executable: dist\/mac\/Hardened Demo\.app\/Contents\/MacOS\/Hardened Demo/m
+    )
     expect((await mcp.call("electron_production_find_build", { folder: empty })).code).toBe("OPERATION_FAILED")
     const missing = await mcp.call("electron_production_find_build", { folder: join(empty, "nope") })
     expect(missing.code).toBe("INVALID_ARGUMENT")
@@ -53,7 +57,12 @@ describe("production plugin, outside the app", () => {
   it("electron_production_fuses reads the wire (executable on Linux, Electron Framework on macOS) and warns when --inspect is off", async () => {
     const release = await mcp.call("electron_production_fuses", { build: hardened })
     expect(release.isError, release.text).toBe(false)
-    expect(release.structured.fuses).toMatchObject({ RunAsNode: "disabled", EnableCookieEncryption: "enabled", EnableNodeCliInspectArguments: "enabled", OnlyLoadAppFromAsar: "enabled" })
+    expect(release.structured.fuses).toMatchObject({
+      RunAsNode: "disabled",
+      EnableCookieEncryption: "enabled",
+      EnableNodeCliInspectArguments: "enabled",
+      OnlyLoadAppFromAsar: "enabled"
+    })
     expect(release.text).not.toMatch(/Warning/)
     const macFuses = await mcp.call("electron_production_fuses", { build: mac.bundle })
     expect(macFuses.structured.fuses).toMatchObject({ RunAsNode: "disabled", EnableEmbeddedAsarIntegrityValidation: "enabled" })
@@ -137,7 +146,9 @@ describe("production plugin, in the running app", () => {
   it("electron_production_audit shows the hardened window's preferences, CSP and handlers", async () => {
     const audit = await mcp.call("electron_production_audit")
     expect(audit.isError, audit.text).toBe(false)
-    expect(audit.text).toMatch(/contextIsolation on, sandbox on, nodeIntegration off, webSecurity on, allowRunningInsecureContent off, experimentalFeatures off/)
+    expect(audit.text).toMatch(
+      /contextIsolation on, sandbox on, nodeIntegration off, webSecurity on, allowRunningInsecureContent off, experimentalFeatures off/
+    )
     expect(audit.text).toMatch(/CSP: default-src 'self'; script-src 'self' \(headers not visible\); will-navigate listeners: 1; window-open handler: yes/)
     // The app set its permission handler at start-up, before the hook: Electron cannot be asked afterwards.
     expect(audit.text).toMatch(/permission handler: unknown/)
@@ -187,7 +198,9 @@ describe("production plugin, in the running app", () => {
       ].sort()
     )
     expect(onlyHardened).toEqual(["csp@w1"])
-    expect(report.text).toMatch(/^HIGH {3}\[15\. Do not use shell\.openExternal with untrusted content\] main: shell\.openExternal called with a file: URL \(file:\/\/\/etc\/passwd\)/m)
+    expect(report.text).toMatch(
+      /^HIGH {3}\[15\. Do not use shell\.openExternal with untrusted content\] main: shell\.openExternal called with a file: URL \(file:\/\/\/etc\/passwd\)/m
+    )
     expect(report.structured.counts.high).toBeGreaterThanOrEqual(4)
   })
 
@@ -196,14 +209,18 @@ describe("production plugin, in the running app", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
-      const devtools = await mcp.call("electron_eval_main", { function: "({ BrowserWindow }) => { BrowserWindow.getAllWindows()[0].webContents.openDevTools(); return true }" })
+      const devtools = await mcp.call("electron_eval_main", {
+        function: "({ BrowserWindow }) => { BrowserWindow.getAllWindows()[0].webContents.openDevTools(); return true }"
+      })
       expect(devtools.isError, devtools.text).toBe(false)
       expect((await mcp.call("electron_navigate", { url })).isError).toBe(false)
       const audit = await mcp.call("electron_production_audit")
       expect(audit.text).toContain(`w1 ${url}`)
       expect(audit.text).toMatch(/CSP: none \(headers not visible\).*DevTools open/)
       const report = await mcp.call("electron_production_report")
-      expect(report.text).toMatch(new RegExp(`^HIGH {3}\\[1\\. Only load secure content\\] w1: loads ${url.replace(/[./]/g, "\\$&")} over an insecure protocol$`, "m"))
+      expect(report.text).toMatch(
+        new RegExp(`^HIGH {3}\\[1\\. Only load secure content\\] w1: loads ${url.replace(/[./]/g, "\\$&")} over an insecure protocol$`, "m")
+      )
       expect(report.text).toMatch(/^HIGH {3}\[13\. Disable or limit navigation\] w1: no will-navigate listener/m)
       expect(report.text).toMatch(/^HIGH {3}\[4\. Enable process sandboxing\] w1: sandbox is off/m)
       expect(report.text).toMatch(/^INFO {3}\[release hygiene\] w1: DevTools are open in this window$/m)

@@ -148,5 +148,9 @@ export const appImageSections = (signed: boolean): Record<string, Buffer> => {
     sig.write("-----BEGIN PGP SIGNATURE-----\n\niQEzBAABCAAdFiEE\n-----END PGP SIGNATURE-----\n", "latin1")
     key.write("-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQENBF\n-----END PGP PUBLIC KEY BLOCK-----\n", "latin1")
   }
-  return { ".sha256_sig": sig, ".sig_key": key, ".upd_info": Buffer.concat([Buffer.from("gh-releases-zsync|acme|app|latest|App-*.AppImage.zsync"), Buffer.alloc(400)]) }
+  return {
+    ".sha256_sig": sig,
+    ".sig_key": key,
+    ".upd_info": Buffer.concat([Buffer.from("gh-releases-zsync|acme|app|latest|App-*.AppImage.zsync"), Buffer.alloc(400)])
+  }
 }

@@ -46,7 +46,9 @@ describe("IndexedDB records", () => {
     expect(one.text).toMatch(/^framework\/saves of file:\/\/ \(w1\): record 1 =\n {2}\{"name":"Ada","at":"\d{4}-.*"\}$/)
     expect(one.structured.found).toBe(true)
 
-    const put = ok(await mcp.call("electron_storage_indexeddb", { action: "set", ...db, key: 100, value: { name: "Injected", at: "2026-01-01T00:00:00.000Z" } }))
+    const put = ok(
+      await mcp.call("electron_storage_indexeddb", { action: "set", ...db, key: 100, value: { name: "Injected", at: "2026-01-01T00:00:00.000Z" } })
+    )
     expect(put.text).toBe("Put record 100 in framework/saves of file:// (w1); 2 records (was 1).")
     // The app's next save counts the records in the store: ours is among them.
     await save("Grace", 3)

@@ -62,7 +62,9 @@ describe("storage plugin on tasks", () => {
 
   it("electron_storage_cookies sets, lists and removes cookies of the window's session", async () => {
     const set = ok(await mcp.call("electron_storage_cookies", { action: "set", url: "http://127.0.0.1:4321/", name: "sid", value: "abc123" }))
-    expect(set.text).toMatch(/^Set cookie sid\. 1 cookie in w1's session for http:\/\/127\.0\.0\.1:4321\/:\nsid=\(hidden, 6 chars\) \(domain 127\.0\.0\.1, path \/, session\)$/)
+    expect(set.text).toMatch(
+      /^Set cookie sid\. 1 cookie in w1's session for http:\/\/127\.0\.0\.1:4321\/:\nsid=\(hidden, 6 chars\) \(domain 127\.0\.0\.1, path \/, session\)$/
+    )
     expect(set.text).not.toContain("abc123")
     const listed = ok(await mcp.call("electron_storage_cookies", { name: "sid", showValues: true }))
     expect(listed.text).toContain('sid="abc123"')

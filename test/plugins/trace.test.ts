@@ -18,12 +18,21 @@ afterEach(async () => {
 
 const tokensOf = (raw: any): number => raw._meta.size.approxTokens
 
-const linesOf = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l)) : [])
+const linesOf = (path: string) =>
+  existsSync(path)
+    ? readFileSync(path, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l))
+    : []
 
 /** The file's lines once it has `count` of them (records are appended off the call's fiber). */
 const linesWhen = (path: string, count: number) =>
   Effect.sync(() => linesOf(path)).pipe(
-    Effect.filterOrFail((lines) => lines.length >= count, () => "not yet" as const),
+    Effect.filterOrFail(
+      (lines) => lines.length >= count,
+      () => "not yet" as const
+    ),
     Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("10 seconds"))),
     Effect.orElse(() => Effect.sync(() => linesOf(path)))
   )
@@ -69,7 +78,11 @@ describe("the trace plugin", () => {
       // electron_plugins answers the same every time: the refused call would have taken the total past N.
       expect(used).toBeLessThanOrEqual(hard)
       expect(used + answered[0]!).toBeGreaterThan(hard)
-      expect(refusal.text).toMatch(new RegExp(`^CALL_REFUSED: electron_plugins would pass the token budget: ~${used.toLocaleString("en-US")} used \\+ ~${answered[0]!.toLocaleString("en-US")} for this call .*> hard limit 1,000`))
+      expect(refusal.text).toMatch(
+        new RegExp(
+          `^CALL_REFUSED: electron_plugins would pass the token budget: ~${used.toLocaleString("en-US")} used \\+ ~${answered[0]!.toLocaleString("en-US")} for this call .*> hard limit 1,000`
+        )
+      )
       expect(refusal.text).toMatch(/\nHint: Wrap up .*electron_trace_report.*ask the operator to raise hardTokens/)
       expect(refusal.structured.error).toMatchObject({ by: "trace", tool: "electron_plugins", usedTokens: used, hardTokens: hard })
       const report = yield* Effect.promise(() => mcp!.call("electron_trace_report"))

@@ -52,8 +52,13 @@ const readApng = (file: string) => {
 /** Frames ffprobe decodes (its apng decoder: an independent reader). */
 const decodedFrames = (file: string) =>
   Number(
-    JSON.parse(execFileSync("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_read_frames", "-of", "json", file], { encoding: "utf8" }))
-      .streams[0].nb_read_frames
+    JSON.parse(
+      execFileSync(
+        "/usr/bin/ffprobe",
+        ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_read_frames", "-of", "json", file],
+        { encoding: "utf8" }
+      )
+    ).streams[0].nb_read_frames
   )
 
 describe("the video plugin without ffmpeg", () => {

@@ -33,9 +33,25 @@ interface Probe {
 /** The file as ffprobe reads it back: every frame decoded and counted. */
 const probe = (file: string): Probe => {
   const out = JSON.parse(
-    execFileSync("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_read_frames,width,height:format=duration", "-show_chapters", "-of", "json", file], {
-      encoding: "utf8"
-    })
+    execFileSync(
+      "ffprobe",
+      [
+        "-v",
+        "error",
+        "-count_frames",
+        "-select_streams",
+        "v:0",
+        "-show_entries",
+        "stream=codec_name,nb_read_frames,width,height:format=duration",
+        "-show_chapters",
+        "-of",
+        "json",
+        file
+      ],
+      {
+        encoding: "utf8"
+      }
+    )
   )
   const stream = out.streams[0]
   return {
@@ -89,7 +105,13 @@ describe("the video plugin", () => {
     expect(file.durationMs / 1000).toBeGreaterThan(1)
     expect([read.width, read.height]).toEqual([file.width, file.height])
     const titles = read.chapters.map((c) => c.title)
-    expect(titles).toEqual(expect.arrayContaining([expect.stringMatching(/^#1 electron_launch$/), expect.stringMatching(/^#\d+ electron_click$/), expect.stringMatching(/^#\d+ electron_expect_text ASSERTION_FAILED$/)]))
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^#1 electron_launch$/),
+        expect.stringMatching(/^#\d+ electron_click$/),
+        expect.stringMatching(/^#\d+ electron_expect_text ASSERTION_FAILED$/)
+      ])
+    )
     // The chapters are in call order and inside the video.
     const starts = read.chapters.map((c) => c.startS)
     expect([...starts].sort((a, b) => a - b)).toEqual(starts)
@@ -131,7 +153,9 @@ describe("the video plugin", () => {
     const outputDir = mkdtempSync(join(tmpdir(), "sw-video-"))
     mcp = await inMemoryClient({ plugins: ["video"], outputDir, pluginConfig: { video: { autoStart: true, ffmpeg: "/nonexistent/ffmpeg" } } })
     const launched = await launchApp(mcp)
-    expect(launched.text).toMatch(/Note: recording video of app \(w1\) into \S+ as animated PNG \(no ffmpeg \(\/nonexistent\/ffmpeg could not be started \(ENOENT\)\): an animated PNG instead of WebM; for WebM: Install ffmpeg/)
+    expect(launched.text).toMatch(
+      /Note: recording video of app \(w1\) into \S+ as animated PNG \(no ffmpeg \(\/nonexistent\/ffmpeg could not be started \(ENOENT\)\): an animated PNG instead of WebM; for WebM: Install ffmpeg/
+    )
     const status = await mcp.call("electron_video_control", { action: "status" })
     expect(status.text).toMatch(/^Recording: w1 \(app\)\.\nRecordings are animated PNG: no ffmpeg/)
     const stopped = await mcp.call("electron_video_control", { action: "stop" })

@@ -68,7 +68,17 @@ describe(`before-input-event on ${runtime.kind}`, () => {
     await inputsWhen(6)
     const seen = await inputs()
     expect(seen.map((i: any) => `${i.type}:${i.key}`)).toEqual(["keyDown:a", "keyUp:a", "keyDown:b", "keyUp:b", "keyDown:c", "keyUp:c"])
-    expect(seen[0]).toMatchObject({ type: "keyDown", key: "a", code: "KeyA", isAutoRepeat: false, shift: false, control: false, alt: false, meta: false, location: 0 })
+    expect(seen[0]).toMatchObject({
+      type: "keyDown",
+      key: "a",
+      code: "KeyA",
+      isAutoRepeat: false,
+      shift: false,
+      control: false,
+      alt: false,
+      meta: false,
+      location: 0
+    })
     expect(Array.isArray(seen[0].modifiers)).toBe(true)
     await expect.poll(() => pageKeys(), { timeout: 10_000 }).toEqual(["down:a", "up:a", "down:b", "up:b", "down:c", "up:c"])
   })

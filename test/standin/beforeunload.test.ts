@@ -26,11 +26,18 @@ describe(`beforeunload on win.close() and app.quit() on ${runtime.kind}`, () => 
 
   /** Opens a window on a page whose beforeunload handler (in the form given) prevents the unload. */
   const openGuarded = (form: "returnValue" | "preventDefault" | "return") =>
-    app.evaluate(async ({ BrowserWindow }, handler) => {
-      const win = new BrowserWindow({ show: false })
-      await win.loadURL(`data:text/html,<title>guarded</title><script>${handler}</script>`)
-      return win.id
-    }, form === "returnValue" ? "addEventListener('beforeunload', (e) => { e.returnValue = 'unsaved'; })" : form === "preventDefault" ? "addEventListener('beforeunload', (e) => e.preventDefault())" : "onbeforeunload = () => false")
+    app.evaluate(
+      async ({ BrowserWindow }, handler) => {
+        const win = new BrowserWindow({ show: false })
+        await win.loadURL(`data:text/html,<title>guarded</title><script>${handler}</script>`)
+        return win.id
+      },
+      form === "returnValue"
+        ? "addEventListener('beforeunload', (e) => { e.returnValue = 'unsaved'; })"
+        : form === "preventDefault"
+          ? "addEventListener('beforeunload', (e) => e.preventDefault())"
+          : "onbeforeunload = () => false"
+    )
 
   it("win.close() on a page whose beforeunload prevents unload: the window stays, will-prevent-unload is emitted", async () => {
     for (const form of ["returnValue", "preventDefault", "return"] as const) {

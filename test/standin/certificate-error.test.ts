@@ -28,10 +28,12 @@ describe(`certificate-error on ${runtime.kind}`, () => {
   const loadURL = (url: string): Promise<string> =>
     app.evaluate(
       ({ BrowserWindow }, target) =>
-        BrowserWindow.getAllWindows()[0]!.loadURL(target).then(
-          () => "loaded",
-          (error: any) => `${error.code} ${error.errno}`
-        ),
+        BrowserWindow.getAllWindows()[0]!
+          .loadURL(target)
+          .then(
+            () => "loaded",
+            (error: any) => `${error.code} ${error.errno}`
+          ),
       url
     )
   const state = (): Promise<{ seen: Array<Seen>; failures: Array<Record<string, unknown>> }> => app.evaluate(() => (globalThis as any).certFixture)
@@ -40,7 +42,25 @@ describe(`certificate-error on ${runtime.kind}`, () => {
     dir = mkdtempSync(join(tmpdir(), "standin-cert-"))
     execFileSync(
       "openssl",
-      ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=stagewright-standin-test/O=Stagewright Tests", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=stagewright-standin-test/O=Stagewright Tests",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem")
+      ],
       { stdio: "ignore", timeout: 30_000 }
     )
     pem = readFileSync(join(dir, "cert.pem"), "utf8")
@@ -90,7 +110,14 @@ describe(`certificate-error on ${runtime.kind}`, () => {
       validExpiry: Math.floor(Date.parse(x509.validTo) / 1000),
       callbackType: "function"
     })
-    expect(fromApp).toEqual({ on: "app", url: `${origin}/denied`, error: "net::ERR_CERT_AUTHORITY_INVALID", isMainFrame: true, sameContents: true, trusted: false })
+    expect(fromApp).toEqual({
+      on: "app",
+      url: `${origin}/denied`,
+      error: "net::ERR_CERT_AUTHORITY_INVALID",
+      isMainFrame: true,
+      sameContents: true,
+      trusted: false
+    })
     expect(requests).not.toContain("/denied")
   })
 

@@ -28,26 +28,30 @@ describe(`context menus on ${runtime.kind}`, () => {
     app = await launch(fixture("cjs-app"))
     await loadedFirstWindow(app, /index\.html$/)
     await app.evaluate(({ BrowserWindow, Menu }, html) => {
-        const g = globalThis as any
-        g.ctxParams = []
-        g.ctxEvents = []
-        const win = new BrowserWindow({ width: 700, height: 500, title: "ctx" })
-        g.ctxWindowId = win.id
-        win.webContents.on("context-menu", (_event: unknown, p: any) => {
-          const { frame, ...rest } = p
-          g.ctxParams.push({ ...rest, hasFrame: Boolean(frame) })
-          const menu = Menu.buildFromTemplate([
-            { id: "ctx-mark", label: "Mark as clicked", click: () => void win.webContents.executeJavaScript(`document.getElementById('out').textContent = 'clicked ${rest.linkURL || rest.mediaType}'`) },
-            { type: "separator" },
-            { id: "ctx-copy-link", label: "Copy Link", enabled: Boolean(rest.linkURL) }
-          ])
-          menu.on("menu-will-show", () => g.ctxEvents.push("will-show"))
-          menu.on("menu-will-close", () => g.ctxEvents.push("will-close"))
-          g.lastContextMenu = menu
-          menu.popup({ window: win, x: rest.x, y: rest.y, callback: () => g.ctxEvents.push("closed") })
-        })
-        void win.loadURL("data:text/html;charset=utf-8," + encodeURIComponent(html))
-      }, PAGE)
+      const g = globalThis as any
+      g.ctxParams = []
+      g.ctxEvents = []
+      const win = new BrowserWindow({ width: 700, height: 500, title: "ctx" })
+      g.ctxWindowId = win.id
+      win.webContents.on("context-menu", (_event: unknown, p: any) => {
+        const { frame, ...rest } = p
+        g.ctxParams.push({ ...rest, hasFrame: Boolean(frame) })
+        const menu = Menu.buildFromTemplate([
+          {
+            id: "ctx-mark",
+            label: "Mark as clicked",
+            click: () => void win.webContents.executeJavaScript(`document.getElementById('out').textContent = 'clicked ${rest.linkURL || rest.mediaType}'`)
+          },
+          { type: "separator" },
+          { id: "ctx-copy-link", label: "Copy Link", enabled: Boolean(rest.linkURL) }
+        ])
+        menu.on("menu-will-show", () => g.ctxEvents.push("will-show"))
+        menu.on("menu-will-close", () => g.ctxEvents.push("will-close"))
+        g.lastContextMenu = menu
+        menu.popup({ window: win, x: rest.x, y: rest.y, callback: () => g.ctxEvents.push("closed") })
+      })
+      void win.loadURL("data:text/html;charset=utf-8," + encodeURIComponent(html))
+    }, PAGE)
     page = await pageWithUrl(app, /^data:text\/html/)
   })
 
@@ -108,11 +112,27 @@ describe(`context menus on ${runtime.kind}`, () => {
     await expect.poll(async () => (await params()).length, { timeout: 10_000 }).toBe(2)
     const popup = await app.evaluate(({ __standin }: any) => {
       const p = __standin.popup
-      return { open: p.open, windowId: p.window.id, x: p.x, y: p.y, labels: p.menu.items.map((item: any) => item.label), same: p.menu === (globalThis as any).lastContextMenu }
+      return {
+        open: p.open,
+        windowId: p.window.id,
+        x: p.x,
+        y: p.y,
+        labels: p.menu.items.map((item: any) => item.label),
+        same: p.menu === (globalThis as any).lastContextMenu
+      }
     })
     const [, second] = await params()
-    expect(popup).toEqual({ open: true, windowId: await app.evaluate(() => (globalThis as any).ctxWindowId), x: second.x, y: second.y, labels: ["Mark as clicked", "", "Copy Link"], same: true })
-    await app.evaluate(({ __standin }: any) => __standin.popup.menu.getMenuItemById("ctx-mark").click({}, __standin.popup.window, __standin.popup.window.webContents))
+    expect(popup).toEqual({
+      open: true,
+      windowId: await app.evaluate(() => (globalThis as any).ctxWindowId),
+      x: second.x,
+      y: second.y,
+      labels: ["Mark as clicked", "", "Copy Link"],
+      same: true
+    })
+    await app.evaluate(({ __standin }: any) =>
+      __standin.popup.menu.getMenuItemById("ctx-mark").click({}, __standin.popup.window, __standin.popup.window.webContents)
+    )
     await expect.poll(() => page.textContent("#out"), { timeout: 10_000 }).toBe("clicked image")
     await expect(app.evaluate(({ __standin }: any) => __standin.popup.open)).resolves.toBe(false)
   })
@@ -140,18 +160,21 @@ describe(`context menus on ${runtime.kind}`, () => {
 
   it("gives what context-menu packages call: copyImageAt puts the image on the clipboard, the spell-checker dictionary keeps words", async () => {
     const image = (await params())[1]
-    const result = await app.evaluate(async ({ BrowserWindow, clipboard }, at) => {
-      const win = BrowserWindow.fromId((globalThis as any).ctxWindowId)!
-      clipboard.clear()
-      win.webContents.copyImageAt(at.x, at.y)
-      const deadline = Date.now() + 10_000
-      // `has` answers a boolean on Electron before 45 and a promise from 45 on: awaited, it works on both.
-      while (!(await clipboard.has("image/png")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
-      const added = win.webContents.session.addWordToSpellCheckerDictionary("stagewright")
-      const words = await win.webContents.session.listWordsInSpellCheckerDictionary()
-      win.webContents.session.removeWordFromSpellCheckerDictionary("stagewright")
-      return { copied: await clipboard.has("image/png"), added, hasWord: words.includes("stagewright") }
-    }, { x: image.x, y: image.y })
+    const result = await app.evaluate(
+      async ({ BrowserWindow, clipboard }, at) => {
+        const win = BrowserWindow.fromId((globalThis as any).ctxWindowId)!
+        clipboard.clear()
+        win.webContents.copyImageAt(at.x, at.y)
+        const deadline = Date.now() + 10_000
+        // `has` answers a boolean on Electron before 45 and a promise from 45 on: awaited, it works on both.
+        while (!(await clipboard.has("image/png")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+        const added = win.webContents.session.addWordToSpellCheckerDictionary("stagewright")
+        const words = await win.webContents.session.listWordsInSpellCheckerDictionary()
+        win.webContents.session.removeWordFromSpellCheckerDictionary("stagewright")
+        return { copied: await clipboard.has("image/png"), added, hasWord: words.includes("stagewright") }
+      },
+      { x: image.x, y: image.y }
+    )
     expect(result).toEqual({ copied: true, added: true, hasWord: true })
   })
 

@@ -26,25 +26,34 @@ describe(`downloads on ${runtime.kind}`, () => {
   })
 
   it("will-download gets the item; setSavePath decides where the file goes; done reports 'completed'", async () => {
-    const done = app.evaluate(({ session }) =>
-      new Promise((resolve) => session.defaultSession.once("will-download", (_event, item) => item.once("done", (_e, state) => resolve(state))))
+    const done = app.evaluate(
+      ({ session }) =>
+        new Promise((resolve) => session.defaultSession.once("will-download", (_event, item) => item.once("done", (_e, state) => resolve(state))))
     )
     await page.click("#download")
     expect(await done).toBe("completed")
     const [record] = await app.evaluate(() => (globalThis as any).protocolFixture.downloads)
-    expect(record).toMatchObject({ filename: "report.bin", url: "app://bundle/report.bin", state: "completed", received: 3000, total: 3000, savePath: join(folder, "report.bin") })
+    expect(record).toMatchObject({
+      filename: "report.bin",
+      url: "app://bundle/report.bin",
+      state: "completed",
+      received: 3000,
+      total: 3000,
+      savePath: join(folder, "report.bin")
+    })
     expect(record.updates).toBeGreaterThan(0)
     expect(readFileSync(join(folder, "report.bin"))).toEqual(Buffer.alloc(3000, 7))
   })
 
   it("event.preventDefault() in will-download cancels the download: nothing is saved", async () => {
-    const state = app.evaluate(({ session }) =>
-      new Promise((resolve) =>
-        session.defaultSession.once("will-download", (event, item) => {
-          event.preventDefault()
-          setImmediate(() => resolve(item.getState()))
-        })
-      )
+    const state = app.evaluate(
+      ({ session }) =>
+        new Promise((resolve) =>
+          session.defaultSession.once("will-download", (event, item) => {
+            event.preventDefault()
+            setImmediate(() => resolve(item.getState()))
+          })
+        )
     )
     await page.click("#download")
     expect(await state).toBe("cancelled")
@@ -67,10 +76,13 @@ describe(`downloads without a save path, launched with acceptDownloads on ${runt
   })
 
   it("the automation's acceptDownloads decides (Electron >= 30): no save dialog, the file arrives, done is 'completed'", async () => {
-    const done = app.evaluate(({ session }) =>
-      new Promise((resolve) =>
-        session.defaultSession.once("will-download", (_event, item) => item.once("done", (_e, state) => resolve({ state, received: item.getReceivedBytes() })))
-      )
+    const done = app.evaluate(
+      ({ session }) =>
+        new Promise((resolve) =>
+          session.defaultSession.once("will-download", (_event, item) =>
+            item.once("done", (_e, state) => resolve({ state, received: item.getReceivedBytes() }))
+          )
+        )
     )
     const server = await app.evaluate(() => (globalThis as any).fidelity.server as string)
     const [download] = await Promise.all([

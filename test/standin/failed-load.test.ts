@@ -45,8 +45,10 @@ describe(`failed loads and unhandled rejections on ${runtime.kind}`, () => {
       const win = new BrowserWindow({ show: false, title: "failing" })
       const events: Array<unknown> = []
       for (const name of ["did-fail-provisional-load", "did-fail-load"]) {
-        win.webContents.on(name as any, (event: any, code: number, description: string, validatedURL: string, isMainFrame: boolean, processId: number, routingId: number) =>
-          events.push([name, code, description, validatedURL, isMainFrame, typeof processId, typeof routingId, typeof event.preventDefault])
+        win.webContents.on(
+          name as any,
+          (event: any, code: number, description: string, validatedURL: string, isMainFrame: boolean, processId: number, routingId: number) =>
+            events.push([name, code, description, validatedURL, isMainFrame, typeof processId, typeof routingId, typeof event.preventDefault])
         )
       }
       const error = await win.loadURL(target).then(
@@ -80,9 +82,16 @@ describe(`failed loads and unhandled rejections on ${runtime.kind}`, () => {
   it("shows an empty page with an empty title in the failed window, not Chromium's error page", async () => {
     const failed = await pageWithUrl(app, /^chrome-error:\/\//)
     expect(failed.url()).toBe("chrome-error://chromewebdata/")
-    await expect.poll(() => failed.evaluate(() => [document.title, document.body ? document.body.innerText.trim() : "", document.querySelectorAll("body *").length]), { timeout: 10_000 }).toEqual(["", "", 0])
+    await expect
+      .poll(() => failed.evaluate(() => [document.title, document.body ? document.body.innerText.trim() : "", document.querySelectorAll("body *").length]), {
+        timeout: 10_000
+      })
+      .toEqual(["", "", 0])
     const handle = await app.browserWindow(failed)
-    await expect(handle.evaluate((win: any) => [win.webContents.getURL(), win.getTitle()])).resolves.toEqual([expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/), "failing"])
+    await expect(handle.evaluate((win: any) => [win.webContents.getURL(), win.getTitle()])).resolves.toEqual([
+      expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/),
+      "failing"
+    ])
     await app.evaluate(({ BrowserWindow }) => BrowserWindow.fromId((globalThis as any).failingWindowId)!.destroy())
   })
 
@@ -91,9 +100,15 @@ describe(`failed loads and unhandled rejections on ${runtime.kind}`, () => {
       void Promise.reject(new Error("nobody handles this rejection either"))
     })
     await expect
-      .poll(() => mainConsole.find((m) => m.text.includes("UnhandledPromiseRejectionWarning: Error: nobody handles this rejection either")), { timeout: 10_000 })
+      .poll(() => mainConsole.find((m) => m.text.includes("UnhandledPromiseRejectionWarning: Error: nobody handles this rejection either")), {
+        timeout: 10_000
+      })
       .toMatchObject({ type: "error" })
-    await expect.poll(() => mainConsole.some((m) => /UnhandledPromiseRejectionWarning: Unhandled promise rejection\. .*\(rejection id: \d+\)/s.test(m.text)), { timeout: 10_000 }).toBe(true)
+    await expect
+      .poll(() => mainConsole.some((m) => /UnhandledPromiseRejectionWarning: Unhandled promise rejection\. .*\(rejection id: \d+\)/s.test(m.text)), {
+        timeout: 10_000
+      })
+      .toBe(true)
     expect(stderr.join("")).toContain("UnhandledPromiseRejectionWarning: Error: nobody handles this rejection either")
     expect(isAlive(app.process().pid!)).toBe(true)
     await expect(page.textContent("#greeting")).resolves.toBe("Welcome")

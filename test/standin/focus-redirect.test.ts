@@ -68,11 +68,22 @@ describe(`webContents focus/blur and will-redirect on ${runtime.kind}`, () => {
       const contents = BrowserWindow.getAllWindows()[0]!.webContents
       const log: Array<unknown> = []
       const onWill = (event: any, url: string, isInPlace: boolean, isMainFrame: boolean) =>
-        log.push({ name: "will-redirect", url, detailsUrl: event.url, isInPlace, isMainFrame, detailsMainFrame: event.isMainFrame, sameFrame: event.frame === contents.mainFrame })
+        log.push({
+          name: "will-redirect",
+          url,
+          detailsUrl: event.url,
+          isInPlace,
+          isMainFrame,
+          detailsMainFrame: event.isMainFrame,
+          sameFrame: event.frame === contents.mainFrame
+        })
       const onDid = (_event: unknown, url: string) => log.push({ name: "did-redirect-navigation", url })
       contents.on("will-redirect", onWill)
       contents.on("did-redirect-navigation", onDid)
-      const outcome = await contents.loadURL(start).then(() => "loaded", (error: any) => error.code)
+      const outcome = await contents.loadURL(start).then(
+        () => "loaded",
+        (error: any) => error.code
+      )
       contents.off("will-redirect", onWill)
       contents.off("did-redirect-navigation", onDid)
       return { outcome, log, url: contents.getURL() }
@@ -80,7 +91,15 @@ describe(`webContents focus/blur and will-redirect on ${runtime.kind}`, () => {
     expect(result.outcome).toBe("loaded")
     expect(result.url).toBe(`${origin}/final`)
     expect(result.log).toEqual([
-      { name: "will-redirect", url: `${origin}/final`, detailsUrl: `${origin}/final`, isInPlace: false, isMainFrame: true, detailsMainFrame: true, sameFrame: true },
+      {
+        name: "will-redirect",
+        url: `${origin}/final`,
+        detailsUrl: `${origin}/final`,
+        isInPlace: false,
+        isMainFrame: true,
+        detailsMainFrame: true,
+        sameFrame: true
+      },
       { name: "did-redirect-navigation", url: `${origin}/final` }
     ])
   })
@@ -98,7 +117,10 @@ describe(`webContents focus/blur and will-redirect on ${runtime.kind}`, () => {
       contents.on("will-redirect", onWill)
       contents.on("did-redirect-navigation", onDid)
       contents.on("did-fail-provisional-load", onFail)
-      const outcome = await contents.loadURL(start).then(() => "loaded", (error: any) => `${error.code} ${error.errno}`)
+      const outcome = await contents.loadURL(start).then(
+        () => "loaded",
+        (error: any) => `${error.code} ${error.errno}`
+      )
       contents.off("will-redirect", onWill)
       contents.off("did-redirect-navigation", onDid)
       contents.off("did-fail-provisional-load", onFail)

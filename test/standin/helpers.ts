@@ -78,7 +78,13 @@ export const pageWithUrl = async (app: ElectronApplication, url: RegExp, timeout
       await found.waitForLoadState("load")
       return found
     }
-    if (Date.now() > deadline) throw new Error(`no window at ${url} within ${timeoutMs} ms; windows: ${app.windows().map((p) => p.url()).join(", ")}`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `no window at ${url} within ${timeoutMs} ms; windows: ${app
+          .windows()
+          .map((p) => p.url())
+          .join(", ")}`
+      )
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }

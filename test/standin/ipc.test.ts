@@ -29,12 +29,22 @@ describe(`IPC on ${runtime.kind}`, () => {
   })
 
   it("rejects with Electron's message when the handler throws", async () => {
-    const message = await page.evaluate(() => (window as any).fixture.fail().then(() => "resolved", (e: Error) => e.message))
+    const message = await page.evaluate(() =>
+      (window as any).fixture.fail().then(
+        () => "resolved",
+        (e: Error) => e.message
+      )
+    )
     expect(message).toBe("Error invoking remote method 'math:fail': Error: deliberate failure")
   })
 
   it("rejects with Electron's message when no handler is registered", async () => {
-    const message = await page.evaluate(() => (window as any).fixture.missing().then(() => "resolved", (e: Error) => e.message))
+    const message = await page.evaluate(() =>
+      (window as any).fixture.missing().then(
+        () => "resolved",
+        (e: Error) => e.message
+      )
+    )
     expect(message).toBe("Error invoking remote method 'math:missing': Error: No handler registered for 'math:missing'")
   })
 

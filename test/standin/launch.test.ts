@@ -104,9 +104,7 @@ describe(`CommonJS app folder on ${runtime.kind}`, () => {
       w.once("move", () => events.push("move"))
       w.setBounds({ x: 20, y: 30, width: 800, height: 500 })
     })
-    await expect
-      .poll(() => app.evaluate(() => [...(globalThis as any).boundsEvents].sort()), { timeout: 10_000 })
-      .toEqual(["move", "resize"])
+    await expect.poll(() => app.evaluate(() => [...(globalThis as any).boundsEvents].sort()), { timeout: 10_000 }).toEqual(["move", "resize"])
     const result = await win.evaluate((w) => ({ bounds: w.getBounds(), size: w.getSize(), position: w.getPosition(), content: w.getContentSize() }))
     expect(result.size).toEqual([800, 500])
     expect(result.bounds).toMatchObject({ width: 800, height: 500 })
@@ -125,9 +123,7 @@ describe(`CommonJS app folder on ${runtime.kind}`, () => {
     await expect.poll(() => win.evaluate((w) => w.getTitle()), { timeout: 10_000 }).toBe("Renamed by the page")
     const updates: Array<string> = await app.evaluate(() => (globalThis as any).fixtureState.titleUpdates)
     expect(updates.slice(-2)).toEqual(["Fixture Home", "Renamed by the page"])
-    await expect(app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getTitle())).resolves.toBe(
-      "Renamed by the page"
-    )
+    await expect(app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getTitle())).resolves.toBe("Renamed by the page")
   })
 
   it("fills and clicks in the page; the preload's IPC round trip answers", async () => {
@@ -153,7 +149,11 @@ describe(`CommonJS app folder on ${runtime.kind}`, () => {
   })
 
   it.skipIf(!isStandin)("[stand-in only] marks process.versions.electron as the stand-in and matches Chromium's version", async () => {
-    const versions = await app.evaluate(({ __standin }: any) => ({ electron: process.versions.electron, chrome: process.versions.chrome, chromium: __standin.chromium.version }))
+    const versions = await app.evaluate(({ __standin }: any) => ({
+      electron: process.versions.electron,
+      chrome: process.versions.chrome,
+      chromium: __standin.chromium.version
+    }))
     expect(versions.electron).toBe("0.0.0-standin")
     expect(versions.chrome).toBe(versions.chromium)
   })

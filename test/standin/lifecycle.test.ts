@@ -53,7 +53,9 @@ describe(`main process errors and quitting on ${runtime.kind}`, () => {
     const failure = await app.evaluate(async ({ BrowserWindow }, url) => {
       const win = new BrowserWindow({ show: false })
       const failed: Array<unknown> = []
-      win.webContents.on("did-fail-load", (_event: unknown, code: number, description: string, validatedURL: string, isMainFrame: boolean) => failed.push([code, description, validatedURL, isMainFrame]))
+      win.webContents.on("did-fail-load", (_event: unknown, code: number, description: string, validatedURL: string, isMainFrame: boolean) =>
+        failed.push([code, description, validatedURL, isMainFrame])
+      )
       const error = await win.loadURL(url).then(
         () => null,
         (e: any) => ({ message: e.message, code: e.code, errno: e.errno })

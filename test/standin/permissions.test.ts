@@ -20,8 +20,7 @@ describe(`permission handlers on ${runtime.kind}`, () => {
   let app: ElectronApplication
   let page: Page
 
-  const use = (modes: { request?: Mode; check?: Mode }): Promise<void> =>
-    app.evaluate((_electron, m) => (globalThis as any).permissionFixture.use(m), modes)
+  const use = (modes: { request?: Mode; check?: Mode }): Promise<void> => app.evaluate((_electron, m) => (globalThis as any).permissionFixture.use(m), modes)
   const calls = (): Promise<Array<Call>> => app.evaluate(() => (globalThis as any).permissionFixture.calls)
   const requestNotifications = (): Promise<string> => page.evaluate(() => Notification.requestPermission())
 
@@ -80,7 +79,10 @@ describe(`permission handlers on ${runtime.kind}`, () => {
       page.evaluate(() =>
         navigator.mediaDevices.getUserMedia({ audio: true, video: true }).then(
           (stream) => {
-            const kinds = stream.getTracks().map((track) => track.kind).sort()
+            const kinds = stream
+              .getTracks()
+              .map((track) => track.kind)
+              .sort()
             stream.getTracks().forEach((track) => track.stop())
             return kinds.join(",")
           },
@@ -121,7 +123,9 @@ describe(`permission handlers on ${runtime.kind}`, () => {
     await use({ check: "deny" })
     await expect.poll(read, { timeout: 10_000 }).toEqual({ notification: "denied", notifications: "denied", camera: "denied" })
     const checks = await calls()
-    expect(checks.filter((call) => call.permission === "notifications" || call.permission === "media").every((call) => call.kind === "check" && call.sameWindow)).toBe(true)
+    expect(
+      checks.filter((call) => call.permission === "notifications" || call.permission === "media").every((call) => call.kind === "check" && call.sameWindow)
+    ).toBe(true)
     expect(checks.find((call) => call.permission === "media")).toMatchObject({
       requestingOrigin: expect.stringMatching(/^file:/),
       details: { mediaType: "video", isMainFrame: true }

@@ -74,10 +74,12 @@ describe(`protocol.handle and register*Protocol on ${runtime.kind}`, () => {
       }
       protocol.unhandle("legacy" as string)
       const after = protocol.isProtocolHandled("legacy")
-      const error = await BrowserWindow.getAllWindows()[0]!.loadURL("legacy:again").then(
-        () => "loaded",
-        (failure: Error) => failure.message
-      )
+      const error = await BrowserWindow.getAllWindows()[0]!
+        .loadURL("legacy:again")
+        .then(
+          () => "loaded",
+          (failure: Error) => failure.message
+        )
       return { handled, second, after, error }
     })
     expect(result).toMatchObject({ handled: true, second: "Failed to register protocol: app", after: false })

@@ -49,7 +49,12 @@ describe(`ipcRenderer.sendSync on ${runtime.kind}`, () => {
     expect(result).toEqual({
       ok: true,
       isUndefined: false,
-      value: { received: payload, senderId: await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.id), senderUrl: page.url(), sameWindow: true }
+      value: {
+        received: payload,
+        senderId: await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.id),
+        senderUrl: page.url(),
+        sameWindow: true
+      }
     })
   })
 
@@ -106,17 +111,22 @@ describe(`ipcRenderer.sendSync on ${runtime.kind}`, () => {
     expect(message.text()).toMatch(/^WebContents #\d+ called ipcRenderer\.sendSync\(\) with 'sync:nobody' channel without listeners\.$/)
   })
 
-  it.skipIf(!isStandin)("[stand-in only] a throwing listener: reported as the main process's uncaught exception; the renderer gets 'reply was never sent'", async () => {
-    const report = stderrUntil("deliberate listener failure")
-    await expect(sync("sync:throws")).resolves.toEqual({ ok: true, value: { error: "reply was never sent" }, isUndefined: false })
-    expect(await report).toContain("A JavaScript error occurred in the main process\nUncaught Exception:\nError: deliberate listener failure")
-  })
+  it.skipIf(!isStandin)(
+    "[stand-in only] a throwing listener: reported as the main process's uncaught exception; the renderer gets 'reply was never sent'",
+    async () => {
+      const report = stderrUntil("deliberate listener failure")
+      await expect(sync("sync:throws")).resolves.toEqual({ ok: true, value: { error: "reply was never sent" }, isUndefined: false })
+      expect(await report).toContain("A JavaScript error occurred in the main process\nUncaught Exception:\nError: deliberate listener failure")
+    }
+  )
 
   it.skipIf(!isStandin)("[stand-in only] a page CSP that forbids connections makes sendSync throw an error that says so", async () => {
     await load("no-connect-csp.html", "No Connect CSP")
     const result = await sync("sync:echo", 1)
     expect(result.ok).toBe(false)
-    expect(result.ok === false && result.message).toMatch(/^ipcRenderer\.sendSync\('sync:echo'\) failed on the Electron stand-in: .*Content-Security-Policy blocks it: its connect-src \(or default-src\) must allow 'self'/)
+    expect(result.ok === false && result.message).toMatch(
+      /^ipcRenderer\.sendSync\('sync:echo'\) failed on the Electron stand-in: .*Content-Security-Policy blocks it: its connect-src \(or default-src\) must allow 'self'/
+    )
     await load("index.html", "Send Sync")
   })
 

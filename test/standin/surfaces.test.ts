@@ -42,7 +42,10 @@ beforeAll(async () => {
   sidebar = await pageWithUrl(app, /\/sidebar\.html$/)
   banner = await pageWithUrl(app, /\/banner\.html$/)
   await Promise.all([ready(main), ready(sidebar), ready(banner)])
-  await main.getByTestId("webview-status").filter({ hasText: /^Guest ready: guest\.html/ }).waitFor({ timeout: 30_000 })
+  await main
+    .getByTestId("webview-status")
+    .filter({ hasText: /^Guest ready: guest\.html/ })
+    .waitFor({ timeout: 30_000 })
 })
 
 afterAll(async () => {
@@ -85,7 +88,11 @@ describe(`surfaces app on ${runtime.kind}`, () => {
       const win = BrowserWindow.getAllWindows()[0]!
       return {
         content: win.getContentBounds(),
-        children: win.contentView.children.map((view: any) => ({ id: view.webContents.id, file: view.webContents.getURL().split("/").pop(), bounds: view.getBounds() })),
+        children: win.contentView.children.map((view: any) => ({
+          id: view.webContents.id,
+          file: view.webContents.getURL().split("/").pop(),
+          bounds: view.getBounds()
+        })),
         browserViews: win.getBrowserViews().map((view) => ({ id: view.webContents.id, bounds: view.getBounds() })),
         own: win.webContents.id
       }

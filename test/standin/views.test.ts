@@ -17,19 +17,22 @@ describe(`views on ${runtime.kind}`, () => {
   beforeAll(async () => {
     app = await launch(fixture("cjs-app"))
     await loadedFirstWindow(app, /index\.html$/)
-    await app.evaluate(({ BaseWindow, WebContentsView }, urls) => {
-      const g = globalThis as any
-      const win = new BaseWindow({ width: 900, height: 600, title: "two views" })
-      const leftView = new WebContentsView()
-      const rightView = new WebContentsView()
-      win.contentView.addChildView(leftView)
-      win.contentView.addChildView(rightView)
-      leftView.setBounds({ x: 0, y: 0, width: 300, height: 600 })
-      rightView.setBounds({ x: 300, y: 0, width: 600, height: 600 })
-      void leftView.webContents.loadURL(urls[0])
-      void rightView.webContents.loadURL(urls[1])
-      Object.assign(g, { viewsWindow: win, leftView, rightView })
-    }, [html("Left view"), html("Right view")])
+    await app.evaluate(
+      ({ BaseWindow, WebContentsView }, urls) => {
+        const g = globalThis as any
+        const win = new BaseWindow({ width: 900, height: 600, title: "two views" })
+        const leftView = new WebContentsView()
+        const rightView = new WebContentsView()
+        win.contentView.addChildView(leftView)
+        win.contentView.addChildView(rightView)
+        leftView.setBounds({ x: 0, y: 0, width: 300, height: 600 })
+        rightView.setBounds({ x: 300, y: 0, width: 600, height: 600 })
+        void leftView.webContents.loadURL(urls[0])
+        void rightView.webContents.loadURL(urls[1])
+        Object.assign(g, { viewsWindow: win, leftView, rightView })
+      },
+      [html("Left view"), html("Right view")]
+    )
     left = await pageWithUrl(app, /Left%20view/)
     right = await pageWithUrl(app, /Right%20view/)
   })
@@ -76,7 +79,11 @@ describe(`views on ${runtime.kind}`, () => {
 
   it("maps a view's page to the window it is shown in (electronApp.browserWindow)", async () => {
     const handle = await app.browserWindow(right)
-    await expect(handle.evaluate((win: any) => [win.getTitle(), win.getBounds().width, win === (globalThis as any).viewsWindow])).resolves.toEqual(["two views", 900, true])
+    await expect(handle.evaluate((win: any) => [win.getTitle(), win.getBounds().width, win === (globalThis as any).viewsWindow])).resolves.toEqual([
+      "two views",
+      900,
+      true
+    ])
   })
 
   it("moves and resizes a view with setBounds; removing it from the window leaves its page alive", async () => {

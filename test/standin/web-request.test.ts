@@ -54,18 +54,29 @@ describe(`session.webRequest, login and sendInputEvent on ${runtime.kind}`, () =
   })
 
   const fetchText = (path: string): Promise<string> =>
-    page.evaluate((p) => fetch(p).then((r) => r.text(), (e: Error) => `failed: ${e.message}`), path)
+    page.evaluate(
+      (p) =>
+        fetch(p).then(
+          (r) => r.text(),
+          (e: Error) => `failed: ${e.message}`
+        ),
+      path
+    )
 
   it("onBeforeRequest {cancel} blocks a matching URL (onErrorOccurred: net::ERR_BLOCKED_BY_CLIENT) and leaves others", async () => {
     await app.evaluate(({ session }, o) => {
       const g = globalThis as any
       g.errors = []
       session.defaultSession.webRequest.onBeforeRequest({ urls: [`${o}/data/blocked*`] }, (_details, callback) => callback({ cancel: true }))
-      session.defaultSession.webRequest.onErrorOccurred((details) => g.errors.push({ url: details.url, error: details.error, resourceType: details.resourceType }))
+      session.defaultSession.webRequest.onErrorOccurred((details) =>
+        g.errors.push({ url: details.url, error: details.error, resourceType: details.resourceType })
+      )
     }, origin)
     expect(await fetchText("/data/blocked")).toMatch(/^failed: /)
     expect(await fetchText("/data/free")).toBe("data /data/free")
-    expect(await app.evaluate(() => (globalThis as any).errors)).toEqual([{ url: `${origin}/data/blocked`, error: "net::ERR_BLOCKED_BY_CLIENT", resourceType: "xhr" }])
+    expect(await app.evaluate(() => (globalThis as any).errors)).toEqual([
+      { url: `${origin}/data/blocked`, error: "net::ERR_BLOCKED_BY_CLIENT", resourceType: "xhr" }
+    ])
   })
 
   it("onBeforeRequest {redirectURL} redirects; onBeforeSendHeaders adds a request header the server sees", async () => {
@@ -89,7 +100,15 @@ describe(`session.webRequest, login and sendInputEvent on ${runtime.kind}`, () =
       web.onBeforeSendHeaders(null)
       web.onHeadersReceived({ urls: [`${o}/data/*`] }, (details, callback) => callback({ responseHeaders: { ...details.responseHeaders, "X-Added": ["1"] } }))
       // Only this request: a completion of the previous test's request may still arrive.
-      web.onCompleted({ urls: [`${o}/data/h`] }, (details) => g.completed.push({ url: details.url, statusCode: details.statusCode, added: details.responseHeaders?.["X-Added"] ?? details.responseHeaders?.["x-added"] }) && g.onCompletedSeen())
+      web.onCompleted(
+        { urls: [`${o}/data/h`] },
+        (details) =>
+          g.completed.push({
+            url: details.url,
+            statusCode: details.statusCode,
+            added: details.responseHeaders?.["X-Added"] ?? details.responseHeaders?.["x-added"]
+          }) && g.onCompletedSeen()
+      )
     }, origin)
     const header = await page.evaluate(() => fetch("/data/h").then((r) => r.headers.get("x-added")))
     expect(header).toBe("1")

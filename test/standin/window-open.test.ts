@@ -31,7 +31,14 @@ describe(`window.open on ${runtime.kind}`, () => {
 
   it("on allow returns a window object: postMessage reaches the child, whose opener answers; close() closes it", async () => {
     await allowOpen("allow")
-    const created = app.evaluate(({ BrowserWindow }) => new Promise<string>((resolve) => BrowserWindow.getAllWindows()[0]!.webContents.once("did-create-window", (child) => child.webContents.once("did-finish-load", () => resolve(child.webContents.getURL())))))
+    const created = app.evaluate(
+      ({ BrowserWindow }) =>
+        new Promise<string>((resolve) =>
+          BrowserWindow.getAllWindows()[0]!.webContents.once("did-create-window", (child) =>
+            child.webContents.once("did-finish-load", () => resolve(child.webContents.getURL()))
+          )
+        )
+    )
     const opened = await page.evaluate((url) => {
       const child = window.open(url, "_blank")
       ;(window as any).child = child

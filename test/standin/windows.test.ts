@@ -157,21 +157,21 @@ describe(`windows on ${runtime.kind}`, () => {
           .reduce((max: number, w: any) => Math.max(max, w.id), 0)
       )
     await expect.poll(newest, { timeout: 10_000 }).toBeGreaterThan(1)
-    const prevented = await app.evaluate(({ BrowserWindow }, id) => {
-      const win = BrowserWindow.fromId(id)!
-      const once = (event: { preventDefault: () => void }) => event.preventDefault()
-      win.once("close", once)
-      win.close()
-      return { destroyed: win.isDestroyed(), id: win.id }
-    }, await newest())
+    const prevented = await app.evaluate(
+      ({ BrowserWindow }, id) => {
+        const win = BrowserWindow.fromId(id)!
+        const once = (event: { preventDefault: () => void }) => event.preventDefault()
+        win.once("close", once)
+        win.close()
+        return { destroyed: win.isDestroyed(), id: win.id }
+      },
+      await newest()
+    )
     expect(prevented.destroyed).toBe(false)
     await page.waitForTimeout(200)
     expect(app.windows()).toContain(second)
     const closedBefore = (await state(app)).closedWindows
-    await Promise.all([
-      second.waitForEvent("close"),
-      app.evaluate(({ BrowserWindow }, id) => BrowserWindow.fromId(id)!.close(), prevented.id)
-    ])
+    await Promise.all([second.waitForEvent("close"), app.evaluate(({ BrowserWindow }, id) => BrowserWindow.fromId(id)!.close(), prevented.id)])
     await expect.poll(async () => (await state(app)).closedWindows, { timeout: 10_000 }).toBe(closedBefore + 1)
     await expect(app.evaluate(({ BrowserWindow }, id) => BrowserWindow.fromId(id), prevented.id)).resolves.toBeNull()
   })

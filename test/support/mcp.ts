@@ -29,7 +29,10 @@ export interface TestClient {
 }
 
 const outcome = (raw: any): ToolCallOutcome => ({
-  text: (raw.content ?? []).filter((c: any) => c.type === "text").map((c: any) => c.text).join("\n"),
+  text: (raw.content ?? [])
+    .filter((c: any) => c.type === "text")
+    .map((c: any) => c.text)
+    .join("\n"),
   isError: raw.isError === true,
   code: raw.structuredContent?.error?.code,
   structured: raw.structuredContent,

@@ -20,7 +20,12 @@ const png = (width: number, height: number, rgb: [number, number, number]) => {
   header[9] = 2 // RGB
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())])
   const raw = Buffer.concat(Array.from({ length: height }, () => row))
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0))
+  ])
 }
 
 const delays = (file: string) => {
@@ -33,7 +38,15 @@ const delays = (file: string) => {
 }
 
 const decoded = (file: string) =>
-  Number(JSON.parse(execFileSync("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_read_frames", "-of", "json", file], { encoding: "utf8" })).streams[0].nb_read_frames)
+  Number(
+    JSON.parse(
+      execFileSync(
+        "ffprobe",
+        ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_read_frames", "-of", "json", file],
+        { encoding: "utf8" }
+      )
+    ).streams[0].nb_read_frames
+  )
 
 describe("the animated PNG writer", () => {
   it("writes frames ffprobe decodes, with their delays; a larger frame is left out", async () => {

@@ -17,7 +17,13 @@ const fakePage = () => {
       answer = resolve
       fail = reject
     })
-  return { page: emitter as unknown as Page, emit: (text: string) => emitter.emit("console", text), history, answer: (items: ReadonlyArray<string>) => answer(items), fail: (e: Error) => fail(e) }
+  return {
+    page: emitter as unknown as Page,
+    emit: (text: string) => emitter.emit("console", text),
+    history,
+    answer: (items: ReadonlyArray<string>) => answer(items),
+    fail: (e: Error) => fail(e)
+  }
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0))
@@ -26,7 +32,13 @@ describe("backfill", () => {
   it("records the history, drops the held events the history already holds, and keeps the newer ones", async () => {
     const fake = fakePage()
     const recorded: Array<string> = []
-    backfill(fake.page, "console", fake.history, (item: string) => recorded.push(item), (item) => item)
+    backfill(
+      fake.page,
+      "console",
+      fake.history,
+      (item: string) => recorded.push(item),
+      (item) => item
+    )
     fake.emit("b")
     fake.emit("c")
     expect(recorded).toEqual([])
@@ -39,7 +51,13 @@ describe("backfill", () => {
   it("keeps repeated messages that are really new (no overlap with the history's tail)", async () => {
     const fake = fakePage()
     const recorded: Array<string> = []
-    backfill(fake.page, "console", fake.history, (item: string) => recorded.push(item), (item) => item)
+    backfill(
+      fake.page,
+      "console",
+      fake.history,
+      (item: string) => recorded.push(item),
+      (item) => item
+    )
     fake.emit("tick")
     fake.answer(["tick", "tock"])
     await settle()
@@ -49,7 +67,13 @@ describe("backfill", () => {
   it("records the held events when the history cannot be read", async () => {
     const fake = fakePage()
     const recorded: Array<string> = []
-    backfill(fake.page, "console", fake.history, (item: string) => recorded.push(item), (item) => item)
+    backfill(
+      fake.page,
+      "console",
+      fake.history,
+      (item: string) => recorded.push(item),
+      (item) => item
+    )
     fake.emit("x")
     fake.fail(new Error("page closed"))
     await settle()

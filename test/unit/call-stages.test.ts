@@ -79,7 +79,13 @@ describe("the call's stages", () => {
       yield* Deferred.await(fake.watched)
       fake.open("Delete it?")
       const exit = yield* Fiber.await(fiber)
-      expect(failureOf(exit)).toMatchObject({ _tag: "DialogOpen", window: "w1", dialog: "confirm", dialogMessage: "Delete it?", hint: expect.stringContaining("electron_web_dialog") })
+      expect(failureOf(exit)).toMatchObject({
+        _tag: "DialogOpen",
+        window: "w1",
+        dialog: "confirm",
+        dialogMessage: "Delete it?",
+        hint: expect.stringContaining("electron_web_dialog")
+      })
       expect(String((failureOf(exit) as { message: string }).message)).toContain('A confirm dialog is open in w1: "Delete it?"')
       yield* Deferred.await(interrupted)
       expect(fake.listeners.size).toBe(0)
@@ -132,14 +138,24 @@ describe("the call's stages", () => {
       const fake = yield* fakeDriver
       const root = mkdtempSync(join(tmpdir(), "stagewright-root-"))
       let ran = false
-      const reading = tool({ files: ["paths[]", "rules[].answer.filePath"], touchesPage: false, handler: () => Effect.sync(() => ((ran = true), { text: "read" })) })
-      const outside = yield* Effect.exit(runStages(reading, { paths: [join(root, "a.txt"), "/etc/passwd"] }).pipe(Effect.provide(services(fake.layer, { appRoot: root }))))
+      const reading = tool({
+        files: ["paths[]", "rules[].answer.filePath"],
+        touchesPage: false,
+        handler: () => Effect.sync(() => ((ran = true), { text: "read" }))
+      })
+      const outside = yield* Effect.exit(
+        runStages(reading, { paths: [join(root, "a.txt"), "/etc/passwd"] }).pipe(Effect.provide(services(fake.layer, { appRoot: root })))
+      )
       expect(failureOf(outside)).toMatchObject({ _tag: "PathNotAllowed" })
       expect((failureOf(outside) as { message: string }).message).toContain("paths[1]")
-      const nested = yield* Effect.exit(runStages(reading, { rules: [{ answer: { filePath: "/etc/hosts" } }] }).pipe(Effect.provide(services(fake.layer, { appRoot: root }))))
+      const nested = yield* Effect.exit(
+        runStages(reading, { rules: [{ answer: { filePath: "/etc/hosts" } }] }).pipe(Effect.provide(services(fake.layer, { appRoot: root })))
+      )
       expect((failureOf(nested) as { message: string }).message).toContain("rules[0].answer.filePath")
       expect(ran).toBe(false)
-      expect(yield* runStages(reading, { paths: [join(root, "a.txt")] }).pipe(Effect.provide(services(fake.layer, { appRoot: root })))).toEqual({ text: "read" })
+      expect(yield* runStages(reading, { paths: [join(root, "a.txt")] }).pipe(Effect.provide(services(fake.layer, { appRoot: root })))).toEqual({
+        text: "read"
+      })
     })
   )
 })
@@ -150,7 +166,10 @@ describe("argument paths", () => {
       { name: "source", value: "a", inList: false },
       { name: "target", value: "b", inList: false }
     ])
-    expect(argumentsAt({ fields: [{ target: "x" }, { target: 5 }, { target: "z" }] }, ["fields[].target"]).map((a) => a.name)).toEqual(["fields[0].target", "fields[2].target"])
+    expect(argumentsAt({ fields: [{ target: "x" }, { target: 5 }, { target: "z" }] }, ["fields[].target"]).map((a) => a.name)).toEqual([
+      "fields[0].target",
+      "fields[2].target"
+    ])
     expect(argumentsAt({ paths: ["/a", "/b"] }, ["paths[]"])).toEqual([
       { name: "paths[0]", value: "/a", inList: true },
       { name: "paths[1]", value: "/b", inList: true }
@@ -197,7 +216,17 @@ describe("a plugin tool's declarations", () => {
         name: "needs",
         purpose: "Declares what its tool needs.",
         stagewright: ">=0.1.0 <1",
-        tools: [{ name: "needs_tool", description: "A tool that declares its targets.", input: Schema.Struct({}), type: "read", errors: [], targets, handler: () => Effect.succeed({ text: "" }) }]
+        tools: [
+          {
+            name: "needs_tool",
+            description: "A tool that declares its targets.",
+            input: Schema.Struct({}),
+            type: "read",
+            errors: [],
+            targets,
+            handler: () => Effect.succeed({ text: "" })
+          }
+        ]
       })
       const load = (targets: ReadonlyArray<string>) =>
         Effect.flatMap(PluginLoader, (l) => l.load(["needs"])).pipe(Effect.provide(PluginLoader.layerRegistry({ needs: async () => plugin(targets) as never })))

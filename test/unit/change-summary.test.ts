@@ -42,7 +42,8 @@ describe("changeSummary", () => {
       assert.include(text, 'electron_snapshot since="last" shows any change')
       assert.notInclude(text, "The page changed")
       assert.notInclude(text, "Changes (")
-    }))
+    })
+  )
 
   it.effect("within the time box, reports the change or its absence", () =>
     Effect.gen(function* () {
@@ -52,7 +53,8 @@ describe("changeSummary", () => {
       const changed = yield* summary(snapshotting(Effect.succeed(`${before}\n- button "Undo" [ref=e2]`)), entry(before))
       assert.include(changed, "Changes (")
       assert.include(changed, "Undo")
-    }))
+    })
+  )
 
   it.effect("reports a focus move beside the other changes (the diff itself ignores [active])", () =>
     Effect.gen(function* () {
@@ -66,7 +68,8 @@ describe("changeSummary", () => {
       assert.include(onlyFocus, 'besides the focus: now on button "Save" e2.')
       const stayed = yield* summary(snapshotting(Effect.succeed(`${before}\n- status [ref=e3]: Saved`)), entry(before))
       assert.notInclude(stayed, "Focus")
-    }))
+    })
+  )
 
   it.effect("a diff after a quiet answer named fields says it holds them again", () =>
     Effect.gen(function* () {
@@ -76,7 +79,8 @@ describe("changeSummary", () => {
       assert.include(changed, "Changes since the last snapshot, with the fields earlier answers named (+1 -0):")
       const plain = yield* summary(snapshotting(Effect.succeed(`${before}\n- button "Undo" [ref=e2]`)), entry(before))
       assert.include(plain, "\nChanges (+1 -0):")
-    }))
+    })
+  )
 
   it.effect("a quiet page is summed up from its fields and focus, without a snapshot", () =>
     Effect.gen(function* () {
@@ -88,7 +92,14 @@ describe("changeSummary", () => {
       )
       assert.strictEqual(
         yield* summary(
-          quietPage({ quiet: true, fields: [{ label: "Title", value: "Buy milk", checkable: false }, { label: "Urgent", value: "checked", checkable: true }], focus: "Title" }),
+          quietPage({
+            quiet: true,
+            fields: [
+              { label: "Title", value: "Buy milk", checkable: false },
+              { label: "Urgent", value: "checked", checkable: true }
+            ],
+            focus: "Title"
+          }),
           before
         ),
         '\nOnly fields changed: "Title" = "Buy milk" (focused); "Urgent" checked.'
@@ -97,7 +108,8 @@ describe("changeSummary", () => {
         yield* summary(quietPage({ quiet: true, fields: [{ label: "Slug", value: "a-b", checkable: false }], focus: "Name" }), before),
         '\nOnly fields changed: "Slug" = "a-b"; focus on "Name".'
       )
-    }))
+    })
+  )
 
   it.effect("many added rows of one shape: summed up by landmark and count, with their refs by row, within the bound", () =>
     Effect.gen(function* () {
@@ -105,12 +117,16 @@ describe("changeSummary", () => {
       const after = page(60)
       const text = yield* summary(snapshotting(Effect.succeed(after)), entry(before))
       assert.match(text, /^\nThe page changed \(\+\d+ -0 lines\), in short:\n/)
-      assert.include(text, '+ 59 added to list "Task list" [ref=e3]: listitem ×59 (295 lines); refs of checkbox "Done: …", button "Edit …", button "Delete …" in each: Task 1 e107 e109 e110; Task 2 e113 e115 e116')
+      assert.include(
+        text,
+        '+ 59 added to list "Task list" [ref=e3]: listitem ×59 (295 lines); refs of checkbox "Done: …", button "Edit …", button "Delete …" in each: Task 1 e107 e109 e110; Task 2 e113 e115 e116'
+      )
       assert.match(text, /…, \+\d+ more rows/)
       // Never more than the bound, nor than the (folded) snapshot an agent would take instead.
       assert.isAtMost(text.length, DIGEST_CHARS + 60)
       assert.isBelow(text.length, viewSnapshot(after, {}).text.length)
-    }))
+    })
+  )
 
   it.effect("a new dialog: its fields and buttons are the refs named first", () =>
     Effect.gen(function* () {
@@ -123,12 +139,17 @@ describe("changeSummary", () => {
         '    - button "Cancel" [ref=e952] [cursor=pointer]'
       ]
       const text = yield* summary(snapshotting(Effect.succeed(page(1, dialog))), entry(before))
-      assert.include(text, '+ dialog "Edit task" [ref=e900] (44 lines) in main [ref=e1]; refs: textbox "Task title" e950 (focused), button "Save" e951, button "Cancel" e952')
+      assert.include(
+        text,
+        '+ dialog "Edit task" [ref=e900] (44 lines) in main [ref=e1]; refs: textbox "Task title" e950 (focused), button "Save" e951, button "Cancel" e952'
+      )
       assert.isAtMost(text.length, DIGEST_CHARS + 60)
-    }))
+    })
+  )
 
   it.effect("without a snapshot of the window, says nothing and takes none", () =>
     Effect.gen(function* () {
       assert.strictEqual(yield* summary(snapshotting(Effect.die("not called")), entry(undefined)), "")
-    }))
+    })
+  )
 })

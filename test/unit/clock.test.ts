@@ -191,7 +191,9 @@ describe("clock: the main-process clock", () => {
 
 describe("clock: the tool without a main process", () => {
   const noMain = Layer.mergeAll(
-    MainProcess.layerTest({ evaluateMain: () => Effect.fail(new NeedsMainProcess({ message: "status the main-process clock needs the Electron main process" })) }),
+    MainProcess.layerTest({
+      evaluateMain: () => Effect.fail(new NeedsMainProcess({ message: "status the main-process clock needs the Electron main process" }))
+    }),
     AppLifecycle.layerTest({}),
     Windows.layerTest({}),
     PageOps.layerTest({}),

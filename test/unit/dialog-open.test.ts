@@ -13,7 +13,11 @@ describe("dialogOpen", () => {
     expect(error).toBeInstanceOf(DialogOpen)
     expect(error.message).toBe('An alert dialog is open in w2: "Saved"; its page is blocked until it is answered')
     expect(error.hint).toBe("Answer it with electron_web_dialog (accept or dismiss); the page is blocked until then.")
-    expect({ window: error.window, dialog: error.dialog, dialogMessage: error.dialogMessage }).toEqual({ window: "w2", dialog: "alert", dialogMessage: "Saved" })
+    expect({ window: error.window, dialog: error.dialog, dialogMessage: error.dialogMessage }).toEqual({
+      window: "w2",
+      dialog: "alert",
+      dialogMessage: "Saved"
+    })
   })
 
   it("gives a prompt's default and bounds page text", () => {

@@ -59,7 +59,12 @@ describe("Dispatcher", () => {
     const result = await withDispatcher({}, (d) => d.call("electron_clik", {}))
     expect(code(result)).toBe("UNKNOWN_TOOL")
     expect(text(result)).toContain("electron_click")
-    expect(nearMisses("screenshot", coreTools.map((t) => t.name))).toContain("electron_screenshot")
+    expect(
+      nearMisses(
+        "screenshot",
+        coreTools.map((t) => t.name)
+      )
+    ).toContain("electron_screenshot")
   })
 
   it("rejects bad arguments with INVALID_ARGUMENT naming the path and the expected form", async () => {
@@ -73,7 +78,12 @@ describe("Dispatcher", () => {
     expect(text(extra)).toContain("verbose")
     const literal = await withDispatcher({}, (d) => d.call("electron_window_state", { action: "explode" }))
     expect(text(literal)).toMatch(/action: Expected "minimize" \| "maximize"/)
-    for (const [args, form] of [[5, "number"], ["abc", "string"], [[1], "an array"], [true, "boolean"]] as const) {
+    for (const [args, form] of [
+      [5, "number"],
+      ["abc", "string"],
+      [[1], "an array"],
+      [true, "boolean"]
+    ] as const) {
       for (const tool of ["electron_status", "electron_click"]) {
         const result = await withDispatcher({}, (d) => d.call(tool, args))
         expect(code(result)).toBe("INVALID_ARGUMENT")

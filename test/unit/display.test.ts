@@ -21,8 +21,16 @@ describe("displaySituation", () => {
   })
 
   it("auto uses the environment's display: DISPLAY first, else WAYLAND_DISPLAY", () => {
-    expect(displaySituation({ DISPLAY: ":3", WAYLAND_DISPLAY: "wayland-0" }, "linux", "auto")).toMatchObject({ action: "use", variable: "DISPLAY", display: ":3" })
-    expect(displaySituation({ WAYLAND_DISPLAY: "wayland-1" }, "linux", "auto")).toMatchObject({ action: "use", variable: "WAYLAND_DISPLAY", display: "wayland-1" })
+    expect(displaySituation({ DISPLAY: ":3", WAYLAND_DISPLAY: "wayland-0" }, "linux", "auto")).toMatchObject({
+      action: "use",
+      variable: "DISPLAY",
+      display: ":3"
+    })
+    expect(displaySituation({ WAYLAND_DISPLAY: "wayland-1" }, "linux", "auto")).toMatchObject({
+      action: "use",
+      variable: "WAYLAND_DISPLAY",
+      display: "wayland-1"
+    })
   })
 
   it("always starts a private Xvfb even when a display exists", () => {

@@ -9,7 +9,15 @@ import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import ts from "typescript"
-import { COVERAGE_MD_PATH, electronTypesVersion, measureCoverage, renderCoverage, renderReadmeBlock, STANDIN_README_PATH, withReadmeBlock } from "../../src/bench/docs/electron-coverage.js"
+import {
+  COVERAGE_MD_PATH,
+  electronTypesVersion,
+  measureCoverage,
+  renderCoverage,
+  renderReadmeBlock,
+  STANDIN_README_PATH,
+  withReadmeBlock
+} from "../../src/bench/docs/electron-coverage.js"
 import { libFile, ROOT, standinProgram } from "../../src/bench/docs/standin-types.js"
 
 const DIALOG = libFile("dialog.js")
@@ -35,19 +43,29 @@ describe("the stand-in against electron.d.ts", () => {
   })
 
   it("fails naming a member whose result has the wrong shape", () => {
-    const errors = withDialog((text) => text.replace('@returns {string} */\n  showSaveDialogSync(...args) {\n    note(\'showSaveDialogSync\', args);\n    return \'\';', "@returns {number} */\n  showSaveDialogSync(...args) {\n    note('showSaveDialogSync', args);\n    return 0;"))
+    const errors = withDialog((text) =>
+      text.replace(
+        "@returns {string} */\n  showSaveDialogSync(...args) {\n    note('showSaveDialogSync', args);\n    return '';",
+        "@returns {number} */\n  showSaveDialogSync(...args) {\n    note('showSaveDialogSync', args);\n    return 0;"
+      )
+    )
     expect(errors.join("\n")).toContain(`"dialog.showSaveDialogSync": "not assignable to Electron's type"`)
   })
 
   it("fails on a body whose result is not the shape its JSDoc declares (checkJs: bodies are checked)", () => {
-    const errors = withDialog((text) => text.replace("return Promise.resolve({ canceled: true, filePaths: [] });", "return Promise.resolve({ cancelled: true, files: [] });"))
+    const errors = withDialog((text) =>
+      text.replace("return Promise.resolve({ canceled: true, filePaths: [] });", "return Promise.resolve({ cancelled: true, files: [] });")
+    )
     expect(errors.join("\n")).toMatch(/dialog\.js.*cancelled/s)
   })
 
   it("fails naming a member whose declared result lacks Electron's required members ({cancelled, files})", () => {
     const errors = withDialog((text) =>
       text
-        .replace("@returns {Promise<{canceled: boolean, filePaths: string[], bookmarks?: string[]}>}", "@returns {Promise<{cancelled: boolean, files: string[]}>}")
+        .replace(
+          "@returns {Promise<{canceled: boolean, filePaths: string[], bookmarks?: string[]}>}",
+          "@returns {Promise<{cancelled: boolean, files: string[]}>}"
+        )
         .replace("return Promise.resolve({ canceled: true, filePaths: [] });", "return Promise.resolve({ cancelled: true, files: [] });")
     )
     expect(errors.join("\n")).toContain(`"dialog.showOpenDialog": "not assignable to Electron's type"`)
@@ -55,7 +73,12 @@ describe("the stand-in against electron.d.ts", () => {
   })
 
   it("fails naming a member that needs an argument Electron's callers do not pass", () => {
-    const errors = withDialog((text) => text.replace("   * @param {string} content\n   */\n  showErrorBox(title, content) {", "   * @param {string} content\n   * @param {number} code\n   */\n  showErrorBox(title, content, code) {"))
+    const errors = withDialog((text) =>
+      text.replace(
+        "   * @param {string} content\n   */\n  showErrorBox(title, content) {",
+        "   * @param {string} content\n   * @param {number} code\n   */\n  showErrorBox(title, content, code) {"
+      )
+    )
     expect(errors.join("\n")).toContain(`"dialog.showErrorBox": "not assignable to Electron's type"`)
   })
 })
@@ -63,11 +86,17 @@ describe("the stand-in against electron.d.ts", () => {
 describe("the sample apps against electron.d.ts (test/fixtures/apps/tsconfig.json, checkJs)", () => {
   /** The apps' program's errors, with `file`'s text replaced by `edit(its text)` (the file on disk is left alone). */
   const appErrors = (file?: string, edit?: (text: string) => string) => {
-    const parsed = ts.getParsedCommandLineOfConfigFile(join(ROOT, "test", "fixtures", "apps", "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!
+    const parsed = ts.getParsedCommandLineOfConfigFile(
+      join(ROOT, "test", "fixtures", "apps", "tsconfig.json"),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined }
+    )!
     const host = ts.createCompilerHost(parsed.options)
     const getSourceFile = host.getSourceFile.bind(host)
     host.getSourceFile = (name, language, ...rest) =>
-      file !== undefined && edit !== undefined && name === file ? ts.createSourceFile(name, edit(readFileSync(file, "utf8")), language) : getSourceFile(name, language, ...rest)
+      file !== undefined && edit !== undefined && name === file
+        ? ts.createSourceFile(name, edit(readFileSync(file, "utf8")), language)
+        : getSourceFile(name, language, ...rest)
     const program = ts.createProgram({ rootNames: parsed.fileNames, options: { ...parsed.options, noEmit: true }, host })
     return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`)
   }
@@ -75,7 +104,11 @@ describe("the sample apps against electron.d.ts (test/fixtures/apps/tsconfig.jso
   it("pass as they are, and an app reading a result shape Electron lacks (showOpenDialog's `files`) fails", () => {
     expect(appErrors()).toEqual([])
     const main = join(ROOT, "test", "fixtures", "apps", "scheme", "main.js")
-    const errors = appErrors(main, (text) => `${text}\nasync function pick () {\n  const result = await require('electron').dialog.showOpenDialog({})\n  return result.cancelled ? [] : result.files\n}\nmodule.exports = { pick }\n`)
+    const errors = appErrors(
+      main,
+      (text) =>
+        `${text}\nasync function pick () {\n  const result = await require('electron').dialog.showOpenDialog({})\n  return result.cancelled ? [] : result.files\n}\nmodule.exports = { pick }\n`
+    )
     expect(errors).toEqual([
       expect.stringMatching(/scheme\/main\.js: Property 'cancelled' does not exist on type 'OpenDialogReturnValue'/),
       expect.stringMatching(/scheme\/main\.js: Property 'files' does not exist on type 'OpenDialogReturnValue'/)
@@ -90,8 +123,14 @@ describe("the sample apps against electron.d.ts (test/fixtures/apps/tsconfig.jso
       expect(errors.filter((e) => !e.startsWith(`${main}: `))).toEqual([])
       expect(errors.join("\n")).toContain(`Type '"${literal}"' is not assignable to type`)
     }
-    expectRejected(appErrors(main, (text) => text.replace("{ role: 'reload' }", "{ role: 'reloadPage' }")), "reloadPage")
-    expectRejected(appErrors(main, (text) => text.replace(/type: '(info|warning)'/, "type: 'notice'")), "notice")
+    expectRejected(
+      appErrors(main, (text) => text.replace("{ role: 'reload' }", "{ role: 'reloadPage' }")),
+      "reloadPage"
+    )
+    expectRejected(
+      appErrors(main, (text) => text.replace(/type: '(info|warning)'/, "type: 'notice'")),
+      "notice"
+    )
   })
 })
 
@@ -119,7 +158,9 @@ describe("docs/electron-coverage.md", () => {
   it("is in step with npm run coverage:electron, and the live stand-in has no member Electron lacks", () => {
     const rows = measureCoverage()
     expect(rows.flatMap((r) => r.runtimeExtras.map((n) => `${r.label}.${n}`))).toEqual([])
-    expect(readFileSync(COVERAGE_MD_PATH, "utf8"), "docs/electron-coverage.md is stale: run npm run coverage:electron").toBe(renderCoverage(rows, electronTypesVersion()))
+    expect(readFileSync(COVERAGE_MD_PATH, "utf8"), "docs/electron-coverage.md is stale: run npm run coverage:electron").toBe(
+      renderCoverage(rows, electronTypesVersion())
+    )
     // The stand-in's README states its fidelity from the same measurement, not as prose.
     const readme = readFileSync(STANDIN_README_PATH, "utf8")
     const block = renderReadmeBlock(rows, electronTypesVersion())

@@ -113,7 +113,7 @@ describe("the error registry", () => {
     const diagnostics = fixtureDiagnostics()
     expect(diagnostics).toHaveLength(1)
     expect(diagnostics[0]!.line).toBe(44)
-    expect(diagnostics[0]!.text).toContain("HandlerCannotRaise<\"REF_STALE\">")
+    expect(diagnostics[0]!.text).toContain('HandlerCannotRaise<"REF_STALE">')
     expect(diagnostics[0]!.text).toContain('"REF_STALE"')
   }, 120_000)
 

@@ -12,7 +12,9 @@ const parse = (key: string) => Effect.runSync(Effect.either(parseKeys(key)))
 describe("key sequences", () => {
   it("splits presses on spaces and accepts Playwright's names, characters and chords", () => {
     expect(parse("Control+K Control+S")).toEqual(Either.right(["Control+K", "Control+S"]))
-    expect(parse("  Shift++ a F12 KeyQ Digit0 Numpad7 ControlOrMeta+ArrowDown ")).toEqual(Either.right(["Shift++", "a", "F12", "KeyQ", "Digit0", "Numpad7", "ControlOrMeta+ArrowDown"]))
+    expect(parse("  Shift++ a F12 KeyQ Digit0 Numpad7 ControlOrMeta+ArrowDown ")).toEqual(
+      Either.right(["Shift++", "a", "F12", "KeyQ", "Digit0", "Numpad7", "ControlOrMeta+ArrowDown"])
+    )
     expect(parse(" ")).toEqual(Either.right([" "]))
     for (const name of ["Enter", "Escape", "Tab", "Backspace", "PageDown", "MediaPlayPause", "~", "+"]) expect(isKeyName(name), name).toBe(true)
     for (const name of ["F13", "é", "enter", "Ctrl", "KeyAA", ""]) expect(isKeyName(name), name).toBe(false)
@@ -46,7 +48,20 @@ describe("event arguments", () => {
     const cyclic: Record<string, unknown> = { name: "loop" }
     cyclic["self"] = cyclic
     const win = { id: 3, getTitle: () => "Main", webContents: {} }
-    const value = safeValue([cyclic, win, new Error("boom"), "x".repeat(2_000), Array.from({ length: 30 }, (_, i) => i), () => 1, { a: { b: { c: { d: { e: 1 } } } } }, Infinity, undefined], 4_000) as Array<unknown>
+    const value = safeValue(
+      [
+        cyclic,
+        win,
+        new Error("boom"),
+        "x".repeat(2_000),
+        Array.from({ length: 30 }, (_, i) => i),
+        () => 1,
+        { a: { b: { c: { d: { e: 1 } } } } },
+        Infinity,
+        undefined
+      ],
+      4_000
+    ) as Array<unknown>
     expect(value[0]).toEqual({ name: "loop", self: "[Circular]" })
     expect(value[1]).toEqual({ BrowserWindow: 3, title: "Main" })
     expect(value[2]).toEqual({ name: "Error", message: "boom" })
@@ -58,7 +73,12 @@ describe("event arguments", () => {
     expect(value[6]).toEqual({ a: { b: { c: "[Object]" } } })
     expect(value[7]).toBe("Infinity")
     expect(value[8]).toBeNull()
-    const big = JSON.stringify(safeValue(Array.from({ length: 20 }, () => ({ text: "y".repeat(400) })), 4_000))
+    const big = JSON.stringify(
+      safeValue(
+        Array.from({ length: 20 }, () => ({ text: "y".repeat(400) })),
+        4_000
+      )
+    )
     expect(big.length).toBeLessThan(6_000)
     expect(big).toContain("…")
   })

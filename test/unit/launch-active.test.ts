@@ -11,7 +11,15 @@ import type { PageFacts } from "../../src/layers/driver/surface.js"
 
 const newSession = () => new AppSession({ kind: "launched", context: undefined as never, hasMainProcess: true } as never)
 /** A page as the session watches it: frames, events, a URL. */
-const fakePage = (url: string) => Object.assign(new EventEmitter(), { frames: () => [], mainFrame: () => ({}), isClosed: () => false, url: () => url, consoleMessages: async () => [], pageErrors: async () => [] }) as unknown as Page
+const fakePage = (url: string) =>
+  Object.assign(new EventEmitter(), {
+    frames: () => [],
+    mainFrame: () => ({}),
+    isClosed: () => false,
+    url: () => url,
+    consoleMessages: async () => [],
+    pageErrors: async () => []
+  }) as unknown as Page
 const windowFacts: PageFacts = { webContentsId: 1, type: "window", windowId: 1, own: true, hostId: undefined }
 const viewFacts: PageFacts = { webContentsId: 2, type: "window", windowId: 1, own: false, hostId: undefined }
 

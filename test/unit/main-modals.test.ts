@@ -14,7 +14,16 @@ let electron: ElectronModule
 beforeEach(() => {
   ;(globalThis as { __stagewrightModals?: unknown }).__stagewrightModals = undefined
   const canceled = () => Promise.resolve({ canceled: true, filePaths: [] })
-  electron = { dialog: { showMessageBox: canceled, showMessageBoxSync: () => 0, showOpenDialog: canceled, showOpenDialogSync: () => undefined, showSaveDialog: canceled, showSaveDialogSync: () => undefined } } as unknown as ElectronModule
+  electron = {
+    dialog: {
+      showMessageBox: canceled,
+      showMessageBoxSync: () => 0,
+      showOpenDialog: canceled,
+      showOpenDialogSync: () => undefined,
+      showSaveDialog: canceled,
+      showSaveDialogSync: () => undefined
+    }
+  } as unknown as ElectronModule
   installHeldDialogs(electron, HOLD)
 })
 
@@ -30,7 +39,15 @@ describe("native dialogs held in the main process", () => {
     const answered = (electron.dialog.showMessageBox as (o: object) => Promise<unknown>)(box)
     const read = readHeld(electron)
     expect(read.held).toHaveLength(1)
-    expect(read.held[0]).toMatchObject({ method: "showMessageBox", kind: "message", title: "About", buttons: ["OK", "Copy version", "Cancel"], defaultId: 1, cancelId: 2, checkboxLabel: "Tips" })
+    expect(read.held[0]).toMatchObject({
+      method: "showMessageBox",
+      kind: "message",
+      title: "About",
+      buttons: ["OK", "Copy version", "Cancel"],
+      defaultId: 1,
+      cancelId: 2,
+      checkboxLabel: "Tips"
+    })
     expect(settleHeld(electron, { id: read.held[0]!.id, answer: { response: 0, checkboxChecked: true } })).toBe(true)
     await expect(answered).resolves.toEqual({ response: 0, checkboxChecked: true })
     expect(readHeld(electron).held).toHaveLength(0)
@@ -60,7 +77,10 @@ describe("native dialogs held in the main process", () => {
     await expect(open).resolves.toEqual({ canceled: true, filePaths: [] })
     expect(readHeld(electron)).toMatchObject({
       held: [],
-      told: ['showMessageBox "About" waited 5 s for an answer and answered with its default (response 1)', 'showOpenDialog "Import" waited 5 s for an answer and answered with its default (canceled)']
+      told: [
+        'showMessageBox "About" waited 5 s for an answer and answered with its default (response 1)',
+        'showOpenDialog "Import" waited 5 s for an answer and answered with its default (canceled)'
+      ]
     })
   })
 

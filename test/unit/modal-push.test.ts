@@ -15,7 +15,16 @@ import type { AppSession } from "../../src/layers/driver/session.js"
 
 const canceled = () => Promise.resolve({ canceled: true, filePaths: [] })
 const fakeElectron = () =>
-  ({ dialog: { showMessageBox: canceled, showMessageBoxSync: () => 0, showOpenDialog: canceled, showOpenDialogSync: () => undefined, showSaveDialog: canceled, showSaveDialogSync: () => undefined } }) as unknown as ElectronModule
+  ({
+    dialog: {
+      showMessageBox: canceled,
+      showMessageBoxSync: () => 0,
+      showOpenDialog: canceled,
+      showOpenDialogSync: () => undefined,
+      showSaveDialog: canceled,
+      showSaveDialogSync: () => undefined
+    }
+  }) as unknown as ElectronModule
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -24,7 +24,11 @@ describe("the modal room", () => {
     room.dialogOpened(dialog("beforeunload", "Leave site?"))
     room.dialogOpened(dialog("prompt", "New board name", "My board"))
     const [leave, prompt] = room.list([w1])
-    expect(stateRows(leave!)).toEqual(['- dialog "leave page?: Leave site?" [modal] (in w1; its page is blocked):', '  - button "Leave" [ref=d1]', '  - button "Stay" [ref=d2]'])
+    expect(stateRows(leave!)).toEqual([
+      '- dialog "leave page?: Leave site?" [modal] (in w1; its page is blocked):',
+      '  - button "Leave" [ref=d1]',
+      '  - button "Stay" [ref=d2]'
+    ])
     expect(stateRows(prompt!)).toEqual([
       '- dialog "prompt: New board name" [modal] (in w1; its page is blocked):',
       '  - textbox "answer" [ref=d3]: "My board"',
@@ -42,8 +46,29 @@ describe("the modal room", () => {
     const room = new ModalRoom()
     room.dialogOpened(dialog("alert", "Saved"))
     const read: NativeRead = {
-      held: [{ id: 1, method: "showMessageBox", kind: "message", title: "About", message: "Tasks", detail: "A board", buttons: ["OK", "Cancel"], checkboxLabel: "Tips", webContentsId: 3, deadline: Date.now() + 60_000 }],
-      popup: { at: 5, webContentsId: 3, items: [{ label: "Mark as done", type: "normal", enabled: true, depth: 0, positions: [0], submenu: false }, { label: "", type: "separator", enabled: true, depth: 0, positions: [1], submenu: false }, { label: "Copy", type: "normal", enabled: false, depth: 0, positions: [2], submenu: false }] },
+      held: [
+        {
+          id: 1,
+          method: "showMessageBox",
+          kind: "message",
+          title: "About",
+          message: "Tasks",
+          detail: "A board",
+          buttons: ["OK", "Cancel"],
+          checkboxLabel: "Tips",
+          webContentsId: 3,
+          deadline: Date.now() + 60_000
+        }
+      ],
+      popup: {
+        at: 5,
+        webContentsId: 3,
+        items: [
+          { label: "Mark as done", type: "normal", enabled: true, depth: 0, positions: [0], submenu: false },
+          { label: "", type: "separator", enabled: true, depth: 0, positions: [1], submenu: false },
+          { label: "Copy", type: "normal", enabled: false, depth: 0, positions: [2], submenu: false }
+        ]
+      },
       told: ["showMessageBoxSync answered at once by policy"]
     }
     room.nativeRead(read)
@@ -51,8 +76,12 @@ describe("the modal room", () => {
     expect(states.map((s) => s.kind)).toEqual(["alert", "message", "menu"])
     const text = modalRowsText(states, room.takeTold())
     expect(text).toContain("(native dialog: showMessageBoxSync answered at once by policy)")
-    expect(text).toMatch(/- dialog "message box: About: Tasks" \[modal\] \(in w1; held: answers its default in \d+ s\):\n {2}- text: "A board"\n {2}- button "OK" \[ref=d2\]\n {2}- button "Cancel" \[ref=d3\]\n {2}- checkbox "Tips" \[ref=d4\]: unchecked/)
-    expect(text).toContain('- menu "context menu: context menu" [modal] (in w1):\n  - menuitem "Mark as done" [ref=d5]\n  - menuitem "Copy" [disabled] [ref=d6]')
+    expect(text).toMatch(
+      /- dialog "message box: About: Tasks" \[modal\] \(in w1; held: answers its default in \d+ s\):\n {2}- text: "A board"\n {2}- button "OK" \[ref=d2\]\n {2}- button "Cancel" \[ref=d3\]\n {2}- checkbox "Tips" \[ref=d4\]: unchecked/
+    )
+    expect(text).toContain(
+      '- menu "context menu: context menu" [modal] (in w1):\n  - menuitem "Mark as done" [ref=d5]\n  - menuitem "Copy" [disabled] [ref=d6]'
+    )
     expect(room.takeTold()).toEqual([])
     expect(room.list([{ ...w1, closed: true } as Surface]).map((s) => s.kind)).toEqual(["message", "menu"])
   })

@@ -36,23 +36,64 @@ describe("network capture store", () => {
   })
 
   it("redacts by rule: normalised names at any depth and in arrays, any content type, multipart parts, query strings and headers", async () => {
-    for (const name of ["accessToken", "refreshToken", "clientSecret", "newPassword", "user_password", "X-Api-Key", "X-Auth-Token", "sessionId", "api-key", "private_key", "Set-Cookie", "csrfToken"]) {
+    for (const name of [
+      "accessToken",
+      "refreshToken",
+      "clientSecret",
+      "newPassword",
+      "user_password",
+      "X-Api-Key",
+      "X-Auth-Token",
+      "sessionId",
+      "api-key",
+      "private_key",
+      "Set-Cookie",
+      "csrfToken"
+    ]) {
       expect(isSecretName(name), name).toBe(true)
     }
     for (const name of ["author", "username", "title", "passenger", "content-type", "keyboard", "monkey"]) expect(isSecretName(name), name).toBe(false)
-    const json = JSON.stringify({ user: "u", accessToken: "AT1", items: [{ password: "PW1" }, ["x", { clientSecret: "CS1" }]], meta: { newPassword: { nested: "PW2" } } })
+    const json = JSON.stringify({
+      user: "u",
+      accessToken: "AT1",
+      items: [{ password: "PW1" }, ["x", { clientSecret: "CS1" }]],
+      meta: { newPassword: { nested: "PW2" } }
+    })
     for (const type of ["application/json", "text/plain", "application/octet-stream", ""]) {
       const out = redactText(json, type)
       for (const secret of ["AT1", "PW1", "CS1", "PW2"]) expect(out, `${type} ${secret}`).not.toContain(secret)
       expect(JSON.parse(out).user).toBe("u")
     }
-    const multipart = ["--XyZ", 'Content-Disposition: form-data; name="user"', "", "u", "--XyZ", 'Content-Disposition: form-data; name="user_password"', "", "PW3", "--XyZ", 'Content-Disposition: form-data; name="meta"; filename="m.json"', "Content-Type: application/json", "", '{"apiKey":"AK1"}', "--XyZ--", ""].join("\r\n")
+    const multipart = [
+      "--XyZ",
+      'Content-Disposition: form-data; name="user"',
+      "",
+      "u",
+      "--XyZ",
+      'Content-Disposition: form-data; name="user_password"',
+      "",
+      "PW3",
+      "--XyZ",
+      'Content-Disposition: form-data; name="meta"; filename="m.json"',
+      "Content-Type: application/json",
+      "",
+      '{"apiKey":"AK1"}',
+      "--XyZ--",
+      ""
+    ].join("\r\n")
     const parts = redactText(multipart, "multipart/form-data; boundary=XyZ")
     expect(parts).not.toContain("PW3")
     expect(parts).not.toContain("AK1")
     expect(parts).toContain("\r\nu\r\n")
-    expect(redactUrl("https://u:pw@api.example.com/cb?code=1&access_token=AT2&state=s#id_token=IT1")).toBe("https://u:<redacted>@api.example.com/cb?code=1&access_token=%3Credacted%3E&state=s#id_token=%3Credacted%3E")
-    expect(redactHeaders({ "X-Api-Key": "k", "X-Auth-Token": "t", "X-Custom": "c", Accept: "*/*" }, new Set(["x-custom"]))).toEqual({ "x-api-key": "<redacted>", "x-auth-token": "<redacted>", "x-custom": "<redacted>", accept: "*/*" })
+    expect(redactUrl("https://u:pw@api.example.com/cb?code=1&access_token=AT2&state=s#id_token=IT1")).toBe(
+      "https://u:<redacted>@api.example.com/cb?code=1&access_token=%3Credacted%3E&state=s#id_token=%3Credacted%3E"
+    )
+    expect(redactHeaders({ "X-Api-Key": "k", "X-Auth-Token": "t", "X-Custom": "c", Accept: "*/*" }, new Set(["x-custom"]))).toEqual({
+      "x-api-key": "<redacted>",
+      "x-auth-token": "<redacted>",
+      "x-custom": "<redacted>",
+      accept: "*/*"
+    })
     // Too deep to walk: replaced whole (fails closed), never a stack overflow.
     const deep = `${"[".repeat(100_000)}{"password":"PW4"}${"]".repeat(100_000)}`
     expect(redactText(deep, "application/json")).not.toContain("PW4")
@@ -65,7 +106,11 @@ describe("network capture store", () => {
 
   it("keeps short text inline, writes larger and binary bodies to files, and cuts at the file bound", async () => {
     const f = folder()
-    expect(keepBody(f, 1, "response", Buffer.from('{"ok":true}'), "application/json; charset=utf-8")).toEqual({ size: 11, mimeType: "application/json", text: '{"ok":true}' })
+    expect(keepBody(f, 1, "response", Buffer.from('{"ok":true}'), "application/json; charset=utf-8")).toEqual({
+      size: 11,
+      mimeType: "application/json",
+      text: '{"ok":true}'
+    })
     expect(keepBody(f, 2, "request", Buffer.alloc(0), "")).toEqual({ size: 0, mimeType: "application/octet-stream" })
 
     const large = Buffer.from("x".repeat(INLINE_MAX + 1))

@@ -39,8 +39,14 @@ const recording: CallObserver = { name: "recording", make: Effect.succeed({ afte
 const throwing: CallObserver = {
   name: "throwing",
   make: Effect.succeed({
-    before: () => Effect.sync(() => { throw new Error("before blew up") }),
-    after: () => Effect.sync(() => { throw new Error("after blew up") })
+    before: () =>
+      Effect.sync(() => {
+        throw new Error("before blew up")
+      }),
+    after: () =>
+      Effect.sync(() => {
+        throw new Error("after blew up")
+      })
   })
 }
 
@@ -53,7 +59,15 @@ const refusing: CallObserver = {
   make: Effect.succeed({
     before: (call) =>
       call.tool === "electron_watch_echo"
-        ? Effect.fail(new CallRefused({ message: "electron_watch_echo refused: no more echoes", hint: "Stop echoing.", tool: call.tool, by: "watch", details: { limit: 0 } }))
+        ? Effect.fail(
+            new CallRefused({
+              message: "electron_watch_echo refused: no more echoes",
+              hint: "Stop echoing.",
+              tool: call.tool,
+              by: "watch",
+              details: { limit: 0 }
+            })
+          )
         : Effect.succeed(undefined)
   })
 }

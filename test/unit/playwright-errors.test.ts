@@ -2,7 +2,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { fromPlaywright } from "../../src/layers/driver/playwright-errors.js"
 
-const timeout = (log: ReadonlyArray<string>) => Object.assign(new Error(["locator.check: Timeout 5000ms exceeded.", "Call log:", ...log].join("\n")), { name: "TimeoutError" })
+const timeout = (log: ReadonlyArray<string>) =>
+  Object.assign(new Error(["locator.check: Timeout 5000ms exceeded.", "Call log:", ...log].join("\n")), { name: "TimeoutError" })
 
 describe("fromPlaywright", () => {
   it("says an action was performed when its element was replaced before Playwright could confirm it", () => {
@@ -11,7 +12,9 @@ describe("fromPlaywright", () => {
       "check e1"
     )
     expect(error._tag).toBe("OperationFailed")
-    expect(error.message).toBe("check e1: the action was performed, then the element was replaced (the page re-rendered it) before its result could be confirmed")
+    expect(error.message).toBe(
+      "check e1: the action was performed, then the element was replaced (the page re-rendered it) before its result could be confirmed"
+    )
     expect(error.hint).toContain("may have taken effect")
   })
 

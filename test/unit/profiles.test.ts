@@ -24,8 +24,15 @@ describe("profiles (the TOOLS.md contract)", () => {
 
   it("debug holds app, windows, navigation, observe, four interactions and the debug group", () => {
     const expected = [
-      ...CORE_GROUPS.app, ...CORE_GROUPS.windows, ...CORE_GROUPS.navigation, ...CORE_GROUPS.observe,
-      "electron_click", "electron_fill", "electron_type", "electron_press_key", ...CORE_GROUPS.debug
+      ...CORE_GROUPS.app,
+      ...CORE_GROUPS.windows,
+      ...CORE_GROUPS.navigation,
+      ...CORE_GROUPS.observe,
+      "electron_click",
+      "electron_fill",
+      "electron_type",
+      "electron_press_key",
+      ...CORE_GROUPS.debug
     ]
     expect([...PROFILES.debug].sort()).toEqual([...expected].sort())
   })

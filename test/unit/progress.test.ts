@@ -86,23 +86,26 @@ describe("withProgress", () => {
 })
 
 describe("Dispatcher progress", () => {
-  it.live("a cancelled call stops calling its sink", () =>
-    Effect.gen(function* () {
-      const dispatcher = yield* Dispatcher
-      const first = yield* Deferred.make<void>()
-      const after = yield* Deferred.make<ProgressUpdate>()
-      const cancelled = yield* Ref.make(false)
-      const sink = (update: ProgressUpdate) =>
-        Effect.flatMap(Ref.get(cancelled), (done) => (done ? Deferred.succeed(after, update) : Deferred.succeed(first, undefined)))
-      const fiber = yield* Effect.fork(dispatcher.call("sample_wait", { ms: 30_000, marker: marker() }, { progress: sink }))
-      yield* Deferred.await(first).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "no progress before the cancel" }))
-      yield* Ref.set(cancelled, true)
-      yield* Fiber.interrupt(fiber)
-      // One heartbeat period and a margin: a heartbeat still running would have beaten by then.
-      const late = yield* Deferred.await(after).pipe(Effect.timeout(Duration.sum(HEARTBEAT, "1500 millis")), Effect.option)
-      expect(late._tag, "progress after the cancel").toBe("None")
-    }).pipe(Effect.provide(coreLayer({ plugins: [samplePlugin], outputDir: mkdtempSync(join(tmpdir(), "sw-progress-out-")) })))
-  , 15_000)
+  it.live(
+    "a cancelled call stops calling its sink",
+    () =>
+      Effect.gen(function* () {
+        const dispatcher = yield* Dispatcher
+        const first = yield* Deferred.make<void>()
+        const after = yield* Deferred.make<ProgressUpdate>()
+        const cancelled = yield* Ref.make(false)
+        const sink = (update: ProgressUpdate) =>
+          Effect.flatMap(Ref.get(cancelled), (done) => (done ? Deferred.succeed(after, update) : Deferred.succeed(first, undefined)))
+        const fiber = yield* Effect.fork(dispatcher.call("sample_wait", { ms: 30_000, marker: marker() }, { progress: sink }))
+        yield* Deferred.await(first).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "no progress before the cancel" }))
+        yield* Ref.set(cancelled, true)
+        yield* Fiber.interrupt(fiber)
+        // One heartbeat period and a margin: a heartbeat still running would have beaten by then.
+        const late = yield* Deferred.await(after).pipe(Effect.timeout(Duration.sum(HEARTBEAT, "1500 millis")), Effect.option)
+        expect(late._tag, "progress after the cancel").toBe("None")
+      }).pipe(Effect.provide(coreLayer({ plugins: [samplePlugin], outputDir: mkdtempSync(join(tmpdir(), "sw-progress-out-")) }))),
+    15_000
+  )
 })
 
 /** An SDK client on the in-memory pair, with every progress notification it receives recorded (with its time). */

@@ -13,7 +13,17 @@ import { planStep, readTrace } from "../../src/cli/replay.js"
 import type { TraceCall } from "../../src/plugins/trace/format.js"
 
 const call = (tool: string, args: unknown, extra: Partial<TraceCall> = {}): TraceCall => ({
-  type: "call", index: 1, tool, args, redacted: false, startedAt: "2026-01-01T00:00:00.000Z", durationMs: 1, outcome: "ok", chars: 10, approxTokens: 3, ...extra
+  type: "call",
+  index: 1,
+  tool,
+  args,
+  redacted: false,
+  startedAt: "2026-01-01T00:00:00.000Z",
+  durationMs: 1,
+  outcome: "ok",
+  chars: 10,
+  approxTokens: 3,
+  ...extra
 })
 const none = { env: new Map<string, string>() }
 
@@ -23,11 +33,24 @@ describe("replay's plan of a step", () => {
       run: false,
       reason: "its arguments were redacted (a secret was never recorded)"
     })
-    expect(planStep(call("electron_fill_form", { fields: [{ target: "a", value: "x" }, { target: "b", value: "Bearer «redacted»" }] }), none).run).toBe(false)
+    expect(
+      planStep(
+        call("electron_fill_form", {
+          fields: [
+            { target: "a", value: "x" },
+            { target: "b", value: "Bearer «redacted»" }
+          ]
+        }),
+        none
+      ).run
+    ).toBe(false)
   })
 
   it("gives a launch's redacted env values from --env, leaves the others unset and says which; --app replaces its app", () => {
-    const plan = planStep(call("electron_launch", { app: "/old/app", env: { A: "«redacted»", B: "«redacted»" } }, { redacted: true }), { app: "/new/app", env: new Map([["A", "given"]]) })
+    const plan = planStep(call("electron_launch", { app: "/old/app", env: { A: "«redacted»", B: "«redacted»" } }, { redacted: true }), {
+      app: "/new/app",
+      env: new Map([["A", "given"]])
+    })
     expect(plan).toEqual({ run: true, args: { app: "/new/app", env: { A: "given" } }, notes: ["env B left unset (redacted; give it with --env B=VALUE)"] })
   })
 
@@ -44,7 +67,10 @@ describe("replay's plan of a step", () => {
       writeFileSync(other, `${JSON.stringify({ type: "header", schema: 99 })}\n`)
       expect((yield* Effect.flip(readTrace(other))).message).toMatch(/other\.jsonl:1: not a Stagewright trace header of schema 1/)
       const broken = join(dir, "broken.jsonl")
-      writeFileSync(broken, `${JSON.stringify({ type: "header", schema: 1, stagewright: "0.1.0", startedAt: "x", plugins: [], allowEval: [], tokens: "t" })}\n{oops\n`)
+      writeFileSync(
+        broken,
+        `${JSON.stringify({ type: "header", schema: 1, stagewright: "0.1.0", startedAt: "x", plugins: [], allowEval: [], tokens: "t" })}\n{oops\n`
+      )
       expect((yield* Effect.flip(readTrace(broken))).message).toBe(`${broken}:2: not JSON`)
     })
   )

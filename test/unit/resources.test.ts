@@ -35,7 +35,11 @@ const withClient = async (options: CreateServerOptions, f: (c: Client, changes: 
   }
 }
 
-const refusal = (client: Client, uri: string) => client.readResource({ uri }).then(() => undefined, (error: any) => ({ code: error.code as number, message: String(error.message) }))
+const refusal = (client: Client, uri: string) =>
+  client.readResource({ uri }).then(
+    () => undefined,
+    (error: any) => ({ code: error.code as number, message: String(error.message) })
+  )
 
 describe("resources of an over-long result", () => {
   it("advertises resources, links the cut result to a readable URI and announces it with list_changed", async () => {
@@ -100,7 +104,10 @@ describe("resources/list", () => {
       expect(pages).toBe(3)
       expect(uris).toEqual(Array.from({ length: 120 }, (_, i) => `stagewright://output/reports/r-${String(119 - i).padStart(3, "0")}.json`))
       expect((await client.listResources()).resources[2]?.uri).toBe("stagewright://output/reports/late.json")
-      const bad = await client.listResources({ cursor: "not-a-cursor" }).then(() => undefined, (error: any) => error.code)
+      const bad = await client.listResources({ cursor: "not-a-cursor" }).then(
+        () => undefined,
+        (error: any) => error.code
+      )
       expect(bad).toBe(-32602)
     })
   })
@@ -114,7 +121,9 @@ describe("resources/list", () => {
       const expected = documentationManifest([...coreTools, ...firstParty.tools])
       const names = tools.tools.map((t: any) => t.name)
       expect(names).toEqual([...expected.map((t) => t.name), "sample_big", "sample_defect", "sample_echo", "sample_eval", "sample_hang", "sample_wait"].sort())
-      expect(tools.tools.find((t: any) => t.name === "electron_snapshot")).toEqual(JSON.parse(JSON.stringify(expected.find((t) => t.name === "electron_snapshot"))))
+      expect(tools.tools.find((t: any) => t.name === "electron_snapshot")).toEqual(
+        JSON.parse(JSON.stringify(expected.find((t) => t.name === "electron_snapshot")))
+      )
       const profiles = JSON.parse(((await client.readResource({ uri: "stagewright://docs/profiles" })).contents[0] as any).text)
       expect(profiles.active).toBe("essential")
       expect(profiles.profiles.essential).toEqual({ count: PROFILES.essential.size, tools: [...PROFILES.essential].sort() })
@@ -142,7 +151,9 @@ describe("resources/read confinement", () => {
     truncateSync(join(outputDir, "huge.txt"), 21 * 1024 * 1024)
     await withClient({ outputDir }, async (client) => {
       // Inside: a text file as text, a PNG as base64.
-      expect((await client.readResource({ uri: "stagewright://output/ok.txt" })).contents).toEqual([{ uri: "stagewright://output/ok.txt", mimeType: "text/plain", text: "fine" }])
+      expect((await client.readResource({ uri: "stagewright://output/ok.txt" })).contents).toEqual([
+        { uri: "stagewright://output/ok.txt", mimeType: "text/plain", text: "fine" }
+      ])
       const blob = (await client.readResource({ uri: "stagewright://output/pic.png" })).contents[0] as any
       expect(blob).toMatchObject({ mimeType: "image/png" })
       expect(Buffer.from(blob.blob, "base64").equals(png)).toBe(true)

@@ -49,7 +49,12 @@ describe("listed input schemas", () => {
   })
 
   it.each(variants)("%o: plain object schemas in the portable subset", async ({ toolProfile, plugins, evalOn }) => {
-    const server = await createServer({ toolProfile, plugins, allowEval: evalOn ? ["renderer", "main"] : [], outputDir: mkdtempSync(join(tmpdir(), "sw-schema-")) })
+    const server = await createServer({
+      toolProfile,
+      plugins,
+      allowEval: evalOn ? ["renderer", "main"] : [],
+      outputDir: mkdtempSync(join(tmpdir(), "sw-schema-"))
+    })
     try {
       const tools = await server.listTools()
       expect(tools.length).toBeGreaterThan(0)
@@ -57,7 +62,8 @@ describe("listed input schemas", () => {
         const schema = tool.inputSchema as Record<string, unknown>
         expect(schema.type, tool.name).toBe("object")
         expect(typeof schema.properties, tool.name).toBe("object")
-        for (const combinator of ["anyOf", "oneOf", "allOf", "not", "$ref", "$defs", "enum"]) expect(schema[combinator], `${tool.name} ${combinator}`).toBeUndefined()
+        for (const combinator of ["anyOf", "oneOf", "allOf", "not", "$ref", "$defs", "enum"])
+          expect(schema[combinator], `${tool.name} ${combinator}`).toBeUndefined()
         expect(problems(schema, tool.name)).toEqual([])
         expect(tool.title, tool.name).toMatch(/^[A-Z][\w ]{2,59}$/)
         if (tool.annotations.readOnlyHint === true) expect(tool.annotations.idempotentHint, tool.name).toBeUndefined()
@@ -69,11 +75,17 @@ describe("listed input schemas", () => {
   })
 
   it("additionalProperties: false is what the dispatcher enforces: an unknown key is INVALID_ARGUMENT for every tool", async () => {
-    const server = await createServer({ plugins: Object.keys(firstPartyPlugins), allowEval: ["renderer", "main"], outputDir: mkdtempSync(join(tmpdir(), "sw-schema-")) })
+    const server = await createServer({
+      plugins: Object.keys(firstPartyPlugins),
+      allowEval: ["renderer", "main"],
+      outputDir: mkdtempSync(join(tmpdir(), "sw-schema-"))
+    })
     try {
       for (const tool of await server.listTools()) {
         expect((tool.inputSchema as Record<string, unknown>).additionalProperties, tool.name).toBe(false)
-        const result = (await server.callTool(tool.name, { stagewrightUnknownKey: 1 })) as { structuredContent?: { error?: { code?: string; message?: string } } }
+        const result = (await server.callTool(tool.name, { stagewrightUnknownKey: 1 })) as {
+          structuredContent?: { error?: { code?: string; message?: string } }
+        }
         expect(result.structuredContent?.error?.code, tool.name).toBe("INVALID_ARGUMENT")
         expect(result.structuredContent?.error?.message, tool.name).toContain("stagewrightUnknownKey")
       }

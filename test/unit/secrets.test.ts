@@ -76,7 +76,7 @@ describe("password values in aria snapshots", () => {
 
 describe("generated test code is inert", () => {
   const session = (steps: ReadonlyArray<RecordedStep>) =>
-    ({ launch: { executablePath: "/opt/app\u2028x", app: "/apps/a\"b", args: ["--x=\"); evil()"], env: { K: "v\u2029" } }, steps }) as unknown as AppSession
+    ({ launch: { executablePath: "/opt/app\u2028x", app: '/apps/a"b', args: ['--x="); evil()'], env: { K: "v\u2029" } }, steps }) as unknown as AppSession
 
   it("refuses test names with control characters, line terminators, folders or no bound", () => {
     expect(testNameProblem("checkout.spec.ts")).toBeUndefined()
@@ -86,7 +86,7 @@ describe("generated test code is inert", () => {
   })
 
   it("quotes every string as a literal: a parsed spec has only its own statements", () => {
-    expect(codeString("a\u2028b\"")).toBe('"a\\u2028b\\""')
+    expect(codeString('a\u2028b"')).toBe('"a\\u2028b\\""')
     expect(selectorCode('label=x"); evil(); ("')).toBe('getByLabel("x\\"); evil(); (\\"")')
     const steps: Array<RecordedStep> = [
       { tool: "electron_fill", window: "w1", code: `await window.${selectorCode('css=#a"); evil("')}.fill(${codeString('"); evil(); ("')})` },

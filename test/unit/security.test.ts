@@ -97,13 +97,25 @@ describe("--app-root confinement", () => {
       // Inside the root the same calls get past the check (and fail later for other reasons).
       expect(code(await call("electron_launch", { app: join(root, "missing") }))).toBe("LAUNCH_FAILED")
       expect(code(await call("electron_upload_file", { target: "e1", paths: [join(root, "app", "main.js")] }))).toBe("APP_NOT_RUNNING")
-      expect(code(await call("electron_dialog_stub", { action: "set", rules: [{ kind: "save", answer: { filePath: join(root, "out.json") } }] }))).toBe("APP_NOT_RUNNING")
+      expect(code(await call("electron_dialog_stub", { action: "set", rules: [{ kind: "save", answer: { filePath: join(root, "out.json") } }] }))).toBe(
+        "APP_NOT_RUNNING"
+      )
     })
   })
 
   it("runtime-altering environment variables at launch need --allow-eval main; names that are not names are refused", async () => {
     await withServer({}, async (call) => {
-      for (const name of ["ELECTRON_RUN_AS_NODE", "NODE_OPTIONS", "node_options", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "NODE_PATH", "GCONV_PATH", "BASH_ENV"]) {
+      for (const name of [
+        "ELECTRON_RUN_AS_NODE",
+        "NODE_OPTIONS",
+        "node_options",
+        "LD_PRELOAD",
+        "LD_LIBRARY_PATH",
+        "DYLD_INSERT_LIBRARIES",
+        "NODE_PATH",
+        "GCONV_PATH",
+        "BASH_ENV"
+      ]) {
         const result = await call("electron_launch", { app: join(root, "app"), env: { [name]: "x" } })
         expect(code(result), name).toBe("EVAL_NOT_AUTHORIZED")
         expect(result.content[0].text).toContain(name)

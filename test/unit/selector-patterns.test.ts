@@ -55,7 +55,15 @@ describe("regexes the page may run", () => {
 
 // Texts that make a backtracking matcher rescan: long runs of what an open-ended repeat matches.
 const LONG = 200_000
-const longTexts = ["a".repeat(LONG), "1".repeat(LONG), " ".repeat(LONG), "a@".repeat(LONG / 2), `${"a".repeat(LONG)}@`, "ab".repeat(LONG / 2), "Task ".repeat(LONG / 5)]
+const longTexts = [
+  "a".repeat(LONG),
+  "1".repeat(LONG),
+  " ".repeat(LONG),
+  "a@".repeat(LONG / 2),
+  `${"a".repeat(LONG)}@`,
+  "ab".repeat(LONG / 2),
+  "Task ".repeat(LONG / 5)
+]
 
 describe("regexes the page runs on long texts", () => {
   it.effect("every regex the driver hands the page answers a 200,000-character text in linear time", () =>
@@ -63,7 +71,20 @@ describe("regexes the page runs on long texts", () => {
       const touched: Array<string> = []
       const entry = { refs: new Set(), scope: { locator: (selector: string) => (touched.push(selector), { selector }) } } as unknown as Surface
       const { locate } = snapshotOps(() => Effect.die("no page call"), Effect.succeed(undefined))
-      const probes = [".*b", "\\w*b", ".*saved", "\\d+-\\d+", "\\w+@\\w+\\.com", "^Task \\d+$", "Tasks — .+", "[A-Z][a-z]+", "\\d{1,3}\\.\\d{1,3}", ".*x\\d+y", "a.*b", "(\\d+|no) tasks?"]
+      const probes = [
+        ".*b",
+        "\\w*b",
+        ".*saved",
+        "\\d+-\\d+",
+        "\\w+@\\w+\\.com",
+        "^Task \\d+$",
+        "Tasks — .+",
+        "[A-Z][a-z]+",
+        "\\d{1,3}\\.\\d{1,3}",
+        ".*x\\d+y",
+        "a.*b",
+        "(\\d+|no) tasks?"
+      ]
       for (const probe of probes) yield* Effect.either(locate(entry, `text=/${probe}/`))
       expect(touched.length).toBeGreaterThanOrEqual(9)
       for (const selector of touched) {
@@ -82,10 +103,26 @@ describe("regexes the page runs on long texts", () => {
 
   it("the page's form matches the same texts as the agent's", () => {
     const samples = ["", "b", "ab", "xxb", "Task 12", "Task 12 ", "a@b.com", "x@y", "12-3", "Tasks — x", "Tasks — ", "Hello", "1.2", "saved", "SAVED it"]
-    for (const [source, flags] of [[".*b", ""], ["\\w*b", ""], [".*saved", "i"], ["\\d+-\\d+", ""], ["\\w+@\\w+\\.com", ""], ["^Task \\d+$", ""], ["Tasks — .+", ""], ["[A-Z][a-z]+", "u"], ["\\d{1,3}\\.\\d{1,3}", ""], [".*", ""], ["Save|.*", ""], ["x+y*", ""]] as const) {
+    for (const [source, flags] of [
+      [".*b", ""],
+      ["\\w*b", ""],
+      [".*saved", "i"],
+      ["\\d+-\\d+", ""],
+      ["\\w+@\\w+\\.com", ""],
+      ["^Task \\d+$", ""],
+      ["Tasks — .+", ""],
+      ["[A-Z][a-z]+", "u"],
+      ["\\d{1,3}\\.\\d{1,3}", ""],
+      [".*", ""],
+      ["Save|.*", ""],
+      ["x+y*", ""]
+    ] as const) {
       const decided = pageRegex(source, flags)
       assert.ok("source" in decided, source)
-      for (const text of samples) expect(new RegExp(decided.source, flags).test(text), `/${source}/ vs /${decided.source}/ on ${JSON.stringify(text)}`).toBe(new RegExp(source, flags).test(text))
+      for (const text of samples)
+        expect(new RegExp(decided.source, flags).test(text), `/${source}/ vs /${decided.source}/ on ${JSON.stringify(text)}`).toBe(
+          new RegExp(source, flags).test(text)
+        )
     }
   })
 
@@ -103,10 +140,13 @@ describe("regexes found in selectors", () => {
   it("finds them in every engine that runs one, nested selectors included, and nowhere else", () => {
     expect(selectorRegexes("text=/Save|Cancel/i")).toEqual([{ source: "Save|Cancel", flags: "i" }])
     expect(selectorRegexes("role=button[name=/^Task \\d+$/] >> nth=0")).toEqual([{ source: "^Task \\d+$", flags: "" }])
-    expect(selectorRegexes('internal:attr=[title=/a[/]b/s]')).toEqual([{ source: "a[/]b", flags: "s" }])
+    expect(selectorRegexes("internal:attr=[title=/a[/]b/s]")).toEqual([{ source: "a[/]b", flags: "s" }])
     expect(selectorRegexes('div >> internal:has="internal:text=/x+/"')).toEqual([{ source: "x+", flags: "" }])
     expect(selectorRegexes("li:is(:text-matches('\\\\d+', \"i\"))")).toEqual([{ source: "\\d+", flags: "i" }])
-    expect(selectorRegexes("internal:label=/Email/i >> internal:has-text=/x/")).toEqual([{ source: "Email", flags: "i" }, { source: "x", flags: "" }])
+    expect(selectorRegexes("internal:label=/Email/i >> internal:has-text=/x/")).toEqual([
+      { source: "Email", flags: "i" },
+      { source: "x", flags: "" }
+    ])
     // Strings are strings: quoted values, text that does not start with a slash, XPath.
     expect(selectorRegexes('internal:attr=[placeholder="/(a+)+/"i]')).toEqual([])
     expect(selectorRegexes('text="/(a+)+$/"')).toEqual([])
@@ -119,7 +159,7 @@ describe("regexes found in selectors", () => {
       "text=/(a+)+$/",
       "internal:text=/xa*a*b/",
       "internal:has-text=/(a|a)*c/ >> nth=0",
-      'internal:attr=[title=/(x+)+y/i]',
+      "internal:attr=[title=/(x+)+y/i]",
       "role=button[name=/(a+)+$/]",
       'css=li:text-matches("(a+)+$")',
       'div >> internal:has="text=/(a+)+$/"',
@@ -130,7 +170,7 @@ describe("regexes found in selectors", () => {
       expect(refused!.message).toMatch(/^target: /)
       expect(refused!.hint).toContain("plain text")
     }
-    for (const target of ["text=/Save|Cancel/i", "role=button[name=/^Task \\d+$/]", "text=Save", "css=#id", "internal:testid=[data-testid=\"row\"s] >> nth=2"]) {
+    for (const target of ["text=/Save|Cancel/i", "role=button[name=/^Task \\d+$/]", "text=Save", "css=#id", 'internal:testid=[data-testid="row"s] >> nth=2']) {
       expect(checkSelectorPatterns(target), target).toBeUndefined()
     }
   })

@@ -17,7 +17,12 @@ const board = (options: { readonly editing?: number; readonly active?: number } 
     const ref = 100 + 6 * i
     const quoted = (key: string) => (/[:#]/.test(key) ? `'${key}'` : key)
     if (i === options.editing) {
-      return [`    - listitem [ref=e${ref}]:`, `      - form "Edit task ${title}" [ref=e${ref + 1}]:`, `        - textbox "Task title" [ref=e${ref + 2}]: ${title}`, `        - button "Save" [ref=e${ref + 3}]`]
+      return [
+        `    - listitem [ref=e${ref}]:`,
+        `      - form "Edit task ${title}" [ref=e${ref + 1}]:`,
+        `        - textbox "Task title" [ref=e${ref + 2}]: ${title}`,
+        `        - button "Save" [ref=e${ref + 3}]`
+      ]
     }
     return [
       `    - listitem [ref=e${ref}]:`,
@@ -27,12 +32,23 @@ const board = (options: { readonly editing?: number; readonly active?: number } 
       `      - ${quoted(`button "Delete ${title}" [ref=e${ref + 4}] [cursor=pointer]`)}: Delete`
     ]
   })
-  return ["- main [ref=e1]:", "  - heading \"Tasks\" [level=2] [ref=e2]", "  - list \"Task list\" [ref=e3]:", ...rows, "  - button \"Add task\" [ref=e4] [cursor=pointer]"].join("\n")
+  return [
+    "- main [ref=e1]:",
+    '  - heading "Tasks" [level=2] [ref=e2]',
+    '  - list "Task list" [ref=e3]:',
+    ...rows,
+    '  - button "Add task" [ref=e4] [cursor=pointer]'
+  ].join("\n")
 }
 
 const refsIn = (text: string) => new Set(Array.from(text.matchAll(/\be\d+\b/g), (m) => m[0]))
 const actionableRefs = (text: string) =>
-  new Set(text.split("\n").filter((l) => /- '?(checkbox|button|textbox)/.test(l)).map((l) => /\[ref=(e\d+)\]/.exec(l)![1]!))
+  new Set(
+    text
+      .split("\n")
+      .filter((l) => /- '?(checkbox|button|textbox)/.test(l))
+      .map((l) => /\[ref=(e\d+)\]/.exec(l)![1]!)
+  )
 const expansion = (spec: string): Expansion => {
   const parsed = parseExpand(spec)
   if (typeof parsed === "string") throw new Error(parsed)
@@ -42,7 +58,11 @@ const expansion = (spec: string): Expansion => {
 describe("lineInfo", () => {
   it("reads role, name, ref and text, YAML-quoted keys included", () => {
     expect(lineInfo(`  - 'checkbox "Done: Renew passport" [checked] [ref=e95]'`)).toMatchObject({ role: "checkbox", name: "Done: Renew passport", ref: "e95" })
-    expect(lineInfo(`- 'button "Edit Review pull request #482" [ref=e126] [cursor=pointer]': Edit`)).toMatchObject({ role: "button", name: "Edit Review pull request #482", value: "Edit" })
+    expect(lineInfo(`- 'button "Edit Review pull request #482" [ref=e126] [cursor=pointer]': Edit`)).toMatchObject({
+      role: "button",
+      name: "Edit Review pull request #482",
+      value: "Edit"
+    })
     expect(lineInfo(`- generic [ref=e8]: "Theme: light"`)).toMatchObject({ role: "generic", name: undefined, ref: "e8", value: "Theme: light" })
     expect(lineInfo(`- button "Say \\"hi\\"" [ref=e9]`)).toMatchObject({ role: "button", name: 'Say "hi"' })
     expect(lineInfo(`- generic [aria-hidden] [ref=e68]: ⠿`)).toMatchObject({ hidden: true, value: "⠿" })
@@ -56,7 +76,9 @@ describe("foldSnapshot", () => {
     expect(folded.foldedRows).toBe(29)
     expect(folded.folds).toEqual([{ parent: "e3", rows: 29, range: "e106-e278" }])
     expect(folded.text).toContain(`- 'checkbox "Done: Task number 1" [ref=e101]'`)
-    expect(folded.text).toContain(`- listitem ×29 more like the one above, folded (expand: "e106-e278" shows them); refs of checkbox "Done: …", button "Edit …", button "Delete …" in each:`)
+    expect(folded.text).toContain(
+      `- listitem ×29 more like the one above, folded (expand: "e106-e278" shows them); refs of checkbox "Done: …", button "Edit …", button "Delete …" in each:`
+    )
     // Each folded row: its label, then its checkbox, Edit and Delete refs, in that order.
     expect(folded.text).toContain("Task number 2 e107 e109 e110; Task number 3 e113 e115 e116")
     expect(folded.text).toContain("Task number 7 #7 e137 e139 e140")
@@ -89,7 +111,13 @@ describe("foldSnapshot", () => {
   })
 
   it("folds a diff's added rows, keeping their mark", () => {
-    const diff = ["  - list \"Task list\" [ref=e3]:", ...board().split("\n").slice(3, -1).map((line) => `+ ${line}`)].join("\n")
+    const diff = [
+      '  - list "Task list" [ref=e3]:',
+      ...board()
+        .split("\n")
+        .slice(3, -1)
+        .map((line) => `+ ${line}`)
+    ].join("\n")
     const view = viewDiff(diff, {})
     expect(view.folded.foldedRows).toBe(29)
     expect(view.text).toMatch(/^\+ {5}- listitem ×29 more like the one above, folded/m)
@@ -97,7 +125,9 @@ describe("foldSnapshot", () => {
   })
 
   it("lists rows of elements that differ by their controls", () => {
-    const rows = listRows(["- listitem [ref=e1]:", '  - link "Docs" [ref=e2]', "- listitem [ref=e3]:", '  - button "Open" [ref=e4]', '  - button "Close" [ref=e5]'].join("\n"))
+    const rows = listRows(
+      ["- listitem [ref=e1]:", '  - link "Docs" [ref=e2]', "- listitem [ref=e3]:", '  - button "Open" [ref=e4]', '  - button "Close" [ref=e5]'].join("\n")
+    )
     expect(rows.columns).toEqual(["its controls"])
     expect(rows.entries).toEqual(["Docs e2", "Open e4 e5"])
   })
@@ -105,19 +135,41 @@ describe("foldSnapshot", () => {
 
 describe("odd input", () => {
   it("folds, compacts and cuts any lines without throwing, and keeps every actionable ref", () => {
-    const pieces = ["- listitem [ref=e1]:", "  - button \"Go\" [ref=e2]", "- listitem:", "    - 'checkbox \"a: b\" [ref=e3]'", "- option \"x\"", "-", "  - text: \"", "- row [ref=f1e9]:", "'", "  - generic [ref=e4]: ", "- listitem [ref=e5]: y"]
+    const pieces = [
+      "- listitem [ref=e1]:",
+      '  - button "Go" [ref=e2]',
+      "- listitem:",
+      "    - 'checkbox \"a: b\" [ref=e3]'",
+      '- option "x"',
+      "-",
+      '  - text: "',
+      "- row [ref=f1e9]:",
+      "'",
+      "  - generic [ref=e4]: ",
+      "- listitem [ref=e5]: y"
+    ]
     let seed = 7
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % pieces.length
     for (let round = 0; round < 200; round++) {
       const text = Array.from({ length: 40 }, () => pieces[next()]!).join("\n")
       const view = viewSnapshot(text, { compact: round % 2 === 0, budget: 100 + round })
       const folded = foldSnapshot(text, { minRows: 3 })
-      for (const ref of actionableRefs(text.split("\n").filter((l) => /\[ref=e\d+\]/.test(l)).join("\n"))) expect(refsIn(folded.text).has(ref)).toBe(true)
+      for (const ref of actionableRefs(
+        text
+          .split("\n")
+          .filter((l) => /\[ref=e\d+\]/.test(l))
+          .join("\n")
+      ))
+        expect(refsIn(folded.text).has(ref)).toBe(true)
       expect(typeof view.text).toBe("string")
     }
     // A long name costs bounded work: its label is cut.
     const long = "word ".repeat(2_000)
-    const rows = Array.from({ length: 20 }, (_, i) => [`- listitem [ref=e${10 * i + 1}]:`, `  - button "Edit ${long}${i}" [ref=e${10 * i + 2}]`, `  - button "Delete ${long}${i}" [ref=e${10 * i + 3}]`]).flat()
+    const rows = Array.from({ length: 20 }, (_, i) => [
+      `- listitem [ref=e${10 * i + 1}]:`,
+      `  - button "Edit ${long}${i}" [ref=e${10 * i + 2}]`,
+      `  - button "Delete ${long}${i}" [ref=e${10 * i + 3}]`
+    ]).flat()
     const folded = foldSnapshot(["- list [ref=e0]:", ...rows.map((r) => `  ${r}`)].join("\n"))
     expect(folded.foldedRows).toBe(19)
     expect(folded.text.length).toBeLessThan(rows.join("\n").length / 10)
@@ -136,8 +188,25 @@ describe("parseExpand", () => {
 
 describe("compactSnapshot", () => {
   it("keeps the nodes a depth cut marked, with their refs and marks (compact + depth)", () => {
-    const full = ["- main [ref=e1]:", "  - generic [ref=e2]:", "    - generic [ref=e3]:", '      - button "Deep" [ref=e4]', '  - list "Tasks" [ref=e5]:', "    - listitem [ref=e6]:", "      - text: one", "  - paragraph [ref=e7]:", '    - link "x" [ref=e8]'].join("\n")
-    const limited = ["- main [ref=e1]:", "  - generic [ref=e2]:", "    - generic [ref=e3]", '  - list "Tasks" [ref=e5]:', "    - listitem [ref=e6]", "  - paragraph [ref=e7]"].join("\n")
+    const full = [
+      "- main [ref=e1]:",
+      "  - generic [ref=e2]:",
+      "    - generic [ref=e3]:",
+      '      - button "Deep" [ref=e4]',
+      '  - list "Tasks" [ref=e5]:',
+      "    - listitem [ref=e6]:",
+      "      - text: one",
+      "  - paragraph [ref=e7]:",
+      '    - link "x" [ref=e8]'
+    ].join("\n")
+    const limited = [
+      "- main [ref=e1]:",
+      "  - generic [ref=e2]:",
+      "    - generic [ref=e3]",
+      '  - list "Tasks" [ref=e5]:',
+      "    - listitem [ref=e6]",
+      "  - paragraph [ref=e7]"
+    ].join("\n")
     const shown = compactSnapshot(markCutSubtrees(limited, full))
     expect(shown).toContain("- generic [ref=e3] (1 lines cut by depth)")
     expect(shown).toContain("- listitem [ref=e6] (1 lines cut by depth)")
@@ -148,24 +217,24 @@ describe("compactSnapshot", () => {
     const text = [
       "- generic [ref=e1]:",
       "  - generic [ref=e2]: Title",
-      "  - textbox \"Title\" [ref=e3]",
+      '  - textbox "Title" [ref=e3]',
       "  - paragraph [ref=e4]",
-      "  - combobox \"Priority\" [ref=e5]:",
-      "    - option \"Low\"",
-      "    - option \"High\" [selected]",
+      '  - combobox "Priority" [ref=e5]:',
+      '    - option "Low"',
+      '    - option "High" [selected]',
       "  - term [ref=e6]: Ping",
       "  - definition [ref=e7]: pong",
       "  - generic [ref=e8] [cursor=pointer]: Clickable text",
-      "  - button \"Go\" [ref=e9] [cursor=pointer]",
+      '  - button "Go" [ref=e9] [cursor=pointer]',
       "  - status [ref=e10]: Saved"
     ].join("\n")
     expect(compactSnapshot(text)).toBe(
       [
-        "- textbox \"Title\" [ref=e3]",
-        "- combobox \"Priority\" [ref=e5]: options \"Low\", \"High\" [selected]",
+        '- textbox "Title" [ref=e3]',
+        '- combobox "Priority" [ref=e5]: options "Low", "High" [selected]',
         "- Ping: pong",
         "- generic [ref=e8]: Clickable text",
-        "- button \"Go\" [ref=e9]",
+        '- button "Go" [ref=e9]',
         "- status [ref=e10]: Saved"
       ].join("\n")
     )
@@ -174,11 +243,14 @@ describe("compactSnapshot", () => {
 
 describe("budgets", () => {
   it("cuts a snapshot at a line within the budget and names the left-out subtrees' refs", () => {
-    const page = ["- main [ref=e1]:", ...Array.from({ length: 60 }, (_, i) => `  - region "Part ${i}" [ref=e${i + 2}]:\n    - paragraph: ${"words ".repeat(10)}`)].join("\n")
-    const view = viewSnapshot(page, { budget: 200 }, "w1 \"Page\" file:///index.html")
+    const page = [
+      "- main [ref=e1]:",
+      ...Array.from({ length: 60 }, (_, i) => `  - region "Part ${i}" [ref=e${i + 2}]:\n    - paragraph: ${"words ".repeat(10)}`)
+    ].join("\n")
+    const view = viewSnapshot(page, { budget: 200 }, 'w1 "Page" file:///index.html')
     expect(view.cut.cut).toBe(true)
     expect(view.text.length).toBeLessThanOrEqual(200 * 4)
-    expect(view.text.split("\n")[0]).toBe("w1 \"Page\" file:///index.html")
+    expect(view.text.split("\n")[0]).toBe('w1 "Page" file:///index.html')
     const marker = view.text.split("\n").at(-1)!
     expect(marker).toMatch(/^… cut at the budget of 200 tokens: \d+ more lines \(~\d+ tokens\), from region "Part \d+" e\d+/)
     expect(marker).toContain("pass target: one of those refs, or a larger budget")

@@ -27,7 +27,9 @@ describe("source maps", () => {
     const mapper = await makeMapper(app)
     for (const mode of ["external", "inline", "linked"] as const) {
       const at = bundle(app, mode, mode)
-      expect(await mapper.map(`Error: boom\n    at boom (file://${at})`)).toBe(`Error: boom\n    at boom (src/${mode}.ts:2:3 [${mode}.js:1:${at.split(":").pop()}])`)
+      expect(await mapper.map(`Error: boom\n    at boom (file://${at})`)).toBe(
+        `Error: boom\n    at boom (src/${mode}.ts:2:3 [${mode}.js:1:${at.split(":").pop()}])`
+      )
     }
   })
 
@@ -43,7 +45,10 @@ describe("source maps", () => {
     // A bundle whose map is a link to one outside.
     const linkAt = bundle(app, "maplink", "linked")
     symlinkSync(join(outside, "out.js.map"), join(app, "maplink.js.map.lnk"))
-    writeFileSync(join(app, "maplink.js"), `${readFileSync(join(app, "maplink.js"), "utf8").replace(/sourceMappingURL=.*$/m, "sourceMappingURL=maplink.js.map.lnk")}`)
+    writeFileSync(
+      join(app, "maplink.js"),
+      `${readFileSync(join(app, "maplink.js"), "utf8").replace(/sourceMappingURL=.*$/m, "sourceMappingURL=maplink.js.map.lnk")}`
+    )
     // A map over the bound.
     const bigAt = bundle(app, "big", "external")
     writeFileSync(join(app, "big.js.map"), " ".repeat(MAX_BYTES + 1))

@@ -17,7 +17,7 @@ describe("step code without a round trip", () => {
     '- button "Add task" [ref=e5] [cursor=pointer]',
     '- button "Delete" [ref=e7]',
     '- button "Delete" [ref=e8]',
-    '- button [ref=e9]',
+    "- button [ref=e9]",
     "- 'button \"Say \\\"it''s\\\"\" [ref=e10]'",
     '- textbox "Title" [ref=e11]: draft',
     '- button "Add task list" [ref=e12]'

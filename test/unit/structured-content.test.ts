@@ -37,7 +37,12 @@ describe("structuredContent carries the text's facts", () => {
   it("notes each image by type and size", () => {
     const data = Buffer.from("0123456789").toString("base64")
     const result = successResult({ text: "Screenshot of w1 (10 bytes).", structured: { window: "w1", bytes: 10 }, images: [{ data, mimeType: "image/png" }] })
-    expect(result.structuredContent).toMatchObject({ window: "w1", bytes: 10, images: [{ mimeType: "image/png", bytes: 10 }], text: "Screenshot of w1 (10 bytes)." })
+    expect(result.structuredContent).toMatchObject({
+      window: "w1",
+      bytes: 10,
+      images: [{ mimeType: "image/png", bytes: 10 }],
+      text: "Screenshot of w1 (10 bytes)."
+    })
     expect(result.content.filter((c) => c.type === "image")).toHaveLength(1)
   })
 
@@ -50,7 +55,14 @@ describe("structuredContent carries the text's facts", () => {
     const sc = result.structuredContent as Record<string, unknown>
     const shown = (result.content[0] as { text: string }).text
     expect(shown).toContain("… cut at 1000 of 6000 characters; the full result is in ")
-    expect(sc).toEqual({ window: "w1", refs: 3, textCut: { at: 1000, of: 6000 }, fullResult: expect.any(String), fullResultUri: link.uri, textChars: shown.length })
+    expect(sc).toEqual({
+      window: "w1",
+      refs: 3,
+      textCut: { at: 1000, of: 6000 },
+      fullResult: expect.any(String),
+      fullResultUri: link.uri,
+      textChars: shown.length
+    })
     expect(JSON.stringify(sc).length).toBeLessThan(400)
     expect(existsSync(String(sc.fullResult)) && readFileSync(String(sc.fullResult), "utf8").startsWith(text)).toBe(true)
   })

@@ -92,7 +92,12 @@ export interface ColdstartReport {
     readonly meetsGoal: boolean
     readonly samples: { readonly floor: ReadonlyArray<Omit<StartSample, "tools">>; readonly stagewright: ReadonlyArray<Omit<StartSample, "tools">> }
   }>
-  readonly help: { readonly stagewright: { readonly wallMs: number; readonly peakRssMiB: number; readonly cpuMs?: number }; readonly bareNode: { readonly wallMs: number; readonly peakRssMiB: number; readonly cpuMs?: number }; readonly meetsGoal: boolean; readonly samplesMs: ReadonlyArray<number> }
+  readonly help: {
+    readonly stagewright: { readonly wallMs: number; readonly peakRssMiB: number; readonly cpuMs?: number }
+    readonly bareNode: { readonly wallMs: number; readonly peakRssMiB: number; readonly cpuMs?: number }
+    readonly meetsGoal: boolean
+    readonly samplesMs: ReadonlyArray<number>
+  }
 }
 
 const GOAL = { wallRatio: 1.2, peakRssMiB: 90, helpMs: 500 }
@@ -107,7 +112,10 @@ const main = async () => {
   log(`cold start: ${relative(root, bin)} vs the bare SDK floor, ${runs} rounds, RSS from ${haveTimeBin() ? `${TIME_BIN} (getrusage maxrss)` : "/proc VmHWM"}`)
 
   // The bin's compile cache: a folder of the bench's own, so a user's cache neither helps nor suffers.
-  const cacheEnv = (variant: Variant): NodeJS.ProcessEnv => ({ ...process.env, STAGEWRIGHT_COMPILE_CACHE: variant.noCache ? "off" : join(work, "compile-cache") })
+  const cacheEnv = (variant: Variant): NodeJS.ProcessEnv => ({
+    ...process.env,
+    STAGEWRIGHT_COMPILE_CACHE: variant.noCache ? "off" : join(work, "compile-cache")
+  })
   // A first start after a build: no cache of the user's own, the one the build shipped beside the bundle.
   const home = join(work, "home")
   const afterBuildEnv: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, "cache") }
@@ -143,7 +151,9 @@ const main = async () => {
         await floor()
       }
       const last = (xs: Array<StartSample>) => xs[xs.length - 1]!
-      log(`  round ${round + 1} ${variant.name.padEnd(16)} floor ${last(entry.floor).wallMs} ms ${last(entry.floor).peakRssMiB} MiB | stagewright ${last(entry.stagewright).wallMs} ms ${last(entry.stagewright).peakRssMiB} MiB`)
+      log(
+        `  round ${round + 1} ${variant.name.padEnd(16)} floor ${last(entry.floor).wallMs} ms ${last(entry.floor).peakRssMiB} MiB | stagewright ${last(entry.stagewright).wallMs} ms ${last(entry.stagewright).peakRssMiB} MiB`
+      )
     }
   }
 
@@ -225,8 +235,13 @@ const toMarkdown = (report: ColdstartReport, baseline?: ColdstartReport): string
     `Reproduce: \`npm run build && ${report.command}\`.`,
     ""
   )
-  lines.push(`Goal: wall ≤ ${report.goal.wallRatio}× the floor and peak RSS ≤ ${report.goal.peakRssMiB} MiB for every variant; \`--help\` < ${report.goal.helpMs} ms.`, "")
-  lines.push("| variant | tools | floor wall | stagewright wall | wall ratio | floor CPU | stagewright CPU | CPU ratio | floor → tools/list | stagewright → tools/list | floor RSS | stagewright RSS | goal |")
+  lines.push(
+    `Goal: wall ≤ ${report.goal.wallRatio}× the floor and peak RSS ≤ ${report.goal.peakRssMiB} MiB for every variant; \`--help\` < ${report.goal.helpMs} ms.`,
+    ""
+  )
+  lines.push(
+    "| variant | tools | floor wall | stagewright wall | wall ratio | floor CPU | stagewright CPU | CPU ratio | floor → tools/list | stagewright → tools/list | floor RSS | stagewright RSS | goal |"
+  )
   lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
   for (const v of report.variants) {
     lines.push(
@@ -252,14 +267,21 @@ const toMarkdown = (report: ColdstartReport, baseline?: ColdstartReport): string
   )
   if (baseline !== undefined) {
     lines.push(`## Against ${baseline.label} (${baseline.date}, \`${baseline.bin}\`)`, "")
-    lines.push(`| variant | ${baseline.label} wall | ${baseline.label} ratio | ${baseline.label} RSS | ${report.label} wall | ${report.label} ratio | ${report.label} RSS |`)
+    lines.push(
+      `| variant | ${baseline.label} wall | ${baseline.label} ratio | ${baseline.label} RSS | ${report.label} wall | ${report.label} ratio | ${report.label} RSS |`
+    )
     lines.push("|---|---:|---:|---:|---:|---:|---:|")
     for (const v of report.variants) {
       const b = baseline.variants.find((x) => x.name === v.name)
       if (b === undefined) continue
-      lines.push(`| ${v.name} | ${b.stagewright.wallMs} ms | ${b.wallRatio}× | ${b.stagewright.peakRssMiB} MiB | ${v.stagewright.wallMs} ms | ${v.wallRatio}× | ${v.stagewright.peakRssMiB} MiB |`)
+      lines.push(
+        `| ${v.name} | ${b.stagewright.wallMs} ms | ${b.wallRatio}× | ${b.stagewright.peakRssMiB} MiB | ${v.stagewright.wallMs} ms | ${v.wallRatio}× | ${v.stagewright.peakRssMiB} MiB |`
+      )
     }
-    lines.push(`| --help | ${baseline.help.stagewright.wallMs} ms | | ${baseline.help.stagewright.peakRssMiB} MiB | ${report.help.stagewright.wallMs} ms | | ${report.help.stagewright.peakRssMiB} MiB |`, "")
+    lines.push(
+      `| --help | ${baseline.help.stagewright.wallMs} ms | | ${baseline.help.stagewright.peakRssMiB} MiB | ${report.help.stagewright.wallMs} ms | | ${report.help.stagewright.peakRssMiB} MiB |`,
+      ""
+    )
   }
   return lines.join("\n") + "\n"
 }

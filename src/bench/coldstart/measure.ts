@@ -88,7 +88,10 @@ interface RpcAnswer {
   readonly error?: unknown
 }
 
-export const measureStart = async (args: ReadonlyArray<string>, options: { readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number } = {}): Promise<StartSample> => {
+export const measureStart = async (
+  args: ReadonlyArray<string>,
+  options: { readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number } = {}
+): Promise<StartSample> => {
   const { child, t0, exited, peak, sampleNow } = start(args, options.env ?? process.env, "pipe")
   let stderr = ""
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
@@ -120,7 +123,12 @@ export const measureStart = async (args: ReadonlyArray<string>, options: { reado
     })
   const send = (message: object) => child.stdin!.write(JSON.stringify(message) + "\n")
   try {
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "coldstart-bench", version: "1" } } })
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "coldstart-bench", version: "1" } }
+    })
     const init = await answer(1)
     send({ jsonrpc: "2.0", method: "notifications/initialized" })
     send({ jsonrpc: "2.0", id: 2, method: "tools/list" })

@@ -3,7 +3,16 @@
  * `npm run coverage:electron -- check` only compares, and fails when the file is out of step.
  */
 import { readFileSync, writeFileSync } from "node:fs"
-import { COVERAGE_MD_PATH, coverageTotals, electronTypesVersion, measureCoverage, renderCoverage, renderReadmeBlock, STANDIN_README_PATH, withReadmeBlock } from "./electron-coverage.js"
+import {
+  COVERAGE_MD_PATH,
+  coverageTotals,
+  electronTypesVersion,
+  measureCoverage,
+  renderCoverage,
+  renderReadmeBlock,
+  STANDIN_README_PATH,
+  withReadmeBlock
+} from "./electron-coverage.js"
 
 const rows = measureCoverage()
 const text = renderCoverage(rows, electronTypesVersion())
@@ -15,7 +24,9 @@ if (newReadme === undefined) {
 }
 const extras = rows.flatMap((r) => r.runtimeExtras.map((n) => `${r.label}.${n}`))
 if (extras.length > 0) {
-  console.error(`members of the live stand-in that electron.d.ts lacks (list them in KnownLiveExtra in conformance.ts, with why, or remove them): ${extras.join(", ")}`)
+  console.error(
+    `members of the live stand-in that electron.d.ts lacks (list them in KnownLiveExtra in conformance.ts, with why, or remove them): ${extras.join(", ")}`
+  )
   process.exitCode = 1
 }
 const t = coverageTotals(rows)

@@ -118,7 +118,11 @@ const liveFunction = (target: Live, name: string): ((...args: Array<unknown>) =>
 /** Every public member name of a live object (own and inherited, up to Object / EventEmitter). */
 const liveNames = (target: Live): ReadonlyArray<string> => {
   const names = new Set<string>()
-  for (let o = target; o && o !== Object.prototype && o !== EventEmitter.prototype && o !== EventEmitter && o !== Function.prototype; o = Object.getPrototypeOf(o)) {
+  for (
+    let o = target;
+    o && o !== Object.prototype && o !== EventEmitter.prototype && o !== EventEmitter && o !== Function.prototype;
+    o = Object.getPrototypeOf(o)
+  ) {
     for (const name of Object.getOwnPropertyNames(o)) if (!name.startsWith("_") && !EMITTER.has(name)) names.add(name)
   }
   for (const skip of ["constructor", "prototype", "length", "name", "caller", "arguments"]) names.delete(skip)
@@ -142,7 +146,7 @@ const isLiteral = (e: ts.Expression): boolean => {
 const inertSource = (source: string): boolean => {
   const expression = /^(async\s+)?function\b/.test(source) || /^(async\s*)?(\([^)]*\)|[\w$]+)\s*=>/.test(source)
   const file = ts.createSourceFile("member.js", expression ? `(${source})` : `({ ${source} })`, ts.ScriptTarget.ES2022, true)
-  let fn: ts.SignatureDeclaration & { body?: ts.ConciseBody } | undefined
+  let fn: (ts.SignatureDeclaration & { body?: ts.ConciseBody }) | undefined
   const find = (node: ts.Node): void => {
     if (fn) return
     if (ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node) || ts.isGetAccessor(node)) fn = node
@@ -196,7 +200,14 @@ export const measureCoverage = (): ReadonlyArray<SubjectCoverage> => {
     const declared = new Set(members.map((m) => m.name))
     const runtimeExtras = live === null ? [] : liveNames(live).filter((n) => !declared.has(n) && !knownExtra.has(`${label}.${n}`))
     const sorted = (list: ReadonlyArray<string>) => [...list].sort((a, b) => a.localeCompare(b))
-    return { label, implemented: sorted(by.implemented), inert: sorted(by.inert), lacking: sorted(by.lacking), otherPlatforms: members.length - counted.length, runtimeExtras: sorted(runtimeExtras) }
+    return {
+      label,
+      implemented: sorted(by.implemented),
+      inert: sorted(by.inert),
+      lacking: sorted(by.lacking),
+      otherPlatforms: members.length - counted.length,
+      runtimeExtras: sorted(runtimeExtras)
+    }
   })
 }
 
@@ -232,7 +243,10 @@ export const renderCoverage = (rows: ReadonlyArray<SubjectCoverage>, electronVer
     "",
     "| module | members in electron.d.ts | implemented | inert | lacking | macOS/Windows only |",
     "| --- | ---: | ---: | ---: | ---: | ---: |",
-    ...rows.map((r) => `| ${r.label} | ${r.implemented.length + r.inert.length + r.lacking.length} | ${r.implemented.length} | ${r.inert.length} | ${r.lacking.length} | ${r.otherPlatforms} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${r.implemented.length + r.inert.length + r.lacking.length} | ${r.implemented.length} | ${r.inert.length} | ${r.lacking.length} | ${r.otherPlatforms} |`
+    ),
     `| **total** | **${total.members}** | **${total.implemented}** | **${total.inert}** | **${total.lacking}** | **${total.otherPlatforms}** |`,
     "",
     "## Inert and lacking members",
@@ -268,7 +282,14 @@ export const renderReadmeBlock = (rows: ReadonlyArray<SubjectCoverage>, electron
     README_START,
     `Against Electron ${electronVersion}'s published types (Linux members; events not counted): **${total.implemented} of ${total.members} members implemented, ${total.inert} inert, ${total.lacking} lacking**. The ten subjects with the most members:`,
     "",
-    ...[...rows].sort((a, b) => b.implemented.length + b.inert.length + b.lacking.length - (a.implemented.length + a.inert.length + a.lacking.length) || a.label.localeCompare(b.label)).slice(0, 10).map(line),
+    ...[...rows]
+      .sort(
+        (a, b) =>
+          b.implemented.length + b.inert.length + b.lacking.length - (a.implemented.length + a.inert.length + a.lacking.length) ||
+          a.label.localeCompare(b.label)
+      )
+      .slice(0, 10)
+      .map(line),
     "",
     "Every subject, and each inert or lacking member by name: [docs/electron-coverage.md](../../../docs/electron-coverage.md).",
     README_END

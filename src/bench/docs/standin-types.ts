@@ -25,12 +25,16 @@ export interface StandinProgram {
  * its place (the file on disk is left alone).
  */
 export const standinProgram = (overrides: ReadonlyMap<string, string> = new Map()): StandinProgram => {
-  const parsed = ts.getParsedCommandLineOfConfigFile(STANDIN_TSCONFIG, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"))
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    STANDIN_TSCONFIG,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"))
+      }
     }
-  })
+  )
   if (!parsed) throw new Error(`cannot read ${STANDIN_TSCONFIG}`)
   const host = ts.createCompilerHost(parsed.options)
   const replaced = new Map([...overrides].map(([file, text]) => [resolve(file), text]))

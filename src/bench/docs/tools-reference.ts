@@ -283,7 +283,8 @@ export const groupTools = (input: ReferenceInput): ReadonlyArray<ToolGroup> => {
   groups.push({
     id: "eval",
     title: "eval",
-    intro: "Run caller-supplied code. Each is listed and callable only when its target is allowed (`--allow-eval renderer`, `--allow-eval main`, or `all`); they compose with every profile.",
+    intro:
+      "Run caller-supplied code. Each is listed and callable only when its target is allowed (`--allow-eval renderer`, `--allow-eval main`, or `all`); they compose with every profile.",
     tools: sorted.filter((t) => t.plugin === null && t.evalTarget !== null)
   })
   const pluginNames = [...new Set(sorted.flatMap((t) => (t.plugin === null ? [] : [t.plugin])))].sort(byName)

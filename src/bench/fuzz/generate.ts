@@ -1,7 +1,18 @@
 /** The fuzz generator: interesting values, valid-shaped and malformed arguments, bad names, the call plan. */
 import { Arbitrary, FastCheck as fc, Schema } from "effect"
 import { type Tool } from "../../index.js"
-import { type CallKind, MALFORMED_KINDS, type FuzzCall, PROCESS_TOOLS, PLUGIN_NAMES, wouldDecode, mayDecode, fieldsOf, isJsonSerializable, nested } from "./shapes.js"
+import {
+  type CallKind,
+  MALFORMED_KINDS,
+  type FuzzCall,
+  PROCESS_TOOLS,
+  PLUGIN_NAMES,
+  wouldDecode,
+  mayDecode,
+  fieldsOf,
+  isJsonSerializable,
+  nested
+} from "./shapes.js"
 
 /** Strings that often break parsers, paths and selectors. Each is used only where the call still decodes. */
 export const INTERESTING_STRINGS: ReadonlyArray<string> = [
@@ -31,7 +42,7 @@ export const INTERESTING_STRINGS: ReadonlyArray<string> = [
   "<script>alert(1)</script>",
   "'\"`",
   "${process.exit()}",
-  "role=button[name=\"",
+  'role=button[name="',
   "role=",
   "text=",
   "css=",
@@ -41,7 +52,7 @@ export const INTERESTING_STRINGS: ReadonlyArray<string> = [
   ">>",
   "a >> b >> nth=99",
   "testid=",
-  "label=\"\"",
+  'label=""',
   "*",
   "body",
   ":has(:has(:has(*)))",
@@ -104,7 +115,10 @@ export const validArgs = (tool: Tool<any, any>, options: ValidOptions = {}): fc.
     if (strings.length > 0 && choose.chance(options.interesting ?? 0.3)) {
       const field = choose.pick(strings)
       const current = args[field.name]
-      const candidate = { ...args, [field.name]: Array.isArray(current) ? [choose.pick(INTERESTING_STRINGS), ...current.slice(1)] : choose.pick(INTERESTING_STRINGS) }
+      const candidate = {
+        ...args,
+        [field.name]: Array.isArray(current) ? [choose.pick(INTERESTING_STRINGS), ...current.slice(1)] : choose.pick(INTERESTING_STRINGS)
+      }
       if (wouldDecode(tool, candidate)) args = candidate
     }
     if (options.tune) {
@@ -126,7 +140,11 @@ const randomObject = (tool: Tool<any, any>, values: fc.Arbitrary<unknown>) => {
 }
 
 /** Paths to every string, number, boolean or null inside a value, and to every object (for extra keys). */
-const leaves = (value: unknown, path: ReadonlyArray<string | number> = [], out: { leaves: Array<Array<string | number>>; objects: Array<Array<string | number>> } = { leaves: [], objects: [] }) => {
+const leaves = (
+  value: unknown,
+  path: ReadonlyArray<string | number> = [],
+  out: { leaves: Array<Array<string | number>>; objects: Array<Array<string | number>> } = { leaves: [], objects: [] }
+) => {
   if (Array.isArray(value)) value.forEach((item, i) => leaves(item, [...path, i], out))
   else if (value !== null && typeof value === "object") {
     out.objects.push([...path])
@@ -315,7 +333,10 @@ export const planCalls = (tools: ReadonlyArray<Tool<any, any>>, options: PlanOpt
   }
   if (kinds.includes("bad-name") && options.badNames > 0) {
     const names = fc.sample(badNames(tools.map((t) => t.name)), { seed: (options.seed ^ hash("bad-name")) | 0, numRuns: options.badNames })
-    const args = fc.sample(jsonValueArb.filter((v) => v !== null && typeof v === "object" && !Array.isArray(v)), { seed: options.seed | 0, numRuns: options.badNames })
+    const args = fc.sample(
+      jsonValueArb.filter((v) => v !== null && typeof v === "object" && !Array.isArray(v)),
+      { seed: options.seed | 0, numRuns: options.badNames }
+    )
     groups.push(names.filter((n) => !tools.some((t) => t.name === n)).map((name, i) => ({ kind: "bad-name" as const, tool: name, args: args[i] ?? {} })))
   }
   // Round-robin over the groups so a long run mixes tools and kinds from the start.
@@ -323,4 +344,3 @@ export const planCalls = (tools: ReadonlyArray<Tool<any, any>>, options: PlanOpt
   for (let i = 0; out.length < groups.reduce((n, g) => n + g.length, 0); i++) for (const group of groups) if (i < group.length) out.push(group[i]!)
   return out
 }
-

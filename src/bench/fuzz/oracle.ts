@@ -3,7 +3,6 @@
 import { ErrorCodes } from "../../index.js"
 import { type CallKind, MALFORMED_KINDS, KIND_LABEL, type FuzzCall, KNOWN_CODES, preview } from "./shapes.js"
 
-
 // ---------------------------------------------------------------------------------------------
 // Oracle and tally
 
@@ -27,7 +26,12 @@ export const checkResult = (result: unknown): Checked => {
   const textChars = (content ?? []).reduce((n, c) => n + (typeof c.text === "string" ? c.text.length : 0), 0)
   if (r.isError === true) {
     const code = r.structuredContent?.error?.code
-    if (typeof code !== "string") return { code: "NO_CODE", problems: [...problems, `isError without structuredContent.error.code: ${preview(text?.split("\n")[0] ?? "", 200)}`], textChars }
+    if (typeof code !== "string")
+      return {
+        code: "NO_CODE",
+        problems: [...problems, `isError without structuredContent.error.code: ${preview(text?.split("\n")[0] ?? "", 200)}`],
+        textChars
+      }
     if (!KNOWN_CODES.has(code)) problems.push(`unknown code ${code}`)
     if (text !== undefined && !text.startsWith(`${code}: `)) problems.push(`text does not start with "${code}: ": ${preview(text.slice(0, 80))}`)
     if (code === ErrorCodes.InternalError) problems.push(`INTERNAL_ERROR (a defect): ${text?.split("\n")[0]?.slice(0, 240)}`)
@@ -78,7 +82,8 @@ export class FuzzTally {
     if (!this.byTool.has(toolKey)) this.byTool.set(toolKey, new Map())
     bump(this.byTool.get(toolKey)!, checked.code)
     if (checked.textChars > this.largest.chars) this.largest = { chars: checked.textChars, tool: call.tool.slice(0, 60), kind: call.kind, code: checked.code }
-    if (ms > this.slowest.ms) this.slowest = { ms: Math.round(ms), tool: call.tool.slice(0, 60), kind: call.kind, code: checked.code, args: preview(call.args, 160) }
+    if (ms > this.slowest.ms)
+      this.slowest = { ms: Math.round(ms), tool: call.tool.slice(0, 60), kind: call.kind, code: checked.code, args: preview(call.args, 160) }
     for (const problem of checked.problems) {
       this.violations.push({ index, kind: call.kind, tool: call.tool.slice(0, 80), args: preview(call.args), code: checked.code, problem })
     }
@@ -112,7 +117,9 @@ export class FuzzTally {
 
   /** A compact table: one row per result code, one column per kind of call. */
   table(title: string): string {
-    const kinds = [...this.byKind.keys()].sort((a, b) => (a === "valid" ? -1 : b === "valid" ? 1 : MALFORMED_KINDS.indexOf(a as never) - MALFORMED_KINDS.indexOf(b as never)))
+    const kinds = [...this.byKind.keys()].sort((a, b) =>
+      a === "valid" ? -1 : b === "valid" ? 1 : MALFORMED_KINDS.indexOf(a as never) - MALFORMED_KINDS.indexOf(b as never)
+    )
     const codes = [...this.byCode].sort((a, b) => b[1] - a[1]).map(([code]) => code)
     const width = Math.max(18, ...codes.map((c) => c.length + 1))
     const cell = (value: string | number, w = 8) => String(value).padStart(w)
@@ -123,8 +130,12 @@ export class FuzzTally {
     for (const code of codes) {
       lines.push(`${code.padEnd(width)}${kinds.map((k) => cell(this.byKind.get(k)?.get(code) ?? "·")).join("")}${cell(this.byCode.get(code) ?? 0)}`)
     }
-    lines.push(`${"total".padEnd(width)}${kinds.map((k) => cell([...(this.byKind.get(k)?.values() ?? [])].reduce((a, b) => a + b, 0))).join("")}${cell(this.calls)}`)
-    lines.push(`largest result text: ${this.largest.chars} chars (${this.largest.tool}, ${this.largest.kind}, ${this.largest.code}); slowest call: ${this.slowest.ms} ms (${this.slowest.tool}, ${this.slowest.kind}, ${this.slowest.code})`)
+    lines.push(
+      `${"total".padEnd(width)}${kinds.map((k) => cell([...(this.byKind.get(k)?.values() ?? [])].reduce((a, b) => a + b, 0))).join("")}${cell(this.calls)}`
+    )
+    lines.push(
+      `largest result text: ${this.largest.chars} chars (${this.largest.tool}, ${this.largest.kind}, ${this.largest.code}); slowest call: ${this.slowest.ms} ms (${this.slowest.tool}, ${this.slowest.kind}, ${this.slowest.code})`
+    )
     return lines.join("\n")
   }
 
@@ -156,7 +167,11 @@ export const runCalls = async (
       try {
         checked = checkResult(await invoke(call))
       } catch (error) {
-        checked = { code: "REJECTED", problems: [`the call rejected: ${error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]?.slice(0, 200)}` : preview(error)}`], textChars: 0 }
+        checked = {
+          code: "REJECTED",
+          problems: [`the call rejected: ${error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]?.slice(0, 200)}` : preview(error)}`],
+          textChars: 0
+        }
       }
       tally.record(call, checked, performance.now() - started)
       if (options.onProgress && ++done % 500 === 0) options.onProgress(done)
@@ -172,4 +187,3 @@ export const fuzzSeed = (fallback: number): number => {
   const parsed = raw === undefined ? Number.NaN : Number(raw)
   return Number.isInteger(parsed) ? parsed : fallback
 }
-

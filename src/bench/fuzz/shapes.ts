@@ -3,17 +3,7 @@ import { CallToolRequestParamsSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Either, JSONSchema, Schema } from "effect"
 import { ErrorCodes, type Tool } from "../../index.js"
 
-
-export type CallKind =
-  | "valid"
-  | "json-value"
-  | "anything"
-  | "wrong-type"
-  | "extra-key"
-  | "huge-string"
-  | "deep-nesting"
-  | "missing-required"
-  | "bad-name"
+export type CallKind = "valid" | "json-value" | "anything" | "wrong-type" | "extra-key" | "huge-string" | "deep-nesting" | "missing-required" | "bad-name"
 
 export const MALFORMED_KINDS: ReadonlyArray<Exclude<CallKind, "valid">> = [
   "json-value",
@@ -49,7 +39,20 @@ export interface FuzzCall {
 export const PROCESS_TOOLS: ReadonlyArray<string> = ["electron_launch", "electron_attach"]
 
 /** Names of first-party plugins (a tool name `electron_<plugin>_x` answers PLUGIN_NOT_LOADED). */
-export const PLUGIN_NAMES: ReadonlyArray<string> = ["production", "ipc", "storage", "network", "a11y", "visual", "emulation", "native", "perf", "clock", "trace", "video"]
+export const PLUGIN_NAMES: ReadonlyArray<string> = [
+  "production",
+  "ipc",
+  "storage",
+  "network",
+  "a11y",
+  "visual",
+  "emulation",
+  "native",
+  "perf",
+  "clock",
+  "trace",
+  "video"
+]
 
 export const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCodes))
 
@@ -81,7 +84,11 @@ export const wouldDecode = (tool: Tool<any, any>, args: unknown): boolean => {
 export const withoutProtoKeys = (value: unknown, depth = 0): unknown => {
   if (depth > 50 || value === null || typeof value !== "object") return value
   if (Array.isArray(value)) return value.map((v) => withoutProtoKeys(v, depth + 1))
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "__proto__").map(([k, v]) => [k, withoutProtoKeys(v, depth + 1)]))
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== "__proto__")
+      .map(([k, v]) => [k, withoutProtoKeys(v, depth + 1)])
+  )
 }
 
 /**
@@ -185,11 +192,17 @@ export const preview = (value: unknown, max = 300): string => {
     if (v === undefined) return "undefined"
     if (typeof v === "bigint") return `${v}n`
     if (v === null || typeof v !== "object") return String(v)
-    if (Array.isArray(v)) return `[${v.slice(0, 5).map((x) => walk(x, depth + 1)).join(",")}${v.length > 5 ? `,…${v.length}` : ""}]`
+    if (Array.isArray(v))
+      return `[${v
+        .slice(0, 5)
+        .map((x) => walk(x, depth + 1))
+        .join(",")}${v.length > 5 ? `,…${v.length}` : ""}]`
     const entries = Object.entries(v as Record<string, unknown>)
-    return `{${entries.slice(0, 8).map(([k, x]) => `${JSON.stringify(k)}:${walk(x, depth + 1)}`).join(",")}${entries.length > 8 ? ",…" : ""}}`
+    return `{${entries
+      .slice(0, 8)
+      .map(([k, x]) => `${JSON.stringify(k)}:${walk(x, depth + 1)}`)
+      .join(",")}${entries.length > 8 ? ",…" : ""}}`
   }
   const text = walk(value, 0)
   return text.length > max ? `${text.slice(0, max)}…` : text
 }
-

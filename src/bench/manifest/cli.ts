@@ -15,17 +15,7 @@ import { Console, Data, Effect, Either, Option, ParseResult, Schema } from "effe
 import { dirname, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { DEFAULT_PROFILE, PROFILE_NAMES, PROFILES, VERSION } from "../../index.js"
-import {
-  BaselineJson,
-  compare,
-  describeFinding,
-  formatBaseline,
-  MAX_GROWTH,
-  MissingReason,
-  snapshotOf,
-  updateBaseline,
-  type Baseline
-} from "./gate.js"
+import { BaselineJson, compare, describeFinding, formatBaseline, MAX_GROWTH, MissingReason, snapshotOf, updateBaseline, type Baseline } from "./gate.js"
 import { firstPartyPluginNames, measureVariants } from "./measure.js"
 import {
   AdrMembershipMissing,
@@ -143,14 +133,8 @@ export const measureAll = Effect.gen(function* () {
   return { variants, measurements }
 })
 
-const baselineOption = Options.text("baseline").pipe(
-  Options.withDescription("Path of the baseline file"),
-  Options.withDefault(DEFAULT_BASELINE)
-)
-const reportOption = Options.text("report").pipe(
-  Options.withDescription("Path of the JSON report"),
-  Options.withDefault(DEFAULT_REPORT)
-)
+const baselineOption = Options.text("baseline").pipe(Options.withDescription("Path of the baseline file"), Options.withDefault(DEFAULT_BASELINE))
+const reportOption = Options.text("report").pipe(Options.withDescription("Path of the JSON report"), Options.withDefault(DEFAULT_REPORT))
 const reasonOption = Options.text("reason").pipe(
   Options.withDescription("Why the manifest budget changes (required; kept in the baseline's history)"),
   Options.optional
@@ -160,14 +144,17 @@ const updateFlag = Options.boolean("update-manifest-baseline").pipe(
   Options.withDescription('Same as the update subcommand: rewrite the baseline (needs --reason "<why>")')
 )
 
-const run = Command.make("manifest", { report: reportOption, update: updateFlag, reason: reasonOption, baseline: baselineOption }, ({ report, update, reason, baseline }) =>
-  Effect.gen(function* () {
-    if (update) return yield* updateWith(baseline, reason)
-    const { variants, measurements } = yield* measureAll
-    yield* Console.log(formatTable(measurements))
-    yield* writeText(report, `${JSON.stringify(reportOf(variants, measurements, VERSION), null, 2)}\n`)
-    yield* Console.log(`\n${measurements.length} variants, o200k_base tokens; report written to ${display(report)}`)
-  })
+const run = Command.make(
+  "manifest",
+  { report: reportOption, update: updateFlag, reason: reasonOption, baseline: baselineOption },
+  ({ report, update, reason, baseline }) =>
+    Effect.gen(function* () {
+      if (update) return yield* updateWith(baseline, reason)
+      const { variants, measurements } = yield* measureAll
+      yield* Console.log(formatTable(measurements))
+      yield* writeText(report, `${JSON.stringify(reportOf(variants, measurements, VERSION), null, 2)}\n`)
+      yield* Console.log(`\n${measurements.length} variants, o200k_base tokens; report written to ${display(report)}`)
+    })
 ).pipe(Command.withDescription("Measure the tools/list payload of every variant, print the table and write the JSON report"))
 
 const adrOption = Options.text("adr").pipe(
@@ -196,7 +183,13 @@ export const checkManifest = (paths: CheckPaths, membership: Membership = curren
     const diff = diffMembership(recorded, membership)
     const budgetFailures = comparison.failures.map((f) => describeFinding(f))
     if (!isUnchanged(diff)) {
-      return yield* new ProfileMembershipNotAmended({ adr: display(paths.adr), amendment: recorded.amendment, date: recorded.date, changes: describeDiff(diff), budgetFailures })
+      return yield* new ProfileMembershipNotAmended({
+        adr: display(paths.adr),
+        amendment: recorded.amendment,
+        date: recorded.date,
+        changes: describeDiff(diff),
+        budgetFailures
+      })
     }
     if (budgetFailures.length > 0) return yield* new ManifestBudgetExceeded({ failures: budgetFailures })
     const summary = [
@@ -247,7 +240,9 @@ const updateWith = (path: string, reason: Option.Option<string>) =>
     yield* Console.log(`\nBaseline ${display(path)} updated (${entry.changes.length} variant${entry.changes.length === 1 ? "" : "s"} changed): ${entry.reason}`)
   })
 
-const update = Command.make("update", { baseline: baselineOption, reason: reasonOption }, ({ baseline: path, reason }) => updateWith(path, reason)).pipe(Command.withDescription('Rewrite the baseline from a fresh measurement and record why (--reason "<why>" is required)'))
+const update = Command.make("update", { baseline: baselineOption, reason: reasonOption }, ({ baseline: path, reason }) => updateWith(path, reason)).pipe(
+  Command.withDescription('Rewrite the baseline from a fresh measurement and record why (--reason "<why>" is required)')
+)
 
 export const manifestCommand = run.pipe(Command.withSubcommands([check, update, membershipCommand]))
 

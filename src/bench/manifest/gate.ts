@@ -86,7 +86,9 @@ export const Baseline = Schema.Struct({
   history: Schema.Array(HistoryEntry)
 }).pipe(
   Schema.filter((b) => {
-    const missing = Object.values(b.variants).flatMap((v) => v.names).filter((name) => b.toolBpe[name] === undefined)
+    const missing = Object.values(b.variants)
+      .flatMap((v) => v.names)
+      .filter((name) => b.toolBpe[name] === undefined)
     return missing.length === 0 || `toolBpe has no entry for ${[...new Set(missing)].join(", ")}`
   })
 )
@@ -207,7 +209,12 @@ export class MissingReason extends Data.TaggedError("MissingReason")<{}> {
 }
 
 const sameVariant = (a: BaselineVariant, b: BaselineVariant) =>
-  a.tools === b.tools && a.codePoints === b.codePoints && a.bytes === b.bytes && a.bpe === b.bpe && a.names.length === b.names.length && a.names.every((n, i) => n === b.names[i])
+  a.tools === b.tools &&
+  a.codePoints === b.codePoints &&
+  a.bytes === b.bytes &&
+  a.bpe === b.bpe &&
+  a.names.length === b.names.length &&
+  a.names.every((n, i) => n === b.names[i])
 
 /** The variants whose stored figures differ (added, removed or changed), with their BPE before and after. */
 export const changedVariants = (previous: Pick<Baseline, "variants"> | undefined, current: Snapshot): ReadonlyArray<VariantChange> => {
@@ -231,7 +238,12 @@ export interface Update {
  * Rewrites the baseline from a snapshot and appends a history entry (reason, ISO date, every changed
  * variant's BPE before and after). A missing or blank reason is refused.
  */
-export const updateBaseline = (previous: Baseline | undefined, current: Snapshot, reason: string | undefined, date: Date): Either.Either<Update, MissingReason> => {
+export const updateBaseline = (
+  previous: Baseline | undefined,
+  current: Snapshot,
+  reason: string | undefined,
+  date: Date
+): Either.Either<Update, MissingReason> => {
   const trimmed = reason?.trim() ?? ""
   if (trimmed === "") return Either.left(new MissingReason())
   const entry: HistoryEntry = { reason: trimmed, date: date.toISOString(), changes: changedVariants(previous, current) }

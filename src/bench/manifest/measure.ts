@@ -125,13 +125,18 @@ export const listVariantPayload = (variant: Variant) =>
     const client = yield* connectClient(variant.name)
     const tools = yield* listAllTools(variant.name, client)
     return { instructions: client.getInstructions(), tools }
-  }).pipe(Effect.scoped, Effect.provide(serverLayer(serverConfigOf(variant))), Effect.withSpan("manifest.listVariant", { attributes: { variant: variant.name } }))
+  }).pipe(
+    Effect.scoped,
+    Effect.provide(serverLayer(serverConfigOf(variant))),
+    Effect.withSpan("manifest.listVariant", { attributes: { variant: variant.name } })
+  )
 
 /** The parsed tools/list of one variant. */
 export const listVariant = (variant: Variant) => Effect.map(listVariantPayload(variant), (payload) => payload.tools)
 
 /** Measures one variant: its own server (one per variant: each is a different configuration). */
-export const measureVariant = (variant: Variant) => Effect.map(listVariantPayload(variant), ({ instructions, tools }) => measureTools(variant.name, tools, instructions))
+export const measureVariant = (variant: Variant) =>
+  Effect.map(listVariantPayload(variant), ({ instructions, tools }) => measureTools(variant.name, tools, instructions))
 
 export const measureVariants = (variants: ReadonlyArray<Variant>) => Effect.forEach(variants, measureVariant)
 

@@ -88,17 +88,17 @@ export const diffMembership = (recorded: Membership, current: Membership): Membe
 /** One line per change: `essential: added electron_screenshot; removed electron_check`. */
 export const describeDiff = (diff: MembershipDiff): ReadonlyArray<string> => [
   ...diff.profiles.map((c) => {
-    const parts = [
-      ...(c.added.length > 0 ? [`added ${c.added.join(", ")}`] : []),
-      ...(c.removed.length > 0 ? [`removed ${c.removed.join(", ")}`] : [])
-    ]
+    const parts = [...(c.added.length > 0 ? [`added ${c.added.join(", ")}`] : []), ...(c.removed.length > 0 ? [`removed ${c.removed.join(", ")}`] : [])]
     const label = c.kind === "new" ? `${c.profile} (a new profile)` : c.kind === "gone" ? `${c.profile} (no longer a profile)` : c.profile
     return `${label}: ${parts.length > 0 ? parts.join("; ") : "no tools"}`
   }),
   ...(diff.default !== undefined ? [`default: ${diff.default.recorded} -> ${diff.default.current}`] : [])
 ]
 
-const BLOCK = new RegExp(`${MEMBERSHIP_MARKER.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[ \\t]*\\r?\\n[ \\t]*\`\`\`json[ \\t]*\\r?\\n([\\s\\S]*?)\\r?\\n[ \\t]*\`\`\``, "g")
+const BLOCK = new RegExp(
+  `${MEMBERSHIP_MARKER.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[ \\t]*\\r?\\n[ \\t]*\`\`\`json[ \\t]*\\r?\\n([\\s\\S]*?)\\r?\\n[ \\t]*\`\`\``,
+  "g"
+)
 
 const formatIssues = (error: ParseResult.ParseError) =>
   ParseResult.ArrayFormatter.formatErrorSync(error)
@@ -109,12 +109,21 @@ const formatIssues = (error: ParseResult.ParseError) =>
  * Every membership block of an ADR's text, decoded, in file order; a marker that no ```json block follows
  * counts as a block and is refused, so a half-written amendment never passes for the previous one.
  */
-export const readMembershipRecords = (path: string, text: string): Either.Either<ReadonlyArray<MembershipRecord>, AdrMembershipMissing | AdrMembershipInvalid> => {
+export const readMembershipRecords = (
+  path: string,
+  text: string
+): Either.Either<ReadonlyArray<MembershipRecord>, AdrMembershipMissing | AdrMembershipInvalid> => {
   const markers = text.split(MEMBERSHIP_MARKER).length - 1
   const blocks = [...text.matchAll(BLOCK)].map((m) => m[1]!)
   if (markers === 0) return Either.left(new AdrMembershipMissing({ path }))
   if (blocks.length !== markers) {
-    return Either.left(new AdrMembershipInvalid({ path, block: blocks.length + 1, reason: `  a "${MEMBERSHIP_MARKER}" line must be followed by a \`\`\`json block (${markers} markers, ${blocks.length} blocks)` }))
+    return Either.left(
+      new AdrMembershipInvalid({
+        path,
+        block: blocks.length + 1,
+        reason: `  a "${MEMBERSHIP_MARKER}" line must be followed by a \`\`\`json block (${markers} markers, ${blocks.length} blocks)`
+      })
+    )
   }
   const records: Array<MembershipRecord> = []
   for (const [i, block] of blocks.entries()) {
@@ -124,7 +133,8 @@ export const readMembershipRecords = (path: string, text: string): Either.Either
   }
   const seen = new Set<string>()
   for (const [i, record] of records.entries()) {
-    if (seen.has(record.amendment)) return Either.left(new AdrMembershipInvalid({ path, block: i + 1, reason: `  amendment: ${record.amendment} is recorded twice` }))
+    if (seen.has(record.amendment))
+      return Either.left(new AdrMembershipInvalid({ path, block: i + 1, reason: `  amendment: ${record.amendment} is recorded twice` }))
     seen.add(record.amendment)
   }
   return Either.right(records)
@@ -132,7 +142,9 @@ export const readMembershipRecords = (path: string, text: string): Either.Either
 
 /** The latest amendment's record: the last block in the file. */
 export const latestMembership = (path: string, text: string): Either.Either<MembershipRecord, AdrMembershipMissing | AdrMembershipInvalid> =>
-  Either.flatMap(readMembershipRecords(path, text), (records) => (records.length === 0 ? Either.left(new AdrMembershipMissing({ path })) : Either.right(records[records.length - 1]!)))
+  Either.flatMap(readMembershipRecords(path, text), (records) =>
+    records.length === 0 ? Either.left(new AdrMembershipMissing({ path })) : Either.right(records[records.length - 1]!)
+  )
 
 const wrap = (names: ReadonlyArray<string>, indent: string, width = 112): ReadonlyArray<string> => {
   const lines: Array<string> = []
@@ -151,7 +163,9 @@ const wrap = (names: ReadonlyArray<string>, indent: string, width = 112): Readon
 /** The marker and the fenced block an amendment pastes in (JSON; tool names wrapped a few to a line). */
 export const formatMembershipBlock = (amendment: string, date: string, membership: Membership): string => {
   const profiles = Object.entries(membership.profiles)
-  const body = profiles.map(([name, tools], i) => [`    ${JSON.stringify(name)}: [`, ...wrap(tools, "      "), `    ]${i < profiles.length - 1 ? "," : ""}`].join("\n"))
+  const body = profiles.map(([name, tools], i) =>
+    [`    ${JSON.stringify(name)}: [`, ...wrap(tools, "      "), `    ]${i < profiles.length - 1 ? "," : ""}`].join("\n")
+  )
   const json = [
     "{",
     `  "amendment": ${JSON.stringify(amendment)},`,

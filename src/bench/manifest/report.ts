@@ -33,7 +33,10 @@ export const reportOf = (variants: ReadonlyArray<Variant>, measurements: Readonl
 })
 
 const pad = (cells: ReadonlyArray<string>, widths: ReadonlyArray<number>) =>
-  cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ").trimEnd()
+  cells
+    .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+    .join("  ")
+    .trimEnd()
 
 const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))

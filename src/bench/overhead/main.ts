@@ -24,8 +24,6 @@
  * committed is bench/overhead-issue42.md).
  */
 
-
-
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
@@ -132,7 +130,14 @@ const countInChild = async (rounds: number, out: string) => {
   writeFileSync(out, JSON.stringify({ direct, inMemory, inMemoryNoSnapshot, probeSends }))
 }
 
-const runCountChild = (rounds: number): Promise<{ direct: Record<string, Array<CallCount>>; inMemory: Record<string, Array<CallCount>>; inMemoryNoSnapshot: Record<string, Array<CallCount>>; probeSends: Record<string, number> }> => {
+const runCountChild = (
+  rounds: number
+): Promise<{
+  direct: Record<string, Array<CallCount>>
+  inMemory: Record<string, Array<CallCount>>
+  inMemoryNoSnapshot: Record<string, Array<CallCount>>
+  probeSends: Record<string, number>
+}> => {
   const dir = temp("stagewright-overhead-count-")
   const out = join(dir, "counts.json")
   const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--count-child", out, "--count-rounds", String(rounds)], {
@@ -201,9 +206,18 @@ const main = async () => {
     const d = typical(counts.direct[type.name]!)
     const s = typical(counts.inMemory[type.name]!)
     const n = typical(counts.inMemoryNoSnapshot[type.name]!)
-    const times = (runner: string) => ({ oursMs: median(timings.get(runner)!.get(type.name)!), directMs, floorMs: median(timings.get("bare SDK handler")!.get(type.name)!) })
+    const times = (runner: string) => ({
+      oursMs: median(timings.get(runner)!.get(type.name)!),
+      directMs,
+      floorMs: median(timings.get("bare SDK handler")!.get(type.name)!)
+    })
     stages.push({ name: type.name, snapshot: true, oursMs: times("in-memory").oursMs, rows: stageRows(s.perApi, d.perApi, probeMs, times("in-memory")) })
-    stages.push({ name: type.name, snapshot: false, oursMs: times("in-memory, no snapshot").oursMs, rows: stageRows(n.perApi, d.perApi, probeMs, times("in-memory, no snapshot")) })
+    stages.push({
+      name: type.name,
+      snapshot: false,
+      oursMs: times("in-memory, no snapshot").oursMs,
+      rows: stageRows(n.perApi, d.perApi, probeMs, times("in-memory, no snapshot"))
+    })
     return {
       name: type.name,
       kind: type.kind,
@@ -291,7 +305,10 @@ const toMarkdown = (report: OverheadReport): string => {
     ""
   )
   const g = report.goal
-  lines.push(`Goals: reads ≤ ${g.readInMemory}× in-memory (with and without a snapshot), ≤ ${g.readStdio}× over stdio; actions ≤ ${g.actionNoSnapshot}× without a snapshot, ≤ ${g.actionAfterSnapshot}× after one.`, "")
+  lines.push(
+    `Goals: reads ≤ ${g.readInMemory}× in-memory (with and without a snapshot), ≤ ${g.readStdio}× over stdio; actions ≤ ${g.actionNoSnapshot}× without a snapshot, ≤ ${g.actionAfterSnapshot}× after one.`,
+    ""
+  )
   lines.push(`| call | kind | direct | ${others.map((o) => `${o} | ratio`).join(" | ")} |`)
   lines.push(`|---|---|---:|${others.map(() => "---:|---:").join("|")}|`)
   for (const t of report.types) {
@@ -300,7 +317,10 @@ const toMarkdown = (report: OverheadReport): string => {
   lines.push(`| **all reads** | | | ${others.map((o) => `| ${report.summary[o].read}×`).join(" | ")} |`)
   lines.push(`| **all actions** | | | ${others.map((o) => `| ${report.summary[o].action}×`).join(" | ")} |`, "")
   lines.push("## Round trips per call", "")
-  lines.push("CDP commands playwright-core sent to the app during the call (DEBUG=pw:protocol), and the playwright-core API calls Stagewright made beyond the direct ones (DEBUG=pw:api).", "")
+  lines.push(
+    "CDP commands playwright-core sent to the app during the call (DEBUG=pw:protocol), and the playwright-core API calls Stagewright made beyond the direct ones (DEBUG=pw:api).",
+    ""
+  )
   lines.push("| call | direct CDP | Stagewright CDP (after snapshot) | no snapshot | extra API calls (after snapshot) | extra API calls (no snapshot) |")
   lines.push("|---|---:|---:|---:|---|---|")
   for (const t of report.types) {

@@ -34,13 +34,29 @@ export interface Runner {
  * table), each timed alone on the same page: what a tool would save by dropping or deferring it.
  * `stage` names the pipeline stage that makes the call (the per-stage table, ./stages.ts).
  */
-export const PROBES: ReadonlyArray<{ readonly name: string; readonly stage: string; readonly run: (page: Page, app: ElectronApplication) => Promise<unknown> }> = [
-  { name: "locator.normalize() (locatorCode: the step's code)", stage: "step code", run: (page) => page.locator("[data-testid=toggle-theme-button]").normalize() },
+export const PROBES: ReadonlyArray<{
+  readonly name: string
+  readonly stage: string
+  readonly run: (page: Page, app: ElectronApplication) => Promise<unknown>
+}> = [
+  {
+    name: "locator.normalize() (locatorCode: the step's code)",
+    stage: "step code",
+    run: (page) => page.locator("[data-testid=toggle-theme-button]").normalize()
+  },
   { name: "locator.count() (ambiguity check)", stage: "ambiguity check", run: (page) => page.locator("[data-testid=notice]").count() },
-  { name: "page.ariaSnapshot({ mode: \"ai\" }) (change summary)", stage: "change summary: snapshot", run: (page) => page.ariaSnapshot({ mode: "ai" }) },
+  { name: 'page.ariaSnapshot({ mode: "ai" }) (change summary)', stage: "change summary: snapshot", run: (page) => page.ariaSnapshot({ mode: "ai" }) },
   { name: "page.title() (window header)", stage: "window header", run: (page) => page.title() },
-  { name: "electronApplication.evaluate() (held native dialogs read)", stage: "held native dialogs read", run: (_page, app) => app.evaluate(() => (globalThis as { __stagewrightModals?: unknown }).__stagewrightModals ?? null) },
-  { name: "locator.evaluate() (editor detection, password check)", stage: "editor detection", run: (page) => page.locator("[data-testid=task-title-input]").evaluate((el) => el.tagName) },
+  {
+    name: "electronApplication.evaluate() (held native dialogs read)",
+    stage: "held native dialogs read",
+    run: (_page, app) => app.evaluate(() => (globalThis as { __stagewrightModals?: unknown }).__stagewrightModals ?? null)
+  },
+  {
+    name: "locator.evaluate() (editor detection, password check)",
+    stage: "editor detection",
+    run: (page) => page.locator("[data-testid=task-title-input]").evaluate((el) => el.tagName)
+  },
   {
     name: "locator.and(plain field).count() (editor detection, plain field)",
     stage: "editor detection (plain field)",
@@ -157,7 +173,10 @@ export const stdioFloorRunner = (): Runner => {
 }
 
 export const toolCaller = (client: Client) => async (name: string, args: Record<string, unknown>) => {
-  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { isError?: boolean; content?: Array<{ text?: string }> }
+  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as {
+    isError?: boolean
+    content?: Array<{ text?: string }>
+  }
   if (result.isError === true) throw new Error(`${name} ${JSON.stringify(args)} failed: ${result.content?.map((c) => c.text).join(" ")}`)
 }
 
@@ -244,7 +263,10 @@ export const timeInterleaved = async (runners: ReadonlyArray<Runner>, rounds: nu
           const runner = runners[(round + k) % runners.length]!
           const t0 = performance.now()
           await runner.call(type, round)
-          times.get(runner.name)!.get(type.name)!.push(performance.now() - t0)
+          times
+            .get(runner.name)!
+            .get(type.name)!
+            .push(performance.now() - t0)
         }
       }
     }
@@ -265,4 +287,3 @@ export const median = (values: ReadonlyArray<number>) => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 export const round2 = (n: number) => Math.round(n * 100) / 100
-

@@ -60,7 +60,12 @@ export const stageRows = (
   const extra = extraCalls(ours, direct)
   const own = ours.filter((call) => !extra.includes(call))
   const rows: Array<StageRow> = [
-    { stage: "the tool's own playwright-core call", apiCalls: own.length, cdpCommands: own.reduce((n, c) => n + c.sends, 0), estimatedMs: round2(times.directMs) }
+    {
+      stage: "the tool's own playwright-core call",
+      apiCalls: own.length,
+      cdpCommands: own.reduce((n, c) => n + c.sends, 0),
+      estimatedMs: round2(times.directMs)
+    }
   ]
   const byStage = new Map<string, { apiCalls: number; cdpCommands: number }>()
   for (const call of extra) {

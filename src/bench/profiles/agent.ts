@@ -18,7 +18,10 @@ export const switchHint = (text: string): string | undefined =>
 
 /** The agent stops: a tool it needs is not listed (and no fallback is), or the app did not do what it expected. */
 export class GiveUp extends Error {
-  constructor(readonly reason: string, readonly missingTool?: string) {
+  constructor(
+    readonly reason: string,
+    readonly missingTool?: string
+  ) {
     super(missingTool === undefined ? reason : `${reason} (missing ${missingTool})`)
   }
 }
@@ -40,7 +43,18 @@ export interface CallOutcome {
 }
 
 /** Tools whose answers describe the page without changing it: reading them adds to what the agent sees. */
-const READ_ONLY = new Set(["electron_find", "electron_windows", "electron_console", "electron_errors", "electron_menu", "electron_inspect", "electron_status", "electron_expect_text", "electron_dialog_stub", "electron_native_notifications"])
+const READ_ONLY = new Set([
+  "electron_find",
+  "electron_windows",
+  "electron_console",
+  "electron_errors",
+  "electron_menu",
+  "electron_inspect",
+  "electron_status",
+  "electron_expect_text",
+  "electron_dialog_stub",
+  "electron_native_notifications"
+])
 
 export class Agent {
   readonly calls: Array<CallRecord> = []
@@ -134,7 +148,9 @@ export class Agent {
 
   /** The profiles electron_profile's schema offers (its enum), in the order it lists them. */
   private offeredProfiles(): ReadonlyArray<string> {
-    const schema = this.described.find((t) => t.name === PROFILE_SWITCH)?.inputSchema as { properties?: { profile?: { enum?: ReadonlyArray<string> } } } | undefined
+    const schema = this.described.find((t) => t.name === PROFILE_SWITCH)?.inputSchema as
+      | { properties?: { profile?: { enum?: ReadonlyArray<string> } } }
+      | undefined
     return schema?.properties?.profile?.enum ?? []
   }
 
@@ -321,7 +337,11 @@ export class Agent {
    * Calls a tool on elements found by role and name. When the server answers REF_STALE, the agent does
    * what the hint says: takes a snapshot, finds the same elements in it and repeats the step (a retry).
    */
-  async act(tool: string, targets: ReadonlyArray<readonly [string, string | RegExp]>, args: (refs: ReadonlyArray<string>) => Record<string, unknown>): Promise<string> {
+  async act(
+    tool: string,
+    targets: ReadonlyArray<readonly [string, string | RegExp]>,
+    args: (refs: ReadonlyArray<string>) => Record<string, unknown>
+  ): Promise<string> {
     const refs = await Promise.all(targets.map(([role, name]) => this.ref(role, name)))
     const out = await this.call(tool, args(refs))
     if (!out.isError) return out.text

@@ -72,10 +72,21 @@ export const activityOf = (userData: string): ReadonlyArray<Activity> => {
 }
 
 /** Passes when the app's activity log has an entry of this kind (and detail). */
-export const routeTaken = (userData: string, kind: string, detail?: string | RegExp, what = `${kind}${detail !== undefined ? ` ${String(detail)}` : ""}`): Check =>
+export const routeTaken = (
+  userData: string,
+  kind: string,
+  detail?: string | RegExp,
+  what = `${kind}${detail !== undefined ? ` ${String(detail)}` : ""}`
+): Check =>
   activityOf(userData).some((a) => a.kind === kind && (detail === undefined || (typeof detail === "string" ? a.detail === detail : detail.test(a.detail))))
     ? pass(`the app's log says: ${what}`)
-    : fail(`the app's activity log does not say ${what} (it has: ${activityOf(userData).map((a) => `${a.kind} ${a.detail}`).join(", ") || "nothing"})`)
+    : fail(
+        `the app's activity log does not say ${what} (it has: ${
+          activityOf(userData)
+            .map((a) => `${a.kind} ${a.detail}`)
+            .join(", ") || "nothing"
+        })`
+      )
 
 /** The tasks app's seeded board, from the app's own seed module (the truth read-only tasks are checked against). */
 export const seedTasks = (): ReadonlyArray<SavedTask> => {
@@ -85,7 +96,11 @@ export const seedTasks = (): ReadonlyArray<SavedTask> => {
 }
 
 /** Launches the app with playwright-core directly on the data folder and reads the main window. */
-export const relaunchAndRead = async <A>(app: "tasks" | "hardened", userData: string, read: (page: import("playwright-core").Page) => Promise<A>): Promise<A> => {
+export const relaunchAndRead = async <A>(
+  app: "tasks" | "hardened",
+  userData: string,
+  read: (page: import("playwright-core").Page) => Promise<A>
+): Promise<A> => {
   const { _electron } = await import("playwright-core")
   const electronApp = await _electron.launch({
     executablePath: resolveElectronRuntime().executablePath,

@@ -59,22 +59,29 @@ export const parseRunArgs = (argv: ReadonlyArray<string>): Effect.Effect<RunArgs
     const pick = <A extends { readonly id?: string; readonly name?: string }>(list: ReadonlyArray<A>, raw: string | undefined, what: string) =>
       Effect.gen(function* () {
         if (raw === undefined) return list
-        const wanted = raw.split(",").map((s) => s.trim()).filter((s) => s !== "")
+        const wanted = raw
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s !== "")
         const unknown = wanted.filter((w) => !list.some((x) => (x.id ?? x.name) === w))
-        if (unknown.length > 0) return yield* new UsageError({ message: `unknown ${what}: ${unknown.join(", ")} (known: ${list.map((x) => x.id ?? x.name).join(", ")})` })
+        if (unknown.length > 0)
+          return yield* new UsageError({ message: `unknown ${what}: ${unknown.join(", ")} (known: ${list.map((x) => x.id ?? x.name).join(", ")})` })
         return list.filter((x) => wanted.includes((x.id ?? x.name) as string))
       })
     const picked = yield* pick(ALL_TASKS, valueOf(argv, "--tasks") ?? valueOf(argv, "--task"), "task")
     const tasks = argv.includes("--held-out") ? picked.filter((t) => t.heldOut === true) : picked
     const wantedVariants = valueOf(argv, "--variants") ?? valueOf(argv, "--variant")
-    const variants = argv.includes("--controls-only") ? [] : yield* pick(wantedVariants === undefined ? ALL_VARIANTS : [...ALL_VARIANTS, ...EXTRA_VARIANTS], wantedVariants, "variant")
+    const variants = argv.includes("--controls-only")
+      ? []
+      : yield* pick(wantedVariants === undefined ? ALL_VARIANTS : [...ALL_VARIANTS, ...EXTRA_VARIANTS], wantedVariants, "variant")
     const shardRaw = valueOf(argv, "--shard")
     let shard: RunArgs["shard"]
     if (shardRaw !== undefined) {
       const m = /^(\d+)\/(\d+)$/.exec(shardRaw)
       const index = Number(m?.[1])
       const count = Number(m?.[2])
-      if (m === null || count < 1 || index < 1 || index > count) return yield* new UsageError({ message: `--shard takes i/n with 1 <= i <= n, got ${shardRaw}` })
+      if (m === null || count < 1 || index < 1 || index > count)
+        return yield* new UsageError({ message: `--shard takes i/n with 1 <= i <= n, got ${shardRaw}` })
       shard = { index, count }
     }
     const count = (flag: string, fallback: number) =>
@@ -115,7 +122,9 @@ export interface Job {
  * The jobs in run order: repeat by repeat (so that a stopped run still has every cell), variant by variant,
  * then the controls' once each; a shard takes every n-th.
  */
-export const jobsOf = (args: Pick<RunArgs, "tasks" | "variants" | "shard" | "control"> & Partial<Pick<RunArgs, "repeats" | "decideRepeats">>): ReadonlyArray<Job> => {
+export const jobsOf = (
+  args: Pick<RunArgs, "tasks" | "variants" | "shard" | "control"> & Partial<Pick<RunArgs, "repeats" | "decideRepeats">>
+): ReadonlyArray<Job> => {
   const repeats = args.repeats ?? 1
   const decide = Math.max(repeats, args.decideRepeats ?? repeats)
   const jobs: Array<Job> = []
@@ -167,7 +176,9 @@ export const runBench = (args: RunArgs) =>
     const jobs = jobsOf(args)
     // The framework app renders a React bundle that must be built first (skipped when it is up to date).
     if (jobs.some((j) => j.task.app === "framework")) {
-      yield* Effect.sync(() => execFileSync(process.execPath, [join(repoRoot, "test", "fixtures", "apps", "framework", "build.mjs")], { stdio: ["ignore", "ignore", "inherit"] }))
+      yield* Effect.sync(() =>
+        execFileSync(process.execPath, [join(repoRoot, "test", "fixtures", "apps", "framework", "build.mjs")], { stdio: ["ignore", "ignore", "inherit"] })
+      )
     }
     yield* progress(`${jobs.length} runs on ${runtime.kind} (${runtime.reason})${args.shard ? `, shard ${args.shard.index}/${args.shard.count}` : ""}`)
     const results: Array<TaskResult> = []
@@ -177,7 +188,9 @@ export const runBench = (args: RunArgs) =>
       n++
       const r = yield* runTask(job.task, job.variant, options, job.repeat)
       ;(job.variant.control === true ? control : results).push(r)
-      yield* progress(`${n}/${jobs.length} ${job.variant.name} ${job.task.id} #${job.repeat}: ${r.success ? "ok" : "FAIL"} ${r.calls} calls, ${r.totalBpe} BPE, ${r.wallMs} ms${r.success ? "" : ` — ${r.detail.slice(0, 160)}`}`)
+      yield* progress(
+        `${n}/${jobs.length} ${job.variant.name} ${job.task.id} #${job.repeat}: ${r.success ? "ok" : "FAIL"} ${r.calls} calls, ${r.totalBpe} BPE, ${r.wallMs} ms${r.success ? "" : ` — ${r.detail.slice(0, 160)}`}`
+      )
     }
     yield* progress("ranking the recorded steps for the selection proxy")
     const selection = yield* Effect.promise(() => selectionOf({ results, tasks: args.tasks.map(taskInfo), variants: args.variants.map((v) => v.name) }))
@@ -278,15 +291,25 @@ const profileLists = Effect.promise(() =>
 export const retrievalCommand = (argv: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const mode = argv[0] ?? "check"
-    const baseline = yield* Effect.try({ try: () => JSON.parse(readFileSync(BASELINE, "utf8")) as RetrievalBaseline, catch: () => undefined }).pipe(Effect.orElseSucceed(() => undefined))
+    const baseline = yield* Effect.try({ try: () => JSON.parse(readFileSync(BASELINE, "utf8")) as RetrievalBaseline, catch: () => undefined }).pipe(
+      Effect.orElseSucceed(() => undefined)
+    )
     const lists = yield* profileLists
     if (mode === "update") {
       const reason = valueOf(argv, "--reason")
       if (reason === undefined) return yield* new UsageError({ message: 'retrieval update needs --reason "<why>"' })
       const reportFile = valueOf(argv, "--report")
-      const items = reportFile !== undefined ? itemsOfSteps((yield* readReport(resolve(reportFile))).results.flatMap((r) => r.steps ?? [])) : (baseline?.items ?? [])
+      const items =
+        reportFile !== undefined ? itemsOfSteps((yield* readReport(resolve(reportFile))).results.flatMap((r) => r.steps ?? [])) : (baseline?.items ?? [])
       if (items.length === 0) return yield* new UsageError({ message: "no steps: give --report FILE.json from a benchmark run" })
-      const next: RetrievalBaseline = { kind: "stagewright-retrievability-baseline", generatedAt: new Date().toISOString(), reason, margin: RETRIEVAL_MARGIN, items, figures: retrievability(items, lists) }
+      const next: RetrievalBaseline = {
+        kind: "stagewright-retrievability-baseline",
+        generatedAt: new Date().toISOString(),
+        reason,
+        margin: RETRIEVAL_MARGIN,
+        items,
+        figures: retrievability(items, lists)
+      }
       yield* Effect.sync(() => writeFileSync(BASELINE, JSON.stringify(next, null, 2) + "\n"))
       yield* Effect.sync(() => void process.stdout.write(`${retrievalMarkdown(next.figures, baseline?.figures)}\nwrote ${BASELINE}\n`))
       return next.figures
@@ -296,7 +319,9 @@ export const retrievalCommand = (argv: ReadonlyArray<string>) =>
     const drops = retrievalDrops(baseline.figures, now, baseline.margin)
     yield* Effect.sync(() => void process.stdout.write(`${retrievalMarkdown(now, baseline.figures)}\n`))
     if (drops.length > 0) return yield* new UsageError({ message: `retrievability dropped beyond ${baseline.margin * 100} points:\n${drops.join("\n")}` })
-    yield* Effect.sync(() => void process.stdout.write(`retrievability within ${baseline.margin * 100} points of the baseline (${baseline.items.length} steps)\n`))
+    yield* Effect.sync(
+      () => void process.stdout.write(`retrievability within ${baseline.margin * 100} points of the baseline (${baseline.items.length} steps)\n`)
+    )
     return now
   })
 

@@ -24,8 +24,7 @@ export interface BoundVerdict {
 }
 
 /** The cost of a run in an accounting (reports from before the accountings existed: total BPE). */
-export const costOf = (r: TaskResult, accounting: Accounting): number =>
-  accounting === "eager" ? (r.eagerBpe ?? r.totalBpe) : (r.onDemandBpe ?? r.totalBpe)
+export const costOf = (r: TaskResult, accounting: Accounting): number => (accounting === "eager" ? (r.eagerBpe ?? r.totalBpe) : (r.onDemandBpe ?? r.totalBpe))
 
 const runsOf = (results: ReadonlyArray<TaskResult>, variant: string, accounting: Accounting): ReadonlyArray<Run> =>
   results.filter((r) => r.variant === variant).map((r) => ({ task: r.task, variant: r.variant, success: r.success, cost: costOf(r, accounting) }))
@@ -66,7 +65,17 @@ export const decide = (
       : yes
         ? "Would meet the rule (information, not in force)."
         : "Would not meet the rule (information).")
-  return { pair, subject, accounting, governs: options.governs === true, bound, meetsSuccess, meetsSaving, becomesDefault: yes && options.governs === true, text }
+  return {
+    pair,
+    subject,
+    accounting,
+    governs: options.governs === true,
+    bound,
+    meetsSuccess,
+    meetsSaving,
+    becomesDefault: yes && options.governs === true,
+    text
+  }
 }
 
 /** Every verdict the report states: the governing no-eval pair first (both accountings), then the informative ones. */

@@ -98,7 +98,8 @@ export const mergeReports = (reports: ReadonlyArray<ProfileReport>, generatedAt:
  */
 export const comparable = (report: ProfileReport): ReadonlyArray<string> =>
   [...report.results, ...report.control].map(
-    (r) => `${r.task} ${r.variant} #${r.repeat ?? 1} success=${r.success} manifest=${r.manifestBpe} tools=${r.toolsListed} used=${r.toolsUsed.join(",")} missing=${r.missingTool ?? "-"}`
+    (r) =>
+      `${r.task} ${r.variant} #${r.repeat ?? 1} success=${r.success} manifest=${r.manifestBpe} tools=${r.toolsListed} used=${r.toolsUsed.join(",")} missing=${r.missingTool ?? "-"}`
   )
 
 export const differences = (a: ProfileReport, b: ProfileReport): ReadonlyArray<string> => {

@@ -36,10 +36,14 @@ export const parseNodes = (text: string): ReadonlyArray<Node> => {
         const refs = /((?: (?:f\d+)?e\d+)+)$/.exec(` ${entry}`)
         if (refs === null) continue
         const label = ` ${entry}`.slice(0, refs.index).trim()
-        refs[1]!.trim().split(" ").forEach((ref, c) => {
-          const column = fold!.columns[c]
-          if (column !== undefined) nodes.push({ depth: depth + 2, role: column.role, name: column.name.replace("…", label), ref, text: "", attrs: [`ref=${ref}`] })
-        })
+        refs[1]!
+          .trim()
+          .split(" ")
+          .forEach((ref, c) => {
+            const column = fold!.columns[c]
+            if (column !== undefined)
+              nodes.push({ depth: depth + 2, role: column.role, name: column.name.replace("…", label), ref, text: "", attrs: [`ref=${ref}`] })
+          })
       }
       continue
     }
@@ -72,4 +76,3 @@ export const parseNodes = (text: string): ReadonlyArray<Node> => {
 }
 
 export const matches = (value: string, want: string | RegExp) => (typeof want === "string" ? value === want : want.test(value))
-

@@ -99,10 +99,11 @@ export const unseenTargets = (calls: ReadonlyArray<Observed>, statement: string)
   calls.forEach((call, i) => {
     const why: Array<string> = []
     const strings = (v: unknown): ReadonlyArray<string> => (typeof v === "string" ? [v] : [])
-    for (const key of TARGET_KEYS) for (const v of strings(call.args[key])) {
-      const w = checkTarget(v, seen)
-      if (w !== undefined) why.push(w)
-    }
+    for (const key of TARGET_KEYS)
+      for (const v of strings(call.args[key])) {
+        const w = checkTarget(v, seen)
+        if (w !== undefined) why.push(w)
+      }
     for (const f of Array.isArray(call.args.fields) ? (call.args.fields as ReadonlyArray<{ target?: unknown }>) : []) {
       for (const v of strings(f.target)) {
         const w = checkTarget(v, seen)

@@ -66,7 +66,9 @@ export const toMarkdown = (report: ProfileReport, command: string, scope?: Scope
   for (const kind of kinds) {
     const mine = report.control.filter((r) => r.variant === kind)
     const passed = mine.filter((r) => r.success)
-    lines.push(`- Control ${kind} (${CONTROL_TEXT[kind] ?? ""}): ${passed.length}/${mine.length} checks passed${passed.length === 0 ? "" : ` — A CHECK IS TOO WEAK: ${passed.map((r) => r.task).join(", ")}`}.`)
+    lines.push(
+      `- Control ${kind} (${CONTROL_TEXT[kind] ?? ""}): ${passed.length}/${mine.length} checks passed${passed.length === 0 ? "" : ` — A CHECK IS TOO WEAK: ${passed.map((r) => r.task).join(", ")}`}.`
+    )
   }
   lines.push("")
   lines.push("## Per variant: success and both accountings")
@@ -121,7 +123,12 @@ export const toMarkdown = (report: ProfileReport, command: string, scope?: Scope
   const failed = report.results.filter((r) => !r.success)
   if (failed.length === 0) lines.push("None.")
   for (const r of failed) {
-    const why = r.missingTool !== undefined ? `missing \`${r.missingTool}\`${r.fallbacks.length > 0 ? ` (fallback tried: ${r.fallbacks.join("; ")})` : ""}` : r.timedOut ? "timed out (no tool missing: the session got stuck)" : "no tool missing: the listed tools did not do the job"
+    const why =
+      r.missingTool !== undefined
+        ? `missing \`${r.missingTool}\`${r.fallbacks.length > 0 ? ` (fallback tried: ${r.fallbacks.join("; ")})` : ""}`
+        : r.timedOut
+          ? "timed out (no tool missing: the session got stuck)"
+          : "no tool missing: the listed tools did not do the job"
     lines.push(`- ${r.variant} / ${r.task} #${r.repeat ?? 1}: ${why} — ${esc(r.detail)}`)
   }
   lines.push("")
@@ -129,7 +136,10 @@ export const toMarkdown = (report: ProfileReport, command: string, scope?: Scope
   lines.push("")
   lines.push("| task | app | capability | user goal | covers | statement |")
   lines.push("|---|---|---|---|---|---|")
-  for (const t of report.tasks) lines.push(`| ${t.id}${t.heldOut === true ? " (held out)" : ""} | ${t.app}${t.plugins !== undefined ? ` (+${t.plugins.join(", ")})` : ""} | ${t.capability ?? ""} | ${esc(t.goal ?? "")} | ${esc(t.covers)} | ${esc(t.statement)} |`)
+  for (const t of report.tasks)
+    lines.push(
+      `| ${t.id}${t.heldOut === true ? " (held out)" : ""} | ${t.app}${t.plugins !== undefined ? ` (+${t.plugins.join(", ")})` : ""} | ${t.capability ?? ""} | ${esc(t.goal ?? "")} | ${esc(t.covers)} | ${esc(t.statement)} |`
+    )
   lines.push("")
   return lines.join("\n")
 }
@@ -161,7 +171,10 @@ const capabilityLines = (report: ProfileReport, variants: ReadonlyArray<string>)
   lines.push("")
   lines.push(`| set | tasks | ${variants.join(" | ")} |`)
   lines.push(`|---|---:|${variants.map(() => "---:").join("|")}|`)
-  for (const [label, inSet] of [["tuned", (id: string) => !heldOut.has(id)], ["held out", (id: string) => heldOut.has(id)]] as const) {
+  for (const [label, inSet] of [
+    ["tuned", (id: string) => !heldOut.has(id)],
+    ["held out", (id: string) => heldOut.has(id)]
+  ] as const) {
     const n = report.tasks.filter((t) => inSet(t.id)).length
     lines.push(`| ${label} | ${n} | ${variants.map((v) => rate(report.results.filter((r) => r.variant === v && inSet(r.task)))).join(" | ")} |`)
   }
@@ -177,7 +190,7 @@ const selectionLines = (report: ProfileReport, command: string): ReadonlyArray<s
   lines.push(
     `Each step of each task has an intent in plain words; ${sel.method} ranks the tools the variant listed at that step. ` +
       "The expected tool is the one the scripted step used (an eval fallback where the variant lacked the tool); " +
-      "\"not listed\" counts steps of the switch variant whose tool came only after a profile switch. " +
+      '"not listed" counts steps of the switch variant whose tool came only after a profile switch. ' +
       `Descriptions: ${sel.descriptions}. After a description change, \`${command} -- selection --descriptions-from <ref>\` prints before (the ref) and after (the working tree) over the same steps.`
   )
   lines.push("")
@@ -223,7 +236,9 @@ export const toSvg = (report: ProfileReport): string => {
   const base = 260
   const maxBpe = Math.max(1, ...s.map((x) => x.totalBpe))
   const parts: Array<string> = []
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`)
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`
+  )
   parts.push(`<rect width="100%" height="100%" fill="white"/>`)
   parts.push(`<text x="10" y="20" font-size="14">Stagewright profiles: success (green, %) and total ${report.encoding} BPE (blue) per variant</text>`)
   parts.push(`<line x1="60" y1="${base}" x2="${width - 20}" y2="${base}" stroke="#333"/>`)
@@ -238,7 +253,9 @@ export const toSvg = (report: ProfileReport): string => {
     parts.push(`<text x="${x0 + 32}" y="${base + 16}" text-anchor="middle">${x.variant}</text>`)
     parts.push(`<text x="${x0 + 32}" y="${base + 30}" text-anchor="middle" fill="#555">${x.successes}/${x.tasks}</text>`)
   })
-  parts.push(`<text x="10" y="${height - 10}" fill="#555">BPE bars scaled to the largest (${maxBpe}); control agent: ${report.controlSuccesses}/${report.control.length} checks passed.</text>`)
+  parts.push(
+    `<text x="10" y="${height - 10}" fill="#555">BPE bars scaled to the largest (${maxBpe}); control agent: ${report.controlSuccesses}/${report.control.length} checks passed.</text>`
+  )
   parts.push(`</svg>`)
   return parts.join("\n") + "\n"
 }

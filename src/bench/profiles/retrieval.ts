@@ -58,7 +58,10 @@ export const rankBy = (method: SearchMethod, intent: string, tools: ReadonlyArra
   method === "regex" ? rankByRegex(intent, tools) : rankTools(intent, { tools, instructions: "" })
 
 /** top-1 / top-3 of each profile and method over the items whose tool the profile lists. */
-export const retrievability = (items: ReadonlyArray<RetrievalItem>, lists: ReadonlyArray<{ readonly profile: string; readonly tools: ReadonlyArray<ListedTool> }>): ReadonlyArray<RetrievalFigure> =>
+export const retrievability = (
+  items: ReadonlyArray<RetrievalItem>,
+  lists: ReadonlyArray<{ readonly profile: string; readonly tools: ReadonlyArray<ListedTool> }>
+): ReadonlyArray<RetrievalFigure> =>
   lists.flatMap(({ profile, tools }) =>
     (["regex", "bm25"] as const).map((method) => {
       const mine = items.filter((i) => tools.some((t) => t.name === i.tool))
@@ -85,7 +88,11 @@ const share = (n: number, of: number) => (of === 0 ? 0 : n / of)
 const pct = (x: number) => `${Math.round(x * 1000) / 10}%`
 
 /** The gate: every (profile, method) within the margin of the baseline's top-1 and top-3 shares. */
-export const retrievalDrops = (baseline: ReadonlyArray<RetrievalFigure>, now: ReadonlyArray<RetrievalFigure>, margin = RETRIEVAL_MARGIN): ReadonlyArray<string> =>
+export const retrievalDrops = (
+  baseline: ReadonlyArray<RetrievalFigure>,
+  now: ReadonlyArray<RetrievalFigure>,
+  margin = RETRIEVAL_MARGIN
+): ReadonlyArray<string> =>
   now.flatMap((n) => {
     const b = baseline.find((x) => x.profile === n.profile && x.method === n.method)
     if (b === undefined) return []
@@ -97,7 +104,10 @@ export const retrievalDrops = (baseline: ReadonlyArray<RetrievalFigure>, now: Re
   })
 
 export const retrievalMarkdown = (now: ReadonlyArray<RetrievalFigure>, baseline?: ReadonlyArray<RetrievalFigure>): string => {
-  const lines = ["| profile | search | steps | top-1 | top-3 |" + (baseline ? " top-1 baseline | top-3 baseline |" : ""), "|---|---|---:|---:|---:|" + (baseline ? "---:|---:|" : "")]
+  const lines = [
+    "| profile | search | steps | top-1 | top-3 |" + (baseline ? " top-1 baseline | top-3 baseline |" : ""),
+    "|---|---|---:|---:|---:|" + (baseline ? "---:|---:|" : "")
+  ]
   for (const n of now) {
     const b = baseline?.find((x) => x.profile === n.profile && x.method === n.method)
     lines.push(

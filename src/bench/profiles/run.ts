@@ -50,7 +50,13 @@ export const ALL_VARIANTS: ReadonlyArray<Variant> = [...VARIANTS, SWITCH_VARIANT
  * computed-style read, screenshot to file), and the variant that lists essential plus them. The run measures
  * it beside essential and full; PROPOSED_ESSENTIAL is the subset the evidence keeps (see the report).
  */
-export const ESSENTIAL_CANDIDATES = ["electron_web_dialog", "electron_wait_for_window", "electron_menu_click", "electron_inspect", "electron_screenshot"] as const
+export const ESSENTIAL_CANDIDATES = [
+  "electron_web_dialog",
+  "electron_wait_for_window",
+  "electron_menu_click",
+  "electron_inspect",
+  "electron_screenshot"
+] as const
 
 export const candidateVariant = (name: string, extra: ReadonlyArray<string>): Variant => ({
   name,
@@ -74,7 +80,13 @@ export const EXTRA_VARIANTS: ReadonlyArray<Variant> = [CANDIDATE_VARIANT, PROPOS
 
 export type ControlKind = "idle" | "read-only" | "claim" | "wrong-route"
 
-const controlVariant = (kind: ControlKind): Variant => ({ name: kind === "idle" ? "control" : `control:${kind}`, profile: "full", allowEval: true, control: true, controlKind: kind })
+const controlVariant = (kind: ControlKind): Variant => ({
+  name: kind === "idle" ? "control" : `control:${kind}`,
+  profile: "full",
+  allowEval: true,
+  control: true,
+  controlKind: kind
+})
 
 export const CONTROL: Variant = controlVariant("idle")
 /** Every control; wrong-route runs only the tasks that name a route (TaskDef.wrongRoute). */
@@ -206,9 +218,19 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions, re
         const session = yield* openSession(variant, env, task.plugins ?? [])
         const controller = new AbortController()
         setMaxListeners(1000, controller.signal)
-        const agent = new Agent(session.client, session.tools, controller.signal, options.callTimeoutMs, `${task.statement} ${task.goal ?? ""}`, session.instructions)
+        const agent = new Agent(
+          session.client,
+          session.tools,
+          controller.signal,
+          options.callTimeoutMs,
+          `${task.statement} ${task.goal ?? ""}`,
+          session.instructions
+        )
         const outcome: Outcome = yield* Effect.tryPromise({
-          try: async () => ({ answer: await (variant.control === true ? controlScript(agent, task, env, variant.controlKind ?? "idle") : task.run(agent, env)), timedOut: false }),
+          try: async () => ({
+            answer: await (variant.control === true ? controlScript(agent, task, env, variant.controlKind ?? "idle") : task.run(agent, env)),
+            timedOut: false
+          }),
           catch: (cause) => cause
         }).pipe(
           Effect.timeoutFail({ duration: Duration.millis(options.taskTimeoutMs), onTimeout: () => "timeout" as const }),
@@ -245,11 +267,7 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions, re
     const responseBpe = calls.reduce((a, c) => a + c.responseBpe, 0)
     const requestBpe = calls.reduce((a, c) => a + c.requestBpe, 0)
     const detail =
-      outcome.gaveUp !== undefined
-        ? `gave up: ${outcome.gaveUp.message}`
-        : outcome.error !== undefined
-          ? `error: ${outcome.error}`
-          : (check?.detail ?? "")
+      outcome.gaveUp !== undefined ? `gave up: ${outcome.gaveUp.message}` : outcome.error !== undefined ? `error: ${outcome.error}` : (check?.detail ?? "")
     // A failed eval fallback still leaves the task short of the tool it stood in for ("<eval> for <tool>").
     const fallbackFor = [...agent.fallbacks].map((f) => / for (\S+)$/.exec(f)?.[1]).find((t) => t !== undefined)
     const missingTool = outcome.gaveUp?.missingTool ?? (check?.ok === true ? undefined : fallbackFor)

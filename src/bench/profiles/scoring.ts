@@ -23,9 +23,7 @@ export interface ContentItem {
 /** The text a host receives for a result's content: text items verbatim, images as a short marker. */
 export const contentText = (content: ReadonlyArray<ContentItem>): string =>
   content
-    .map((item) =>
-      item.type === "text" ? (item.text ?? "") : `[${item.type} ${item.mimeType ?? ""} ${Math.floor(((item.data ?? "").length * 3) / 4)} bytes]`
-    )
+    .map((item) => (item.type === "text" ? (item.text ?? "") : `[${item.type} ${item.mimeType ?? ""} ${Math.floor(((item.data ?? "").length * 3) / 4)} bytes]`))
     .join("\n")
 
 export const responseBpe = (content: ReadonlyArray<ContentItem>): number => bpe(contentText(content))
@@ -189,7 +187,12 @@ export interface Verdict {
 }
 
 /** The rule on a pair; `subject` names the candidate side (a proposed membership is measured, never in force). */
-export const verdictOf = (pair: string, essential: VariantSummary | undefined, full: VariantSummary | undefined, subject = "essential"): Verdict | undefined => {
+export const verdictOf = (
+  pair: string,
+  essential: VariantSummary | undefined,
+  full: VariantSummary | undefined,
+  subject = "essential"
+): Verdict | undefined => {
   if (essential === undefined || full === undefined || essential.tasks === 0 || full.tasks === 0) return undefined
   const successRatio = full.successes === 0 ? (essential.successes > 0 ? Infinity : 0) : essential.successes / full.successes
   const saving = full.totalBpe === 0 ? 0 : 1 - essential.totalBpe / full.totalBpe

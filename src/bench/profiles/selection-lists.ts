@@ -37,7 +37,10 @@ export const listOf = async (variant: Variant, profile: ProfileName, plugins: Re
 }
 
 /** Ranks every recorded step of a report's results; descriptions (from a git ref) replace the current ones. */
-export const selectionOf = async (report: Pick<ProfileReport, "results" | "tasks" | "variants">, descriptions?: { readonly label: string; readonly byTool: ReadonlyMap<string, string> }): Promise<SelectionReport> => {
+export const selectionOf = async (
+  report: Pick<ProfileReport, "results" | "tasks" | "variants">,
+  descriptions?: { readonly label: string; readonly byTool: ReadonlyMap<string, string> }
+): Promise<SelectionReport> => {
   const variants = new Map([...ALL_VARIANTS, ...EXTRA_VARIANTS].map((v) => [v.name, v]))
   const cache = new Map<string, Promise<ToolList>>()
   const items: Array<SelectionItem> = []

@@ -18,7 +18,9 @@ export interface ToolList {
 }
 
 const STOPWORDS = new Set(
-  "a an and are as at be been but by can do does for from has have if in into is it its of on once or so than that the then there these this those to up was were what when where which while with without you your their them they its it's all any each every one only just now also how why not no yes".split(" ")
+  "a an and are as at be been but by can do does for from has have if in into is it its of on once or so than that the then there these this those to up was were what when where which while with without you your their them they its it's all any each every one only just now also how why not no yes".split(
+    " "
+  )
 )
 
 /** Lower case, split on anything not a letter or digit (so electron_web_dialog is three words), light stemming. */
@@ -158,12 +160,15 @@ export const selectionMarkdown = (after: SelectionReport, before?: SelectionRepo
   const lines: Array<string> = []
   if (before === undefined) {
     lines.push("| variant | steps | top-1 | top-3 | expected tool not listed |", "|---|---:|---:|---:|---:|")
-    for (const s of after.summaries) lines.push(`| ${s.variant} | ${s.steps} | ${s.top1} (${pct(s.top1, s.steps)}) | ${s.top3} (${pct(s.top3, s.steps)}) | ${s.notListed} |`)
+    for (const s of after.summaries)
+      lines.push(`| ${s.variant} | ${s.steps} | ${s.top1} (${pct(s.top1, s.steps)}) | ${s.top3} (${pct(s.top3, s.steps)}) | ${s.notListed} |`)
   } else {
     lines.push(`| variant | steps | top-1 before | top-1 after | top-3 before | top-3 after |`, "|---|---:|---:|---:|---:|---:|")
     for (const s of after.summaries) {
       const b = before.summaries.find((x) => x.variant === s.variant)
-      lines.push(`| ${s.variant} | ${s.steps} | ${b ? pct(b.top1, b.steps) : "–"} | ${pct(s.top1, s.steps)} | ${b ? pct(b.top3, b.steps) : "–"} | ${pct(s.top3, s.steps)} |`)
+      lines.push(
+        `| ${s.variant} | ${s.steps} | ${b ? pct(b.top1, b.steps) : "–"} | ${pct(s.top1, s.steps)} | ${b ? pct(b.top3, b.steps) : "–"} | ${pct(s.top3, s.steps)} |`
+      )
     }
   }
   return lines.join("\n")

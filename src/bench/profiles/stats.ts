@@ -102,7 +102,12 @@ export const BOOTSTRAP_SEED = 20261201
  * drawn runs is one replicate. Tasks are the unit because a task's runs are correlated (the same script on
  * the same app) and both variants are drawn on the same tasks because task difficulty is shared.
  */
-export const pairBound = (candidate: ReadonlyArray<Run>, reference: ReadonlyArray<Run>, draws = BOOTSTRAP_DRAWS, seed = BOOTSTRAP_SEED): PairBound | undefined => {
+export const pairBound = (
+  candidate: ReadonlyArray<Run>,
+  reference: ReadonlyArray<Run>,
+  draws = BOOTSTRAP_DRAWS,
+  seed = BOOTSTRAP_SEED
+): PairBound | undefined => {
   const group = (runs: ReadonlyArray<Run>) => {
     const m = new Map<string, Array<Run>>()
     for (const r of runs) m.set(r.task, [...(m.get(r.task) ?? []), r])

@@ -50,7 +50,18 @@ export interface TaskDef {
   readonly heldOut?: boolean
 }
 
-export type Capability = "forms" | "reading" | "web dialogs" | "native dialogs" | "menus" | "keyboard" | "windows" | "files" | "diagnostics" | "plugins" | "evidence"
+export type Capability =
+  | "forms"
+  | "reading"
+  | "web dialogs"
+  | "native dialogs"
+  | "menus"
+  | "keyboard"
+  | "windows"
+  | "files"
+  | "diagnostics"
+  | "plugins"
+  | "evidence"
 
 export const launchApp = async (agent: Agent, app: SampleApp, env: TaskEnv): Promise<void> => {
   agent.step("open the app")
@@ -117,4 +128,3 @@ export const setChecked = async (agent: Agent, target: Target, checked: boolean,
 
 /** The text of the status line (role=status) of the active window. */
 export const statusText = async (agent: Agent): Promise<string> => (await agent.findAll("status"))[0]?.text ?? ""
-

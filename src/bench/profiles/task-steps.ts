@@ -31,7 +31,9 @@ export const clickMenu = async (agent: Agent, path: ReadonlyArray<string>, optio
     const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
     let listing = row
     for (const [i, label] of path.entries()) {
-      const ref = (i === 0 ? new RegExp(`(?:: | · )${escape(label)} \\[ref=(m\\d+)\\]`) : new RegExp(`"${escape(label)}"(?: \\[\\w+\\])* \\[ref=(m\\d+)\\]`)).exec(listing)?.[1]
+      const ref = (
+        i === 0 ? new RegExp(`(?:: | · )${escape(label)} \\[ref=(m\\d+)\\]`) : new RegExp(`"${escape(label)}"(?: \\[\\w+\\])* \\[ref=(m\\d+)\\]`)
+      ).exec(listing)?.[1]
       if (ref === undefined) throw new GiveUp(`no menu item ${path.slice(0, i + 1).join(" > ")} in the menubar`)
       listing = await agent.must("electron_click", { target: ref }, i === path.length - 1 ? options : {})
     }
@@ -52,7 +54,9 @@ export const clickMenu = async (agent: Agent, path: ReadonlyArray<string>, optio
 
 /** "The action opened a confirm "…" in w1": the web dialog's kind and message, from any answer. */
 export const dialogIn = (text: string): { readonly kind: string; readonly message: string } | undefined => {
-  const m = /opened an? (alert|confirm|prompt|beforeunload)(?: dialog)? "(.*)"/.exec(text) ?? /(alert|confirm|prompt|beforeunload) dialog (?:is )?open(?:ed)?[^"\n]*"(.*)"/.exec(text)
+  const m =
+    /opened an? (alert|confirm|prompt|beforeunload)(?: dialog)? "(.*)"/.exec(text) ??
+    /(alert|confirm|prompt|beforeunload) dialog (?:is )?open(?:ed)?[^"\n]*"(.*)"/.exec(text)
   return m === null ? undefined : { kind: m[1] ?? "", message: m[2] ?? "" }
 }
 
@@ -97,7 +101,12 @@ export const answerDialog = async (agent: Agent, out: string, accept: boolean, p
  * (its kind, from the answer), the agent restarts the app, makes that dialog answer as it wants before
  * pressing the button again, and presses it. `again` relaunches and presses; it returns the new answer.
  */
-export const overrideSeenDialog = async (agent: Agent, seen: { readonly kind: string }, answers: ReadonlyArray<boolean | string>, again: (prepare: () => Promise<void>) => Promise<string>): Promise<string> => {
+export const overrideSeenDialog = async (
+  agent: Agent,
+  seen: { readonly kind: string },
+  answers: ReadonlyArray<boolean | string>,
+  again: (prepare: () => Promise<void>) => Promise<string>
+): Promise<string> => {
   if (!agent.has("electron_eval_renderer")) throw new GiveUp(`a ${seen.kind} dialog is open and nothing listed answers it`, "electron_web_dialog")
   return again(async () => {
     agent.step(`make the page's ${seen.kind} dialogs answer as wanted, now that the button is known to open one`)
@@ -140,7 +149,12 @@ export const resultWhenSet = async (agent: Agent, region: string, term: string, 
  * named `button`, or presses Enter when `enter` is set (a file chooser is answered by its path alone). Returns false when no such dialog showed (the caller
  * tries what else it has); the refs it uses are the ones that snapshot showed.
  */
-export const answerNativeRows = async (agent: Agent, dialog: RegExp, answer: { readonly value?: string; readonly button?: string | RegExp; readonly enter?: boolean }, looks = 10): Promise<boolean> => {
+export const answerNativeRows = async (
+  agent: Agent,
+  dialog: RegExp,
+  answer: { readonly value?: string; readonly button?: string | RegExp; readonly enter?: boolean },
+  looks = 10
+): Promise<boolean> => {
   for (let i = 0; i < looks; i++) {
     const look = await agent.call("electron_snapshot", { depth: 0 })
     const nodes = look.isError ? [] : parseNodes(look.text)
@@ -159,7 +173,9 @@ export const answerNativeRows = async (agent: Agent, dialog: RegExp, answer: { r
         return true
       }
       const wanted = answer.button
-      const button = rows.find((n) => n.ref !== undefined && (n.role === "button" || n.role === "menuitem") && (typeof wanted === "string" ? n.name === wanted : wanted.test(n.name)))
+      const button = rows.find(
+        (n) => n.ref !== undefined && (n.role === "button" || n.role === "menuitem") && (typeof wanted === "string" ? n.name === wanted : wanted.test(n.name))
+      )
       if (button?.ref === undefined) return false
       await agent.must("electron_click", { target: button.ref })
       return true

@@ -37,7 +37,9 @@ export const frameworkProfile: TaskDef = {
   },
   check: async (env) => {
     const saved = readJson(join(env.userData, "profile.json")) as { name?: string; age?: number; role?: string; terms?: boolean } | undefined
-    return saved?.name === PROFILE.name && saved.age === Number(PROFILE.age) && saved.role === PROFILE.role.toLowerCase() && saved.terms === true ? pass("profile.json has every field") : fail(`profile.json ${JSON.stringify(saved)}`)
+    return saved?.name === PROFILE.name && saved.age === Number(PROFILE.age) && saved.role === PROFILE.role.toLowerCase() && saved.terms === true
+      ? pass("profile.json has every field")
+      : fail(`profile.json ${JSON.stringify(saved)}`)
   }
 }
 
@@ -62,7 +64,9 @@ export const viewsSection: TaskDef = {
   check: async (env, answer) => {
     const source = readFileSync(join(appFolder(env.repoRoot, "views"), "main.js"), "utf8")
     const first = /calendar: \{[^}]*items: \['([^']*)'/.exec(source)?.[1]
-    return first !== undefined && answer === first ? pass("the calendar's first item") : fail(`answer ${JSON.stringify(answer)}, the app's data says ${JSON.stringify(first)}`)
+    return first !== undefined && answer === first
+      ? pass("the calendar's first item")
+      : fail(`answer ${JSON.stringify(answer)}, the app's data says ${JSON.stringify(first)}`)
   }
 }
 
@@ -84,7 +88,9 @@ export const schemeDownload: TaskDef = {
     const file = join(env.filesDir, "export.csv")
     try {
       const text = readFileSync(file, "utf8")
-      return statSync(file).size > 100 && text.split("\n").length > 3 ? pass(`export.csv saved (${statSync(file).size} bytes)`) : fail("export.csv is too short")
+      return statSync(file).size > 100 && text.split("\n").length > 3
+        ? pass(`export.csv saved (${statSync(file).size} bytes)`)
+        : fail("export.csv is too short")
     } catch {
       return fail("no export.csv in the downloads folder")
     }
@@ -107,7 +113,8 @@ export const offlineQuote: TaskDef = {
     agent.step("read the Quote line of the Diagnostics panel once it shows an outcome")
     return resultWhenSet(agent, "Diagnostics", "Quote")
   },
-  check: async (_env, answer) => (answer?.startsWith("Quote failed") === true && !/HTTP \d/.test(answer) ? pass("a network failure, shown") : fail(`answer ${JSON.stringify(answer)}`))
+  check: async (_env, answer) =>
+    answer?.startsWith("Quote failed") === true && !/HTTP \d/.test(answer) ? pass("a network failure, shown") : fail(`answer ${JSON.stringify(answer)}`)
 }
 
 const UNSAVED = "This will not be saved"
@@ -157,7 +164,10 @@ export const a11yAudit: TaskDef = {
     if (rules.length === 0) throw new GiveUp("the audit names no rule")
     return [...new Set(rules)].sort().join(",")
   },
-  check: async (_env, answer) => (answer === PLANTED_RULES.join(",") ? pass("the planted problems, and no others") : fail(`answer ${JSON.stringify(answer)}, planted ${PLANTED_RULES.join(",")}`))
+  check: async (_env, answer) =>
+    answer === PLANTED_RULES.join(",")
+      ? pass("the planted problems, and no others")
+      : fail(`answer ${JSON.stringify(answer)}, planted ${PLANTED_RULES.join(",")}`)
 }
 
 export const notificationClick: TaskDef = {

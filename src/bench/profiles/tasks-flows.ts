@@ -47,7 +47,9 @@ export const cancelThenDelete: TaskDef = {
   check: async (env) => {
     const titles = savedBoard(env.userData)?.tasks.map((t) => t.title)
     if (titles === undefined) return fail("nothing saved")
-    return titles.includes(KEEP) && !titles.includes(GONE) && titles.length === seedTasks().length - 1 ? pass("kept one, deleted the other") : fail(`saved titles: ${titles.length}, keep ${titles.includes(KEEP)}, gone ${!titles.includes(GONE)}`)
+    return titles.includes(KEEP) && !titles.includes(GONE) && titles.length === seedTasks().length - 1
+      ? pass("kept one, deleted the other")
+      : fail(`saved titles: ${titles.length}, keep ${titles.includes(KEEP)}, gone ${!titles.includes(GONE)}`)
   }
 }
 
@@ -83,7 +85,9 @@ export const aboutBoardAlert: TaskDef = {
     const want = `${seed.length} tasks, ${done} done, ${seed.length - done} open`
     return all(
       answer?.includes(want) === true ? pass("message read") : fail(`answer ${JSON.stringify(answer)}, want …${want}…`),
-      activityOf(env.userData).some((a) => a.kind === "page:alert-closed") ? pass("the app says the message was closed") : fail("the app's activity log has no closed message")
+      activityOf(env.userData).some((a) => a.kind === "page:alert-closed")
+        ? pass("the app says the message was closed")
+        : fail("the app's activity log has no closed message")
     )
   }
 }
@@ -121,7 +125,9 @@ export const dragReorder: TaskDef = {
   },
   check: async (env) => {
     const seed = seedTasks().map((t) => t.title)
-    const saved = savedBoard(env.userData)?.tasks.map((t) => t.title).slice(0, 4)
+    const saved = savedBoard(env.userData)
+      ?.tasks.map((t) => t.title)
+      .slice(0, 4)
     const want = [seed[1], seed[2], seed[0], seed[3]]
     return JSON.stringify(saved) === JSON.stringify(want) ? pass("order 2, 3, 1, 4 saved") : fail(`saved order ${JSON.stringify(saved)}`)
   }
@@ -181,7 +187,9 @@ export const importTasks: TaskDef = {
   },
   check: async (env) => {
     const titles = savedBoard(env.userData)?.tasks.map((t) => t.title) ?? []
-    return JSON.stringify(titles.slice(-2)) === JSON.stringify(IMPORTED) && titles.length === seedTasks().length + 2 ? pass("imported at the end and saved") : fail(`saved ${titles.length} titles, last ${JSON.stringify(titles.slice(-2))}`)
+    return JSON.stringify(titles.slice(-2)) === JSON.stringify(IMPORTED) && titles.length === seedTasks().length + 2
+      ? pass("imported at the end and saved")
+      : fail(`saved ${titles.length} titles, last ${JSON.stringify(titles.slice(-2))}`)
   }
 }
 
@@ -201,7 +209,9 @@ export const exportSaveAs: TaskDef = {
   check: async (env) => {
     const board = readJson(join(env.filesDir, "board-export.json")) as { tasks?: ReadonlyArray<{ title: string }> } | undefined
     const want = seedTasks().map((t) => t.title)
-    return JSON.stringify(board?.tasks?.map((t) => t.title)) === JSON.stringify(want) ? pass("the file holds the 42 tasks") : fail(`file: ${filesIn(env.filesDir).join(", ") || "none"}`)
+    return JSON.stringify(board?.tasks?.map((t) => t.title)) === JSON.stringify(want)
+      ? pass("the file holds the 42 tasks")
+      : fail(`file: ${filesIn(env.filesDir).join(", ") || "none"}`)
   }
 }
 
@@ -233,7 +243,11 @@ export const contextMenuItem = async (agent: Agent, task: string, label: string)
   }
   if (!agent.has("electron_eval_main")) throw new GiveUp("cannot click a context menu item", "electron_menu_click")
   agent.step("keep hold of the next menu the app pops up")
-  await agent.evalFallback("electron_menu_click", "main", "({ Menu }) => { const popup = Menu.prototype.popup; Menu.prototype.popup = function (...a) { globalThis.__benchPopup = this; return popup.apply(this, a) }; return 'watching' }")
+  await agent.evalFallback(
+    "electron_menu_click",
+    "main",
+    "({ Menu }) => { const popup = Menu.prototype.popup; Menu.prototype.popup = function (...a) { globalThis.__benchPopup = this; return popup.apply(this, a) }; return 'watching' }"
+  )
   await rightClick()
   agent.step(`choose ${label} in the menu that popped up`)
   await agent.evalFallback(
@@ -344,4 +358,13 @@ export const settingsPersist: TaskDef = {
   }
 }
 
-export const FLOW_TASKS: ReadonlyArray<TaskDef> = [cancelThenDelete, aboutBoardAlert, dragReorder, importTasks, exportSaveAs, contextMenuDone, clipboardFollowUp, settingsPersist]
+export const FLOW_TASKS: ReadonlyArray<TaskDef> = [
+  cancelThenDelete,
+  aboutBoardAlert,
+  dragReorder,
+  importTasks,
+  exportSaveAs,
+  contextMenuDone,
+  clipboardFollowUp,
+  settingsPersist
+]

@@ -50,7 +50,9 @@ export const formSubmit: TaskDef = {
     const t = savedBoard(env.userData)?.tasks.find((x) => x.title === NEW_TASK.title)
     if (t === undefined) return fail("tasks.json has no such task")
     return all(
-      t.priority === "high" && t.urgent && t.category === "home" && t.notes === NEW_TASK.notes ? pass("saved with every field") : fail(`saved as ${JSON.stringify(t)}`),
+      t.priority === "high" && t.urgent && t.category === "home" && t.notes === NEW_TASK.notes
+        ? pass("saved with every field")
+        : fail(`saved as ${JSON.stringify(t)}`),
       answer?.includes(NEW_TASK.title) === true ? pass("acknowledged") : fail(`answer ${JSON.stringify(answer)}`)
     )
   }
@@ -104,7 +106,9 @@ export const searchRead: TaskDef = {
   },
   check: async (_env, answer) => {
     const hits = seedTasks().filter((t) => `${t.title} ${t.notes}`.toLowerCase().includes(QUERY))
-    return hits.length === 1 && answer === hits[0]?.notes ? pass("notes read") : fail(`answer ${JSON.stringify(answer)}, truth ${JSON.stringify(hits.map((h) => h.notes))}`)
+    return hits.length === 1 && answer === hits[0]?.notes
+      ? pass("notes read")
+      : fail(`answer ${JSON.stringify(answer)}, truth ${JSON.stringify(hits.map((h) => h.notes))}`)
   }
 }
 
@@ -140,7 +144,9 @@ export const editPersist: TaskDef = {
     const saved = titles.includes(NEW) && !titles.includes(OLD)
     if (!saved) return fail("tasks.json does not have the new title")
     const shown = await titlesAfterRelaunch(env.userData)
-    return shown.some((t) => t.startsWith(NEW)) && !shown.some((t) => t.startsWith(OLD)) ? pass("saved, and shown after a fresh launch") : fail("not shown after a fresh launch")
+    return shown.some((t) => t.startsWith(NEW)) && !shown.some((t) => t.startsWith(OLD))
+      ? pass("saved, and shown after a fresh launch")
+      : fail("not shown after a fresh launch")
   }
 }
 
@@ -174,7 +180,9 @@ export const confirmDelete: TaskDef = {
   check: async (env) => {
     const board = savedBoard(env.userData)
     if (board === undefined) return fail("nothing saved")
-    return !board.tasks.some((t) => t.title === DOOMED) && board.tasks.length === seedTasks().length - 1 ? pass("deleted and saved") : fail("the task is still saved")
+    return !board.tasks.some((t) => t.title === DOOMED) && board.tasks.length === seedTasks().length - 1
+      ? pass("deleted and saved")
+      : fail("the task is still saved")
   }
 }
 
@@ -244,7 +252,9 @@ export const keyboardOnly: TaskDef = {
     const submits = activityOf(env.userData).filter((a) => a.kind === "page:submit-task")
     return all(
       savedBoard(env.userData)?.tasks[0]?.title === TYPED ? pass("added at the top and saved") : fail("not saved"),
-      submits.length > 0 && submits.every((a) => a.detail === "keyboard") ? pass("the app's log says the form was submitted from the keyboard") : fail(`the app's log says the form was submitted by ${submits.map((a) => a.detail).join(", ") || "nothing"}`)
+      submits.length > 0 && submits.every((a) => a.detail === "keyboard")
+        ? pass("the app's log says the form was submitted from the keyboard")
+        : fail(`the app's log says the form was submitted by ${submits.map((a) => a.detail).join(", ") || "nothing"}`)
     )
   },
   wrongRoute: async (agent) => {
@@ -272,6 +282,15 @@ export const lateSection: TaskDef = {
   check: async (_env, answer) => (answer === "Review overdue tasks first" ? pass("read") : fail(`answer ${JSON.stringify(answer)}`))
 }
 
-export const FORM_TASKS: ReadonlyArray<TaskDef> = [formSubmit, validationMessage, searchRead, editPersist, confirmDelete, promptRename, keyboardOnly, lateSection]
+export const FORM_TASKS: ReadonlyArray<TaskDef> = [
+  formSubmit,
+  validationMessage,
+  searchRead,
+  editPersist,
+  confirmDelete,
+  promptRename,
+  keyboardOnly,
+  lateSection
+]
 
 export type { Agent }

@@ -78,7 +78,8 @@ export const HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
       await setChecked(agent, ["checkbox", /Water the plants/], false, box.attrs.includes("checked"))
       return undefined
     },
-    check: async (env) => (savedBoard(env.userData)?.tasks.find((t) => t.title === "Water the plants")?.done === false ? pass("open again, saved") : fail("not saved as open"))
+    check: async (env) =>
+      savedBoard(env.userData)?.tasks.find((t) => t.title === "Water the plants")?.done === false ? pass("open again, saved") : fail("not saved as open")
   }),
   heldOut({
     id: "ho-move-to-top",
@@ -103,7 +104,9 @@ export const HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     },
     check: async (env) =>
       all(
-        savedBoard(env.userData)?.tasks[0]?.title === "Schedule car service" ? pass("first, saved") : fail(`first saved ${JSON.stringify(savedBoard(env.userData)?.tasks[0]?.title)}`),
+        savedBoard(env.userData)?.tasks[0]?.title === "Schedule car service"
+          ? pass("first, saved")
+          : fail(`first saved ${JSON.stringify(savedBoard(env.userData)?.tasks[0]?.title)}`),
         routeTaken(env.userData, "context-menu", "ctx-move-top", "Move to top was chosen in the context menu")
       )
   }),
@@ -149,7 +152,8 @@ export const HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
       await chooseOption(agent, ["combobox", "Theme"], "Light", "Theme")
       return undefined
     },
-    check: async (env) => (savedSettings(env.userData)?.theme === "light" ? pass("light saved") : fail(`settings ${JSON.stringify(savedSettings(env.userData))}`))
+    check: async (env) =>
+      savedSettings(env.userData)?.theme === "light" ? pass("light saved") : fail(`settings ${JSON.stringify(savedSettings(env.userData))}`)
   }),
   heldOut({
     id: "ho-delete-two",
@@ -170,7 +174,9 @@ export const HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     },
     check: async (env) => {
       const titles = savedBoard(env.userData)?.tasks.map((t) => t.title) ?? []
-      return titles.length === seedTasks().length - 2 && !titles.includes("Return library books") && !titles.includes("Back up photo library") ? pass("both gone, saved") : fail(`saved ${titles.length} titles`)
+      return titles.length === seedTasks().length - 2 && !titles.includes("Return library books") && !titles.includes("Back up photo library")
+        ? pass("both gone, saved")
+        : fail(`saved ${titles.length} titles`)
     }
   }),
   heldOut({
@@ -212,7 +218,9 @@ export const HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
       const submits = activityOf(env.userData).filter((a) => a.kind === "page:submit-task")
       return all(
         savedBoard(env.userData)?.tasks[0]?.title === "Book train tickets" ? pass("saved") : fail("not saved"),
-        submits.length > 0 && submits.every((a) => a.detail === "keyboard") ? pass("submitted from the keyboard") : fail(`submitted by ${submits.map((a) => a.detail).join(", ") || "nothing"}`)
+        submits.length > 0 && submits.every((a) => a.detail === "keyboard")
+          ? pass("submitted from the keyboard")
+          : fail(`submitted by ${submits.map((a) => a.detail).join(", ") || "nothing"}`)
       )
     },
     wrongRoute: async (agent) => {

@@ -75,7 +75,9 @@ export const keyboardEdit: TaskDef = {
   },
   check: async (env) => {
     const titles = savedBoard(env.userData)?.tasks.map((t) => t.title) ?? []
-    return titles.includes(ESC_TASK) && titles.includes(ENTER_NEW) && !titles.includes("Something else") ? pass("one kept, one renamed") : fail(`saved: ${titles.slice(0, 4).join(" / ") || "nothing"} (${titles.length})`)
+    return titles.includes(ESC_TASK) && titles.includes(ENTER_NEW) && !titles.includes("Something else")
+      ? pass("one kept, one renamed")
+      : fail(`saved: ${titles.slice(0, 4).join(" / ") || "nothing"} (${titles.length})`)
   }
 }
 
@@ -195,7 +197,11 @@ export const errorScreenshot: TaskDef = {
     if (agent.has("electron_screenshot")) {
       await agent.act("electron_screenshot", [["form", "Add a task"]], ([target]) => ({ target, name: "form-error.png" }))
     } else {
-      const rect = await agent.evalFallback("electron_screenshot", "renderer", "() => { const r = document.querySelector('form[aria-label=\"Add a task\"]').getBoundingClientRect(); return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) } }")
+      const rect = await agent.evalFallback(
+        "electron_screenshot",
+        "renderer",
+        "() => { const r = document.querySelector('form[aria-label=\"Add a task\"]').getBoundingClientRect(); return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) } }"
+      )
       await agent.evalFallback(
         "electron_screenshot",
         "main",
@@ -207,7 +213,9 @@ export const errorScreenshot: TaskDef = {
   },
   check: async (env) => {
     const size = pngSize(join(env.screenshotDir, "form-error.png"))
-    return size !== undefined && size.width >= 100 && size.width < 700 && size.height >= 100 ? pass(`PNG ${size.width}x${size.height}, the form only`) : fail(`PNG ${JSON.stringify(size)} (folder: ${filesIn(env.screenshotDir).join(", ") || "empty"})`)
+    return size !== undefined && size.width >= 100 && size.width < 700 && size.height >= 100
+      ? pass(`PNG ${size.width}x${size.height}, the form only`)
+      : fail(`PNG ${JSON.stringify(size)} (folder: ${filesIn(env.screenshotDir).join(", ") || "empty"})`)
   }
 }
 
@@ -236,7 +244,10 @@ export const offlinePageError: TaskDef = {
     if (line === undefined) throw new GiveUp("no Offline page line")
     return line
   },
-  check: async (_env, answer) => (answer !== undefined && /ERR_CONNECTION_REFUSED/.test(answer) && answer.includes("127.0.0.1:2") ? pass("reason reported") : fail(`answer ${JSON.stringify(answer)}`))
+  check: async (_env, answer) =>
+    answer !== undefined && /ERR_CONNECTION_REFUSED/.test(answer) && answer.includes("127.0.0.1:2")
+      ? pass("reason reported")
+      : fail(`answer ${JSON.stringify(answer)}`)
 }
 
 export const KEY_TASKS: ReadonlyArray<TaskDef> = [shortcutSearch, keyboardEdit, attachFile, darkBackground, slowQuote, errorScreenshot, offlinePageError]

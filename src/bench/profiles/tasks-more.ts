@@ -63,7 +63,9 @@ export const doneCount: TaskDef = {
   check: async (_env, answer) => {
     const seed = seedTasks()
     const done = seed.filter((t) => t.done).length
-    return answer?.startsWith(`Showing ${done} of ${seed.length}`) === true ? pass("done tasks counted") : fail(`answer ${JSON.stringify(answer)}, want ${done} of ${seed.length}`)
+    return answer?.startsWith(`Showing ${done} of ${seed.length}`) === true
+      ? pass("done tasks counted")
+      : fail(`answer ${JSON.stringify(answer)}, want ${done} of ${seed.length}`)
   }
 }
 
@@ -159,7 +161,9 @@ export const dragSecondToFourth: TaskDef = {
   },
   check: async (env) => {
     const seed = seedTasks().map((t) => t.title)
-    const saved = savedBoard(env.userData)?.tasks.map((t) => t.title).slice(0, 5)
+    const saved = savedBoard(env.userData)
+      ?.tasks.map((t) => t.title)
+      .slice(0, 5)
     const want = [seed[0], seed[2], seed[3], seed[1], seed[4]]
     return JSON.stringify(saved) === JSON.stringify(want) ? pass("order 1, 3, 4, 2, 5 saved") : fail(`saved order ${JSON.stringify(saved)}`)
   }
@@ -187,7 +191,9 @@ export const shortcutInsurance: TaskDef = {
     const seed = seedTasks()
     const hits = seed.filter((t) => `${t.title} ${t.notes}`.toLowerCase().includes(WORD)).length
     return all(
-      answer?.startsWith(`Showing ${hits} of ${seed.length}`) === true ? pass("filtered by the typed word") : fail(`answer ${JSON.stringify(answer)}, want ${hits}`),
+      answer?.startsWith(`Showing ${hits} of ${seed.length}`) === true
+        ? pass("filtered by the typed word")
+        : fail(`answer ${JSON.stringify(answer)}, want ${hits}`),
       routeTaken(env.userData, "shortcut", "focus-search", "the Ctrl+K shortcut was used")
     )
   },
@@ -216,7 +222,9 @@ export const settingsScreenshot: TaskDef = {
     // The Settings window is 520x460 and the board 1100x820: the picture's size says which window it shows.
     const size = pngSize(join(env.screenshotDir, "settings.png"))
     if (size === undefined) return fail(`no PNG (folder: ${filesIn(env.screenshotDir).join(", ") || "empty"})`)
-    return size.width <= 600 && size.height <= 520 && size.width >= 300 ? pass(`PNG ${size.width}x${size.height}, the Settings window`) : fail(`PNG ${size.width}x${size.height} is not the Settings window (520x460)`)
+    return size.width <= 600 && size.height <= 520 && size.width >= 300
+      ? pass(`PNG ${size.width}x${size.height}, the Settings window`)
+      : fail(`PNG ${size.width}x${size.height} is not the Settings window (520x460)`)
   }
 }
 

@@ -45,7 +45,8 @@ export const nativeMessageBox: TaskDef = {
       await clickMenu(agent, ["Help", "About Tasks"])
       agent.step(`answer the message box's rows with the ${ANSWER_BUTTON} button`)
       answered = await answerNativeRows(agent, /^message box: /, { button: ANSWER_BUTTON })
-      if (!answered && !agent.has("electron_eval_main")) throw new GiveUp("no message box showed in the snapshot and eval is not allowed", "electron_dialog_stub")
+      if (!answered && !agent.has("electron_eval_main"))
+        throw new GiveUp("no message box showed in the snapshot and eval is not allowed", "electron_dialog_stub")
     }
     if (!answered) {
       agent.step(`make the native message box answer with the ${ANSWER_BUTTON} button`)
@@ -91,7 +92,9 @@ export const menuToggleTheme: TaskDef = {
   check: async (env, answer) => {
     const theme = savedSettings(env.userData)?.theme
     return all(
-      theme === "dark" && answer === "Theme set to dark" ? pass("theme dark, saved") : fail(`settings theme ${JSON.stringify(theme)}, answer ${JSON.stringify(answer)}`),
+      theme === "dark" && answer === "Theme set to dark"
+        ? pass("theme dark, saved")
+        : fail(`settings theme ${JSON.stringify(theme)}, answer ${JSON.stringify(answer)}`),
       routeTaken(env.userData, "menu", "toggle-theme", "View > Toggle Theme was chosen in the menu")
     )
   },
@@ -198,7 +201,9 @@ export const screenshotFile: TaskDef = {
   },
   check: async (env) => {
     const size = pngSize(join(env.screenshotDir, "board.png"))
-    return size !== undefined && size.width >= 200 && size.height >= 200 ? pass(`PNG ${size.width}x${size.height}`) : fail(`no PNG (folder: ${filesIn(env.screenshotDir).join(", ") || "empty"})`)
+    return size !== undefined && size.width >= 200 && size.height >= 200
+      ? pass(`PNG ${size.width}x${size.height}`)
+      : fail(`no PNG (folder: ${filesIn(env.screenshotDir).join(", ") || "empty"})`)
   }
 }
 
@@ -212,7 +217,11 @@ export const consoleAfterAction: TaskDef = {
     await launchTasks(agent, env)
     if (!agent.has("electron_console") && agent.has("electron_eval_renderer")) {
       agent.step("start keeping the errors the page logs")
-      await agent.evalFallback("electron_console", "renderer", "() => { window.__errors = []; const o = console.error; console.error = (...a) => { window.__errors.push(a.map(String).join(' ')); o(...a) }; return 'hooked' }")
+      await agent.evalFallback(
+        "electron_console",
+        "renderer",
+        "() => { window.__errors = []; const o = console.error; console.error = (...a) => { window.__errors.push(a.map(String).join(' ')); o(...a) }; return 'hooked' }"
+      )
     }
     agent.step("press Call broken API")
     const clicked = await agent.click("button", "Call broken API")
@@ -226,7 +235,10 @@ export const consoleAfterAction: TaskDef = {
     if (!agent.has("electron_eval_renderer")) {
       // Without a console tool: the server tells new console errors in the answer of the call that caused
       // them (src/tools/new-errors.ts); else the page shows what failed, and a careful agent reads it there.
-      const told = clicked.split("\n").filter((l) => /^Console error \(\w+\): /.test(l)).map((l) => l.replace(/^Console error \(\w+\): /, ""))
+      const told = clicked
+        .split("\n")
+        .filter((l) => /^Console error \(\w+\): /.test(l))
+        .map((l) => l.replace(/^Console error \(\w+\): /, ""))
       if (told.length > 0) return told[told.length - 1]
       if (shown === undefined) throw new GiveUp("the page does not show the error", "electron_console")
       return shown
@@ -234,7 +246,9 @@ export const consoleAfterAction: TaskDef = {
     return JSON.parse(await agent.evalFallback("electron_console", "renderer", "() => window.__errors[window.__errors.length - 1]")) as string
   },
   check: async (_env, answer) =>
-    answer !== undefined && answer.includes("HTTP 500") && answer.includes("Intentional failure from /api/broken") ? pass("error read") : fail(`answer ${JSON.stringify(answer)}`)
+    answer !== undefined && answer.includes("HTTP 500") && answer.includes("Intentional failure from /api/broken")
+      ? pass("error read")
+      : fail(`answer ${JSON.stringify(answer)}`)
 }
 
 const PING = "bench-42"
@@ -271,17 +285,27 @@ export const crashRecovery: TaskDef = {
     const tells = !agent.has("electron_errors") && !agent.has("electron_eval_renderer")
     if (!agent.has("electron_errors") && !tells) {
       agent.step("start collecting the page's uncaught errors")
-      await agent.evalFallback("electron_errors", "renderer", "() => { window.__pageErrors = []; window.addEventListener('error', (e) => window.__pageErrors.push(e.message)); return 'listening' }")
+      await agent.evalFallback(
+        "electron_errors",
+        "renderer",
+        "() => { window.__pageErrors = []; window.addEventListener('error', (e) => window.__pageErrors.push(e.message)); return 'listening' }"
+      )
     }
     agent.step("press Crash handler")
     const clicked = await agent.click("button", "Crash handler")
     let error: string | undefined
     agent.step("read the uncaught error the page threw")
     if (tells) {
-      error = clicked.split("\n").find((l) => /^Page error(?: \(\w+\))?: /.test(l))?.replace(/^Page error(?: \(\w+\))?: /, "")
+      error = clicked
+        .split("\n")
+        .find((l) => /^Page error(?: \(\w+\))?: /.test(l))
+        ?.replace(/^Page error(?: \(\w+\))?: /, "")
       if (error === undefined) throw new GiveUp("the click's answer tells no page error and electron_errors is not listed", "electron_errors")
     } else if (agent.has("electron_errors")) {
-      error = (await agent.must("electron_errors")).split("\n").find((l) => /pageerror/.test(l))?.replace(/^.*pageerror \w+: /, "")
+      error = (await agent.must("electron_errors"))
+        .split("\n")
+        .find((l) => /pageerror/.test(l))
+        ?.replace(/^.*pageerror \w+: /, "")
     } else {
       error = JSON.parse(await agent.evalFallback("electron_errors", "renderer", "() => window.__pageErrors[0]")) as string | undefined
     }

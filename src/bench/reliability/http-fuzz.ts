@@ -11,7 +11,6 @@ import { existsSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 
-
 import { coreLayer, Dispatcher } from "../../index.js"
 import { checkResult, FuzzTally, planCalls, type Checked, type TallySummary } from "../fuzz/index.js"
 import { commandOf, descendants, PLAYWRIGHT_ARTIFACTS, tempEntries, waitAllGone } from "./procs.js"
@@ -49,7 +48,11 @@ export const ensureBuilt = (root: string) =>
     const started = Date.now()
     const result = yield* runBuild(root)
     if (result.code === 0) return { cli, stale: true, built: true, note: `built in ${Math.round((Date.now() - started) / 1000)} s` }
-    const note = `npm run build failed (exit ${result.code}); ${existsSync(cli) ? "used the existing dist/" : "no dist/ to use"}: ${result.output.split("\n").filter((l) => /error/i.test(l)).slice(0, 5).join(" | ")}`
+    const note = `npm run build failed (exit ${result.code}); ${existsSync(cli) ? "used the existing dist/" : "no dist/ to use"}: ${result.output
+      .split("\n")
+      .filter((l) => /error/i.test(l))
+      .slice(0, 5)
+      .join(" | ")}`
     yield* progress(note)
     return { cli, stale: true, built: false, note }
   })
@@ -58,7 +61,10 @@ const startHttpServer = (cli: string) =>
   Effect.acquireRelease(
     Effect.async<{ readonly child: ChildProcess; readonly url: URL }, BenchSetupFailed>((resume) => {
       const child = spawn(process.execPath, [cli, "serve", "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] })
-      const timer = setTimeout(() => resume(Effect.fail(new BenchSetupFailed({ step: "serve --port 0", cause: "no 'stagewright listening on' line within 30 s" }))), 30_000)
+      const timer = setTimeout(
+        () => resume(Effect.fail(new BenchSetupFailed({ step: "serve --port 0", cause: "no 'stagewright listening on' line within 30 s" }))),
+        30_000
+      )
       createInterface({ input: child.stderr! }).on("line", (line) => {
         const found = /stagewright listening on (\S+)/.exec(line)?.[1]
         if (found) {
@@ -92,7 +98,10 @@ const httpSession = (url: URL, index: number, calls: number) =>
     Effect.gen(function* () {
       const client = new Client({ name: `reliability-${index}`, version: "1" })
       yield* Effect.acquireRelease(
-        Effect.tryPromise({ try: () => client.connect(new StreamableHTTPClientTransport(url)), catch: (cause) => new BenchSetupFailed({ step: `session ${index}: connect`, cause }) }),
+        Effect.tryPromise({
+          try: () => client.connect(new StreamableHTTPClientTransport(url)),
+          catch: (cause) => new BenchSetupFailed({ step: `session ${index}: connect`, cause })
+        }),
         () => Effect.promise(() => client.close().catch(() => undefined))
       )
       const userData = yield* userDataDir
@@ -224,4 +233,3 @@ export const dispatcherFuzz = (options: { readonly calls: number; readonly seed:
       }
     })
   )
-

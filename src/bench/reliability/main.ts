@@ -102,17 +102,31 @@ const run = (flags: Flags) =>
   Effect.gen(function* () {
     const started = Date.now()
     const outputDir = mkdtempSync(join(tmpdir(), "stagewright-bench-out-"))
-    const runtime = yield* Effect.try(() => resolveElectronRuntime()).pipe(Effect.map((r) => r.kind), Effect.orElseSucceed(() => "unknown"))
+    const runtime = yield* Effect.try(() => resolveElectronRuntime()).pipe(
+      Effect.map((r) => r.kind),
+      Effect.orElseSucceed(() => "unknown")
+    )
     const cycles = yield* section("launch/kill cycles", flags.cycles > 0, launchCycles({ cycles: flags.cycles, outputDir }))
     const sequential = yield* section("sequential calls", flags.calls > 0, sequentialCalls({ calls: flags.calls, outputDir }))
-    const http = yield* section("HTTP sessions", flags.sessions > 0 && flags.sessionCalls > 0, httpSessions({ root: ROOT, sessions: flags.sessions, callsPerSession: flags.sessionCalls }))
+    const http = yield* section(
+      "HTTP sessions",
+      flags.sessions > 0 && flags.sessionCalls > 0,
+      httpSessions({ root: ROOT, sessions: flags.sessions, callsPerSession: flags.sessionCalls })
+    )
     const fuzz = yield* section("dispatcher fuzz", flags.fuzzCalls > 0, dispatcherFuzz({ calls: flags.fuzzCalls, seed: flags.seed, outputDir }))
     rmSync(outputDir, { recursive: true, force: true })
     const report = {
       date: new Date().toISOString(),
       version: VERSION,
       machine: { cpus: cpus().length, memoryGB: Math.round(totalmem() / 1024 ** 3), node: process.version, platform: process.platform, runtime },
-      options: { cycles: flags.cycles, calls: flags.calls, sessions: flags.sessions, sessionCalls: flags.sessionCalls, fuzzCalls: flags.fuzzCalls, seed: flags.seed },
+      options: {
+        cycles: flags.cycles,
+        calls: flags.calls,
+        sessions: flags.sessions,
+        sessionCalls: flags.sessionCalls,
+        fuzzCalls: flags.fuzzCalls,
+        seed: flags.seed
+      },
       durationS: Math.round((Date.now() - started) / 1000),
       reportPath: flags.report,
       cycles,
@@ -126,10 +140,9 @@ const run = (flags: Flags) =>
   })
 
 const command = Command.make("reliability", options, run).pipe(
-  Command.withDescription("Measure launch/kill cycles, long sequential sessions, concurrent HTTP sessions and the Dispatcher fuzz; write bench/out/reliability-report.json")
+  Command.withDescription(
+    "Measure launch/kill cycles, long sequential sessions, concurrent HTTP sessions and the Dispatcher fuzz; write bench/out/reliability-report.json"
+  )
 )
 
-Command.run(command, { name: "stagewright-reliability", version: VERSION })(process.argv).pipe(
-  Effect.provide(NodeContext.layer),
-  NodeRuntime.runMain
-)
+Command.run(command, { name: "stagewright-reliability", version: VERSION })(process.argv).pipe(Effect.provide(NodeContext.layer), NodeRuntime.runMain)

@@ -11,7 +11,6 @@
  * - dispatcherFuzz: the shared generator (./reliability-fuzz.ts) against the Dispatcher, counts by code.
  */
 
-
 import { Console, Data, Duration, Effect } from "effect"
 
 import { mkdtempSync, rmSync } from "node:fs"
@@ -47,7 +46,7 @@ export const rejectedOutcome = (error: unknown, ms: number): Outcome => ({
   code: "REJECTED",
   ms,
   structured: undefined,
-  text: error instanceof Error ? error.message.split("\n")[0] ?? "" : String(error)
+  text: error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)
 })
 
 export const toOutcome = (result: unknown, ms: number): Outcome => {
@@ -73,7 +72,12 @@ export const bump = (counts: Record<string, number>, key: string) => {
   counts[key] = (counts[key] ?? 0) + 1
 }
 
-export const latency = (values: ReadonlyArray<number>) => ({ n: values.length, p50: percentile(values, 50), p95: percentile(values, 95), max: percentile(values, 100) })
+export const latency = (values: ReadonlyArray<number>) => ({
+  n: values.length,
+  p50: percentile(values, 50),
+  p95: percentile(values, 95),
+  max: percentile(values, 100)
+})
 
 /** A fresh folder for the sample app's data (it honours SAMPLE_APP_USER_DATA), removed with the scope. */
 export const userDataDir = Effect.acquireRelease(
@@ -171,7 +175,9 @@ export const launchCycles = (options: { readonly cycles: number; readonly output
             ...(crash.code !== "APP_CRASHED" ? { note: `after the kill electron_snapshot answered: ${crash.text.slice(0, 200)}` } : {})
           }
         })
-      ).pipe(Effect.catchAll((error) => Effect.succeed<CycleRecord>({ cycle, mode, launchCode: "SETUP_FAILED", launchMs: 0, lingering: 0, note: error.message })))
+      ).pipe(
+        Effect.catchAll((error) => Effect.succeed<CycleRecord>({ cycle, mode, launchCode: "SETUP_FAILED", launchMs: 0, lingering: 0, note: error.message }))
+      )
       // The server (and with it any app) is closed: everything this cycle started must go.
       const lingering = (yield* Effect.promise(() => waitAllGone(trees, 10_000))).length
       records.push({ ...record, lingering })
@@ -199,9 +205,13 @@ export const launchCycles = (options: { readonly cycles: number; readonly output
       cycles: options.cycles,
       durationS: Math.round((Date.now() - started) / 1000),
       launches: records.length + records.filter((r) => r.relaunchCode !== undefined).length,
-      launchFailures: records.filter((r) => r.launchCode !== "OK").length + records.filter((r) => r.relaunchCode !== undefined && r.relaunchCode !== "OK").length,
+      launchFailures:
+        records.filter((r) => r.launchCode !== "OK").length + records.filter((r) => r.relaunchCode !== undefined && r.relaunchCode !== "OK").length,
       codes,
-      launchMs: latency([...records.filter((r) => r.launchCode === "OK").map((r) => r.launchMs), ...records.flatMap((r) => (r.relaunchCode === "OK" ? [r.relaunchMs!] : []))]),
+      launchMs: latency([
+        ...records.filter((r) => r.launchCode === "OK").map((r) => r.launchMs),
+        ...records.flatMap((r) => (r.relaunchCode === "OK" ? [r.relaunchMs!] : []))
+      ]),
       closeMs: latency(records.filter((r) => r.mode === "close" && r.endCode === "OK").map((r) => r.endMs!)),
       killToGoneMs: latency(records.filter((r) => r.mode === "kill" && r.endMs !== undefined).map((r) => r.endMs!)),
       appCrashedAnswers: records.filter((r) => r.crashCallCode === "APP_CRASHED").length,
@@ -300,7 +310,14 @@ export const sequentialCalls = (options: { readonly calls: number; readonly outp
       return {
         calls: options.calls,
         durationS: Math.round((Date.now() - started) / 1000),
-        failures: Object.values(codes).reduce((n, c) => n + Object.entries(c).filter(([k]) => k !== "OK").reduce((m, [, v]) => m + v, 0), 0),
+        failures: Object.values(codes).reduce(
+          (n, c) =>
+            n +
+            Object.entries(c)
+              .filter(([k]) => k !== "OK")
+              .reduce((m, [, v]) => m + v, 0),
+          0
+        ),
         codes,
         latencyMs: latency(all),
         latencyByToolMs: Object.fromEntries(Object.entries(byTool).map(([tool, values]) => [tool, latency(values)])),
@@ -317,4 +334,3 @@ export const sequentialCalls = (options: { readonly calls: number; readonly outp
 
 // ---------------------------------------------------------------------------------------------
 // 3. Concurrent HTTP sessions
-

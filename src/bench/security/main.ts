@@ -19,8 +19,21 @@ import { repoRoot } from "../repo-root.js"
 import { sampleAppPath } from "../../samples.js"
 import { isAlive } from "../reliability/procs.js"
 import {
-  availabilityProbes, confinementProbes, evalProbes, fileProbes, launchProbes, LONG_TEXT_SETUP, lowerProbes, parentElectronProbes, SECRET_VALUE, secretProbes,
-  specialFileProbes, switchValueProbes, urlProbes, type Places, type Probe
+  availabilityProbes,
+  confinementProbes,
+  evalProbes,
+  fileProbes,
+  launchProbes,
+  LONG_TEXT_SETUP,
+  lowerProbes,
+  parentElectronProbes,
+  SECRET_VALUE,
+  secretProbes,
+  specialFileProbes,
+  switchValueProbes,
+  urlProbes,
+  type Places,
+  type Probe
 } from "./probes.js"
 
 // This program runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
@@ -39,7 +52,10 @@ interface Row {
 }
 
 const rows = new Map<string, Row>()
-const row = (kind: string) => rows.get(kind) ?? (rows.set(kind, { probes: 0, refused: 0, unexpected: [], codeRan: 0, writesOutside: 0, serverExits: 0, stalls: 0, secretsSeen: 0, slowestMs: 0 }), rows.get(kind)!)
+const row = (kind: string) =>
+  rows.get(kind) ??
+  (rows.set(kind, { probes: 0, refused: 0, unexpected: [], codeRan: 0, writesOutside: 0, serverExits: 0, stalls: 0, secretsSeen: 0, slowestMs: 0 }),
+  rows.get(kind)!)
 const servers: Array<{ name: string; leakedProcesses: number; leakedTemp: ReadonlyArray<string> }> = []
 
 const work = mkdtempSync(join(tmpdir(), "sw-security-"))
@@ -60,7 +76,11 @@ const prepare = () => {
   symlinkSync(join(places.outside, "escaped.png"), join(places.out, "link.png"))
   symlinkSync(places.outside, join(places.out, "dir-link"))
   symlinkSync(places.outside, join(places.root, "link-out"))
-  for (const [name, pkg] of [["plain", { name: "plain", main: "main.js" }], ["escape", { name: "escape", main: join(places.outside, "main.js") }], ["broken", { name: "broken", main: "missing.js" }]] as const) {
+  for (const [name, pkg] of [
+    ["plain", { name: "plain", main: "main.js" }],
+    ["escape", { name: "escape", main: join(places.outside, "main.js") }],
+    ["broken", { name: "broken", main: "missing.js" }]
+  ] as const) {
     mkdirSync(join(places.root, name))
     writeFileSync(join(places.root, name, "package.json"), JSON.stringify(pkg))
   }
@@ -90,7 +110,12 @@ const outsideEntries = () => readdirSync(places.outside).sort().join(",")
 /** What earlier probes left: markers and the outside folder's listing (what prepare() made). */
 const seen = { markers: new Set<string>(), outside: "" }
 
-const runServer = (name: string, flags: ReadonlyArray<string>, setup: ReadonlyArray<readonly [string, Record<string, unknown>]>, probes: ReadonlyArray<Probe>) =>
+const runServer = (
+  name: string,
+  flags: ReadonlyArray<string>,
+  setup: ReadonlyArray<readonly [string, Record<string, unknown>]>,
+  probes: ReadonlyArray<Probe>
+) =>
   Effect.promise(async () => {
     const temp = mkdtempSync(join(tmpdir(), "sw-security-tmp-"))
     const transport = new StdioClientTransport({
@@ -123,7 +148,10 @@ const runServer = (name: string, flags: ReadonlyArray<string>, setup: ReadonlyAr
       const answered = call(probe.tool, probe.args)
       // The server must answer while the probe runs: an event loop blocked by it shows here as a stall.
       const stalled = await Promise.race([
-        call("electron_status", {}).then(() => false, () => false),
+        call("electron_status", {}).then(
+          () => false,
+          () => false
+        ),
         new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 5_000))
       ])
       if (stalled) r.stalls++
@@ -137,7 +165,10 @@ const runServer = (name: string, flags: ReadonlyArray<string>, setup: ReadonlyAr
       const leaked = text.includes("TOP-SECRET")
       if (leaked) r.secretsSeen++
       // The server must answer the next call at once: an event loop blocked by the probe shows here.
-      const alive = await call("electron_status", {}).then(() => isAlive(serverPid), () => false)
+      const alive = await call("electron_status", {}).then(
+        () => isAlive(serverPid),
+        () => false
+      )
       r.slowestMs = Math.max(r.slowestMs, Date.now() - started)
       if (!alive) r.serverExits++
       // Counted once, by the probe that made them (a marker or a file outside stays for the later probes).
@@ -179,7 +210,10 @@ const report = () => {
     "",
     "| class | probes | as expected | code ran | writes outside | server exits | server stalls | secrets seen | slowest answer (ms) |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...table.map((r) => `| ${r.kind} | ${r.probes} | ${r.refused} | ${r.codeRan} | ${r.writesOutside} | ${r.serverExits} | ${r.stalls} | ${r.secretsSeen} | ${r.slowestMs} |`),
+    ...table.map(
+      (r) =>
+        `| ${r.kind} | ${r.probes} | ${r.refused} | ${r.codeRan} | ${r.writesOutside} | ${r.serverExits} | ${r.stalls} | ${r.secretsSeen} | ${r.slowestMs} |`
+    ),
     `| **total** | ${totals.probes} | ${totals.refused} | ${totals.codeExecutions} | ${totals.writesOutside} | ${totals.serverExits} | ${totals.stalls} | ${totals.secretsSeen} | |`,
     "",
     "| server | leaked processes | leaked temp entries |",
@@ -193,7 +227,8 @@ const report = () => {
   writeFileSync(json, JSON.stringify({ at: new Date().toISOString(), totals, table, servers }, null, 2) + "\n")
   writeFileSync(join(repoRoot(), "bench", "security-report.md"), md + "\n")
   process.stdout.write(`${md}\n\n(full report: ${json})\n`)
-  const mustBeZero = totals.codeExecutions + totals.writesOutside + totals.serverExits + totals.stalls + totals.secretsSeen + totals.leakedProcesses + totals.leakedTempEntries
+  const mustBeZero =
+    totals.codeExecutions + totals.writesOutside + totals.serverExits + totals.stalls + totals.secretsSeen + totals.leakedProcesses + totals.leakedTempEntries
   return mustBeZero > 0 || totals.refused < totals.probes
 }
 
@@ -207,14 +242,31 @@ const replayProbe = () =>
     const program = join(work, "trace-program.sh")
     writeFileSync(program, `#!/bin/sh\ntouch ${JSON.stringify(join(places.markers, "trace-program"))}\nexit 1\n`)
     chmodSync(program, 0o755)
-    const call = (index: number, args: Record<string, unknown>) =>
-      ({ type: "call", index, tool: "electron_launch", args, redacted: false, startedAt: "2026-01-01T00:00:00.000Z", durationMs: 1, outcome: "ok", chars: 1, approxTokens: 1 })
+    const call = (index: number, args: Record<string, unknown>) => ({
+      type: "call",
+      index,
+      tool: "electron_launch",
+      args,
+      redacted: false,
+      startedAt: "2026-01-01T00:00:00.000Z",
+      durationMs: 1,
+      outcome: "ok",
+      chars: 1,
+      approxTokens: 1
+    })
     const header = { type: "header", schema: 1, stagewright: "bench", startedAt: "2026-01-01T00:00:00.000Z", plugins: [], allowEval: [], tokens: "approx" }
     const trace = join(work, "trace.jsonl")
-    const steps = [call(1, { app: join(places.root, "missing"), executablePath: program }), call(2, { app: join(places.outside, "evil-app") }), call(3, { app: join(places.root, "plain"), args: [`--app=${join(places.outside, "evil-app")}`] })]
+    const steps = [
+      call(1, { app: join(places.root, "missing"), executablePath: program }),
+      call(2, { app: join(places.outside, "evil-app") }),
+      call(3, { app: join(places.root, "plain"), args: [`--app=${join(places.outside, "evil-app")}`] })
+    ]
     writeFileSync(trace, [header, ...steps].map((line) => JSON.stringify(line)).join("\n") + "\n")
     const started = Date.now()
-    const run = spawnSync(process.execPath, [join(repoRoot(), "dist", "cli.js"), "replay", "--app-root", places.root, "--output-dir", places.out, trace], { encoding: "utf8", timeout: 60_000 })
+    const run = spawnSync(process.execPath, [join(repoRoot(), "dist", "cli.js"), "replay", "--app-root", places.root, "--output-dir", places.out, trace], {
+      encoding: "utf8",
+      timeout: 60_000
+    })
     r.slowestMs = Date.now() - started
     r.probes += steps.length
     const refused = [/FAIL\s+1 .*not run/, /FAIL\s+2 .*outside the app root/, /FAIL\s+3 .*outside the app root/]
@@ -236,12 +288,26 @@ const program = Effect.gen(function* () {
   if (!existsSync(join(repoRoot(), "dist", "cli.js"))) return yield* Effect.die(new Error("dist/cli.js is missing: run npm run build first"))
   prepare()
   seen.outside = outsideEntries()
-  yield* runServer("no flags, network plugin", ["--plugin", "network"], [...launchApp, ...LONG_TEXT_SETUP], [...urlProbes(places), ...fileProbes(places), ...availabilityProbes(places), ...launchProbes(places)])
+  yield* runServer(
+    "no flags, network plugin",
+    ["--plugin", "network"],
+    [...launchApp, ...LONG_TEXT_SETUP],
+    [...urlProbes(places), ...fileProbes(places), ...availabilityProbes(places), ...launchProbes(places)]
+  )
   yield* runServer("--allow-eval renderer", ["--allow-eval", "renderer"], launchApp, evalProbes(places))
   yield* runServer("--allow-eval renderer, no app", ["--allow-eval", "renderer"], [], evalProbes(places))
-  yield* runServer("--app-root, --allow-eval main", ["--app-root", places.root, "--allow-eval", "main"], [], [...confinementProbes(places), ...switchValueProbes(places)])
+  yield* runServer(
+    "--app-root, --allow-eval main",
+    ["--app-root", places.root, "--allow-eval", "main"],
+    [],
+    [...confinementProbes(places), ...switchValueProbes(places)]
+  )
   // Round 2 (issue 33): procfs/device inputs, a FIFO package.json, program variables, a planted parent electron.
-  yield* runServer("no flags, network plugin, round 2", ["--plugin", "network"], launchApp, [...lowerProbes(places), ...specialFileProbes(places), ...parentElectronProbes(places)])
+  yield* runServer("no flags, network plugin, round 2", ["--plugin", "network"], launchApp, [
+    ...lowerProbes(places),
+    ...specialFileProbes(places),
+    ...parentElectronProbes(places)
+  ])
   yield* runServer("--secrets", ["--secrets", secretsFile], launchApp, secretProbes())
   yield* replayProbe()
   if (report()) process.exitCode = 1

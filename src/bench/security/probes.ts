@@ -35,7 +35,11 @@ const cases = (word: string) => [word, word.toUpperCase(), word[0]!.toUpperCase(
 export const urlProbes = (places: Places): ReadonlyArray<Probe> => {
   const script = `<script>document.title='pwned'</script>`
   const documents = [
-    ...cases("data").flatMap((s) => [`${s}:text/html,${script}`, ` ${s}:text/html;base64,${Buffer.from(script).toString("base64")}`, `\t${s}:text/html,${encodeURIComponent(script)}`]),
+    ...cases("data").flatMap((s) => [
+      `${s}:text/html,${script}`,
+      ` ${s}:text/html;base64,${Buffer.from(script).toString("base64")}`,
+      `\t${s}:text/html,${encodeURIComponent(script)}`
+    ]),
     ...cases("javascript").map((s) => `${s}:document.title='pwned'`),
     "java\tscript:document.title='pwned'",
     "\u0001javascript:1",
@@ -53,7 +57,12 @@ export const urlProbes = (places: Places): ReadonlyArray<Probe> => {
     ...documents.map((url) => ({ kind: "navigate: caller document", tool: "electron_navigate", args: { url }, refusedWith: ["EVAL_NOT_AUTHORIZED"] })),
     ...internal.map((url) => ({ kind: "navigate: internal page", tool: "electron_navigate", args: { url }, refusedWith: ["EVAL_NOT_AUTHORIZED"] })),
     ...foreign.map((url) => ({ kind: "navigate: other scheme", tool: "electron_navigate", args: { url }, refusedWith: ["INVALID_ARGUMENT"] })),
-    { kind: "navigate: output folder", tool: "electron_navigate", args: { url: pathToFileURL(join(places.out, "planted.html")).href }, refusedWith: ["PATH_NOT_ALLOWED"] }
+    {
+      kind: "navigate: output folder",
+      tool: "electron_navigate",
+      args: { url: pathToFileURL(join(places.out, "planted.html")).href },
+      refusedWith: ["PATH_NOT_ALLOWED"]
+    }
   ]
 }
 
@@ -63,18 +72,42 @@ export const launchProbes = (places: Places): ReadonlyArray<Probe> => {
   writeFileSync(hook, `require("fs").writeFileSync(${JSON.stringify(marker(places, "hook"))}, "ran")\n`)
   const prefix = `/bin/sh -c 'touch ${marker(places, "prefix")}; exec "$0" "$@"'`
   const switches = [
-    `renderer-cmd-prefix=${prefix}`, `utility-cmd-prefix=${prefix}`, `gpu-launcher=${prefix}`, `require=${hook}`, `import=${pathToFileURL(hook).href}`,
-    "inspect=127.0.0.1:0", "inspect-brk=0", "inspect-port=0", "remote-debugging-port=0", "remote-debugging-pipe", "js-flags=--allow-natives-syntax",
-    "no-sandbox", "disable-web-security", `env-file=${hook}`, "interactive"
+    `renderer-cmd-prefix=${prefix}`,
+    `utility-cmd-prefix=${prefix}`,
+    `gpu-launcher=${prefix}`,
+    `require=${hook}`,
+    `import=${pathToFileURL(hook).href}`,
+    "inspect=127.0.0.1:0",
+    "inspect-brk=0",
+    "inspect-port=0",
+    "remote-debugging-port=0",
+    "remote-debugging-pipe",
+    "js-flags=--allow-natives-syntax",
+    "no-sandbox",
+    "disable-web-security",
+    `env-file=${hook}`,
+    "interactive"
   ]
   const spellings = (name: string) => [`--${name}`, `-${name}`, `--${name.toUpperCase()}`, `--${name.replace(/-/g, "_")}`]
   const env = ["NODE_OPTIONS", "node_options", "Node_Options", "LD_PRELOAD", "NODE_PATH", "ELECTRON_RUN_AS_NODE", "BASH_ENV", "GCONV_PATH"]
   const base = () => ({ app: places.app, env: { SAMPLE_APP_USER_DATA: places.userData() } })
   return [
-    ...switches.flatMap(spellings).map((arg) => ({ kind: "launch: code switch", tool: "electron_launch", args: { ...base(), args: [arg] }, refusedWith: ["EVAL_NOT_AUTHORIZED"] })),
+    ...switches
+      .flatMap(spellings)
+      .map((arg) => ({ kind: "launch: code switch", tool: "electron_launch", args: { ...base(), args: [arg] }, refusedWith: ["EVAL_NOT_AUTHORIZED"] })),
     { kind: "launch: code switch", tool: "electron_launch", args: { ...base(), args: ["-r", hook] }, refusedWith: ["EVAL_NOT_AUTHORIZED"] },
-    ...env.map((key) => ({ kind: "launch: code variable", tool: "electron_launch", args: { app: places.app, env: { [key]: `--require=${hook}` } }, refusedWith: ["EVAL_NOT_AUTHORIZED"] })),
-    ...[`NODE_OPTIONS=--require=${hook}`, "A B", "9X", "X\u0000"].map((key) => ({ kind: "launch: variable name", tool: "electron_launch", args: { app: places.app, env: { [key]: "" } }, refusedWith: ["INVALID_ARGUMENT"] }))
+    ...env.map((key) => ({
+      kind: "launch: code variable",
+      tool: "electron_launch",
+      args: { app: places.app, env: { [key]: `--require=${hook}` } },
+      refusedWith: ["EVAL_NOT_AUTHORIZED"]
+    })),
+    ...[`NODE_OPTIONS=--require=${hook}`, "A B", "9X", "X\u0000"].map((key) => ({
+      kind: "launch: variable name",
+      tool: "electron_launch",
+      args: { app: places.app, env: { [key]: "" } },
+      refusedWith: ["INVALID_ARGUMENT"]
+    }))
   ]
 }
 
@@ -85,7 +118,12 @@ export const evalProbes = (places: Places): ReadonlyArray<Probe> =>
     `(() => 0)(process.getBuiltinModule("fs").writeFileSync(${JSON.stringify(marker(places, "eval-call"))}, "x"))`,
     `function f() { return 1 }; process.getBuiltinModule("fs").writeFileSync(${JSON.stringify(marker(places, "eval-decl"))}, "x")`,
     `() => 1) || process.getBuiltinModule("fs").writeFileSync(${JSON.stringify(marker(places, "eval-paren"))}, "x"); ((`
-  ].map((source) => ({ kind: "eval: runs in the server", tool: "electron_eval_renderer", args: { function: source }, refusedWith: ["INVALID_ARGUMENT", "OPERATION_FAILED", "APP_NOT_RUNNING"] }))
+  ].map((source) => ({
+    kind: "eval: runs in the server",
+    tool: "electron_eval_renderer",
+    args: { function: source },
+    refusedWith: ["INVALID_ARGUMENT", "OPERATION_FAILED", "APP_NOT_RUNNING"]
+  }))
 
 /** Writes and reads through names and symlinks in the output folder, and paths outside --app-root. */
 export const fileProbes = (places: Places): ReadonlyArray<Probe> => [
@@ -101,12 +139,32 @@ export const fileProbes = (places: Places): ReadonlyArray<Probe> => [
 /** Under --app-root: what would be executed, given every way the launch takes it. */
 export const confinementProbes = (places: Places): ReadonlyArray<Probe> => [
   { kind: "app-root: executed path", tool: "electron_launch", args: { args: [join(places.outside, "main.js")] }, refusedWith: ["PATH_NOT_ALLOWED"] },
-  { kind: "app-root: executed path", tool: "electron_launch", args: { args: ["-r", join(places.outside, "main.js"), join(places.root, "plain")] }, refusedWith: ["PATH_NOT_ALLOWED"] },
-  { kind: "app-root: executed path", tool: "electron_launch", args: { app: join(places.root, "plain"), cwd: places.root, executablePath: "../../../../bin/sh" }, refusedWith: ["PATH_NOT_ALLOWED"] },
+  {
+    kind: "app-root: executed path",
+    tool: "electron_launch",
+    args: { args: ["-r", join(places.outside, "main.js"), join(places.root, "plain")] },
+    refusedWith: ["PATH_NOT_ALLOWED"]
+  },
+  {
+    kind: "app-root: executed path",
+    tool: "electron_launch",
+    args: { app: join(places.root, "plain"), cwd: places.root, executablePath: "../../../../bin/sh" },
+    refusedWith: ["PATH_NOT_ALLOWED"]
+  },
   { kind: "app-root: executed path", tool: "electron_launch", args: { app: join(places.root, "escape") }, refusedWith: ["PATH_NOT_ALLOWED"] },
   { kind: "app-root: executed path", tool: "electron_launch", args: { app: join(places.root, "link-out", "main.js") }, refusedWith: ["PATH_NOT_ALLOWED"] },
-  { kind: "app-root: file URL", tool: "electron_navigate", args: { url: pathToFileURL(join(places.outside, "secret.txt")).href }, refusedWith: ["PATH_NOT_ALLOWED"] },
-  { kind: "app-root: file URL", tool: "electron_navigate", args: { url: pathToFileURL(join(places.root, "link-out")).href + "/" }, refusedWith: ["PATH_NOT_ALLOWED"] }
+  {
+    kind: "app-root: file URL",
+    tool: "electron_navigate",
+    args: { url: pathToFileURL(join(places.outside, "secret.txt")).href },
+    refusedWith: ["PATH_NOT_ALLOWED"]
+  },
+  {
+    kind: "app-root: file URL",
+    tool: "electron_navigate",
+    args: { url: pathToFileURL(join(places.root, "link-out")).href + "/" },
+    refusedWith: ["PATH_NOT_ALLOWED"]
+  }
 ]
 
 /** Inputs that used to block the event loop or take the server down. */
@@ -119,7 +177,15 @@ export const availabilityProbes = (places: Places): ReadonlyArray<Probe> => [
     refusedWith: ["ASSERTION_FAILED", "INVALID_ARGUMENT", "TIMEOUT"]
   })),
   // Quadratic ones too (admitted by the old 20·n² bound, they hang a renderer on a long text): only linear passes.
-  ...["text=/(a+)+$/", "text=/xa*a*a*b/", "internal:text=/(a|a)*c/i", "role=listitem[name=/(a+)+b/]", "text=/a.*b/", "internal:has-text=/\\w+\\s?\\w+!/", 'div >> internal:has="text=/.*b/"'].map((target) => ({
+  ...[
+    "text=/(a+)+$/",
+    "text=/xa*a*a*b/",
+    "internal:text=/(a|a)*c/i",
+    "role=listitem[name=/(a+)+b/]",
+    "text=/a.*b/",
+    "internal:has-text=/\\w+\\s?\\w+!/",
+    'div >> internal:has="text=/.*b/"'
+  ].map((target) => ({
     kind: "availability: page pattern",
     tool: "electron_find",
     args: { target },
@@ -151,19 +217,45 @@ export const switchValueProbes = (places: Places): ReadonlyArray<Probe> =>
     [`--crash-dumps-dir=${join(places.outside, "dumps")}`],
     [`--ssl-key-log-file=${join(places.outside, "keys.log")}`],
     [`--some-app-switch=file://${join(places.outside, "evil-app", "main.js")}`]
-  ].map((args) => ({ kind: "app-root: switch value", tool: "electron_launch", args: { app: join(places.root, "plain"), args }, refusedWith: ["PATH_NOT_ALLOWED"] }))
+  ].map((args) => ({
+    kind: "app-root: switch value",
+    tool: "electron_launch",
+    args: { app: join(places.root, "plain"), args },
+    refusedWith: ["PATH_NOT_ALLOWED"]
+  }))
 
 /** Round 2: agent-named inputs that are procfs, sysfs or device files (a symlink to one too), and a FIFO package.json. */
 export const specialFileProbes = (places: Places): ReadonlyArray<Probe> => [
-  ...["/proc/self/environ", join(places.out, "..", "environ-link"), "/dev/zero", "/sys/kernel/mm/transparent_hugepage/enabled", join(places.outside, "fifo")].map((path) => ({
+  ...[
+    "/proc/self/environ",
+    join(places.out, "..", "environ-link"),
+    "/dev/zero",
+    "/sys/kernel/mm/transparent_hugepage/enabled",
+    join(places.outside, "fifo")
+  ].map((path) => ({
     kind: "read: procfs/device input",
     tool: "electron_upload_file",
     args: { target: "css=body", paths: [path] },
     refusedWith: ["PATH_NOT_ALLOWED"]
   })),
-  { kind: "read: procfs/device input", tool: "electron_network_route", args: { url: "**/never", file: "/proc/self/environ" }, refusedWith: ["PATH_NOT_ALLOWED"] },
-  { kind: "read: procfs/device input", tool: "electron_network_har_replay", args: { file: join(places.out, "..", "environ-link") }, refusedWith: ["PATH_NOT_ALLOWED"] },
-  { kind: "read: procfs/device input", tool: "electron_dialog_stub", args: { action: "set", rules: [{ kind: "open", answer: { filePaths: ["/proc/self/environ"] } }] }, refusedWith: ["PATH_NOT_ALLOWED"] },
+  {
+    kind: "read: procfs/device input",
+    tool: "electron_network_route",
+    args: { url: "**/never", file: "/proc/self/environ" },
+    refusedWith: ["PATH_NOT_ALLOWED"]
+  },
+  {
+    kind: "read: procfs/device input",
+    tool: "electron_network_har_replay",
+    args: { file: join(places.out, "..", "environ-link") },
+    refusedWith: ["PATH_NOT_ALLOWED"]
+  },
+  {
+    kind: "read: procfs/device input",
+    tool: "electron_dialog_stub",
+    args: { action: "set", rules: [{ kind: "open", answer: { filePaths: ["/proc/self/environ"] } }] },
+    refusedWith: ["PATH_NOT_ALLOWED"]
+  },
   { kind: "availability: FIFO package.json", tool: "electron_launch", args: { app: join(places.outside, "fifo-app") }, refusedWith: ["INVALID_ARGUMENT"] },
   ...["STAGEWRIGHT_CHROMIUM", "STAGEWRIGHT_ELECTRON", "GTK_MODULES", "BROWSER"].map((key) => ({
     kind: "launch: program variable",
@@ -175,7 +267,12 @@ export const specialFileProbes = (places: Places): ReadonlyArray<Probe> => [
 
 /** Round 2: an electron package planted in a folder above the app's package.json never runs (the operator's runtime does). */
 export const parentElectronProbes = (places: Places): ReadonlyArray<Probe> => [
-  { kind: "launch: parent electron", tool: "electron_launch", args: { app: join(places.root, "plain"), timeoutMs: 3_000 }, refusedWith: ["LAUNCH_FAILED", "TIMEOUT"] }
+  {
+    kind: "launch: parent electron",
+    tool: "electron_launch",
+    args: { app: join(places.root, "plain"), timeoutMs: 3_000 },
+    refusedWith: ["LAUNCH_FAILED", "TIMEOUT"]
+  }
 ]
 
 /** Round 2: a secret typed by name reaches the page but never an answer (the server runs with --secrets). */
@@ -183,7 +280,13 @@ export const SECRET_VALUE = "TOP-SECRET-placeholder-7781"
 export const secretProbes = (): ReadonlyArray<Probe> => [
   { kind: "secrets: placeholder", tool: "electron_fill", args: { target: "label=Title", value: "{{secret:BENCH_PW}}" }, refusedWith: [], succeeds: true },
   { kind: "secrets: placeholder", tool: "electron_snapshot", args: {}, refusedWith: [], succeeds: true },
-  { kind: "secrets: placeholder", tool: "electron_expect_value", args: { target: "label=Title", value: "{{secret:BENCH_PW}}" }, refusedWith: [], succeeds: true },
+  {
+    kind: "secrets: placeholder",
+    tool: "electron_expect_value",
+    args: { target: "label=Title", value: "{{secret:BENCH_PW}}" },
+    refusedWith: [],
+    succeeds: true
+  },
   { kind: "secrets: placeholder", tool: "electron_fill", args: { target: "label=Title", value: "{{secret:UNKNOWN}}" }, refusedWith: ["INVALID_ARGUMENT"] }
 ]
 

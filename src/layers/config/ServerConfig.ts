@@ -54,6 +54,5 @@ export const defaultServerConfig: ServerConfigShape = {
 }
 
 export class ServerConfig extends Context.Tag("stagewright/ServerConfig")<ServerConfig, ServerConfigShape>() {
-  static readonly layer = (config: Partial<ServerConfigShape> = {}) =>
-    Layer.succeed(ServerConfig, ServerConfig.of({ ...defaultServerConfig, ...config }))
+  static readonly layer = (config: Partial<ServerConfigShape> = {}) => Layer.succeed(ServerConfig, ServerConfig.of({ ...defaultServerConfig, ...config }))
 }

@@ -14,7 +14,11 @@ import { PathNotAllowed } from "./errors.js"
  * or a read out of it.
  */
 export const outputPath = (dir: string, name: string, defaultExt: string): string | PathNotAllowed => {
-  const plain = `Give a plain file name such as "${basename(name).replace(/[^\w.-]/g, "_").replace(/^\.+/, "") || "output"}${defaultExt}".`
+  const plain = `Give a plain file name such as "${
+    basename(name)
+      .replace(/[^\w.-]/g, "_")
+      .replace(/^\.+/, "") || "output"
+  }${defaultExt}".`
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return new PathNotAllowed({ message: "the file name contains a control character", hint: plain })
   if (/[/\\]/.test(name) || name === "." || name === ".." || name.trim() === "") {

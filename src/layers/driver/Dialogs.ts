@@ -90,9 +90,9 @@ const make = Effect.map(SessionStore, (store) => {
     raceModal: (what, f) => Effect.flatMap(store.current, (s) => raceModal(store.run, s?.modals, what, f)),
     answerDialog: (dialog, action, promptText) =>
       Effect.flatMap(store.session, (s) =>
-        store.run(`${action} the ${dialog.type}`, () => (action === "accept" ? dialog.dialog.accept(promptText) : dialog.dialog.dismiss())).pipe(
-          Effect.tap(() => Effect.sync(() => s.noteDialogAnswer(dialog, action)))
-        )
+        store
+          .run(`${action} the ${dialog.type}`, () => (action === "accept" ? dialog.dialog.accept(promptText) : dialog.dialog.dismiss()))
+          .pipe(Effect.tap(() => Effect.sync(() => s.noteDialogAnswer(dialog, action))))
       ),
     takeDialog: store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.takeDialog()))),
     modalStates: statesAfter(false),
@@ -102,10 +102,14 @@ const make = Effect.map(SessionStore, (store) => {
       Effect.flatMap(store.session, (s) => {
         const origin = state.origin
         if (!("native" in origin)) return Effect.succeed(false)
-        return store.evaluateIn(s, "answer the native dialog", settleHeld, { id: origin.native.id, answer: answer as MainValue }).pipe(Effect.tap(() => Effect.sync(() => s.modals.settled(state))))
+        return store
+          .evaluateIn(s, "answer the native dialog", settleHeld, { id: origin.native.id, answer: answer as MainValue })
+          .pipe(Effect.tap(() => Effect.sync(() => s.modals.settled(state))))
       }).pipe(Effect.catchTag("AppNotRunning", () => Effect.succeed(false))),
     closeMenu: (state) =>
-      Effect.flatMap(store.session, (s) => store.evaluateIn(s, "close the context menu", closePopup, undefined).pipe(Effect.tap(() => Effect.sync(() => s.modals.settled(state))))).pipe(
+      Effect.flatMap(store.session, (s) =>
+        store.evaluateIn(s, "close the context menu", closePopup, undefined).pipe(Effect.tap(() => Effect.sync(() => s.modals.settled(state))))
+      ).pipe(
         Effect.catchTag("AppNotRunning", () => Effect.void),
         Effect.asVoid
       ),
@@ -116,5 +120,6 @@ const make = Effect.map(SessionStore, (store) => {
 export class Dialogs extends Context.Tag("stagewright/Dialogs")<Dialogs, DialogsShape>() {
   static readonly layer = Layer.effect(Dialogs, make)
   /** A double answering the given operations (any other one is a defect naming it). */
-  static readonly layerTest = (given: Partial<DialogsShape>) => Layer.succeed(Dialogs, testDouble("Dialogs", given, ["takeDialog", "modalStates", "modalStatesAfterAction"]))
+  static readonly layerTest = (given: Partial<DialogsShape>) =>
+    Layer.succeed(Dialogs, testDouble("Dialogs", given, ["takeDialog", "modalStates", "modalStatesAfterAction"]))
 }

@@ -43,7 +43,21 @@ export { Dialogs, type DialogsShape } from "./Dialogs.js"
 export { PageOps, type PageFunction, type PageOpsShape } from "./PageOps.js"
 export type { MainCode } from "./SessionStore.js"
 export { sessionLocal, type SessionLocal } from "./session-local.js"
-export { titleOf, type AppSession, type AttachOptions, type DialogPolicy, type DialogSeen, type DialogType, type LaunchOptions, type PendingDialog, type RecordedStep, type Surface, type WindowEntry, type WindowInfo, type WindowSelector } from "./session.js"
+export {
+  titleOf,
+  type AppSession,
+  type AttachOptions,
+  type DialogPolicy,
+  type DialogSeen,
+  type DialogType,
+  type LaunchOptions,
+  type PendingDialog,
+  type RecordedStep,
+  type Surface,
+  type WindowEntry,
+  type WindowInfo,
+  type WindowSelector
+} from "./session.js"
 export { toFunction, expandSelector, shorthandOf, pageFunction, REF_PATTERN } from "./selectors.js"
 export { prefixRefs } from "./refs.js"
 export type { SurfaceKind } from "./surface.js"

@@ -36,7 +36,10 @@ export interface AppLifecycleShape {
   /** Attaches by pid to an app without a debug port, through its main-process inspector (opened with SIGUSR1). */
   readonly attachProcess: (options: ProcessAttachOptions, name?: string) => Effect.Effect<AppSession, LaunchFailed>
   /** Closes the named session (default: the active one); another session, if any, becomes active. */
-  readonly close: (timeoutMs?: number, name?: string) => Effect.Effect<{ readonly graceful: boolean; readonly pid?: number | undefined; readonly name: string }, AppNotRunning>
+  readonly close: (
+    timeoutMs?: number,
+    name?: string
+  ) => Effect.Effect<{ readonly graceful: boolean; readonly pid?: number | undefined; readonly name: string }, AppNotRunning>
   /** Makes a session the active one (the one tools act on). */
   readonly selectSession: (name: string) => Effect.Effect<AppSession, AppNotRunning>
   /** The server's sessions, oldest first. */
@@ -118,7 +121,9 @@ const make = Effect.gen(function* () {
   })
 
   const attachToProcess = Effect.fn("AppLifecycle.attachProcess")(function* (options: ProcessAttachOptions, name?: string) {
-    return yield* store.oneAtATime(install(name, attachProcess(options))).pipe(Effect.tapError((error) => Effect.logWarning(`attach to pid ${options.pid} failed: ${error.message}`)))
+    return yield* store
+      .oneAtATime(install(name, attachProcess(options)))
+      .pipe(Effect.tapError((error) => Effect.logWarning(`attach to pid ${options.pid} failed: ${error.message}`)))
   })
 
   const close = Effect.fn("AppLifecycle.close")(function* (timeoutMs: number = 5_000, name?: string) {
@@ -135,7 +140,8 @@ const make = Effect.gen(function* () {
     store.serialized(
       Effect.flatMap(Ref.get(store.state), (all) => {
         const found = all.sessions.find((h) => h.name === name)
-        if (found === undefined) return Effect.fail(new AppNotRunning({ message: `No app session ${name} (sessions: ${names(all)})`, hint: "electron_status lists the sessions." }))
+        if (found === undefined)
+          return Effect.fail(new AppNotRunning({ message: `No app session ${name} (sessions: ${names(all)})`, hint: "electron_status lists the sessions." }))
         return Effect.as(Ref.set(store.state, { ...all, active: name }), found.session)
       })
     )
@@ -172,5 +178,6 @@ const make = Effect.gen(function* () {
 export class AppLifecycle extends Context.Tag("stagewright/AppLifecycle")<AppLifecycle, AppLifecycleShape>() {
   static readonly layer = Layer.scoped(AppLifecycle, make)
   /** A double answering the given operations (any other one is a defect naming it). */
-  static readonly layerTest = (given: Partial<AppLifecycleShape>) => Layer.succeed(AppLifecycle, testDouble("AppLifecycle", given, ["current", "session", "sessions"]))
+  static readonly layerTest = (given: Partial<AppLifecycleShape>) =>
+    Layer.succeed(AppLifecycle, testDouble("AppLifecycle", given, ["current", "session", "sessions"]))
 }

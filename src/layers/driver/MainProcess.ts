@@ -58,10 +58,15 @@ const make = Effect.gen(function* () {
     const s = yield* store.session
     if (!s.hasMainProcess) return
     const fresh = yield* store
-      .evaluateIn(s, "read main-process errors", (_electron: ElectronModule, after: number) => {
-        const hooks = (globalThis as { __stagewright?: { errors: Array<{ seq: number }> } }).__stagewright
-        return hooks ? hooks.errors.filter((e) => e.seq > after) : []
-      }, s.mainErrorCursor)
+      .evaluateIn(
+        s,
+        "read main-process errors",
+        (_electron: ElectronModule, after: number) => {
+          const hooks = (globalThis as { __stagewright?: { errors: Array<{ seq: number }> } }).__stagewright
+          return hooks ? hooks.errors.filter((e) => e.seq > after) : []
+        },
+        s.mainErrorCursor
+      )
       .pipe(Effect.orElseSucceed(() => []))
     for (const e of fresh as Array<{ seq: number; at: number; kind: "main" | "crash" | "unresponsive"; message: string }>) {
       s.mainErrorCursor = Math.max(s.mainErrorCursor, e.seq)

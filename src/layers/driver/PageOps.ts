@@ -51,7 +51,8 @@ const make = Effect.map(SessionStore, (store) => {
   return PageOps.of({
     run,
     // The page function's type is restated for playwright-core (its own type is not exported).
-    evaluate: <R, A>(entry: Surface, what: string, fn: PageFunction<A, R>, arg?: A) => run(what, () => entry.scope.evaluate<R, A | undefined>(fn as never, arg)),
+    evaluate: <R, A>(entry: Surface, what: string, fn: PageFunction<A, R>, arg?: A) =>
+      run(what, () => entry.scope.evaluate<R, A | undefined>(fn as never, arg)),
     count: (locator, what) => run(what, () => locator.count()),
     withCdp: (entry, what, use) =>
       Effect.flatMap(store.session, (s) =>
@@ -66,7 +67,9 @@ const make = Effect.map(SessionStore, (store) => {
       ),
     poll: waits.poll,
     waitSliced: (what, attempt, timeoutMs) =>
-      waits.waitSliced((slice) => run(what, () => attempt(slice)), timeoutMs).pipe(Effect.asVoid, Effect.withSpan("PageOps.waitSliced", { attributes: { what } })),
+      waits
+        .waitSliced((slice) => run(what, () => attempt(slice)), timeoutMs)
+        .pipe(Effect.asVoid, Effect.withSpan("PageOps.waitSliced", { attributes: { what } })),
     runAction: makeRunAction(run, (what, f) => Effect.flatMap(store.current, (s) => raceModal(run, s?.modals, what, f)))
   })
 })

@@ -19,7 +19,10 @@ export interface SnapshotsShape {
   readonly locate: (entry: Surface, target: string) => Effect.Effect<Locator, RefStale | InvalidArgument>
   /** An AI-mode aria snapshot of a window (or of a target in it); records its refs. */
   /** `armed`: the change summary's snapshot, right after a change check that armed the page (pageChanges). */
-  readonly snapshot: (entry: Surface, options?: { readonly target?: string; readonly depth?: number; readonly armed?: boolean }) => Effect.Effect<string, PlaywrightError>
+  readonly snapshot: (
+    entry: Surface,
+    options?: { readonly target?: string; readonly depth?: number; readonly armed?: boolean }
+  ) => Effect.Effect<string, PlaywrightError>
   /**
    * Whether the window's page changed since its latest full snapshot, without taking one: quiet when its
    * DOM and visibility are as they were (then the fields whose values changed, and where the focus went).
@@ -36,7 +39,10 @@ export interface SnapshotsShape {
 }
 
 export class Snapshots extends Context.Tag("stagewright/Snapshots")<Snapshots, SnapshotsShape>() {
-  static readonly layer = Layer.effect(Snapshots, Effect.map(SessionStore, (store) => Snapshots.of(snapshotOps(store.run, store.current))))
+  static readonly layer = Layer.effect(
+    Snapshots,
+    Effect.map(SessionStore, (store) => Snapshots.of(snapshotOps(store.run, store.current)))
+  )
   /** A double answering the given operations (any other one is a defect naming it). */
   static readonly layerTest = (given: Partial<SnapshotsShape>) => Layer.succeed(Snapshots, testDouble("Snapshots", given, []))
 }

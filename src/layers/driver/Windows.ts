@@ -73,13 +73,18 @@ const make = Effect.gen(function* () {
     entry.facts === undefined
       ? Effect.succeed({})
       : main
-          .evaluateMain("read the view's bounds", (electron, id: number) => {
-            const wc = electron.webContents.fromId(id)
-            const win = wc ? (electron.BrowserWindow.fromWebContents(wc) as MainValue) : null
-            const views: Array<MainValue> = win && win.contentView ? [...win.contentView.children, ...(typeof win.getBrowserViews === "function" ? win.getBrowserViews() : [])] : []
-            const view = views.find((v) => v.webContents === wc)
-            return view ? (view.getBounds() as { x: number; y: number; width: number; height: number }) : null
-          }, entry.facts.webContentsId)
+          .evaluateMain(
+            "read the view's bounds",
+            (electron, id: number) => {
+              const wc = electron.webContents.fromId(id)
+              const win = wc ? (electron.BrowserWindow.fromWebContents(wc) as MainValue) : null
+              const views: Array<MainValue> =
+                win && win.contentView ? [...win.contentView.children, ...(typeof win.getBrowserViews === "function" ? win.getBrowserViews() : [])] : []
+              const view = views.find((v) => v.webContents === wc)
+              return view ? (view.getBounds() as { x: number; y: number; width: number; height: number }) : null
+            },
+            entry.facts.webContentsId
+          )
           .pipe(
             Effect.map((bounds) => (bounds === null ? {} : { bounds })),
             Effect.orElseSucceed(() => (entry.facts?.bounds !== undefined ? { bounds: entry.facts.bounds } : {}))
@@ -99,7 +104,10 @@ const make = Effect.gen(function* () {
       // Selecting is not touching the page: a window with an open dialog can be selected.
       const byId = open.find((w) => w.id === selector.id)
       if (byId) return byId
-      return yield* new WindowNotFound({ message: `No window or surface ${selector.id} (open: ${openIds(s)})`, hint: "electron_windows lists the surfaces: windows, views, guests and frames." })
+      return yield* new WindowNotFound({
+        message: `No window or surface ${selector.id} (open: ${openIds(s)})`,
+        hint: "electron_windows lists the surfaces: windows, views, guests and frames."
+      })
     }
     if (selector.index !== undefined) {
       const entry = open[selector.index]
@@ -110,7 +118,8 @@ const make = Effect.gen(function* () {
       const titles =
         selector.title !== undefined ? yield* Effect.forEach(open, (entry) => title(entry, 3_000), { concurrency: "unbounded" }) : open.map(() => "")
       // A window whose load failed also matches the URL it tried.
-      const urls = selector.url !== undefined ? yield* Effect.forEach(open, (entry) => failedLoads.urlMatches(s, entry, selector.url!), { concurrency: "unbounded" }) : []
+      const urls =
+        selector.url !== undefined ? yield* Effect.forEach(open, (entry) => failedLoads.urlMatches(s, entry, selector.url!), { concurrency: "unbounded" }) : []
       const found = open.find((entry, i) => (selector.title === undefined || titles[i]!.includes(selector.title)) && (selector.url === undefined || urls[i]))
       if (found) return found
     }
@@ -143,18 +152,29 @@ const make = Effect.gen(function* () {
     const s = yield* session
     const t = yield* title(entry)
     const failed = entry.frame === undefined ? yield* failedLoads.failedUrlOf(s, entry) : undefined
-    const base = { ...surfaceFacts(s, entry), active: s.activeId === entry.id, title: t, url: entry.url(), ...(failed !== undefined ? { failedUrl: failed } : {}) }
+    const base = {
+      ...surfaceFacts(s, entry),
+      active: s.activeId === entry.id,
+      title: t,
+      url: entry.url(),
+      ...(failed !== undefined ? { failedUrl: failed } : {})
+    }
     if (entry.kind === "view") return { ...base, ...(yield* viewBounds(entry)) } as WindowInfo
     if (!s.hasMainProcess || entry.kind !== "window") return base as WindowInfo
     const details = yield* main
-      .evaluateWindow(entry, "read the window state", (win) => ({
-        bounds: win.getBounds(),
-        focused: win.isFocused(),
-        visible: win.isVisible(),
-        minimized: win.isMinimized(),
-        maximized: win.isMaximized(),
-        fullScreen: win.isFullScreen()
-      }), undefined)
+      .evaluateWindow(
+        entry,
+        "read the window state",
+        (win) => ({
+          bounds: win.getBounds(),
+          focused: win.isFocused(),
+          visible: win.isVisible(),
+          minimized: win.isMinimized(),
+          maximized: win.isMaximized(),
+          fullScreen: win.isFullScreen()
+        }),
+        undefined
+      )
       .pipe(Effect.orElseSucceed(() => ({})))
     return { ...base, ...details } as WindowInfo
   })

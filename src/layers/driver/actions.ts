@@ -27,10 +27,20 @@ const started = (error: PlaywrightError) => STARTED.test(typeof error.cause === 
 /** A slice's failure states the slice's bound: the agent is told the whole wait. */
 const withBound = (error: PlaywrightError, ms: number): PlaywrightError => {
   if (error._tag === "ElementNotFound") {
-    return new ElementNotFound({ message: error.message.replace(/within \d+ ms/, `within ${ms} ms`), hint: error.hint, details: error.details, cause: error.cause })
+    return new ElementNotFound({
+      message: error.message.replace(/within \d+ ms/, `within ${ms} ms`),
+      hint: error.hint,
+      details: error.details,
+      cause: error.cause
+    })
   }
   if (error._tag === "Timeout") {
-    return new Timeout({ message: error.message.replace(/Timeout \d+ms exceeded/, `Timeout ${ms}ms exceeded`), hint: error.hint, details: error.details, cause: error.cause })
+    return new Timeout({
+      message: error.message.replace(/Timeout \d+ms exceeded/, `Timeout ${ms}ms exceeded`),
+      hint: error.hint,
+      details: error.details,
+      cause: error.cause
+    })
   }
   return error
 }
@@ -51,7 +61,10 @@ export const makeRunAction =
       const deadline = (yield* Clock.currentTimeMillis) + bound
       const perform = (ms: number, ready: R | undefined) =>
         action.reportsDialogs === false
-          ? Effect.as(run(action.what, () => action.perform(ms, ready)), undefined)
+          ? Effect.as(
+              run(action.what, () => action.perform(ms, ready)),
+              undefined
+            )
           : race(action.what, () => action.perform(ms, ready))
       // Retried until the deadline: a last failure that is a wait's was cut at the deadline, the whole bound.
       const sliced = <A>(attempt: (sliceMs: number) => Effect.Effect<A, PlaywrightError>) =>

@@ -36,7 +36,10 @@ const closeInspector = (client: InspectorClient, opened: OpenedInspector) =>
   Effect.promise(async () => {
     if (opened.openedByUs && !client.closed) {
       await client
-        .send("Runtime.evaluate", { expression: "{ const inspector = require('inspector'); setTimeout(() => inspector.close(), 0); undefined }", includeCommandLineAPI: true })
+        .send("Runtime.evaluate", {
+          expression: "{ const inspector = require('inspector'); setTimeout(() => inspector.close(), 0); undefined }",
+          includeCommandLineAPI: true
+        })
         .catch(() => undefined)
     }
     client.shutdown()
@@ -52,27 +55,42 @@ export const attachProcess = (options: ProcessAttachOptions) => (scope: Scope.Sc
     const inspector = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => InspectorClient.connect(opened.url, timeout),
-        catch: (cause) => new LaunchFailed({ message: `Opened the inspector of pid ${options.pid} (${target.name}), but connecting to it failed: ${firstLine(cause)}`, cause })
-      }).pipe(Effect.tapError(() => (opened.openedByUs ? Effect.logWarning(`pid ${options.pid}: its inspector stays open on 127.0.0.1:${opened.port}`) : Effect.void))),
+        catch: (cause) =>
+          new LaunchFailed({ message: `Opened the inspector of pid ${options.pid} (${target.name}), but connecting to it failed: ${firstLine(cause)}`, cause })
+      }).pipe(
+        Effect.tapError(() => (opened.openedByUs ? Effect.logWarning(`pid ${options.pid}: its inspector stays open on 127.0.0.1:${opened.port}`) : Effect.void))
+      ),
       (client) => closeInspector(client, opened)
     ).pipe(Scope.extend(scope))
     inspector.releasedByScope = true
     const electron = yield* Effect.tryPromise({
-      try: () => inspector.evaluate<string, undefined>("(electron) => typeof electron?.webContents?.getAllWebContents === 'function' ? process.versions.electron ?? '' : ''"),
-      catch: (cause) => new LaunchFailed({ message: `pid ${options.pid} (${target.name}): require('electron') failed in its main process: ${firstLine(cause)}`, cause })
+      try: () =>
+        inspector.evaluate<string, undefined>(
+          "(electron) => typeof electron?.webContents?.getAllWebContents === 'function' ? process.versions.electron ?? '' : ''"
+        ),
+      catch: (cause) =>
+        new LaunchFailed({ message: `pid ${options.pid} (${target.name}): require('electron') failed in its main process: ${firstLine(cause)}`, cause })
     })
-    if (!electron) return yield* new LaunchFailed({ message: `pid ${options.pid} (${target.name}) has a Node inspector, but its main process has no Electron module to reach its windows with` })
+    if (!electron)
+      return yield* new LaunchFailed({
+        message: `pid ${options.pid} (${target.name}) has a Node inspector, but its main process has no Electron module to reach its windows with`
+      })
     const relay = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => MainRelay.start(inspector),
-        catch: (cause) => new LaunchFailed({ message: `pid ${options.pid} (${target.name}): the window relay could not start in its main process: ${firstLine(cause)}`, cause })
+        catch: (cause) =>
+          new LaunchFailed({ message: `pid ${options.pid} (${target.name}): the window relay could not start in its main process: ${firstLine(cause)}`, cause })
       }),
       (started) => Effect.promise(() => started.close())
     ).pipe(Scope.extend(scope))
     const browser = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => chromium.connectOverCDP(relay.endpoint, { timeout }),
-        catch: (cause) => new LaunchFailed({ message: `pid ${options.pid} (${target.name}): connecting to its windows through the main process failed: ${firstLine(cause)}`, cause })
+        catch: (cause) =>
+          new LaunchFailed({
+            message: `pid ${options.pid} (${target.name}): connecting to its windows through the main process failed: ${firstLine(cause)}`,
+            cause
+          })
       }),
       (connected) => Effect.promise(() => connected.close().catch(() => undefined))
     ).pipe(Scope.extend(scope))

@@ -26,7 +26,11 @@ const MAX_PENDING = 64 * 1024
 const TAIL_LINES = 5
 
 // eslint-disable-next-line no-control-regex
-const printable = (line: string) => line.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim().slice(0, 200)
+const printable = (line: string) =>
+  line
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
+    .trim()
+    .slice(0, 200)
 
 /** Waits for Chromium's DevTools line on the process's stderr; fails when the process ends or cannot start first. */
 const devtoolsEndpoint = (child: ChildProcess, what: string, timeout: number): Effect.Effect<string, LaunchFailed> =>
@@ -81,81 +85,95 @@ const devtoolsEndpoint = (child: ChildProcess, what: string, timeout: number): E
  * Starts the prepared build with Chromium's debugging port in `scope`, connects over CDP and waits for its
  * first window. Its display is chosen as for every launch (xvfb.ts, per the --xvfb mode).
  */
-export const launchOverCdp = (options: LaunchOptions, { runtime, app, timeout }: Prepared, xvfb: XvfbMode = "auto") => (scope: Scope.Scope) =>
-  Effect.gen(function* () {
-    const { env: displayEnv, display } = yield* displayForLaunch(xvfb, runtime.kind, { ...(process.env as Record<string, string>), ...(options.env ?? {}) }).pipe(Scope.extend(scope))
-    const { chromium } = yield* playwright
-    const what = app ?? runtime.executablePath
-    const userArgs = options.args ?? []
-    // The same switches playwright-core's launch passes, but --remote-debugging-port instead of --inspect.
-    const args = [
-      ...(process.platform === "linux" && !userArgs.includes("--no-sandbox") ? ["--no-sandbox"] : []),
-      "--remote-debugging-port=0",
-      ...(app !== undefined ? [app] : []),
-      ...userArgs
-    ]
-    // As playwright-core's launch: NODE_OPTIONS is not passed on.
-    const { NODE_OPTIONS: _nodeOptions, ...env } = displayEnv
-    const child = yield* Effect.acquireRelease(
-      Effect.try({
-        try: () => {
-          const started = spawn(runtime.executablePath, args, {
-            env,
-            ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
-            // stdin is a pipe, as under playwright-core: the stand-in (and an app that reads it) sees EOF when the server is gone.
-            stdio: ["pipe", "ignore", "pipe"],
-            detached: process.platform !== "win32"
-          })
-          // A spawn failure (ENOENT, EACCES) is an 'error' event: devtoolsEndpoint reports it; none may go unhandled.
-          started.on("error", () => undefined)
-          started.stdin?.on("error", () => undefined)
-          return started
+export const launchOverCdp =
+  (options: LaunchOptions, { runtime, app, timeout }: Prepared, xvfb: XvfbMode = "auto") =>
+  (scope: Scope.Scope) =>
+    Effect.gen(function* () {
+      const { env: displayEnv, display } = yield* displayForLaunch(xvfb, runtime.kind, {
+        ...(process.env as Record<string, string>),
+        ...(options.env ?? {})
+      }).pipe(Scope.extend(scope))
+      const { chromium } = yield* playwright
+      const what = app ?? runtime.executablePath
+      const userArgs = options.args ?? []
+      // The same switches playwright-core's launch passes, but --remote-debugging-port instead of --inspect.
+      const args = [
+        ...(process.platform === "linux" && !userArgs.includes("--no-sandbox") ? ["--no-sandbox"] : []),
+        "--remote-debugging-port=0",
+        ...(app !== undefined ? [app] : []),
+        ...userArgs
+      ]
+      // As playwright-core's launch: NODE_OPTIONS is not passed on.
+      const { NODE_OPTIONS: _nodeOptions, ...env } = displayEnv
+      const child = yield* Effect.acquireRelease(
+        Effect.try({
+          try: () => {
+            const started = spawn(runtime.executablePath, args, {
+              env,
+              ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
+              // stdin is a pipe, as under playwright-core: the stand-in (and an app that reads it) sees EOF when the server is gone.
+              stdio: ["pipe", "ignore", "pipe"],
+              detached: process.platform !== "win32"
+            })
+            // A spawn failure (ENOENT, EACCES) is an 'error' event: devtoolsEndpoint reports it; none may go unhandled.
+            started.on("error", () => undefined)
+            started.stdin?.on("error", () => undefined)
+            return started
+          },
+          catch: (cause) => new LaunchFailed({ message: `Could not start ${what}: ${firstLine(cause)}`, cause })
+        }),
+        (started) => Effect.zipRight(killProcessGroup(started), killGroupLeftovers(started))
+      ).pipe(Scope.extend(scope))
+      const endpoint = yield* devtoolsEndpoint(child, what, timeout)
+      // From here on the app's stderr is drained, never kept.
+      child.stderr?.resume()
+      const browser = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: () => chromium.connectOverCDP(endpoint, { timeout }),
+          catch: (cause) => new LaunchFailed({ message: `${what} opened ${endpoint}, but connecting to it failed: ${firstLine(cause)}`, cause })
+        }),
+        (connected) => Effect.promise(() => connected.close().catch(() => undefined))
+      ).pipe(Scope.extend(scope))
+      const context = browser.contexts()[0]
+      if (!context) return yield* new LaunchFailed({ message: `${endpoint} has no browser context to drive` })
+      const session = new AppSession({
+        kind: "launched",
+        context,
+        launch: {
+          executablePath: runtime.executablePath,
+          runtime: runtime.kind,
+          reason: runtime.reason,
+          app,
+          args: userArgs,
+          cwd: options.cwd,
+          env: options.env ?? {},
+          ...(display ? { display } : {})
         },
-        catch: (cause) => new LaunchFailed({ message: `Could not start ${what}: ${firstLine(cause)}`, cause })
-      }),
-      (started) => Effect.zipRight(killProcessGroup(started), killGroupLeftovers(started))
-    ).pipe(Scope.extend(scope))
-    const endpoint = yield* devtoolsEndpoint(child, what, timeout)
-    // From here on the app's stderr is drained, never kept.
-    child.stderr?.resume()
-    const browser = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => chromium.connectOverCDP(endpoint, { timeout }),
-        catch: (cause) => new LaunchFailed({ message: `${what} opened ${endpoint}, but connecting to it failed: ${firstLine(cause)}`, cause })
-      }),
-      (connected) => Effect.promise(() => connected.close().catch(() => undefined))
-    ).pipe(Scope.extend(scope))
-    const context = browser.contexts()[0]
-    if (!context) return yield* new LaunchFailed({ message: `${endpoint} has no browser context to drive` })
-    const session = new AppSession({
-      kind: "launched",
-      context,
-      launch: { executablePath: runtime.executablePath, runtime: runtime.kind, reason: runtime.reason, app, args: userArgs, cwd: options.cwd, env: options.env ?? {}, ...(display ? { display } : {}) },
-      browser,
-      child,
-      overCdpReason: OVER_CDP_REASON
+        browser,
+        child,
+        overCdpReason: OVER_CDP_REASON
+      })
+      wireSession(session)
+      child.once("exit", () => {
+        if (session.exit) return
+        session.exit = { at: new Date().toISOString(), expected: session.closing, detail: session.closing ? "closed" : describeExit(child) }
+        if (!session.closing) session.errors.push({ at: Date.now(), kind: "main", message: `The main process exited (${session.exit.detail})` })
+      })
+      yield* Effect.tryPromise({
+        try: async () => {
+          const page = context.pages()[0] ?? (await context.waitForEvent("page", { timeout }))
+          // A new Electron window has no document until the app's first loadURL/loadFile commits, and
+          // playwright-core reports such a page only after that first navigation: no wait of our own here.
+          await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
+          session.setActive((await session.addPage(page, Promise.resolve(null))).id)
+        },
+        catch: (cause) =>
+          new LaunchFailed({
+            message: `The app started (over CDP) but opened no window within ${timeout} ms: ${firstLine(cause)}`,
+            hint: "Check that the app creates a BrowserWindow at startup; pass a larger timeoutMs for slow apps.",
+            cause
+          })
+      })
+      yield* Effect.logInfo(`launched ${what} over CDP (pid ${child.pid}; its EnableNodeCliInspectArguments fuse is off)`)
+      return session
     })
-    wireSession(session)
-    child.once("exit", () => {
-      if (session.exit) return
-      session.exit = { at: new Date().toISOString(), expected: session.closing, detail: session.closing ? "closed" : describeExit(child) }
-      if (!session.closing) session.errors.push({ at: Date.now(), kind: "main", message: `The main process exited (${session.exit.detail})` })
-    })
-    yield* Effect.tryPromise({
-      try: async () => {
-        const page = context.pages()[0] ?? (await context.waitForEvent("page", { timeout }))
-        // A new Electron window has no document until the app's first loadURL/loadFile commits, and
-        // playwright-core reports such a page only after that first navigation: no wait of our own here.
-        await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
-        session.setActive((await session.addPage(page, Promise.resolve(null))).id)
-      },
-      catch: (cause) =>
-        new LaunchFailed({
-          message: `The app started (over CDP) but opened no window within ${timeout} ms: ${firstLine(cause)}`,
-          hint: "Check that the app creates a BrowserWindow at startup; pass a larger timeoutMs for slow apps.",
-          cause
-        })
-    })
-    yield* Effect.logInfo(`launched ${what} over CDP (pid ${child.pid}; its EnableNodeCliInspectArguments fuse is off)`)
-    return session
-  })

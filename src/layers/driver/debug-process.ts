@@ -42,7 +42,8 @@ export const attachableProcess = (pid: number): Effect.Effect<AttachableProcess,
     }
     const probe = yield* ProcessProbe
     const owner = yield* probe.ownerOf(pid)
-    if (owner === undefined) return yield* refuse(`Cannot attach to pid ${pid}: no process ${pid} is running`, "Call electron_attach with no arguments to list running apps.")
+    if (owner === undefined)
+      return yield* refuse(`Cannot attach to pid ${pid}: no process ${pid} is running`, "Call electron_attach with no arguments to list running apps.")
     if (owner !== probe.myUid) {
       return yield* refuse(
         `Cannot attach to pid ${pid}: it belongs to another user (uid ${owner}); Stagewright opens the inspector only of its own user's processes (uid ${probe.myUid ?? "?"})`,
@@ -54,7 +55,10 @@ export const attachableProcess = (pid: number): Effect.Effect<AttachableProcess,
     const name = untrustedText(basename(facts.program), 40) || "?"
     const helper = facts.argv.find((arg) => arg.startsWith("--type="))
     if (helper !== undefined) {
-      return yield* refuse(`Cannot attach to pid ${pid} (${name}): it is a Chromium helper process (${untrustedText(helper, 40)}), not the app's main process`, "Attach to the app's main process: electron_attach with no arguments lists it.")
+      return yield* refuse(
+        `Cannot attach to pid ${pid} (${name}): it is a Chromium helper process (${untrustedText(helper, 40)}), not the app's main process`,
+        "Attach to the app's main process: electron_attach with no arguments lists it."
+      )
     }
     const wire = yield* fuseWireOf(facts.program)
     if (wire === undefined) {
@@ -74,7 +78,10 @@ export const attachableProcess = (pid: number): Effect.Effect<AttachableProcess,
 
 /** `--inspect-port=[host:]port` of a command line (Node's default: 127.0.0.1:9229). */
 export const inspectPortOf = (argv: ReadonlyArray<string>): { readonly host: string; readonly port: number } => {
-  const spec = [...argv].reverse().map((arg) => /^--(?:inspect-port|debug-port)=(.+)$/.exec(arg)?.[1]).find((value) => value !== undefined)
+  const spec = [...argv]
+    .reverse()
+    .map((arg) => /^--(?:inspect-port|debug-port)=(.+)$/.exec(arg)?.[1])
+    .find((value) => value !== undefined)
   if (spec === undefined) return { host: "127.0.0.1", port: 9229 }
   const colon = spec.lastIndexOf(":")
   const host = colon === -1 ? "127.0.0.1" : spec.slice(0, colon).replace(/^\[|\]$/g, "") || "127.0.0.1"
@@ -126,7 +133,10 @@ export const openInspector = (target: AttachableProcess, timeoutMs: number): Eff
     if (open !== undefined) return { ...open, openedByUs: false }
     const { host, port } = inspectPortOf(target.facts.argv)
     if (!isLoopbackHost(host)) {
-      return yield* refuse(`Cannot attach to pid ${pid} (${target.name}): its inspector would listen on ${untrustedText(host, 60)}:${port}, not on loopback`, "Restart the app without a non-loopback --inspect-port, or with --remote-debugging-port=9222.")
+      return yield* refuse(
+        `Cannot attach to pid ${pid} (${target.name}): its inspector would listen on ${untrustedText(host, 60)}:${port}, not on loopback`,
+        "Restart the app without a non-loopback --inspect-port, or with --remote-debugging-port=9222."
+      )
     }
     if (port !== 0 && (yield* portTaken(port))) {
       return yield* refuse(
@@ -144,7 +154,9 @@ export const openInspector = (target: AttachableProcess, timeoutMs: number): Eff
       Effect.retry(Schedule.spaced("100 millis")),
       Effect.timeout(bound),
       Effect.mapError(() =>
-        refuse(`Sent SIGUSR1 to pid ${pid} (${target.name}), but no Node inspector opened on its loopback ports within ${bound} ms (the app may handle SIGUSR1 itself, or its build ignores it)`)
+        refuse(
+          `Sent SIGUSR1 to pid ${pid} (${target.name}), but no Node inspector opened on its loopback ports within ${bound} ms (the app may handle SIGUSR1 itself, or its build ignores it)`
+        )
       )
     )
     return { ...opened, openedByUs: true }

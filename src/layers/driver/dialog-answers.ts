@@ -72,7 +72,7 @@ export class DialogAnswers {
     const seen: DialogSeen = { at: Date.now(), window, type, message: dialog.message().slice(0, 1_000), outcome: "pending" }
     this.history.push(seen)
     const index = this.#once.findIndex((p) => p.type === undefined || p.type === type)
-    const policy = index >= 0 ? this.#once.splice(index, 1)[0] : this.#standing.get(type as DialogType) ?? this.#standing.get("any")
+    const policy = index >= 0 ? this.#once.splice(index, 1)[0] : (this.#standing.get(type as DialogType) ?? this.#standing.get("any"))
     if (policy === undefined || policy.action === "ask") return { seen, answered: false }
     const settle = policy.action === "accept" ? dialog.accept(policy.promptText) : dialog.dismiss()
     settle.catch(() => undefined)

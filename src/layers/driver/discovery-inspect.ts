@@ -37,8 +37,14 @@ export const inspectableApps = (skip: ReadonlySet<number>): Effect.Effect<Readon
     if (process.platform !== "linux") return []
     const probe = yield* ProcessProbe
     const entries = yield* Effect.tryPromise(() => readdir("/proc")).pipe(Effect.orElseSucceed(() => [] as Array<string>))
-    const pids = entries.filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => pid !== process.pid && !skip.has(pid)).slice(0, MAX_PROCESSES)
-    const mine = yield* Effect.filter(pids, (pid) => Effect.map(probe.ownerOf(pid), (owner) => owner !== undefined && owner === probe.myUid), { concurrency: 32 })
+    const pids = entries
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .filter((pid) => pid !== process.pid && !skip.has(pid))
+      .slice(0, MAX_PROCESSES)
+    const mine = yield* Effect.filter(pids, (pid) => Effect.map(probe.ownerOf(pid), (owner) => owner !== undefined && owner === probe.myUid), {
+      concurrency: 32
+    })
     const found = yield* Effect.forEach(
       mine,
       (pid) =>

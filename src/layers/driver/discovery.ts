@@ -48,7 +48,10 @@ export interface Discovery {
 /** A short, printable rendering of untrusted text. */
 export const untrustedText = (text: string, max = 80): string => {
   // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g, " ").replace(/\s+/g, " ").trim()
+  const clean = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean
 }
 
@@ -103,7 +106,10 @@ const candidateOf = (pid: number): Effect.Effect<Candidate | undefined> =>
     const switchPort = cmdline === undefined ? undefined : PORT_SWITCH.exec(cmdline)?.[1]
     if (cmdline === undefined || switchPort === undefined) return undefined
     // Only this user's processes: another user's browser is theirs.
-    const owner = yield* Effect.tryPromise(() => stat(`/proc/${pid}`)).pipe(Effect.map((s) => s.uid), Effect.orElseSucceed(() => -1))
+    const owner = yield* Effect.tryPromise(() => stat(`/proc/${pid}`)).pipe(
+      Effect.map((s) => s.uid),
+      Effect.orElseSucceed(() => -1)
+    )
     if (owner !== myUid()) return undefined
     const statLine = (yield* head(`/proc/${pid}/stat`, 1024)) ?? ""
     const ppid = Number(statLine.slice(statLine.lastIndexOf(")") + 2).split(" ")[1])
@@ -159,7 +165,11 @@ export const probeDebugPort = (port: number, ms = PROBE_MS): Effect.Effect<Probe
 export const discoverApps: Effect.Effect<Discovery> = Effect.gen(function* () {
   if (process.platform !== "linux") return { supported: false, apps: [], scanned: 0, notProbed: 0 }
   const entries = yield* Effect.tryPromise(() => readdir("/proc")).pipe(Effect.orElseSucceed(() => [] as Array<string>))
-  const pids = entries.filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => pid !== process.pid).slice(0, MAX_PROCESSES)
+  const pids = entries
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => pid !== process.pid)
+    .slice(0, MAX_PROCESSES)
   const found = yield* Effect.forEach(pids, candidateOf, { concurrency: READ_CONCURRENCY })
   const candidates = new Map(found.filter((c): c is Candidate => c !== undefined).map((c) => [c.pid, c]))
   // A process whose parent also carries the switch belongs to the parent's app.
@@ -193,13 +203,21 @@ export const discoverApps: Effect.Effect<Discovery> = Effect.gen(function* () {
       ),
     { concurrency: PROBE_CONCURRENCY }
   )
-  return { supported: true, apps: probed.filter((app): app is DebuggableApp => app !== undefined), scanned: pids.length, notProbed: Math.max(0, groups.length - MAX_PROBED) }
+  return {
+    supported: true,
+    apps: probed.filter((app): app is DebuggableApp => app !== undefined),
+    scanned: pids.length,
+    notProbed: Math.max(0, groups.length - MAX_PROBED)
+  }
 })
 
 /** Why `pid` is not among the discovered apps: not running, another user's, or no open port. */
 export const whyNotDebuggable = (pid: number): Effect.Effect<string> =>
   Effect.gen(function* () {
-    const owner = yield* Effect.tryPromise(() => stat(`/proc/${pid}`)).pipe(Effect.map((s) => s.uid), Effect.orElseSucceed(() => undefined))
+    const owner = yield* Effect.tryPromise(() => stat(`/proc/${pid}`)).pipe(
+      Effect.map((s) => s.uid),
+      Effect.orElseSucceed(() => undefined)
+    )
     if (owner === undefined) return `no process ${pid} is running`
     if (owner !== myUid()) return `process ${pid} belongs to another user`
     const cmdline = (yield* head(`/proc/${pid}/cmdline`, CMDLINE_BYTES)) ?? ""

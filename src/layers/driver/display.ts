@@ -41,12 +41,17 @@ export const displaySituation = (
   if (platform !== "linux") return { action: "none", reason: `on ${platform} Electron uses the system's window server; --xvfb ${mode} applies to Linux only` }
   if (!headed) return { action: "none", reason: "the app runs headless and needs no display" }
   if (mode === "always") {
-    return { action: "start-xvfb", because: "--xvfb always is set", reason: "a private Xvfb is started for each headed launch (--xvfb always), whatever DISPLAY says" }
+    return {
+      action: "start-xvfb",
+      because: "--xvfb always is set",
+      reason: "a private Xvfb is started for each headed launch (--xvfb always), whatever DISPLAY says"
+    }
   }
   const x = variable(env, "DISPLAY")
   if (x !== undefined) return { action: "use", variable: "DISPLAY", display: x, reason: `the app uses DISPLAY=${x} from the environment` }
   const wayland = variable(env, "WAYLAND_DISPLAY")
-  if (wayland !== undefined) return { action: "use", variable: "WAYLAND_DISPLAY", display: wayland, reason: `the app uses WAYLAND_DISPLAY=${wayland} from the environment` }
+  if (wayland !== undefined)
+    return { action: "use", variable: "WAYLAND_DISPLAY", display: wayland, reason: `the app uses WAYLAND_DISPLAY=${wayland} from the environment` }
   if (mode === "never") {
     return {
       action: "fail",
@@ -54,7 +59,11 @@ export const displaySituation = (
       hint: `Set DISPLAY to a running X server, or restart stagewright with --xvfb auto (it then starts a private Xvfb; install it with ${XVFB_INSTALL}).`
     }
   }
-  return { action: "start-xvfb", because: "DISPLAY and WAYLAND_DISPLAY are unset", reason: "a private Xvfb is started for the session, as DISPLAY and WAYLAND_DISPLAY are unset" }
+  return {
+    action: "start-xvfb",
+    because: "DISPLAY and WAYLAND_DISPLAY are unset",
+    reason: "a private Xvfb is started for the session, as DISPLAY and WAYLAND_DISPLAY are unset"
+  }
 }
 
 /**

@@ -58,11 +58,16 @@ const electronHomes = (appFolder: string, stopAt?: string): ReadonlyArray<string
  * Electron's index.js is never imported (it can start a download); its files are read as regular files
  * only, bounded (a FIFO cannot stall the server).
  */
-export const appElectron = (appFolder: string, stopAt?: string): { readonly packageDir?: string; readonly version?: string; readonly binary?: string; readonly looked: string } => {
+export const appElectron = (
+  appFolder: string,
+  stopAt?: string
+): { readonly packageDir?: string; readonly version?: string; readonly binary?: string; readonly looked: string } => {
   const homes = electronHomes(appFolder, stopAt === undefined ? undefined : resolve(stopAt))
   const packageDir = homes.map((home) => join(home, "node_modules", "electron")).find((dir) => existsSync(join(dir, "package.json")))
   if (packageDir === undefined) {
-    return { looked: `no electron package resolves from ${resolve(appFolder)} (node_modules/electron in the app's own folders; folders above the app's package.json are not searched)` }
+    return {
+      looked: `no electron package resolves from ${resolve(appFolder)} (node_modules/electron in the app's own folders; folders above the app's package.json are not searched)`
+    }
   }
   const manifest = readJsonFile(join(packageDir, "package.json")) as { version?: unknown } | undefined
   const version = typeof manifest?.version === "string" ? manifest.version : undefined
@@ -101,7 +106,8 @@ export const resolveElectronRuntime = (env: NodeJS.ProcessEnv = process.env, app
   const looked: Array<string> = []
   if (app !== undefined) {
     const own = appElectron(appFolderOf(app), appRoot)
-    if (own.binary !== undefined) return { kind: "electron", executablePath: own.binary, reason: `the app's own electron ${own.version ?? ""} (${own.packageDir})`.replace("  ", " ") }
+    if (own.binary !== undefined)
+      return { kind: "electron", executablePath: own.binary, reason: `the app's own electron ${own.version ?? ""} (${own.packageDir})`.replace("  ", " ") }
     looked.push(own.looked)
   }
   const configured = env.STAGEWRIGHT_ELECTRON

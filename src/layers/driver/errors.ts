@@ -52,7 +52,14 @@ export const boundDialogText = (text: string, max = 200) => (text.length > max ?
 export const dialogOpen = (dialog: Pick<PendingDialog, "window" | "type" | "message" | "defaultValue"> | DialogOpen, hint?: string): DialogOpen => {
   const hinted = hint === undefined ? {} : { hint }
   if (dialog instanceof DialogOpen) {
-    return new DialogOpen({ message: dialog.message, hint: dialog.hint, window: dialog.window, dialog: dialog.dialog, dialogMessage: dialog.dialogMessage, ...hinted })
+    return new DialogOpen({
+      message: dialog.message,
+      hint: dialog.hint,
+      window: dialog.window,
+      dialog: dialog.dialog,
+      dialogMessage: dialog.dialogMessage,
+      ...hinted
+    })
   }
   const shown = boundDialogText(dialog.message)
   const withDefault = dialog.type === "prompt" ? ` (default "${boundDialogText(dialog.defaultValue, 100)}")` : ""

@@ -47,7 +47,12 @@ export const scriptSurface = (page: Surface, frames: () => ReadonlyArray<Surface
     if (origin !== undefined && origin !== originOf(page.page.url())) return
     // Same origin as the page: ask the page and each frame (a rejected evaluation answers "no").
     known.set(url, undefined)
-    const asked = [page, ...open].map((f) => f.scope.evaluate(loaded, url).then((yes) => (yes ? f : undefined), () => undefined))
+    const asked = [page, ...open].map((f) =>
+      f.scope.evaluate(loaded, url).then(
+        (yes) => (yes ? f : undefined),
+        () => undefined
+      )
+    )
     void Promise.all(asked).then((answers) => {
       const frame = answers.find((f) => f !== undefined)
       if (frame === undefined || frame === page) return

@@ -26,7 +26,10 @@ export const failedUrlOf = (s: AppSession, entry: Surface): Effect.Effect<string
         } finally {
           await cdp.detach().catch(() => undefined)
         }
-      }).pipe(Effect.timeout(2_000), Effect.orElseSucceed(() => undefined))
+      }).pipe(
+        Effect.timeout(2_000),
+        Effect.orElseSucceed(() => undefined)
+      )
 
 /** Whether a window's URL, or for a failed load the URL it tried, contains `wanted`. */
 export const urlMatches = (s: AppSession, entry: Surface, wanted: string): Effect.Effect<boolean> =>
@@ -35,7 +38,10 @@ export const urlMatches = (s: AppSession, entry: Surface, wanted: string): Effec
 /** Gives the failed-load errors recorded without a window the window now showing the error for their URL. */
 export const resolveFailedLoadWindows = (s: AppSession): Effect.Effect<void> =>
   Effect.gen(function* () {
-    const pending = s.errors.since().map((item) => item.value).filter((e) => e.kind === "load-failed" && e.window === undefined)
+    const pending = s.errors
+      .since()
+      .map((item) => item.value)
+      .filter((e) => e.kind === "load-failed" && e.window === undefined)
     if (pending.length === 0) return
     const failed = yield* Effect.forEach(
       s.windows.filter((w) => isErrorPage(w.page.url())),
@@ -81,7 +87,11 @@ export const waitForWindow = (
     )
   // Windows opened since the call started, or (with filters) any open window whose title / URL match now.
   const look = Effect.suspend(() =>
-    Effect.filter(s.windows.filter((w) => !w.page.isClosed()), (w) => (filtered ? matches(w) : Effect.succeed(!known.has(w))), { concurrency: "unbounded" })
+    Effect.filter(
+      s.windows.filter((w) => !w.page.isClosed()),
+      (w) => (filtered ? matches(w) : Effect.succeed(!known.has(w))),
+      { concurrency: "unbounded" }
+    )
   ).pipe(Effect.flatMap((found) => (found[0] ? Effect.succeed(found[0]) : Effect.fail(new NotYet()))))
   return look.pipe(
     Effect.retry({ schedule: Schedule.spaced("100 millis"), while: (error) => error instanceof NotYet }),

@@ -64,7 +64,10 @@ export const prepareLaunch = Effect.fn("ElectronDriver.prepareLaunch")(function*
     })
   }
   if (app !== undefined && statSync(app).isDirectory() && !existsSync(resolve(app, "package.json"))) {
-    return yield* new LaunchFailed({ message: `app folder ${app} has no package.json`, hint: "Pass the folder that holds package.json, or the main script itself." })
+    return yield* new LaunchFailed({
+      message: `app folder ${app} has no package.json`,
+      hint: "Pass the folder that holds package.json, or the main script itself."
+    })
   }
   // A build whose EnableNodeCliInspectArguments fuse is off ignores --inspect: it is launched over CDP (cdp-launch.ts).
   const overCdp = runtime.kind === "electron" && (yield* inspectFuseOff(runtime.executablePath))
@@ -77,87 +80,100 @@ export type Prepared = Effect.Effect.Success<ReturnType<typeof prepareLaunch>>
  * Launches the prepared app in `scope` and waits for its first window. A headed app on Linux gets its
  * display first (xvfb.ts: a private Xvfb in the same scope, per `xvfb`, the --xvfb mode).
  */
-export const launchSession = (options: LaunchOptions, { runtime, app, timeout }: Prepared, xvfb: XvfbMode = "auto") => (scope: Scope.Scope) =>
-  Effect.gen(function* () {
-    const { env, display } = yield* displayForLaunch(xvfb, runtime.kind, { ...(process.env as Record<string, string>), ...(options.env ?? {}) }).pipe(Scope.extend(scope))
-    const { _electron } = yield* playwright
-    const args = [...(app !== undefined ? [app] : []), ...(options.args ?? [])]
-    // The artifacts folder is ours, made before the launch and removed after the app is gone, whatever
-    // happened: playwright-core's own is left behind when a launch fails or times out before the spawn.
-    const artifactsDir = yield* Effect.acquireRelease(
-      Effect.sync(() => mkdtempSync(join(tmpdir(), "stagewright-artifacts-"))),
-      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-    ).pipe(Scope.extend(scope))
-    // The app's process is known from its spawn, not from the launch's end: a launch still pending
-    // (interrupted: a cancelled call, a client gone, the server stopping) kills its whole group at once.
-    const spawned: Array<ChildProcess> = []
-    const token = randomUUID()
-    const unwatch = watchSpawns(token, (child) => spawned.push(child))
-    yield* Scope.addFinalizer(
-      scope,
-      Effect.suspend(() => {
-        unwatch()
-        return Effect.forEach(spawned, killProcessGroup, { discard: true })
-      })
-    )
-    const { electronApp, child } = yield* Effect.tryPromise({
-      try: () =>
-        _electron
-          .launch({
-            executablePath: runtime.executablePath,
-            args,
-            env: { ...env, [LAUNCH_TOKEN]: token },
-            ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
-            artifactsDir,
-            timeout
-          })
-          .then((electronApp) => ({ electronApp, child: electronApp.process() })),
-      catch: (cause) => new LaunchFailed({ message: `Could not launch ${app ?? runtime.executablePath}: ${firstLine(cause)}`, cause })
-    }).pipe(Effect.ensuring(Effect.sync(unwatch)))
-    // playwright-core's handle to the process does not outlive the app: the one captured at launch is killed.
-    if (!spawned.includes(child)) spawned.push(child)
-    const session = new AppSession({
-      kind: "launched",
-      context: electronApp.context(),
-      launch: { executablePath: runtime.executablePath, runtime: runtime.kind, reason: runtime.reason, app, args: options.args ?? [], cwd: options.cwd, env: options.env ?? {}, ...(display ? { display } : {}) },
-      electronApp,
-      child
-    })
-    wireSession(session)
-    electronApp.on("console", (message) => recordMainConsole(session, message.type(), message.text()))
-    electronApp.on("close", () => {
-      if (!session.exit) {
-        session.exit = {
-          at: new Date().toISOString(),
-          expected: session.closing,
-          detail: session.closing ? "closed" : describeExit(child)
-        }
-        if (!session.closing) session.errors.push({ at: Date.now(), kind: "main", message: `The main process exited (${session.exit.detail})` })
-      }
-    })
-    const hooks = toFunction(mainSource(installMainHooks)) as Parameters<typeof electronApp.evaluate>[0]
-    yield* Effect.promise(() => electronApp.evaluate(hooks).catch(() => undefined))
-    // Native dialogs wait for the agent in the modal room (./main-modals.ts).
-    const held = toFunction(mainSource(installHeldDialogs)) as Parameters<typeof electronApp.evaluate>[0]
-    yield* Effect.promise(() => electronApp.evaluate(held, HOLD_MS as never).catch(() => undefined))
-    yield* Effect.tryPromise({
-      try: async () => {
-        const page = await electronApp.firstWindow({ timeout })
-        // A new Electron window has no document until the app's first loadURL/loadFile commits, and
-        // playwright-core reports such a page only after that first navigation: no wait of our own here.
-        await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
-        session.launchedWith((await session.addPage(page, pageFacts(session, page))).id)
-      },
-      catch: (cause) =>
-        new LaunchFailed({
-          message: `The app started but opened no window within ${timeout} ms: ${firstLine(cause)}`,
-          hint: "Check that the app creates a BrowserWindow at startup; pass a larger timeoutMs for slow apps.",
-          cause
+export const launchSession =
+  (options: LaunchOptions, { runtime, app, timeout }: Prepared, xvfb: XvfbMode = "auto") =>
+  (scope: Scope.Scope) =>
+    Effect.gen(function* () {
+      const { env, display } = yield* displayForLaunch(xvfb, runtime.kind, { ...(process.env as Record<string, string>), ...(options.env ?? {}) }).pipe(
+        Scope.extend(scope)
+      )
+      const { _electron } = yield* playwright
+      const args = [...(app !== undefined ? [app] : []), ...(options.args ?? [])]
+      // The artifacts folder is ours, made before the launch and removed after the app is gone, whatever
+      // happened: playwright-core's own is left behind when a launch fails or times out before the spawn.
+      const artifactsDir = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(join(tmpdir(), "stagewright-artifacts-"))),
+        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+      ).pipe(Scope.extend(scope))
+      // The app's process is known from its spawn, not from the launch's end: a launch still pending
+      // (interrupted: a cancelled call, a client gone, the server stopping) kills its whole group at once.
+      const spawned: Array<ChildProcess> = []
+      const token = randomUUID()
+      const unwatch = watchSpawns(token, (child) => spawned.push(child))
+      yield* Scope.addFinalizer(
+        scope,
+        Effect.suspend(() => {
+          unwatch()
+          return Effect.forEach(spawned, killProcessGroup, { discard: true })
         })
+      )
+      const { electronApp, child } = yield* Effect.tryPromise({
+        try: () =>
+          _electron
+            .launch({
+              executablePath: runtime.executablePath,
+              args,
+              env: { ...env, [LAUNCH_TOKEN]: token },
+              ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
+              artifactsDir,
+              timeout
+            })
+            .then((electronApp) => ({ electronApp, child: electronApp.process() })),
+        catch: (cause) => new LaunchFailed({ message: `Could not launch ${app ?? runtime.executablePath}: ${firstLine(cause)}`, cause })
+      }).pipe(Effect.ensuring(Effect.sync(unwatch)))
+      // playwright-core's handle to the process does not outlive the app: the one captured at launch is killed.
+      if (!spawned.includes(child)) spawned.push(child)
+      const session = new AppSession({
+        kind: "launched",
+        context: electronApp.context(),
+        launch: {
+          executablePath: runtime.executablePath,
+          runtime: runtime.kind,
+          reason: runtime.reason,
+          app,
+          args: options.args ?? [],
+          cwd: options.cwd,
+          env: options.env ?? {},
+          ...(display ? { display } : {})
+        },
+        electronApp,
+        child
+      })
+      wireSession(session)
+      electronApp.on("console", (message) => recordMainConsole(session, message.type(), message.text()))
+      electronApp.on("close", () => {
+        if (!session.exit) {
+          session.exit = {
+            at: new Date().toISOString(),
+            expected: session.closing,
+            detail: session.closing ? "closed" : describeExit(child)
+          }
+          if (!session.closing) session.errors.push({ at: Date.now(), kind: "main", message: `The main process exited (${session.exit.detail})` })
+        }
+      })
+      const hooks = toFunction(mainSource(installMainHooks)) as Parameters<typeof electronApp.evaluate>[0]
+      yield* Effect.promise(() => electronApp.evaluate(hooks).catch(() => undefined))
+      // Native dialogs wait for the agent in the modal room (./main-modals.ts).
+      const held = toFunction(mainSource(installHeldDialogs)) as Parameters<typeof electronApp.evaluate>[0]
+      yield* Effect.promise(() => electronApp.evaluate(held, HOLD_MS as never).catch(() => undefined))
+      yield* Effect.tryPromise({
+        try: async () => {
+          const page = await electronApp.firstWindow({ timeout })
+          // A new Electron window has no document until the app's first loadURL/loadFile commits, and
+          // playwright-core reports such a page only after that first navigation: no wait of our own here.
+          await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
+          session.launchedWith((await session.addPage(page, pageFacts(session, page))).id)
+        },
+        catch: (cause) =>
+          new LaunchFailed({
+            message: `The app started but opened no window within ${timeout} ms: ${firstLine(cause)}`,
+            hint: "Check that the app creates a BrowserWindow at startup; pass a larger timeoutMs for slow apps.",
+            cause
+          })
+      })
+      yield* Effect.logInfo(`launched ${app ?? runtime.executablePath} (pid ${child.pid}, ${runtime.kind})`)
+      return session
     })
-    yield* Effect.logInfo(`launched ${app ?? runtime.executablePath} (pid ${child.pid}, ${runtime.kind})`)
-    return session
-  })
 
 /** Attaches to a running app's windows (and its main process when an inspector URL is given) in `scope`. */
 export const attachSession = (options: AttachOptions) => (scope: Scope.Scope) =>
@@ -208,14 +224,25 @@ export const attachedSession = (browser: import("playwright-core").Browser, insp
     yield* Effect.promise(() => session.pagesSettled())
     inspector?.onEvent((method, params) => {
       if (method === "Runtime.consoleAPICalled") {
-        const text = (params.args ?? []).map((a: { value?: unknown; description?: string; type: string }) => (a.value !== undefined ? String(a.value) : (a.description ?? a.type))).join(" ")
+        const text = (params.args ?? [])
+          .map((a: { value?: unknown; description?: string; type: string }) => (a.value !== undefined ? String(a.value) : (a.description ?? a.type)))
+          .join(" ")
         recordMainConsole(session, params.type, text)
       } else if (method === "Runtime.exceptionThrown") {
-        session.errors.push({ at: Date.now(), kind: "main", message: params.exceptionDetails?.exception?.description ?? params.exceptionDetails?.text ?? "exception" })
+        session.errors.push({
+          at: Date.now(),
+          kind: "main",
+          message: params.exceptionDetails?.exception?.description ?? params.exceptionDetails?.text ?? "exception"
+        })
       }
     })
     browser.on("disconnected", () => {
-      if (!session.exit) session.exit = { at: new Date().toISOString(), expected: session.closing, detail: session.closing ? "detached" : "the app closed its debugging connection" }
+      if (!session.exit)
+        session.exit = {
+          at: new Date().toISOString(),
+          expected: session.closing,
+          detail: session.closing ? "detached" : "the app closed its debugging connection"
+        }
     })
     if (session.windows.length === 0) {
       // An app attached right after it started may not have opened its first window yet.

@@ -26,7 +26,9 @@ export const installMainHooks = (electron: ElectronModule): void => {
   }
   process.on("uncaughtExceptionMonitor", (error: MainValue) => push("main", `uncaught exception in main: ${error?.stack ?? error}`))
   const watch = (wc: MainValue) => {
-    wc.on("render-process-gone", (_event: unknown, details: MainValue) => push("crash", `renderer of webContents ${wc.id} gone: ${details?.reason ?? "unknown"}`))
+    wc.on("render-process-gone", (_event: unknown, details: MainValue) =>
+      push("crash", `renderer of webContents ${wc.id} gone: ${details?.reason ?? "unknown"}`)
+    )
     wc.on("unresponsive", () => push("unresponsive", `webContents ${wc.id} (${wc.getURL()}) is unresponsive`))
   }
   for (const wc of electron.webContents.getAllWebContents()) watch(wc)
@@ -57,7 +59,11 @@ export const installMainHooks = (electron: ElectronModule): void => {
       state.popup = popped
       changed()
       // A listener is only an observer: the menu closes the same way with or without it.
-      if (typeof this.once === "function") this.once("menu-will-close", () => { popped.open = false; changed() })
+      if (typeof this.once === "function")
+        this.once("menu-will-close", () => {
+          popped.open = false
+          changed()
+        })
       return result
     }
   }

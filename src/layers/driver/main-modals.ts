@@ -58,8 +58,14 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
     }
   }
   const state = (g.__stagewrightModals = {
-    seq: 0, held: [] as Array<MainValue>, told: [] as Array<string>, holdMs, changed,
-    invokeSeq: 0, inflight: new Set<number>(), waiters: new Set<() => void>()
+    seq: 0,
+    held: [] as Array<MainValue>,
+    told: [] as Array<string>,
+    holdMs,
+    changed,
+    invokeSeq: 0,
+    inflight: new Set<number>(),
+    waiters: new Set<() => void>()
   })
   const notify = () => {
     for (const waiter of [...state.waiters]) waiter()
@@ -104,25 +110,43 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
       const options = (win ? args[1] : args[0]) ?? {}
       const buttons = Array.isArray(options.buttons) ? options.buttons.slice(0, 20).map((b: MainValue) => cut(String(b), 100)) : undefined
       const facts: Record<string, MainValue> = {
-        id: ++state.seq, method: name, kind, title: cut(options.title), message: cut(options.message), detail: cut(options.detail),
-        buttons, checkboxLabel: cut(options.checkboxLabel), checkboxChecked: options.checkboxChecked === true ? true : undefined,
-        defaultId: typeof options.defaultId === "number" ? options.defaultId : undefined, cancelId: typeof options.cancelId === "number" ? options.cancelId : undefined,
-        defaultPath: cut(options.defaultPath, 1_000), buttonLabel: cut(options.buttonLabel, 100),
+        id: ++state.seq,
+        method: name,
+        kind,
+        title: cut(options.title),
+        message: cut(options.message),
+        detail: cut(options.detail),
+        buttons,
+        checkboxLabel: cut(options.checkboxLabel),
+        checkboxChecked: options.checkboxChecked === true ? true : undefined,
+        defaultId: typeof options.defaultId === "number" ? options.defaultId : undefined,
+        cancelId: typeof options.cancelId === "number" ? options.cancelId : undefined,
+        defaultPath: cut(options.defaultPath, 1_000),
+        buttonLabel: cut(options.buttonLabel, 100),
         properties: Array.isArray(options.properties) ? options.properties.slice(0, 20).map(String) : undefined,
         webContentsId: win && win.webContents ? win.webContents.id : undefined
       }
       for (const key of Object.keys(facts)) if (facts[key] === undefined) delete facts[key]
       const label = `${name}${facts.title ? ` "${facts.title}"` : facts.message ? ` "${facts.message}"` : ""}`
-      const cancelIndex = typeof facts.cancelId === "number" ? facts.cancelId : Math.max(0, (buttons ?? []).findIndex((b: string) => /^(cancel|no)$/i.test(b ?? "")))
+      const cancelIndex =
+        typeof facts.cancelId === "number"
+          ? facts.cancelId
+          : Math.max(
+              0,
+              (buttons ?? []).findIndex((b: string) => /^(cancel|no)$/i.test(b ?? ""))
+            )
       // The answer in the form the method returns: response (a message box), paths (open), path (save).
       const shape = (answer: { response?: number; checkboxChecked?: boolean; filePaths?: Array<string>; filePath?: string; canceled?: boolean }) => {
-        if (kind === "message") return sync ? answer.response ?? 0 : { response: answer.response ?? 0, checkboxChecked: answer.checkboxChecked ?? facts.checkboxChecked === true }
+        if (kind === "message")
+          return sync ? (answer.response ?? 0) : { response: answer.response ?? 0, checkboxChecked: answer.checkboxChecked ?? facts.checkboxChecked === true }
         const canceled = answer.canceled === true
-        if (kind === "open") return sync ? (canceled ? undefined : answer.filePaths ?? []) : { canceled, filePaths: canceled ? [] : answer.filePaths ?? [] }
-        return sync ? (canceled ? "" : answer.filePath ?? "") : { canceled, filePath: canceled ? "" : answer.filePath ?? "" }
+        if (kind === "open") return sync ? (canceled ? undefined : (answer.filePaths ?? [])) : { canceled, filePaths: canceled ? [] : (answer.filePaths ?? []) }
+        return sync ? (canceled ? "" : (answer.filePath ?? "")) : { canceled, filePath: canceled ? "" : (answer.filePath ?? "") }
       }
       if (sync) {
-        state.told.push(`${label} answered at once by policy (${kind === "message" ? `response ${cancelIndex}` : "canceled"}): a Sync dialog cannot wait for the agent`)
+        state.told.push(
+          `${label} answered at once by policy (${kind === "message" ? `response ${cancelIndex}` : "canceled"}): a Sync dialog cannot wait for the agent`
+        )
         if (state.told.length > 20) state.told.shift()
         changed()
         notify()
@@ -139,7 +163,9 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
         entry.settle = settle
         entry.timer = setTimeout(() => {
           const fallback = kind === "message" ? { response: typeof facts.defaultId === "number" ? facts.defaultId : 0 } : { canceled: true }
-          state.told.push(`${label} waited ${Math.round(state.holdMs / 1000)} s for an answer and answered with its default (${kind === "message" ? `response ${fallback.response}` : "canceled"})`)
+          state.told.push(
+            `${label} waited ${Math.round(state.holdMs / 1000)} s for an answer and answered with its default (${kind === "message" ? `response ${fallback.response}` : "canceled"})`
+          )
           settle(fallback)
         }, state.holdMs)
         state.held.push(entry)
@@ -177,26 +203,31 @@ export function readHeld(_electron: ElectronModule, after?: { readonly marks: Na
   })
 
   function read(): NativeRead {
-  const held = state ? state.held.map((h: MainValue) => h.facts) : []
-  const told = state ? state.told.splice(0, state.told.length) : []
-  const popped = g.__stagewright?.popup
-  let popup = null
-  if (popped?.open && popped.menu) {
-    const items: Array<MainValue> = []
-    const walk = (menu: MainValue, depth: number, path: Array<number>) =>
-      menu.items.forEach((item: MainValue, i: number) => {
-        if (item.visible === false || items.length >= 100) return
-        items.push({
-          label: item.label || item.role || "", type: item.type, enabled: item.enabled !== false, depth, positions: [...path, i], submenu: !!item.submenu,
-          ...(item.type === "checkbox" || item.type === "radio" ? { checked: item.checked === true } : {})
+    const held = state ? state.held.map((h: MainValue) => h.facts) : []
+    const told = state ? state.told.splice(0, state.told.length) : []
+    const popped = g.__stagewright?.popup
+    let popup = null
+    if (popped?.open && popped.menu) {
+      const items: Array<MainValue> = []
+      const walk = (menu: MainValue, depth: number, path: Array<number>) =>
+        menu.items.forEach((item: MainValue, i: number) => {
+          if (item.visible === false || items.length >= 100) return
+          items.push({
+            label: item.label || item.role || "",
+            type: item.type,
+            enabled: item.enabled !== false,
+            depth,
+            positions: [...path, i],
+            submenu: !!item.submenu,
+            ...(item.type === "checkbox" || item.type === "radio" ? { checked: item.checked === true } : {})
+          })
+          if (item.submenu) walk(item.submenu, depth + 1, [...path, i])
         })
-        if (item.submenu) walk(item.submenu, depth + 1, [...path, i])
-      })
-    walk(popped.menu, 0, [])
-    const win = popped.window && !popped.window.isDestroyed?.() ? popped.window : null
-    popup = { at: popped.at, items, ...(win?.webContents ? { webContentsId: win.webContents.id } : {}) }
-  }
-  return { held, popup, told, marks: { dialogs: state?.seq ?? 0, invokes: state?.invokeSeq ?? 0 } }
+      walk(popped.menu, 0, [])
+      const win = popped.window && !popped.window.isDestroyed?.() ? popped.window : null
+      popup = { at: popped.at, items, ...(win?.webContents ? { webContentsId: win.webContents.id } : {}) }
+    }
+    return { held, popup, told, marks: { dialogs: state?.seq ?? 0, invokes: state?.invokeSeq ?? 0 } }
   }
 }
 

@@ -159,7 +159,11 @@ export class MainRelay {
       this.targets.set(id, target)
       this.emit({
         method: "Target.attachedToTarget",
-        params: { sessionId: target.sessionId, targetInfo: { ...targetInfo, attached: true, browserContextId: targetInfo.browserContextId ?? "default" }, waitingForDebugger: false }
+        params: {
+          sessionId: target.sessionId,
+          targetInfo: { ...targetInfo, attached: true, browserContextId: targetInfo.browserContextId ?? "default" },
+          waitingForDebugger: false
+        }
       })
     })()
     this.announcing.set(id, done)
@@ -168,7 +172,13 @@ export class MainRelay {
 
   /** One command on a webContents' debugger (`sessionId`: one of its child sessions). */
   private async command(id: number, method: string, params: CdpValue, sessionId?: string): Promise<CdpValue> {
-    const answer = await this.main<{ result?: CdpValue; error?: string }>(sendCommand, { key: this.arg.key, id, method, params: params ?? {}, ...(sessionId ? { sessionId } : {}) })
+    const answer = await this.main<{ result?: CdpValue; error?: string }>(sendCommand, {
+      key: this.arg.key,
+      id,
+      method,
+      params: params ?? {},
+      ...(sessionId ? { sessionId } : {})
+    })
     if (answer?.error !== undefined) throw new Error(answer.error)
     return answer?.result ?? {}
   }
@@ -177,14 +187,21 @@ export class MainRelay {
   private forward(command: Command, id: number, child: string | undefined) {
     const { objectId } = this
     const reply = (error: string | undefined, result?: CdpValue) =>
-      this.emit(error === undefined ? { id: command.id, sessionId: command.sessionId, result: result ?? {} } : { id: command.id, sessionId: command.sessionId, error: { code: -32000, message: error } })
+      this.emit(
+        error === undefined
+          ? { id: command.id, sessionId: command.sessionId, result: result ?? {} }
+          : { id: command.id, sessionId: command.sessionId, error: { code: -32000, message: error } }
+      )
     if (objectId === undefined) return reply("the relay is not started")
     this.inspector.sendOrdered(
       "Runtime.callFunctionOn",
       {
         objectId,
         functionDeclaration: mainSource(sendCommand),
-        arguments: [{ objectId }, { value: { key: this.arg.key, id, method: command.method, params: command.params ?? {}, ...(child ? { sessionId: child } : {}) } }],
+        arguments: [
+          { objectId },
+          { value: { key: this.arg.key, id, method: command.method, params: command.params ?? {}, ...(child ? { sessionId: child } : {}) } }
+        ],
         awaitPromise: true,
         returnByValue: true
       },

@@ -157,7 +157,11 @@ export class ModalRoom {
   settled(state: ModalState): void {
     const origin = state.origin
     if ("web" in origin) this.#remove(this.#dialogs, origin.web)
-    else if ("chooser" in origin) this.#remove(this.#choosers, this.#choosers.find((c) => c.chooser === origin.chooser))
+    else if ("chooser" in origin)
+      this.#remove(
+        this.#choosers,
+        this.#choosers.find((c) => c.chooser === origin.chooser)
+      )
     else if ("native" in origin) this.#native = { ...this.#native, held: this.#native.held.filter((h) => h.id !== origin.native.id) }
     else this.#native = { ...this.#native, popup: null }
     this.#states.delete(this.#keyOf(origin))
@@ -259,7 +263,13 @@ export class ModalRoom {
       return { kind, surface, text: cut(d.message)!, controls, origin, ...(kind === "prompt" ? { typed: d.defaultValue } : {}) }
     }
     if ("chooser" in origin) {
-      return { kind: "filechooser", surface, text: origin.multiple ? "choose files" : "choose a file", controls: [textbox("path"), button("Cancel", { kind: "dismiss" })], origin }
+      return {
+        kind: "filechooser",
+        surface,
+        text: origin.multiple ? "choose files" : "choose a file",
+        controls: [textbox("path"), button("Cancel", { kind: "dismiss" })],
+        origin
+      }
     }
     if ("native" in origin) {
       const n = origin.native
@@ -268,19 +278,35 @@ export class ModalRoom {
         const buttons = n.buttons !== undefined && n.buttons.length > 0 ? n.buttons : ["OK"]
         const controls = buttons.map((name, index) => button(name, { kind: "button", index }))
         if (n.checkboxLabel !== undefined) controls.push({ ref: this.#ref(), role: "checkbox", name: n.checkboxLabel, does: { kind: "checkbox" } })
-        return { kind: "message", surface, text, ...(n.detail !== undefined ? { detail: cut(n.detail)! } : {}), controls, origin, checked: n.checkboxChecked === true }
+        return {
+          kind: "message",
+          surface,
+          text,
+          ...(n.detail !== undefined ? { detail: cut(n.detail)! } : {}),
+          controls,
+          origin,
+          checked: n.checkboxChecked === true
+        }
       }
       const accept = n.buttonLabel ?? (n.kind === "open" ? "Open" : "Save")
-      return { kind: n.kind, surface, text, controls: [textbox(n.kind === "open" ? "path" : "file name"), button(accept, { kind: "accept" }), button("Cancel", { kind: "dismiss" })], origin }
+      return {
+        kind: n.kind,
+        surface,
+        text,
+        controls: [textbox(n.kind === "open" ? "path" : "file name"), button(accept, { kind: "accept" }), button("Cancel", { kind: "dismiss" })],
+        origin
+      }
     }
     const items = origin.popup.items.filter((item) => item.type !== "separator")
-    const controls = items.map((item): ModalControl => ({
-      ref: this.#ref(),
-      role: "menuitem",
-      name: item.label,
-      depth: item.depth,
-      does: { kind: "item", positions: item.positions, enabled: item.enabled, submenu: item.submenu }
-    }))
+    const controls = items.map(
+      (item): ModalControl => ({
+        ref: this.#ref(),
+        role: "menuitem",
+        name: item.label,
+        depth: item.depth,
+        does: { kind: "item", positions: item.positions, enabled: item.enabled, submenu: item.submenu }
+      })
+    )
     return { kind: "menu", surface, text: "context menu", controls, origin }
   }
 
@@ -334,7 +360,12 @@ type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, Playwright
  * call is blocked until it is answered), is claimed as the call's own, and is returned; otherwise
  * undefined when the call succeeded. Without a session (`room` undefined) the call just runs.
  */
-export const raceModal = (run: Run, room: ModalRoom | undefined, what: string, f: () => Promise<unknown>): Effect.Effect<PendingDialog | undefined, PlaywrightError> =>
+export const raceModal = (
+  run: Run,
+  room: ModalRoom | undefined,
+  what: string,
+  f: () => Promise<unknown>
+): Effect.Effect<PendingDialog | undefined, PlaywrightError> =>
   room === undefined
     ? Effect.as(run(what, f), undefined)
     : Effect.flatMap(FiberRef.get(ModalClaims), (claims) =>

@@ -32,9 +32,7 @@ export interface FieldChange {
   readonly checkable: boolean
 }
 
-export type PageChanges =
-  | { readonly quiet: false }
-  | { readonly quiet: true; readonly fields: ReadonlyArray<FieldChange>; readonly focus: string | undefined }
+export type PageChanges = { readonly quiet: false } | { readonly quiet: true; readonly fields: ReadonlyArray<FieldChange>; readonly focus: string | undefined }
 
 const KEY = "stagewright.page-changes"
 
@@ -42,97 +40,130 @@ const KEY = "stagewright.page-changes"
  * The page-side half, installed once per document: `arm` and `check` live on the window (under a
  * symbol), so each later call sends a one-line expression instead of this function.
  */
-const install = pageFunction(({ key: keyName, maxFields, maxElements, mask }: { readonly key: string; readonly maxFields: number; readonly maxElements: number; readonly mask: string }): void => {
-  type Noted = { dirty: boolean; observer: MutationObserver; elements: Array<Element>; values: Array<string>; visible: Array<boolean>; active: Element | null }
-  const key = Symbol.for(keyName)
-  // zone.js (Angular) wraps MutationObserver to run change detection after each callback; the original
-  // it keeps aside costs the app nothing.
-  const Observer = ((window as unknown as Record<string, typeof MutationObserver | undefined>)["__zone_symbol__MutationObserver"] ?? MutationObserver) as typeof MutationObserver
-  const noted: Noted = { dirty: true, observer: new Observer(() => (noted.dirty = true)), elements: [], values: [], visible: [], active: null }
-  const elementsOf = (root: Document | ShadowRoot, out: Array<Element>, roots: Array<ShadowRoot>) => {
-    for (const element of Array.from(root.querySelectorAll("*"))) {
-      out.push(element)
-      if (element.shadowRoot) {
-        roots.push(element.shadowRoot)
-        elementsOf(element.shadowRoot, out, roots)
+const install = pageFunction(
+  ({
+    key: keyName,
+    maxFields,
+    maxElements,
+    mask
+  }: {
+    readonly key: string
+    readonly maxFields: number
+    readonly maxElements: number
+    readonly mask: string
+  }): void => {
+    type Noted = {
+      dirty: boolean
+      observer: MutationObserver
+      elements: Array<Element>
+      values: Array<string>
+      visible: Array<boolean>
+      active: Element | null
+    }
+    const key = Symbol.for(keyName)
+    // zone.js (Angular) wraps MutationObserver to run change detection after each callback; the original
+    // it keeps aside costs the app nothing.
+    const Observer = ((window as unknown as Record<string, typeof MutationObserver | undefined>)["__zone_symbol__MutationObserver"] ??
+      MutationObserver) as typeof MutationObserver
+    const noted: Noted = { dirty: true, observer: new Observer(() => (noted.dirty = true)), elements: [], values: [], visible: [], active: null }
+    const elementsOf = (root: Document | ShadowRoot, out: Array<Element>, roots: Array<ShadowRoot>) => {
+      for (const element of Array.from(root.querySelectorAll("*"))) {
+        out.push(element)
+        if (element.shadowRoot) {
+          roots.push(element.shadowRoot)
+          elementsOf(element.shadowRoot, out, roots)
+        }
       }
     }
-  }
-  const isField = (e: Element) => e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement || e instanceof HTMLSelectElement
-  const valueOf = (e: Element): string => {
-    if (e instanceof HTMLSelectElement) return Array.from(e.selectedOptions).map((o) => o.label || o.text).join(", ")
-    if (e instanceof HTMLInputElement && (e.type === "checkbox" || e.type === "radio")) return e.checked ? "checked" : "unchecked"
-    if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) return e.value
-    return ""
-  }
-  // A password field's value is compared as it is, but told masked, whatever its length.
-  const shownValueOf = (e: Element, value: string): string => (e instanceof HTMLInputElement && e.type === "password" && value !== "" ? mask : value)
-  const labelOf = (e: Element): string => {
-    const field = e as HTMLInputElement
-    const labelled = field.labels && field.labels[0] ? field.labels[0].innerText || field.labels[0].textContent || "" : ""
-    const own = isField(e) ? "" : (e as HTMLElement).innerText || ""
-    const text = e.getAttribute("aria-label") || labelled || own || e.getAttribute("placeholder") || e.getAttribute("name") || (e.id ? `#${e.id}` : e.tagName.toLowerCase())
-    const trimmed = text.replace(/\s+/g, " ").trim()
-    return trimmed.length > 60 ? `${trimmed.slice(0, 59)}…` : trimmed
-  }
-  const bounded = (text: string) => (text.length > 100 ? `${text.slice(0, 99)}… (${text.length} chars)` : text)
-  const visibleOf = (e: Element) => (typeof e.checkVisibility === "function" ? e.checkVisibility() : e.getClientRects().length > 0)
-  const deepActive = () => {
-    let active = document.activeElement
-    while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement
-    return active
-  }
-
-  const valuesOf = (elements: ReadonlyArray<Element>) => elements.map((e) => (isField(e) ? valueOf(e) : ""))
-
-  const arm = (): void => {
-    const elements: Array<Element> = []
-    const roots: Array<ShadowRoot> = []
-    elementsOf(document, elements, roots)
-    if (elements.length > maxElements) {
-      // Too big to note cheaply: never quiet (the full snapshot of such a page is the slow part anyway).
-      noted.dirty = true
-      noted.elements = []
-      return
+    const isField = (e: Element) => e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement || e instanceof HTMLSelectElement
+    const valueOf = (e: Element): string => {
+      if (e instanceof HTMLSelectElement)
+        return Array.from(e.selectedOptions)
+          .map((o) => o.label || o.text)
+          .join(", ")
+      if (e instanceof HTMLInputElement && (e.type === "checkbox" || e.type === "radio")) return e.checked ? "checked" : "unchecked"
+      if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) return e.value
+      return ""
     }
-    const options = { subtree: true, childList: true, attributes: true, characterData: true }
-    noted.observer.observe(document, options)
-    for (const root of roots) noted.observer.observe(root, options)
-    noted.observer.takeRecords()
-    noted.dirty = false
-    noted.elements = elements
-    noted.values = valuesOf(elements)
-    noted.visible = elements.map(visibleOf)
-    noted.active = deepActive()
-  }
-
-  const check = (): PageChanges => {
-    if (noted.observer.takeRecords().length > 0 || noted.dirty) {
-      noted.dirty = true
-      return { quiet: false }
+    // A password field's value is compared as it is, but told masked, whatever its length.
+    const shownValueOf = (e: Element, value: string): string => (e instanceof HTMLInputElement && e.type === "password" && value !== "" ? mask : value)
+    const labelOf = (e: Element): string => {
+      const field = e as HTMLInputElement
+      const labelled = field.labels && field.labels[0] ? field.labels[0].innerText || field.labels[0].textContent || "" : ""
+      const own = isField(e) ? "" : (e as HTMLElement).innerText || ""
+      const text =
+        e.getAttribute("aria-label") ||
+        labelled ||
+        own ||
+        e.getAttribute("placeholder") ||
+        e.getAttribute("name") ||
+        (e.id ? `#${e.id}` : e.tagName.toLowerCase())
+      const trimmed = text.replace(/\s+/g, " ").trim()
+      return trimmed.length > 60 ? `${trimmed.slice(0, 59)}…` : trimmed
     }
-    // The DOM is as it was, so the noted elements are the page's elements, in the same order.
-    const fields: Array<FieldChange> = []
-    for (let i = 0; i < noted.elements.length; i++) {
-      const element = noted.elements[i]!
-      if (!isField(element)) continue
-      const value = valueOf(element)
-      if (value === noted.values[i]) continue
-      if (fields.length === maxFields) return { quiet: false }
-      fields.push({ label: labelOf(element), value: bounded(shownValueOf(element, value)), checkable: element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio") })
+    const bounded = (text: string) => (text.length > 100 ? `${text.slice(0, 99)}… (${text.length} chars)` : text)
+    const visibleOf = (e: Element) => (typeof e.checkVisibility === "function" ? e.checkVisibility() : e.getClientRects().length > 0)
+    const deepActive = () => {
+      let active = document.activeElement
+      while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement
+      return active
     }
-    for (let i = 0; i < noted.elements.length; i++) if (visibleOf(noted.elements[i]!) !== noted.visible[i]) return { quiet: false }
-    const active = deepActive()
-    const focus = active !== noted.active && active !== null && active !== document.body ? labelOf(active) : undefined
-    // Quiet: what the agent is told becomes the baseline of the next check.
-    noted.values = valuesOf(noted.elements)
-    noted.active = active
-    return { quiet: true, fields, focus }
-  }
 
-  Object.defineProperty(window, key, { value: { arm, check }, enumerable: false, configurable: true })
-  arm()
-})
+    const valuesOf = (elements: ReadonlyArray<Element>) => elements.map((e) => (isField(e) ? valueOf(e) : ""))
+
+    const arm = (): void => {
+      const elements: Array<Element> = []
+      const roots: Array<ShadowRoot> = []
+      elementsOf(document, elements, roots)
+      if (elements.length > maxElements) {
+        // Too big to note cheaply: never quiet (the full snapshot of such a page is the slow part anyway).
+        noted.dirty = true
+        noted.elements = []
+        return
+      }
+      const options = { subtree: true, childList: true, attributes: true, characterData: true }
+      noted.observer.observe(document, options)
+      for (const root of roots) noted.observer.observe(root, options)
+      noted.observer.takeRecords()
+      noted.dirty = false
+      noted.elements = elements
+      noted.values = valuesOf(elements)
+      noted.visible = elements.map(visibleOf)
+      noted.active = deepActive()
+    }
+
+    const check = (): PageChanges => {
+      if (noted.observer.takeRecords().length > 0 || noted.dirty) {
+        noted.dirty = true
+        return { quiet: false }
+      }
+      // The DOM is as it was, so the noted elements are the page's elements, in the same order.
+      const fields: Array<FieldChange> = []
+      for (let i = 0; i < noted.elements.length; i++) {
+        const element = noted.elements[i]!
+        if (!isField(element)) continue
+        const value = valueOf(element)
+        if (value === noted.values[i]) continue
+        if (fields.length === maxFields) return { quiet: false }
+        fields.push({
+          label: labelOf(element),
+          value: bounded(shownValueOf(element, value)),
+          checkable: element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio")
+        })
+      }
+      for (let i = 0; i < noted.elements.length; i++) if (visibleOf(noted.elements[i]!) !== noted.visible[i]) return { quiet: false }
+      const active = deepActive()
+      const focus = active !== noted.active && active !== null && active !== document.body ? labelOf(active) : undefined
+      // Quiet: what the agent is told becomes the baseline of the next check.
+      noted.values = valuesOf(noted.elements)
+      noted.active = active
+      return { quiet: true, fields, focus }
+    }
+
+    Object.defineProperty(window, key, { value: { arm, check }, enumerable: false, configurable: true })
+    arm()
+  }
+)
 
 const LIMITS = { key: KEY, maxFields: MAX_FIELDS, maxElements: MAX_ELEMENTS, mask: PASSWORD_MASK } as const
 const ARM = `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; if (noted === undefined) return false; noted.arm(); return true })()`

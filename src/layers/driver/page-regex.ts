@@ -23,10 +23,30 @@ type Ranges = ReadonlyArray<readonly [number, number]>
 const TOP = 0x10ffff
 const ANY: Ranges = [[0, TOP]]
 const NONE: Ranges = []
-const LINE_TERMINATORS: Ranges = [[10, 10], [13, 13], [0x2028, 0x2029]]
+const LINE_TERMINATORS: Ranges = [
+  [10, 10],
+  [13, 13],
+  [0x2028, 0x2029]
+]
 const DIGIT: Ranges = [[48, 57]]
-const WORD: Ranges = [[48, 57], [65, 90], [95, 95], [97, 122]]
-const SPACE: Ranges = [[9, 13], [32, 32], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff]]
+const WORD: Ranges = [
+  [48, 57],
+  [65, 90],
+  [95, 95],
+  [97, 122]
+]
+const SPACE: Ranges = [
+  [9, 13],
+  [32, 32],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff]
+]
 
 const normalize = (ranges: Ranges): Ranges => {
   const sorted = [...ranges].sort((a, b) => a[0] - b[0])
@@ -50,12 +70,19 @@ const complement = (ranges: Ranges): Ranges => {
   return out
 }
 const overlaps = (a: Ranges, b: Ranges) => a.some(([lo, hi]) => b.some(([l, h]) => lo <= h && l <= hi))
-const LETTERS: Ranges = [[65, 90], [97, 122]]
+const LETTERS: Ranges = [
+  [65, 90],
+  [97, 122]
+]
 /** With the i flag a set also matches the other case of its ASCII letters; beyond ASCII (ſ, K, É…), conservatively, any letter. */
 const caseClosed = (ranges: Ranges): Ranges => {
   const extra: Array<readonly [number, number]> = []
   for (const [lo, hi] of ranges) {
-    for (const [a, z, shift] of [[65, 90, 32], [97, 122, -32]] as const) if (lo <= z && a <= hi) extra.push([Math.max(lo, a) + shift, Math.min(hi, z) + shift])
+    for (const [a, z, shift] of [
+      [65, 90, 32],
+      [97, 122, -32]
+    ] as const)
+      if (lo <= z && a <= hi) extra.push([Math.max(lo, a) + shift, Math.min(hi, z) + shift])
   }
   if (overlaps(ranges, LETTERS) || ranges.some(([, hi]) => hi >= 0x80)) extra.push([0x80, TOP])
   if (ranges.some(([, hi]) => hi >= 0x80)) extra.push(...LETTERS)
@@ -111,9 +138,9 @@ const parse = (source: string, flags: string): ReadonlyArray<ReadonlyArray<Item>
     if (c === "c") return /[a-zA-Z]/.test(source[i] ?? "") ? char(source.charCodeAt(i++) % 32) : char(92)
     if (/[0-7]/.test(c)) return [[0, 255]]
     const fixed = c === "x" ? hex(source.slice(i, i + 2), 2) : c === "u" ? hex(source.slice(i, i + 4), 4) : undefined
-    if (fixed !== undefined) return (i += c === "x" ? 2 : 4), char(fixed)
+    if (fixed !== undefined) return ((i += c === "x" ? 2 : 4), char(fixed))
     const braced = c === "u" && source[i] === "{" ? hex(source.slice(i + 1, Math.max(i + 1, source.indexOf("}", i)))) : undefined
-    if (braced !== undefined) return (i = source.indexOf("}", i) + 1), char(Math.min(braced, TOP))
+    if (braced !== undefined) return ((i = source.indexOf("}", i) + 1), char(Math.min(braced, TOP)))
     const controls: Record<string, number> = { t: 9, n: 10, v: 11, f: 12, r: 13 }
     return char(controls[c] ?? c.codePointAt(0)!)
   }
@@ -200,11 +227,21 @@ const parse = (source: string, flags: string): ReadonlyArray<ReadonlyArray<Item>
 }
 
 const hasQuantifierOrAlternation = (branches: ReadonlyArray<ReadonlyArray<Item>>): boolean =>
-  branches.length > 1 || branches.some((items) => items.some((item) => item.kind !== "assert" && (item.min !== 1 || item.max !== 1 || (item.kind === "group" && hasQuantifierOrAlternation(item.branches)))))
+  branches.length > 1 ||
+  branches.some((items) =>
+    items.some((item) => item.kind !== "assert" && (item.min !== 1 || item.max !== 1 || (item.kind === "group" && hasQuantifierOrAlternation(item.branches))))
+  )
 const charsOf = (branches: ReadonlyArray<ReadonlyArray<Item>>): Ranges =>
-  branches.flat().reduce<Ranges>((all, item) => (item.kind === "set" ? union(all, item.set) : item.kind === "group" ? union(all, charsOf(item.branches)) : all), NONE)
+  branches
+    .flat()
+    .reduce<Ranges>((all, item) => (item.kind === "set" ? union(all, item.set) : item.kind === "group" ? union(all, charsOf(item.branches)) : all), NONE)
 const lengthOf = (branches: ReadonlyArray<ReadonlyArray<Item>>): number =>
-  Math.max(1, ...branches.map((items) => items.reduce((sum, item) => sum + (item.kind === "assert" ? 0 : item.min * (item.kind === "group" ? lengthOf(item.branches) : 1)), 0)))
+  Math.max(
+    1,
+    ...branches.map((items) =>
+      items.reduce((sum, item) => sum + (item.kind === "assert" ? 0 : item.min * (item.kind === "group" ? lengthOf(item.branches) : 1)), 0)
+    )
+  )
 
 /** What follows a point of the pattern: the cost of matching it, the characters it may start with, and whether it may match nothing up to the pattern's end. */
 interface Tail {
@@ -216,7 +253,9 @@ interface Tail {
 const sequence = (items: ReadonlyArray<Item>, tail: Tail, n: number, flags: string): Tail =>
   items.reduceRight<Tail>((rest, item) => {
     if (item.kind === "assert") {
-      return item.anchor ? { cost: 1 + rest.cost, first: NONE, end: false } : { cost: 1 + rest.cost, first: flags.includes("m") ? union(rest.first, LINE_TERMINATORS) : rest.first, end: rest.end }
+      return item.anchor
+        ? { cost: 1 + rest.cost, first: NONE, end: false }
+        : { cost: 1 + rest.cost, first: flags.includes("m") ? union(rest.first, LINE_TERMINATORS) : rest.first, end: rest.end }
     }
     if (item.kind === "group" && item.max <= 1) {
       const inner = item.branches.map((branch) => sequence(branch, rest, n, flags))
@@ -225,7 +264,8 @@ const sequence = (items: ReadonlyArray<Item>, tail: Tail, n: number, flags: stri
       const all = [...inner, ...skip]
       return { cost: all.reduce((sum, t) => sum + t.cost, 0), first: all.reduce<Ranges>((f, t) => union(f, t.first), NONE), end: all.some((t) => t.end) }
     }
-    if (item.kind === "group" && hasQuantifierOrAlternation(item.branches)) throw new Refusal("a repeated group contains a quantifier or alternation (like (a+)+ or (a|b)*), which backtracks exponentially")
+    if (item.kind === "group" && hasQuantifierOrAlternation(item.branches))
+      throw new Refusal("a repeated group contains a quantifier or alternation (like (a+)+ or (a|b)*), which backtracks exponentially")
     const chars = item.kind === "group" ? charsOf(item.branches) : item.set
     const unit = item.kind === "group" ? lengthOf(item.branches) : 1
     const scan = item.max === Infinity ? n : item.max * unit

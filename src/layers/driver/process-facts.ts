@@ -60,7 +60,13 @@ export const processFacts = (pid: number): Effect.Effect<ProcessFacts | undefine
       // Node's own switches come first (`node --flag script args`); a switch's separate value is not looked for.
       const script = argv.slice(1).find((arg) => !arg.startsWith("-"))
       const path = script === undefined ? undefined : isAbsolute(script) ? script : resolve(cwd, script)
-      const isFile = path === undefined ? false : yield* Effect.tryPromise(() => stat(path)).pipe(Effect.map((s) => s.isFile()), Effect.orElseSucceed(() => false))
+      const isFile =
+        path === undefined
+          ? false
+          : yield* Effect.tryPromise(() => stat(path)).pipe(
+              Effect.map((s) => s.isFile()),
+              Effect.orElseSucceed(() => false)
+            )
       program = isFile ? path : exe
     }
     return { pid, argv, exe, program }

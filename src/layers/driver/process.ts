@@ -89,18 +89,32 @@ export const gracefulClose = (session: AppSession, timeoutMs: number): Effect.Ef
     if (!electronApp && child) {
       const quit = yield* terminate(child, timeoutMs)
       const browser = session.browser
-      if (browser) yield* bounded(Effect.tryPromise(() => browser.close()), 2_000).pipe(Effect.ignore)
+      if (browser)
+        yield* bounded(
+          Effect.tryPromise(() => browser.close()),
+          2_000
+        ).pipe(Effect.ignore)
       return quit
     }
     if (electronApp && child) {
       if (hasExited(child)) return true
-      const closed = yield* bounded(Effect.as(Effect.tryPromise(() => electronApp.close()), true), timeoutMs).pipe(Effect.orElseSucceed(() => false))
+      const closed = yield* bounded(
+        Effect.as(
+          Effect.tryPromise(() => electronApp.close()),
+          true
+        ),
+        timeoutMs
+      ).pipe(Effect.orElseSucceed(() => false))
       if (!closed) yield* killProcessGroup(child)
       yield* bounded(exitOf(child), 2_000).pipe(Effect.ignore)
       return closed
     }
     const browser = session.browser
-    if (browser) yield* bounded(Effect.tryPromise(() => browser.close()), timeoutMs).pipe(Effect.ignore)
+    if (browser)
+      yield* bounded(
+        Effect.tryPromise(() => browser.close()),
+        timeoutMs
+      ).pipe(Effect.ignore)
     session.inspector?.close()
     return true
   })

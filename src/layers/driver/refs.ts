@@ -10,7 +10,6 @@ import { RefStale } from "./errors.js"
 import type { AppSession } from "./session.js"
 import type { Surface } from "./surface.js"
 
-
 /** Writes a surface's prefix in front of Playwright's refs of a snapshot (refs already prefixed are left as they are). */
 export const prefixRefs = (prefix: string, text: string): string =>
   prefix === "" ? text : text.replace(/\[ref=((?:f\d+)?e\d+)\]/g, (_m, ref: string) => `[ref=${prefix}${ref}]`)
@@ -41,7 +40,10 @@ export const refNotHere = (s: AppSession | undefined, entry: Surface, ref: strin
     })
   }
   return new RefStale({
-    message: entry.latestSnapshot === undefined ? `${ref} is a ref, but ${entry.kind} ${entry.id} has no snapshot yet` : `${ref} is not in the latest snapshot of ${entry.kind} ${entry.id}`
+    message:
+      entry.latestSnapshot === undefined
+        ? `${ref} is a ref, but ${entry.kind} ${entry.id} has no snapshot yet`
+        : `${ref} is not in the latest snapshot of ${entry.kind} ${entry.id}`
   })
 }
 

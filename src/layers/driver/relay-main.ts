@@ -44,7 +44,8 @@ export const installRelay = (electron: ElectronModule, { key, binding }: RelayMa
       return
     }
     const id = wc.id
-    const onMessage = (_event: unknown, method: string, params: unknown, sessionId?: string) => post({ kind: "event", id, method, params, sessionId: sessionId || undefined })
+    const onMessage = (_event: unknown, method: string, params: unknown, sessionId?: string) =>
+      post({ kind: "event", id, method, params, sessionId: sessionId || undefined })
     const onDetach = (_event: unknown, reason: string) => {
       release(id)
       post({ kind: "detached", id, reason })
@@ -95,8 +96,10 @@ export const attachAll = (_electron: ElectronModule, { key }: RelayMainArg): Rea
 }
 
 /** One CDP command on a webContents' debugger: `{ result }` or `{ error }` (the protocol's message). */
-export const sendCommand = (_electron: ElectronModule, arg: { key: string; id: number; method: string; params: unknown; sessionId?: string }): Promise<unknown> =>
-  (globalThis as MainValue)[arg.key].send(arg.id, arg.method, arg.params, arg.sessionId)
+export const sendCommand = (
+  _electron: ElectronModule,
+  arg: { key: string; id: number; method: string; params: unknown; sessionId?: string }
+): Promise<unknown> => (globalThis as MainValue)[arg.key].send(arg.id, arg.method, arg.params, arg.sessionId)
 
 /** The browser facts playwright-core asks for first (Browser.getVersion), from the main process. */
 export const browserVersion = (electron: ElectronModule): { product: string; userAgent: string; jsVersion: string } => ({

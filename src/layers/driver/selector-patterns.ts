@@ -38,7 +38,8 @@ const parts = (selector: string): Array<{ name: string; body: string; offset: nu
     const eq = part.indexOf("=")
     let name: string
     let body = part
-    if (eq !== -1 && /^[a-zA-Z_0-9-+:*]+$/.test(part.substring(0, eq).trim())) (name = part.substring(0, eq).trim()), (body = part.substring(eq + 1)), (offset += eq + 1)
+    if (eq !== -1 && /^[a-zA-Z_0-9-+:*]+$/.test(part.substring(0, eq).trim()))
+      (name = part.substring(0, eq).trim()), (body = part.substring(eq + 1)), (offset += eq + 1)
     else if (part.length > 1 && (part[0] === '"' || part[0] === "'") && part[part.length - 1] === part[0]) name = "text"
     else if (/^\(*\/\//.test(part) || part.startsWith("..")) name = "xpath"
     else name = "css"
@@ -118,7 +119,7 @@ const cssArgument = (body: string, i: number): [string, number] => {
     if (body[i] === "\\") {
       const hex = /^[0-9a-fA-F]{1,6}\s?/.exec(body.slice(i + 1, i + 8))
       if (hex) (value += String.fromCodePoint(Math.min(parseInt(hex[0], 16), TOP))), (i += 1 + hex[0].length)
-      else (value += body[i + 1] === "\n" ? "" : body[i + 1] ?? ""), (i += 2)
+      else (value += body[i + 1] === "\n" ? "" : (body[i + 1] ?? "")), (i += 2)
     } else value += body[i++]
   }
   if (quote) i++
@@ -164,7 +165,8 @@ const foundRegexes = (selector: string, depth = 0): Array<FoundRegex> | string =
     } else if (TEXT.has(name)) {
       const text = body.trim()
       const at = offset + (body.length - body.trimStart().length) + 1
-      if (text.startsWith("/") && text.lastIndexOf("/") > 0) found.push({ source: text.substring(1, text.lastIndexOf("/")), flags: text.substring(text.lastIndexOf("/") + 1), at })
+      if (text.startsWith("/") && text.lastIndexOf("/") > 0)
+        found.push({ source: text.substring(1, text.lastIndexOf("/")), flags: text.substring(text.lastIndexOf("/") + 1), at })
     } else if (name === "css" || name === "css:light") found.push(...cssRegexes(body))
     else if (name !== "xpath" && name !== "xpath:light") found.push(...attributeRegexes(body, offset))
   }
@@ -178,7 +180,7 @@ export const selectorRegexes = (selector: string): Array<SelectorRegex> | string
 }
 
 const HINT =
-  "Match with plain text instead (text=Save, role=button[name=\"Save\"], label=Email), or use a simpler regex: open-ended repeats (.*, \\d+) only at the pattern's ends or between characters they cannot match (^Task \\d+$, \\w+@\\w+\\.com), no nested repeats like (a+)+, no backreferences or lookarounds."
+  'Match with plain text instead (text=Save, role=button[name="Save"], label=Email), or use a simpler regex: open-ended repeats (.*, \\d+) only at the pattern\'s ends or between characters they cannot match (^Task \\d+$, \\w+@\\w+\\.com), no nested repeats like (a+)+, no backreferences or lookarounds.'
 
 /**
  * The selector the page may run: each regex replaced by pageRegex's linear-time equivalent (`text=/.*b/`
@@ -191,10 +193,14 @@ export const pageSelector = (selector: string): string | InvalidArgument => {
   let out = selector
   for (const regex of [...regexes].reverse()) {
     const decided = pageRegex(regex.source, regex.flags)
-    if ("problem" in decided) return new InvalidArgument({ message: `target: the regex /${regex.source}/${regex.flags} is refused: ${decided.problem}`, hint: HINT })
+    if ("problem" in decided)
+      return new InvalidArgument({ message: `target: the regex /${regex.source}/${regex.flags} is refused: ${decided.problem}`, hint: HINT })
     if (decided.source === regex.source) continue
     if (regex.at === undefined) {
-      return new InvalidArgument({ message: `target: the regex /${regex.source}/${regex.flags} inside a nested selector is refused: it would scan the rest of the text from every position`, hint: `Write /${decided.source}/${regex.flags}: it matches the same texts.` })
+      return new InvalidArgument({
+        message: `target: the regex /${regex.source}/${regex.flags} inside a nested selector is refused: it would scan the rest of the text from every position`,
+        hint: `Write /${decided.source}/${regex.flags}: it matches the same texts.`
+      })
     }
     out = out.slice(0, regex.at) + decided.source + out.slice(regex.at + regex.source.length)
   }

@@ -62,7 +62,7 @@ export const expandSelector = (target: string): string =>
  * this process: the value itself does nothing when called, so a caller's "() => 0, sideEffect()" cannot
  * reach the server.
  */
-export const toFunction = (source: string): (...args: Array<any>) => unknown => {
+export const toFunction = (source: string): ((...args: Array<any>) => unknown) => {
   const inert = () => {
     throw new Error("a function built from source runs in the page or the main process, never here")
   }

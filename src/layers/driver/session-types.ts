@@ -86,7 +86,6 @@ export interface AppSessionOptions {
   readonly overCdpReason?: string | undefined
 }
 
-
 /**
  * A window's title without waiting on a renderer that does not answer (stuck in a loop, crashed):
  * after `ms` it gives up with "(not responding)", so listing windows never hangs. Titles are read

@@ -195,7 +195,10 @@ export class AppSession {
     if (existing) return Promise.resolve(existing)
     const pending = this.#pendingPages.get(page)
     if (pending) return pending
-    const added = facts.then((f) => this.addWindow(page, f), () => this.addWindow(page))
+    const added = facts.then(
+      (f) => this.addWindow(page, f),
+      () => this.addWindow(page)
+    )
     this.#pendingPages.set(page, added)
     void added.finally(() => this.#pendingPages.delete(page))
     return added
@@ -313,7 +316,14 @@ export class AppSession {
       frameOfScript(location.url, (surface) => (item.surface = surface))
     }
     const recordPageError = (error: Error) => {
-      const item = { at: Date.now(), kind: "pageerror" as const, window, surface: window, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
+      const item = {
+        at: Date.now(),
+        kind: "pageerror" as const,
+        window,
+        surface: window,
+        message: error.message,
+        ...(error.stack ? { stack: error.stack } : {})
+      }
       this.errors.push(item)
       frameOfScript(/(?:https?|file):\/\/[^\s)]+?(?=:\d+:\d+)/.exec(error.stack ?? "")?.[0], (surface) => (item.surface = surface))
     }
@@ -326,7 +336,13 @@ export class AppSession {
       recordConsole,
       (m) => `${m.type()}\u0000${m.text()}\u0000${m.location().url}:${m.location().lineNumber}`
     )
-    backfill(page, "pageerror", () => page.pageErrors(), recordPageError, (e) => `${e.message}\u0000${e.stack ?? ""}`)
+    backfill(
+      page,
+      "pageerror",
+      () => page.pageErrors(),
+      recordPageError,
+      (e) => `${e.message}\u0000${e.stack ?? ""}`
+    )
     page.on("crash", () => {
       this.errors.push({ at: Date.now(), kind: "crash", window, message: `The renderer of window ${window} crashed` })
     })
@@ -339,7 +355,14 @@ export class AppSession {
         origin = undefined // a service worker's request has no frame
       }
       const frame = origin === undefined ? undefined : this.#frames.find((f) => f.frame === origin)
-      const item: RequestEntry = { at: Date.now(), window, surface: frame?.id ?? window, method: request.method(), url: request.url(), resourceType: request.resourceType() }
+      const item: RequestEntry = {
+        at: Date.now(),
+        window,
+        surface: frame?.id ?? window,
+        method: request.method(),
+        url: request.url(),
+        resourceType: request.resourceType()
+      }
       this.requests.push(item)
       started.set(request, { entry: item, at: Date.now() })
     })

@@ -20,7 +20,12 @@ type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, Playwright
 
 /** An AI-mode snapshot of a surface: a page's own, or a frame's document. */
 const surfaceSnapshot = (scope: Page | Frame, options: { readonly depth?: number } = {}): Promise<string> =>
-  "ariaSnapshot" in scope ? scope.ariaSnapshot({ mode: "ai", ...options }) : scope.locator("body,frameset").first().ariaSnapshot({ mode: "ai", ...options })
+  "ariaSnapshot" in scope
+    ? scope.ariaSnapshot({ mode: "ai", ...options })
+    : scope
+        .locator("body,frameset")
+        .first()
+        .ariaSnapshot({ mode: "ai", ...options })
 
 /** What every answer shows for a non-empty password field's value (its length hidden). */
 export { PASSWORD_MASK }
@@ -35,7 +40,8 @@ const collectPasswords = pageFunction((): Array<string> => {
   for (let i = 0; i < roots.length && values.length < 100; i++) {
     for (const element of Array.from(roots[i]!.querySelectorAll("*"))) {
       if (element.shadowRoot) roots.push(element.shadowRoot)
-      if (element.tagName === "INPUT" && (element as HTMLInputElement).type === "password" && (element as HTMLInputElement).value !== "") values.push((element as HTMLInputElement).value)
+      if (element.tagName === "INPUT" && (element as HTMLInputElement).type === "password" && (element as HTMLInputElement).value !== "")
+        values.push((element as HTMLInputElement).value)
     }
   }
   return values
@@ -77,27 +83,37 @@ export const maskPasswordValues = (snapshot: string, values: ReadonlyArray<strin
 }
 
 /** An aria snapshot of (a part of) `page` with its password fields' values masked. */
-export const maskSnapshot = (page: Page, snapshot: string): Promise<string> =>
-  passwordValues(page).then((values) => maskPasswordValues(snapshot, values))
+export const maskSnapshot = (page: Page, snapshot: string): Promise<string> => passwordValues(page).then((values) => maskPasswordValues(snapshot, values))
 
 /** A field's value as an answer may show it: PASSWORD_MASK for a non-empty password field. */
 export const shownFieldValue = (locator: Locator, value: string, timeout: number): Promise<string> =>
-  value === ""
-    ? Promise.resolve(value)
-    : locator.evaluate(isPasswordInput, undefined, { timeout }).then((secret) => (secret ? PASSWORD_MASK : value))
+  value === "" ? Promise.resolve(value) : locator.evaluate(isPasswordInput, undefined, { timeout }).then((secret) => (secret ? PASSWORD_MASK : value))
 
 /** The driver's snapshot operations; `current` is the session (refs are checked across its surfaces). */
 export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefined>) => {
   const locate = (entry: Surface, target: string): Effect.Effect<Locator, RefStale | InvalidArgument> => {
     const trimmed = target.trim()
-    if (trimmed === "") return Effect.fail(new InvalidArgument({ message: "target is empty", hint: "Pass a ref like e12 from electron_snapshot, or a selector like role=button[name=\"Save\"]." }))
+    if (trimmed === "")
+      return Effect.fail(
+        new InvalidArgument({ message: "target is empty", hint: 'Pass a ref like e12 from electron_snapshot, or a selector like role=button[name="Save"].' })
+      )
     // A menu row's ref (src/tools/menu-rows.ts) is answered by electron_click alone.
     if (/^m\d+$/.test(trimmed)) {
-      return Effect.fail(new InvalidArgument({ message: `${trimmed} is a ref of the menubar row, not of the page`, hint: `electron_click target=${trimmed} lists that menu's items (a menu) or clicks it (an item).` }))
+      return Effect.fail(
+        new InvalidArgument({
+          message: `${trimmed} is a ref of the menubar row, not of the page`,
+          hint: `electron_click target=${trimmed} lists that menu's items (a menu) or clicks it (an item).`
+        })
+      )
     }
     // An open dialog's or popped-up menu's ref (./modal-room.ts) is answered by the verbs that take the call's handle.
     if (/^d\d+$/.test(trimmed)) {
-      return Effect.fail(new InvalidArgument({ message: `${trimmed} is a ref of an open dialog or menu row, not of the page`, hint: `electron_click target=${trimmed} answers a button or item, electron_fill a text field, electron_press_key Enter/Escape the dialog.` }))
+      return Effect.fail(
+        new InvalidArgument({
+          message: `${trimmed} is a ref of an open dialog or menu row, not of the page`,
+          hint: `electron_click target=${trimmed} answers a button or item, electron_fill a text field, electron_press_key Enter/Escape the dialog.`
+        })
+      )
     }
     if (REF_PATTERN.test(trimmed)) {
       if (!entry.refs.has(trimmed)) return Effect.flatMap(current, (s) => Effect.fail(refNotHere(s, entry, trimmed)))
@@ -111,10 +127,17 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
   /** What the agent is shown of a surface's snapshot: password values masked, frames named, refs with the surface's prefix. */
   const shown = (entry: Surface, text: string) =>
     Effect.flatMap(current, (s) =>
-      Effect.promise(() => maskSnapshot(entry.page, text).then((masked) => annotateFrames(s, entry, masked)).then((named) => prefixRefs(entry.refPrefix, named)))
+      Effect.promise(() =>
+        maskSnapshot(entry.page, text)
+          .then((masked) => annotateFrames(s, entry, masked))
+          .then((named) => prefixRefs(entry.refPrefix, named))
+      )
     )
   const ariaSnapshot = (entry: Surface, depth?: number) =>
-    Effect.flatMap(run("snapshot", () => surfaceSnapshot(entry.scope, depth !== undefined ? { depth } : {})), (text) => shown(entry, text))
+    Effect.flatMap(
+      run("snapshot", () => surfaceSnapshot(entry.scope, depth !== undefined ? { depth } : {})),
+      (text) => shown(entry, text)
+    )
   // A full snapshot becomes the window's latest: the page is armed first, so pageChanges compares with it;
   // the change summary's snapshot (`armed`) follows a check that armed it already.
   // A snapshot that did not complete (failed, or cut by the summary's time box) may leave the page armed
@@ -122,9 +145,10 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
   const fullSnapshot = (entry: Surface, armed = false) =>
     Effect.suspend(() => {
       const ahead = armed && entry.armedAhead
-      return Effect.flatMap(run("snapshot", () => (ahead ? surfaceSnapshot(entry.scope) : armPageChanges(entry.scope).then(() => surfaceSnapshot(entry.scope)))), (text) => shown(entry, text)).pipe(
-        Effect.onExit((exit) => Effect.sync(() => void (entry.armedAhead = exit._tag === "Failure")))
-      )
+      return Effect.flatMap(
+        run("snapshot", () => (ahead ? surfaceSnapshot(entry.scope) : armPageChanges(entry.scope).then(() => surfaceSnapshot(entry.scope)))),
+        (text) => shown(entry, text)
+      ).pipe(Effect.onExit((exit) => Effect.sync(() => void (entry.armedAhead = exit._tag === "Failure"))))
     })
   const refreshRefs = (entry: Surface) => Effect.map(fullSnapshot(entry), (full) => entry.recordSnapshot(full))
   // A quiet answer that names fields leaves them out of the latest snapshot: the next diff repeats them.
@@ -138,7 +162,10 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
       )
     )
 
-  const snapshot = Effect.fn("ElectronDriver.snapshot")(function* (entry: Surface, options: { readonly target?: string; readonly depth?: number; readonly armed?: boolean } = {}) {
+  const snapshot = Effect.fn("ElectronDriver.snapshot")(function* (
+    entry: Surface,
+    options: { readonly target?: string; readonly depth?: number; readonly armed?: boolean } = {}
+  ) {
     const depth = options.depth
     if (options.target !== undefined) {
       const locator = yield* locate(entry, options.target)

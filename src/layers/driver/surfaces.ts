@@ -43,10 +43,19 @@ const readFacts = (electron: ElectronModule, targetIds: ReadonlyArray<string | n
     let bounds: PageFacts["bounds"]
     if (win && !own) {
       const views: Array<MainValue> = win.contentView && Array.isArray(win.contentView.children) ? win.contentView.children : []
-      const view = views.find((v) => v.webContents === wc) ?? (typeof win.getBrowserViews === "function" ? win.getBrowserViews().find((v: MainValue) => v.webContents === wc) : undefined)
+      const view =
+        views.find((v) => v.webContents === wc) ??
+        (typeof win.getBrowserViews === "function" ? win.getBrowserViews().find((v: MainValue) => v.webContents === wc) : undefined)
       if (view && typeof view.getBounds === "function") bounds = view.getBounds()
     }
-    return { webContentsId: wc.id, type: wc.getType(), windowId: win ? win.id : undefined, own, hostId: wc.hostWebContents ? wc.hostWebContents.id : undefined, bounds }
+    return {
+      webContentsId: wc.id,
+      type: wc.getType(),
+      windowId: win ? win.id : undefined,
+      own,
+      hostId: wc.hostWebContents ? wc.hostWebContents.id : undefined,
+      bounds
+    }
   })
 
 /**

@@ -17,7 +17,13 @@ export const CallActivity = globalValue("stagewright/CallActivity", () => FiberR
 /** Runs `effect` with `what` ("waiting for testid=save") as the call's activity, restoring the previous one after. */
 export const describing = <A, E, R>(what: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(FiberRef.get(CallActivity), (activity) =>
-    activity === undefined ? effect : Effect.acquireUseRelease(Ref.getAndSet(activity, what), () => effect, (previous) => Ref.set(activity, previous))
+    activity === undefined
+      ? effect
+      : Effect.acquireUseRelease(
+          Ref.getAndSet(activity, what),
+          () => effect,
+          (previous) => Ref.set(activity, previous)
+        )
   )
 
 /** A condition that does not hold yet (internal to the waits: retried, never returned). */
@@ -35,7 +41,9 @@ const POLL_SCHEDULE = Schedule.union(Schedule.exponential(FIRST_INTERVAL, 1.6), 
  */
 export const poll = <A, E, R>(check: Effect.Effect<Check<A>, E, R>, timeoutMs: number): Effect.Effect<Check<A>, E, R> =>
   Effect.flatMap(Clock.currentTimeMillis, (started) =>
-    Effect.flatMap(check, (first) => (first.ok ? Effect.succeed(first) : Effect.flatMap(Clock.currentTimeMillis, (now) => retry(check, first, timeoutMs - (now - started)))))
+    Effect.flatMap(check, (first) =>
+      first.ok ? Effect.succeed(first) : Effect.flatMap(Clock.currentTimeMillis, (now) => retry(check, first, timeoutMs - (now - started)))
+    )
   )
 
 /** The rest of a poll whose first reading did not hold. */
@@ -43,7 +51,10 @@ const retry = <A, E, R>(check: Effect.Effect<Check<A>, E, R>, first: Check<A>, r
   Effect.gen(function* () {
     const last = yield* Ref.make<Check<A>>(first)
     const reading = Effect.tap(check, (outcome) => Ref.set(last, outcome)).pipe(
-      Effect.filterOrFail((outcome) => outcome.ok, () => new NotYet()),
+      Effect.filterOrFail(
+        (outcome) => outcome.ok,
+        () => new NotYet()
+      ),
       Effect.retry({ schedule: POLL_SCHEDULE, while: (error) => error instanceof NotYet })
     )
     // The second reading waits the schedule's first interval, as every later one waits its own.

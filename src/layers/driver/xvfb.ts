@@ -50,7 +50,11 @@ const counted = (bytes: Buffer) => {
  * number): Xvfb reads it with -auth, clients (libxcb, Xlib) pick the entry for whichever display it chose.
  */
 const writeXauthority = (path: string, cookie: Buffer) =>
-  writeFileSync(path, Buffer.concat([Buffer.from([0xff, 0xff]), counted(Buffer.alloc(0)), counted(Buffer.alloc(0)), counted(Buffer.from(COOKIE_NAME)), counted(cookie)]), { mode: 0o600 })
+  writeFileSync(
+    path,
+    Buffer.concat([Buffer.from([0xff, 0xff]), counted(Buffer.alloc(0)), counted(Buffer.alloc(0)), counted(Buffer.from(COOKIE_NAME)), counted(cookie)]),
+    { mode: 0o600 }
+  )
 
 const pad4 = (bytes: Buffer) => Buffer.concat([bytes, Buffer.alloc((4 - (bytes.length % 4)) % 4)])
 
@@ -265,7 +269,9 @@ export const displayForLaunch = (
         return yield* new LaunchFailed({ message: `No display for the app: ${situation.reason}`, hint: situation.hint })
       case "start-xvfb": {
         const xvfb = yield* startXvfb({ because: situation.because }).pipe(
-          Effect.mapError((error) => new LaunchFailed({ message: error.message, hint: error.hint, ...(error.cause !== undefined ? { cause: error.cause } : {}) }))
+          Effect.mapError(
+            (error) => new LaunchFailed({ message: error.message, hint: error.hint, ...(error.cause !== undefined ? { cause: error.cause } : {}) })
+          )
         )
         const { WAYLAND_DISPLAY: _wayland, ...rest } = env
         return {

@@ -33,7 +33,7 @@ export const ensureAxe = (entry: Surface) =>
 const FIX: Record<string, string> = {
   label: "give the field a <label for>, aria-label or aria-labelledby",
   "color-contrast": "darken the text or lighten its background to reach 4.5:1 (3:1 for large text)",
-  "image-alt": "add alt text (alt=\"\" for decorative images)",
+  "image-alt": 'add alt text (alt="" for decorative images)',
   "button-name": "give the button visible text or an aria-label",
   "link-name": "give the link text or an aria-label",
   "html-has-lang": "set <html lang>",
@@ -71,7 +71,9 @@ export const auditTool = defineTool({
   input: Schema.Struct({
     target: Schema.optional(Target),
     rules: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(100))).annotations({ description: "only these axe rule ids" }),
-    tags: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(20))).annotations({ description: "only rules with these tags: wcag2a, wcag2aa, best-practice…" }),
+    tags: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(20))).annotations({
+      description: "only rules with these tags: wcag2a, wcag2aa, best-practice…"
+    }),
     impact: Schema.optional(Schema.Literal(...IMPACTS)).annotations({ description: "minimum impact, default minor" }),
     raw: Schema.optional(Schema.Boolean).annotations({ description: "also write axe's JSON to a file" })
   }),
@@ -86,7 +88,11 @@ export const auditTool = defineTool({
       const options = {
         resultTypes: ["violations"],
         elementRef: true,
-        ...(input.rules !== undefined ? { runOnly: { type: "rule", values: [...input.rules] } } : input.tags !== undefined ? { runOnly: { type: "tag", values: [...input.tags] } } : {})
+        ...(input.rules !== undefined
+          ? { runOnly: { type: "rule", values: [...input.rules] } }
+          : input.tags !== undefined
+            ? { runOnly: { type: "tag", values: [...input.tags] } }
+            : {})
       }
       const minRank = IMPACTS.indexOf(input.impact ?? "minor")
       const args = { options, minRank, impacts: [...IMPACTS], attr: MARK, raw: input.raw === true }
@@ -122,12 +128,18 @@ export const auditTool = defineTool({
           violations,
           passes: result.passes.length,
           version: result.testEngine?.version ?? "",
-          ...(a.raw ? { raw: { ...result, violations: strip(result.violations), passes: strip(result.passes), incomplete: strip(result.incomplete), inapplicable: [] } } : {})
+          ...(a.raw
+            ? { raw: { ...result, violations: strip(result.violations), passes: strip(result.passes), incomplete: strip(result.incomplete), inapplicable: [] } }
+            : {})
         }
       }
       const root = scope ?? entry.page.locator("html")
       const out = yield* call.run("run axe-core", () => root.evaluate(pageFunction(inPage), args))
-      if (out.error !== undefined) return yield* new OperationFailed({ message: `axe-core failed: ${out.error}`, hint: "Check the rule ids and tags (axe-core rule ids like label, color-contrast)." })
+      if (out.error !== undefined)
+        return yield* new OperationFailed({
+          message: `axe-core failed: ${out.error}`,
+          hint: "Check the rule ids and tags (axe-core rule ids like label, color-contrast)."
+        })
       return yield* render(entry, out, config.outputDir)
     })
 })
@@ -135,7 +147,10 @@ export const auditTool = defineTool({
 const render = (entry: Surface, out: { violations: Array<AxeViolation>; passes: number; version: string; raw?: unknown }, outputDir: string) =>
   Effect.gen(function* () {
     const count = out.violations.reduce((n, v) => n + v.nodes.length, 0)
-    const described = yield* describeMarked(entry, out.violations.reduce((n, v) => n + v.nodes.filter((node) => node.mark >= 0).length, 0))
+    const described = yield* describeMarked(
+      entry,
+      out.violations.reduce((n, v) => n + v.nodes.filter((node) => node.mark >= 0).length, 0)
+    )
     let rawFile: string | undefined
     if (out.raw !== undefined) {
       const path = outputPath(outputDir, timestampedName(`a11y-audit-${entry.id}`, ".json"), ".json")
@@ -158,7 +173,10 @@ const render = (entry: Surface, out: { violations: Array<AxeViolation>; passes: 
       const more = v.nodes.length > 10 ? `, … ${v.nodes.length - 10} more` : ""
       return `${v.impact} ${v.rule}: ${v.help} (${v.nodes.length})\n  ${shown.join(", ")}${more}\n  fix: ${v.fix}`
     })
-    const head = violations.length === 0 ? `No violations in ${entry.id} (axe-core ${out.version}, ${out.passes} rules passed).` : `${violations.length} rules violated by ${count} elements in ${entry.id} (axe-core ${out.version}, ${out.passes} rules passed):`
+    const head =
+      violations.length === 0
+        ? `No violations in ${entry.id} (axe-core ${out.version}, ${out.passes} rules passed).`
+        : `${violations.length} rules violated by ${count} elements in ${entry.id} (axe-core ${out.version}, ${out.passes} rules passed):`
     return {
       text: [head, ...lines, ...(rawFile ? [`axe JSON: ${rawFile}`] : [])].join("\n"),
       structured: { window: entry.id, violations, passes: out.passes, ...(rawFile ? { rawFile } : {}) }

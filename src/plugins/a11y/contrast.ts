@@ -25,7 +25,8 @@ const measure = (root: Element, a: { self: boolean; attr: string; minRatio: numb
     const m = c.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0, 0]
     return [m[0] ?? 0, m[1] ?? 0, m[2] ?? 0, m.length > 3 ? m[3]! : 1]
   }
-  const blend = (top: [number, number, number, number], under: [number, number, number]): [number, number, number] => [0, 1, 2].map((i) => top[i]! * top[3] + under[i]! * (1 - top[3])) as [number, number, number]
+  const blend = (top: [number, number, number, number], under: [number, number, number]): [number, number, number] =>
+    [0, 1, 2].map((i) => top[i]! * top[3] + under[i]! * (1 - top[3])) as [number, number, number]
   const background = (el: Element): [number, number, number] | null => {
     const layers: Array<[number, number, number, number]> = []
     for (let node: Element | null = el; node; node = node.parentElement) {
@@ -53,7 +54,15 @@ const measure = (root: Element, a: { self: boolean; attr: string; minRatio: numb
     const px = parseFloat(s.fontSize)
     const bold = Number(s.fontWeight) >= 700
     const ratio = bg === null ? null : (Math.max(lum(fg), lum(bg)) + 0.05) / (Math.min(lum(fg), lum(bg)) + 0.05)
-    return { text: (el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 60), ratio: ratio === null ? null : Math.round(ratio * 100) / 100, fg: hex(fg), bg: bg ? hex(bg) : "image", large: px >= 24 || (bold && px >= 18.66), fontPx: px, mark }
+    return {
+      text: (el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 60),
+      ratio: ratio === null ? null : Math.round(ratio * 100) / 100,
+      fg: hex(fg),
+      bg: bg ? hex(bg) : "image",
+      large: px >= 24 || (bold && px >= 18.66),
+      fontPx: px,
+      mark
+    }
   }
   if (a.self) {
     root.setAttribute(a.attr, "0")
@@ -105,11 +114,18 @@ export const contrastTool = defineTool({
       yield* call.evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
       const out = yield* call.run(`measure contrast${self ? ` of ${input.target}` : ""}`, () => root.evaluate(pageFunction(measure), args, { timeout: 5_000 }))
       const described = yield* describeMarked(entry, out.items.length)
-      const items = out.items.map((m: Measured, i) => ({ ...m, ...described[i], level: m.ratio === null ? "unknown (background image)" : levels(m.ratio, m.large) }))
+      const items = out.items.map((m: Measured, i) => ({
+        ...m,
+        ...described[i],
+        level: m.ratio === null ? "unknown (background image)" : levels(m.ratio, m.large)
+      }))
       const line = (m: (typeof items)[number]) =>
         `${label(m, `"${m.text}"`)}: ${m.ratio ?? "?"}:1 ${m.fg} on ${m.bg}, ${m.large ? "large" : "normal"} text (${m.fontPx}px) → ${m.level}`
       if (self) return { text: line(items[0]!), structured: { window: entry.id, ...items[0] } }
-      const head = items.length === 0 ? `All ${out.checked} texts in ${entry.id} meet ${input.level ?? "AA"}.` : `${items.length} of ${out.checked} texts in ${entry.id} are below ${input.level ?? "AA"}:`
+      const head =
+        items.length === 0
+          ? `All ${out.checked} texts in ${entry.id} meet ${input.level ?? "AA"}.`
+          : `${items.length} of ${out.checked} texts in ${entry.id} are below ${input.level ?? "AA"}:`
       return { text: [head, ...items.map(line)].join("\n"), structured: { window: entry.id, checked: out.checked, below: items } }
     })
 })

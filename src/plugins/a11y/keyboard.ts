@@ -101,10 +101,20 @@ export const tabOrderTool = defineTool({
         const unreached = Math.max(0, tabbable - stops.length)
         verdict = `TRAP: Tab cycles within stops ${trap.from + 1}-${stops.length} (${inTrap.map((s) => label(s, s.element)).join(", ")})${unreached > 0 ? `; ${unreached} of ${tabbable} tabbable elements never reached` : ""}.`
       } else if (wrapped) verdict = `No trap: Tab wrapped to the start after ${stops.length} stops (${tabbable} tabbable elements on the page).`
-      else verdict = stops.length >= maxStops ? `Stopped after maxStops=${maxStops} (${tabbable} tabbable elements on the page).` : `${stops.length} stops; focus left the page after the last one.`
+      else
+        verdict =
+          stops.length >= maxStops
+            ? `Stopped after maxStops=${maxStops} (${tabbable} tabbable elements on the page).`
+            : `${stops.length} stops; focus left the page after the last one.`
       return {
         text: [`Tab order of ${entry.id}:`, ...lines, verdict].join("\n"),
-        structured: { window: entry.id, stops: named, trap: trap ? { kind: trap.kind, stops: named.slice(trap.from).map((s) => s.index) } : null, wrapped, tabbable }
+        structured: {
+          window: entry.id,
+          stops: named,
+          trap: trap ? { kind: trap.kind, stops: named.slice(trap.from).map((s) => s.index) } : null,
+          wrapped,
+          tabbable
+        }
       }
     })
 })
@@ -129,7 +139,13 @@ export const focusTool = defineTool({
           el.setAttribute(attr, "0")
           const style = getComputedStyle(el)
           const indicator = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none"
-          return { none: false as const, tag: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}`, indicator, focusVisible: el.matches(":focus-visible"), hasFocus: document.hasFocus() }
+          return {
+            none: false as const,
+            tag: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}`,
+            indicator,
+            focusVisible: el.matches(":focus-visible"),
+            hasFocus: document.hasFocus()
+          }
         },
         MARK
       )

@@ -28,11 +28,15 @@ const parseLine = (text: string): Described => {
 export const describeMarked = (entry: Surface, count: number) =>
   Effect.gen(function* () {
     const call = yield* callHandle
-    const lines = yield* Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) =>
-      call.run("describe an element", () => entry.page.locator(`[${MARK}="${i}"]`).first().ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 }))
-        .pipe(Effect.orElseSucceed(() => ""))
+    const lines = yield* Effect.forEach(
+      Array.from({ length: count }, (_, i) => i),
+      (i) =>
+        call
+          .run("describe an element", () => entry.page.locator(`[${MARK}="${i}"]`).first().ariaSnapshot({ mode: "ai", depth: 0, timeout: 2_000 }))
+          .pipe(Effect.orElseSucceed(() => ""))
     )
-    yield* call.evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
+    yield* call
+      .evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)
       .pipe(Effect.ignore)
     if (count > 0) yield* call.snapshot(entry).pipe(Effect.ignore)
     return lines.map((line): Described => {
@@ -44,4 +48,3 @@ export const describeMarked = (entry: Surface, count: number) =>
 /** `role "name" [e12]`, as an agent reads it. */
 export const label = (d: Described, fallback: string): string =>
   d.role === undefined ? fallback : `${d.role}${d.name ? ` "${d.name}"` : ""}${d.ref ? ` [${d.ref}]` : ""}`
-

@@ -56,9 +56,28 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
   const MAX_DELAY = 2 ** 31 - 1
 
   const make = (startAt: number) => {
-    const orig = { Date: g.Date, setTimeout: g.setTimeout, clearTimeout: g.clearTimeout, setInterval: g.setInterval, clearInterval: g.clearInterval, setImmediate: g.setImmediate }
+    const orig = {
+      Date: g.Date,
+      setTimeout: g.setTimeout,
+      clearTimeout: g.clearTimeout,
+      setInterval: g.setInterval,
+      clearInterval: g.clearInterval,
+      setImmediate: g.setImmediate
+    }
     const perfNow = () => g.performance.now() as number
-    const s: MainValue = { ticks: 0, wallBase: startAt, fixedAt: undefined, paused: false, anchor: perfNow(), timers: new Map(), moved: new Map(), nextId: ID_START, armed: undefined, chain: Promise.resolve(), installed: true }
+    const s: MainValue = {
+      ticks: 0,
+      wallBase: startAt,
+      fixedAt: undefined,
+      paused: false,
+      anchor: perfNow(),
+      timers: new Map(),
+      moved: new Map(),
+      nextId: ID_START,
+      armed: undefined,
+      chain: Promise.resolve(),
+      installed: true
+    }
     const sync = () => {
       if (s.paused) return
       const p = perfNow()
@@ -69,9 +88,10 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
       sync()
       return s.fixedAt ?? Math.floor(s.wallBase + s.ticks)
     }
-    const rethrow = (error: unknown) => orig.setImmediate(() => {
-      throw error
-    })
+    const rethrow = (error: unknown) =>
+      orig.setImmediate(() => {
+        throw error
+      })
 
     class FakeTimeout {
       readonly id: number
@@ -138,7 +158,12 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
       let best: MainValue
       for (const t of s.timers.values()) {
         if (t.callAt > upTo) continue
-        if (best === undefined || t.callAt < best.callAt || (t.callAt === best.callAt && (t.createdAt < best.createdAt || (t.createdAt === best.createdAt && t.id < best.id)))) best = t
+        if (
+          best === undefined ||
+          t.callAt < best.callAt ||
+          (t.callAt === best.callAt && (t.createdAt < best.createdAt || (t.createdAt === best.createdAt && t.id < best.id)))
+        )
+          best = t
       }
       return best
     }
@@ -152,10 +177,13 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
       const next = first(Infinity)
       if (next === undefined) return
       sync()
-      s.armed = orig.setTimeout(() => {
-        s.armed = undefined
-        void serial(() => runTo(s.ticks + Math.max(0, perfNow() - s.anchor), Infinity, false)).then((r: MainValue) => r.errors.forEach(rethrow))
-      }, Math.min(MAX_DELAY, Math.max(0, Math.ceil(next.callAt - s.ticks))))
+      s.armed = orig.setTimeout(
+        () => {
+          s.armed = undefined
+          void serial(() => runTo(s.ticks + Math.max(0, perfNow() - s.anchor), Infinity, false)).then((r: MainValue) => r.errors.forEach(rethrow))
+        },
+        Math.min(MAX_DELAY, Math.max(0, Math.ceil(next.callAt - s.ticks)))
+      )
     }
     const serial = (op: () => Promise<unknown>) => {
       const run = s.chain.then(op)
@@ -201,7 +229,15 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
       }
       if (!collect) return { fired, errors, stoppedEarly }
       errors.forEach(rethrow)
-      return { fired, errors: errors.map((e) => String((e as MainValue)?.stack ?? e).split("\n")[0]!.slice(0, 300)), stoppedEarly }
+      return {
+        fired,
+        errors: errors.map((e) =>
+          String((e as MainValue)?.stack ?? e)
+            .split("\n")[0]!
+            .slice(0, 300)
+        ),
+        stoppedEarly
+      }
     }
 
     function FakeDate(this: unknown, ...args: Array<unknown>) {
@@ -336,9 +372,11 @@ export const mainClock = (electron: ElectronModule, command: MainClockCommand): 
   }
   if (action === "advance") return jump(command.by ?? 0).then((r: MainValue) => state(r))
   // run: every timer due on the way fires at its own time, intervals repeatedly.
-  return clock.serial(() => {
-    clock.sync()
-    return clock.runTo(s.ticks + (command.by ?? 0), command.maxFire, true)
-  }).then((r: MainValue) => state(r))
+  return clock
+    .serial(() => {
+      clock.sync()
+      return clock.runTo(s.ticks + (command.by ?? 0), command.maxFire, true)
+    })
+    .then((r: MainValue) => state(r))
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -88,7 +88,8 @@ export const windowTimes = Effect.gen(function* () {
   return yield* Effect.forEach(
     yield* (yield* callHandle).surfaces(),
     (w) =>
-      call.evaluate(w, "read the page's time", () => ({ now: Date.now(), faked: (Date as unknown as { isFake?: boolean }).isFake === true }))
+      call
+        .evaluate(w, "read the page's time", () => ({ now: Date.now(), faked: (Date as unknown as { isFake?: boolean }).isFake === true }))
         .pipe(Effect.map((t): WindowTime => ({ window: w.id, ...t }))),
     { concurrency: "unbounded" }
   )

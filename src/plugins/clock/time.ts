@@ -34,7 +34,13 @@ export const formatDuration = (ms: number): string => {
   if (ms === 0) return "0ms"
   let left = ms
   const parts: Array<string> = []
-  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["m", 60_000], ["s", 1_000], ["ms", 1]] as const) {
+  for (const [unit, size] of [
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["m", 60_000],
+    ["s", 1_000],
+    ["ms", 1]
+  ] as const) {
     const n = Math.floor(left / size)
     if (n > 0) parts.push(`${n}${unit}`)
     left -= n * size

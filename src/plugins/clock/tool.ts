@@ -71,10 +71,17 @@ export const clockControl = defineTool({
       if (action === "set" && time === undefined) return yield* invalid("set needs time", 'Example: { "action": "set", "time": "2030-01-15T09:00:00Z" }')
       const by = input.by === undefined ? undefined : parseDuration(input.by)
       if (action === "advance" || action === "run") {
-        if (by === undefined) return yield* invalid(`${action} needs by, a duration`, `Example: { "action": "${action}", "by": "${action === "run" ? "30m" : "1d"}" } (units ms, s, m, h, d).`)
+        if (by === undefined)
+          return yield* invalid(
+            `${action} needs by, a duration`,
+            `Example: { "action": "${action}", "by": "${action === "run" ? "30m" : "1d"}" } (units ms, s, m, h, d).`
+          )
         const max = action === "run" ? MAX_RUN_MS : MAX_JUMP_MS
         if (by > max) {
-          return yield* invalid(`by: ${input.by} is more than ${formatDuration(max)}`, action === "run" ? "run fires every timer on the way; jump further with advance (each due timer fires once)." : "Jump at most 10 years at a time.")
+          return yield* invalid(
+            `by: ${input.by} is more than ${formatDuration(max)}`,
+            action === "run" ? "run fires every timer on the way; jump further with advance (each due timer fires once)." : "Jump at most 10 years at a time."
+          )
         }
       }
 
@@ -84,9 +91,15 @@ export const clockControl = defineTool({
       }
       const call = yield* callHandle
       const inMain = (what: string, command: MainClockCommand) =>
-        call.evaluateMain(what, mainClock, command).pipe(
-          Effect.catchTag("NeedsMainProcess", (e) => Effect.fail(new NeedsMainProcess({ message: e.message, hint: `${e.hint} Or fake the windows' time alone: target "renderer".`, details: e.details })))
-        )
+        call
+          .evaluateMain(what, mainClock, command)
+          .pipe(
+            Effect.catchTag("NeedsMainProcess", (e) =>
+              Effect.fail(
+                new NeedsMainProcess({ message: e.message, hint: `${e.hint} Or fake the windows' time alone: target "renderer".`, details: e.details })
+              )
+            )
+          )
       // A pause without time stops the clocks together at the next whole second: a running clock cannot
       // be stopped at an exact instant from outside, and playwright-core refuses a time already past.
       let at = time
@@ -95,7 +108,8 @@ export const clockControl = defineTool({
         if (onMain) seen.push((yield* inMain("read the main-process clock", { action: "status", maxFire: MAX_FIRE })).now)
         const latest = Math.max(0, ...seen)
         if (at === undefined) at = Math.ceil((latest + 250) / 1_000) * 1_000
-        else if (at < latest) return yield* invalid(`time: ${iso(at)} is before the app's time ${iso(latest)}`, "pause stops the clock at a time still to come; set jumps back.")
+        else if (at < latest)
+          return yield* invalid(`time: ${iso(at)} is before the app's time ${iso(latest)}`, "pause stops the clock at a time still to come; set jumps back.")
       }
 
       let main: MainClockState | undefined
@@ -107,20 +121,35 @@ export const clockControl = defineTool({
           ...(input.fixed !== undefined ? { fixed: input.fixed } : {}),
           maxFire: MAX_FIRE
         })
-        if (m.refused === "not-installed") return yield* invalid(`the main-process clock is not installed, so it cannot ${action}`, 'Call { "action": "install" } first (or target "renderer").')
-        if (m.refused === "past") return yield* invalid(`time: ${iso(at!)} is before the main process's time ${iso(m.now)}`, "pause stops the clock at a time still to come; set jumps back.")
+        if (m.refused === "not-installed")
+          return yield* invalid(`the main-process clock is not installed, so it cannot ${action}`, 'Call { "action": "install" } first (or target "renderer").')
+        if (m.refused === "past")
+          return yield* invalid(
+            `time: ${iso(at!)} is before the main process's time ${iso(m.now)}`,
+            "pause stops the clock at a time still to come; set jumps back."
+          )
         main = m
       }
 
       let windows: ReadonlyArray<WindowTime> = []
       let state = renderer
       if (onRenderer) {
-        const command: RendererCommand = { action, ...(at !== undefined ? { time: at } : {}), ...(by !== undefined ? { by } : {}), ...(input.fixed !== undefined ? { fixed: input.fixed } : {}) }
+        const command: RendererCommand = {
+          action,
+          ...(at !== undefined ? { time: at } : {}),
+          ...(by !== undefined ? { by } : {}),
+          ...(input.fixed !== undefined ? { fixed: input.fixed } : {})
+        }
         if (action !== "status" && !(action === "uninstall" && renderer?.installed !== true)) state = yield* applyRenderer(command)
         windows = yield* windowTimes
       }
 
-      const head = action === "advance" || action === "run" ? `${action} ${formatDuration(by!)}` : action === "set" || action === "pause" || action === "install" ? `${action}${at !== undefined ? ` at ${iso(at)}` : ""}` : action
+      const head =
+        action === "advance" || action === "run"
+          ? `${action} ${formatDuration(by!)}`
+          : action === "set" || action === "pause" || action === "install"
+            ? `${action}${at !== undefined ? ` at ${iso(at)}` : ""}`
+            : action
       const lines = [
         `${head}:`,
         state !== undefined ? windowsLine(state.installed, state.paused, state.fixed, windows) : undefined,

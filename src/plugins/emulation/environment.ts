@@ -36,7 +36,10 @@ export const zoom = defineTool({
         input.factor ?? null
       )
       const dpr = yield* call.evaluate(entry, "read devicePixelRatio", () => window.devicePixelRatio)
-      return { text: `${entry.id}: zoom factor ${factor} (${Math.round(factor * 100)}%), page devicePixelRatio ${dpr}`, structured: { window: entry.id, zoomFactor: factor, devicePixelRatio: dpr } }
+      return {
+        text: `${entry.id}: zoom factor ${factor} (${Math.round(factor * 100)}%), page devicePixelRatio ${dpr}`,
+        structured: { window: entry.id, zoomFactor: factor, devicePixelRatio: dpr }
+      }
     })
 })
 
@@ -51,7 +54,8 @@ const isTimeZone = (id: string) => {
 
 export const timezone = defineTool({
   name: "electron_emulation_timezone",
-  description: "Override the time zone every window's pages see (IANA id like Asia/Tokyo; \"system\" removes it; new windows too); returns each page's Intl time zone and UTC offset. The main process keeps its own.",
+  description:
+    "Override the time zone every window's pages see (IANA id like Asia/Tokyo; \"system\" removes it; new windows too); returns each page's Intl time zone and UTC offset. The main process keeps its own.",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING"],
@@ -63,7 +67,10 @@ export const timezone = defineTool({
       const wanted = input.timezone
       if (wanted !== undefined) {
         if (wanted !== "system" && !isTimeZone(wanted)) {
-          return yield* new InvalidArgument({ message: `timezone: ${wanted} is not an IANA time zone`, hint: "Examples: Europe/Paris, America/New_York, Asia/Tokyo, UTC; \"system\" removes the override." })
+          return yield* new InvalidArgument({
+            message: `timezone: ${wanted} is not an IANA time zone`,
+            hint: 'Examples: Europe/Paris, America/New_York, Asia/Tokyo, UTC; "system" removes the override.'
+          })
         }
         const timezoneId = wanted === "system" ? "" : wanted
         yield* call.run("override the time zone", () =>
@@ -73,11 +80,18 @@ export const timezone = defineTool({
       const seen = yield* Effect.forEach(
         yield* (yield* callHandle).surfaces(),
         (w) =>
-          call.evaluate(w, "read the time zone", () => ({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, utcOffsetMinutes: -new Date().getTimezoneOffset() }))
+          call
+            .evaluate(w, "read the time zone", () => ({
+              timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+              utcOffsetMinutes: -new Date().getTimezoneOffset()
+            }))
             .pipe(Effect.map((tz) => ({ window: w.id, ...tz }))),
         { concurrency: "unbounded" }
       )
-      return { text: seen.map((w) => `${w.window}: ${w.timeZone} (UTC${w.utcOffsetMinutes >= 0 ? "+" : "-"}${Math.abs(w.utcOffsetMinutes) / 60})`).join("\n"), structured: { windows: seen } }
+      return {
+        text: seen.map((w) => `${w.window}: ${w.timeZone} (UTC${w.utcOffsetMinutes >= 0 ? "+" : "-"}${Math.abs(w.utcOffsetMinutes) / 60})`).join("\n"),
+        structured: { windows: seen }
+      }
     })
 })
 
@@ -89,19 +103,30 @@ export const locale = defineTool({
     "Read the app's locale (app.getLocale, navigator.language). A locale applies only at start-up: relaunch: true restarts the app with it (same app, args, env); else use electron_launch locale.",
   type: "interact",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "LAUNCH_FAILED"],
-  input: Schema.Struct({ locale: Schema.optional(Schema.String.pipe(Schema.maxLength(40))).annotations({ description: "e.g. fr, pt-BR" }), relaunch: Schema.optional(Schema.Boolean) }),
+  input: Schema.Struct({
+    locale: Schema.optional(Schema.String.pipe(Schema.maxLength(40))).annotations({ description: "e.g. fr, pt-BR" }),
+    relaunch: Schema.optional(Schema.Boolean)
+  }),
   handler: (input) =>
     Effect.gen(function* () {
       if (input.locale !== undefined && !LOCALE.test(input.locale)) {
-        return yield* new InvalidArgument({ message: `locale: ${JSON.stringify(input.locale)} is not a locale`, hint: "Give a BCP 47 tag like fr, de-CH or pt-BR." })
+        return yield* new InvalidArgument({
+          message: `locale: ${JSON.stringify(input.locale)} is not a locale`,
+          hint: "Give a BCP 47 tag like fr, de-CH or pt-BR."
+        })
       }
       const lifecycle = yield* AppLifecycle
       const call = yield* callHandle
       let session = yield* call.session
       if (input.relaunch === true) {
-        if (input.locale === undefined) return yield* new InvalidArgument({ message: "relaunch needs locale", hint: "Example: { \"locale\": \"fr\", \"relaunch\": true }" })
+        if (input.locale === undefined)
+          return yield* new InvalidArgument({ message: "relaunch needs locale", hint: 'Example: { "locale": "fr", "relaunch": true }' })
         const launch = session.launch
-        if (launch === undefined) return yield* new InvalidArgument({ message: "relaunch: this app was attached, not launched", hint: "Start it with --lang=<locale> yourself, or electron_launch it with locale." })
+        if (launch === undefined)
+          return yield* new InvalidArgument({
+            message: "relaunch: this app was attached, not launched",
+            hint: "Start it with --lang=<locale> yourself, or electron_launch it with locale."
+          })
         const args = [...launch.args.filter((a) => !a.startsWith("--lang=")), `--lang=${input.locale}`]
         session = yield* lifecycle.launch({
           ...(launch.app !== undefined ? { app: launch.app } : {}),
@@ -111,7 +136,14 @@ export const locale = defineTool({
           ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {})
         })
       }
-      const main = yield* call.evaluateMain("read the locale", ({ app }: { app: { getLocale: () => string; getSystemLocale?: () => string } }) => ({ appLocale: app.getLocale(), systemLocale: app.getSystemLocale?.() ?? null }), undefined)
+      const main = yield* call.evaluateMain(
+        "read the locale",
+        ({ app }: { app: { getLocale: () => string; getSystemLocale?: () => string } }) => ({
+          appLocale: app.getLocale(),
+          systemLocale: app.getSystemLocale?.() ?? null
+        }),
+        undefined
+      )
       const entry = yield* call.surface()
       const page = yield* call.evaluate(entry, "read navigator.language", () => ({ language: navigator.language, languages: [...navigator.languages] }))
       const now = `app.getLocale()=${main.appLocale}, ${entry.id} navigator.language=${page.language} (${page.languages.join(", ")})`

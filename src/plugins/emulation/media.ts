@@ -19,7 +19,8 @@ export const readMedia = (session: AppSession, queries: ReadonlyArray<string>) =
     return yield* Effect.forEach(
       yield* (yield* callHandle).surfaces(),
       (w) =>
-        call.evaluate(w, "read media features", (qs: ReadonlyArray<string>) => qs.map((q) => window.matchMedia(q).matches), queries)
+        call
+          .evaluate(w, "read media features", (qs: ReadonlyArray<string>) => qs.map((q) => window.matchMedia(q).matches), queries)
           .pipe(Effect.map((matches) => ({ window: w.id, matches }))),
       { concurrency: "unbounded" }
     )
@@ -27,7 +28,8 @@ export const readMedia = (session: AppSession, queries: ReadonlyArray<string>) =
 
 export const theme = defineTool({
   name: "electron_emulation_theme",
-  description: "Set nativeTheme.themeSource (system|light|dark) in the main process, or read it; returns shouldUseDarkColors and the prefers-color-scheme each window now reports.",
+  description:
+    "Set nativeTheme.themeSource (system|light|dark) in the main process, or read it; returns shouldUseDarkColors and the prefers-color-scheme each window now reports.",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS"],
@@ -72,7 +74,7 @@ const mediaOverrides = sessionLocal<Partial<Record<FeatureKey, string>>>("emulat
 export const media = defineTool({
   name: "electron_emulation_reduced_motion",
   description:
-    "Emulate media features in every window (new ones too): reducedMotion reduce|no-preference, contrast more|less|no-preference, forcedColors active|none; \"default\" removes an override. Returns what each window's matchMedia reports.",
+    'Emulate media features in every window (new ones too): reducedMotion reduce|no-preference, contrast more|less|no-preference, forcedColors active|none; "default" removes an override. Returns what each window\'s matchMedia reports.',
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING"],
@@ -110,7 +112,8 @@ export const media = defineTool({
         }
         return { window: w.window, ...values }
       })
-      if (seen.length === 0) return yield* new InvalidArgument({ message: "the app has no open window", hint: "Open a window first (electron_windows lists them)." })
+      if (seen.length === 0)
+        return yield* new InvalidArgument({ message: "the app has no open window", hint: "Open a window first (electron_windows lists them)." })
       return {
         text: seen.map((w) => `${w.window}: ${keys.map((k) => `${FEATURES[k].name} ${(w as Record<string, string>)[k]}`).join(", ")}`).join("\n"),
         structured: { overrides, windows: seen }

@@ -28,7 +28,11 @@ const invokeInMain = async ({ ipcMain, webContents }: ElectronModule, input: { w
   const target = ([wc.ipc, ipcMain] as Array<InvokeHandlers>).find((candidate) => candidate._invokeHandlers?.has(input.channel))
   if (!target) {
     const table = (ipcMain as InvokeHandlers)._invokeHandlers
-    const channels = state ? [...state.handled()] : table instanceof Map ? (Array.from(Map.prototype.keys.call(table) as Iterable<string>) as Array<string>) : []
+    const channels = state
+      ? [...state.handled()]
+      : table instanceof Map
+        ? (Array.from(Map.prototype.keys.call(table) as Iterable<string>) as Array<string>)
+        : []
     return { kind: "no-handler", channels: channels.sort() }
   }
   const frame = wc.mainFrame
@@ -74,7 +78,10 @@ export const invokeTool = defineTool({
       if (outcome.kind === "no-handler") {
         return yield* new InvalidArgument({
           message: `channel: no handler is registered for '${input.channel}' (a renderer would get "No handler registered for '${input.channel}'")`,
-          hint: outcome.channels.length > 0 ? `Handled channels: ${outcome.channels.slice(0, 30).join(", ")}` : "The app registers no ipcMain.handle channel; electron_ipc_handlers lists listeners.",
+          hint:
+            outcome.channels.length > 0
+              ? `Handled channels: ${outcome.channels.slice(0, 30).join(", ")}`
+              : "The app registers no ipcMain.handle channel; electron_ipc_handlers lists listeners.",
           details: { channels: outcome.channels }
         })
       }
@@ -94,7 +101,10 @@ export const invokeTool = defineTool({
 
 /** Runs in the main process: sets a mock through the recorder, which says whether the app has a handler. */
 const setMock = (_electron: ElectronModule, input: { channel: string; result?: unknown; error?: string }) =>
-  (globalThis as { __stagewright_ipc?: IpcState }).__stagewright_ipc!.setMock(input.channel, input.error !== undefined ? { error: input.error } : { result: input.result })
+  (globalThis as { __stagewright_ipc?: IpcState }).__stagewright_ipc!.setMock(
+    input.channel,
+    input.error !== undefined ? { error: input.error } : { result: input.result }
+  )
 
 export const mockTool = defineTool({
   name: "electron_ipc_mock",
@@ -105,12 +115,17 @@ export const mockTool = defineTool({
   input: Schema.Struct({
     channel: Channel,
     result: Schema.optional(Schema.Unknown).annotations({ description: "the reply (any JSON value; null for none)" }),
-    error: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1_000))).annotations({ description: "fail with Error(this message) instead" })
+    error: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1_000))).annotations({
+      description: "fail with Error(this message) instead"
+    })
   }),
   handler: (input) =>
     Effect.gen(function* () {
       if (("result" in input && input.result !== undefined) === (input.error !== undefined)) {
-        return yield* new InvalidArgument({ message: "give exactly one of result or error", hint: 'Example: { "channel": "tasks:save", "error": "disk full" } or { "channel": "tasks:load", "result": { "tasks": [] } }' })
+        return yield* new InvalidArgument({
+          message: "give exactly one of result or error",
+          hint: 'Example: { "channel": "tasks:save", "error": "disk full" } or { "channel": "tasks:load", "result": { "tasks": [] } }'
+        })
       }
       yield* requireRecorder("mock an IPC channel", true)
       const call = yield* callHandle
@@ -169,9 +184,14 @@ export const sendTool = defineTool({
       const call = yield* callHandle
       const entry = yield* call.surface(input.window)
       const args = [...(input.args ?? [])]
-      yield* call.evaluateWindow(entry, `send ${input.channel}`, (win, arg: { channel: string; args: Array<unknown> }) => {
-        win.webContents.send(arg.channel, ...arg.args)
-      }, { channel: input.channel, args })
+      yield* call.evaluateWindow(
+        entry,
+        `send ${input.channel}`,
+        (win, arg: { channel: string; args: Array<unknown> }) => {
+          win.webContents.send(arg.channel, ...arg.args)
+        },
+        { channel: input.channel, args }
+      )
       return {
         text: `Sent ${input.channel} to ${entry.id} with ${args.length === 0 ? "no arguments" : preview(args)}.`,
         structured: { channel: input.channel, window: entry.id, args: args.length }

@@ -54,7 +54,10 @@ export const handlersTool = defineTool({
       const handlers = shown.filter((c) => c.handler).length
       const head = `${handlers} handlers, ${shown.filter((c) => c.listeners > 0).length} listened channels${input.channel !== undefined ? ` matching "${input.channel}"` : ""}`
       return {
-        text: lines.length > 0 ? `${head}\n${lines.join("\n")}` : `No IPC channels${input.channel !== undefined ? ` match "${input.channel}"` : " are registered on ipcMain"}.`,
+        text:
+          lines.length > 0
+            ? `${head}\n${lines.join("\n")}`
+            : `No IPC channels${input.channel !== undefined ? ` match "${input.channel}"` : " are registered on ipcMain"}.`,
         structured: { channels: shown }
       }
     })
@@ -73,7 +76,9 @@ const readLog = (_electron: ElectronModule, input: { after: number; clear: boole
 const describeEntry = (e: IpcEntry, ids: ReadonlyMap<number, string>) => {
   const who = label(ids, e.wc)
   const arrow = e.dir === "in" ? `${who} → main` : `main → ${who}`
-  const tags = [e.synthetic ? "via electron_ipc_invoke" : undefined, e.mocked ? "mocked" : undefined, e.listeners === 0 ? "no listener" : undefined].filter(Boolean)
+  const tags = [e.synthetic ? "via electron_ipc_invoke" : undefined, e.mocked ? "mocked" : undefined, e.listeners === 0 ? "no listener" : undefined].filter(
+    Boolean
+  )
   const reply = e.kind === "invoke" ? (e.error !== undefined ? ` ⇒ threw ${e.error}` : ` ⇒ ${e.result?.preview ?? "undefined"} (${e.result?.size ?? 0} B)`) : ""
   return `#${e.seq} ${time(e.at)} ${arrow} ${e.kind} ${e.channel} ${e.preview} (${e.size} B)${reply}${e.ms !== undefined ? ` ${e.ms} ms` : ""}${tags.length > 0 ? ` [${tags.join(", ")}]` : ""}`
 }

@@ -53,7 +53,10 @@ export interface InvokeHandlers {
 
 export interface IpcState {
   /** Sets (or replaces) a mock; says whether the app has a handler for the channel and whether a mock was replaced. */
-  readonly setMock: (channel: string, answer: { readonly result?: unknown; readonly error?: string }) => { readonly handled: boolean; readonly replaced: boolean }
+  readonly setMock: (
+    channel: string,
+    answer: { readonly result?: unknown; readonly error?: string }
+  ) => { readonly handled: boolean; readonly replaced: boolean }
   /** Removes the mock of one channel (or all), with how many calls each answered. */
   readonly clearMocks: (channel: string | null) => ReadonlyArray<{ readonly channel: string; readonly calls: number }>
   /** The channels the app registered ipcMain.handle handlers for (placeholders of mocks left out). */
@@ -105,7 +108,8 @@ export const installIpcRecorder = (electron: ElectronModule): void => {
       }
       return cleared
     },
-    handled: () => (hooked ? (Array.from(Map.prototype.keys.call(handlers) as Iterable<string>) as Array<string>).filter((name) => table.get(name) !== placeholder) : [])
+    handled: () =>
+      hooked ? (Array.from(Map.prototype.keys.call(handlers) as Iterable<string>) as Array<string>).filter((name) => table.get(name) !== placeholder) : []
   }
   ;(globalThis as Record<string, unknown>).__stagewright_ipc = state
   const measure = (value: unknown) => {

@@ -24,7 +24,8 @@ export const preview = (value: unknown, max = 300): string => {
 }
 
 /** Fails when the recorder is missing (its hook could not run) or could not wrap the handler table. */
-export const NO_RECORDER_HINT = "The ipc hook installs at launch/attach while the plugin is loaded: relaunch the app (electron_close, electron_launch), and check electron_console for a hook failure."
+export const NO_RECORDER_HINT =
+  "The ipc hook installs at launch/attach while the plugin is loaded: relaunch the app (electron_close, electron_launch), and check electron_console for a hook failure."
 
 export const requireRecorder = (what: string, needHandlers: boolean) =>
   Effect.gen(function* () {
@@ -54,10 +55,12 @@ export const windowIdsByWebContents = Effect.gen(function* () {
   const pairs = yield* Effect.forEach(
     open,
     (entry) =>
-      call.evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined).pipe(
-        Effect.map((wc) => [wc, entry.id] as const),
-        Effect.orElseSucceed(() => undefined)
-      ),
+      call
+        .evaluateWindow(entry, "read the window's webContents id", (win) => win.webContents.id, undefined)
+        .pipe(
+          Effect.map((wc) => [wc, entry.id] as const),
+          Effect.orElseSucceed(() => undefined)
+        ),
     { concurrency: "unbounded" }
   )
   return new Map(pairs.filter((p) => p !== undefined))

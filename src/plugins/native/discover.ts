@@ -24,7 +24,10 @@ export const discoverTrays = async (electron: ElectronModule): Promise<{ found: 
     try {
       const { result } = await post("Runtime.evaluate", { expression: "globalThis.__stagewright_probe" })
       const { objects } = await post("Runtime.queryObjects", { prototypeObjectId: result.objectId })
-      await post("Runtime.callFunctionOn", { objectId: objects.objectId, functionDeclaration: "function () { globalThis.__stagewright_probe = Array.from(this) }" })
+      await post("Runtime.callFunctionOn", {
+        objectId: objects.objectId,
+        functionDeclaration: "function () { globalThis.__stagewright_probe = Array.from(this) }"
+      })
       return g.__stagewright_probe as Array<MainValue>
     } finally {
       delete g.__stagewright_probe

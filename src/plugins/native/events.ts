@@ -20,12 +20,20 @@ interface Emitted {
  * Runs in the main process: emits `name` on electron[module] with Electron's arguments; an Event-like
  * first argument for the events that carry one.
  */
-const emit = (electron: ElectronModule, command: { module: string; name: string; args: ReadonlyArray<unknown>; withEvent: boolean; error?: string }): Emitted => {
+const emit = (
+  electron: ElectronModule,
+  command: { module: string; name: string; args: ReadonlyArray<unknown>; withEvent: boolean; error?: string }
+): Emitted => {
   // The module is chosen by name (app, powerMonitor, autoUpdater): reached dynamically.
   const target = (electron as unknown as Record<string, MainValue>)[command.module]
   if (!target || typeof target.emit !== "function") return { listeners: 0, defaultPrevented: false, missing: true }
   const listeners = target.listenerCount(command.name) as number
-  const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true } }
+  const event = {
+    defaultPrevented: false,
+    preventDefault() {
+      this.defaultPrevented = true
+    }
+  }
   const args = command.error !== undefined ? [new Error(command.error)] : command.args
   target.emit(command.name, ...(command.withEvent ? [event, ...args] : args))
   const calls = command.module === "autoUpdater" ? ((globalThis as MainValue).__stagewright_native?.updater ?? []) : undefined
@@ -42,7 +50,8 @@ const answer = (what: string, result: Emitted) =>
 
 export const power = defineTool({
   name: "electron_native_power",
-  description: "Emit a powerMonitor event to the app as the OS would: suspend, resume, lock-screen, unlock-screen, on-ac, on-battery. Says how many listeners the app has.",
+  description:
+    "Emit a powerMonitor event to the app as the OS would: suspend, resume, lock-screen, unlock-screen, on-ac, on-battery. Says how many listeners the app has.",
   type: "native",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS"],
   input: Schema.Struct({ event: Schema.Literal("suspend", "resume", "lock-screen", "unlock-screen", "on-ac", "on-battery") }),
@@ -69,9 +78,13 @@ export const updater = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       if ((input.releaseName !== undefined || input.releaseNotes !== undefined) && input.event !== "update-downloaded") {
-        return yield* new InvalidArgument({ message: "releaseName/releaseNotes go with update-downloaded", hint: "Example: { \"event\": \"update-downloaded\", \"releaseName\": \"2.0.0\" }" })
+        return yield* new InvalidArgument({
+          message: "releaseName/releaseNotes go with update-downloaded",
+          hint: 'Example: { "event": "update-downloaded", "releaseName": "2.0.0" }'
+        })
       }
-      if (input.message !== undefined && input.event !== "error") return yield* new InvalidArgument({ message: "message goes with the error event", hint: "Example: { \"event\": \"error\", \"message\": \"network down\" }" })
+      if (input.message !== undefined && input.event !== "error")
+        return yield* new InvalidArgument({ message: "message goes with the error event", hint: 'Example: { "event": "error", "message": "network down" }' })
       const call = yield* callHandle
       const downloaded = input.event === "update-downloaded"
       // Electron: update-downloaded(event, releaseNotes, releaseName, releaseDate, updateURL); error(error); the others (event) or nothing.
@@ -91,7 +104,8 @@ export const updater = defineTool({
 
 export const appEvent = defineTool({
   name: "electron_native_app_event",
-  description: "Emit an app event as the OS would: open-url (url), open-file (path), second-instance (argv, cwd), activate. Says how many listeners the app has and whether it called preventDefault.",
+  description:
+    "Emit an app event as the OS would: open-url (url), open-file (path), second-instance (argv, cwd), activate. Says how many listeners the app has and whether it called preventDefault.",
   type: "native",
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS"],
   input: Schema.Struct({
@@ -107,21 +121,44 @@ export const appEvent = defineTool({
       const given = (["url", "path", "argv", "cwd"] as const).filter((k) => input[k] !== undefined)
       const allowed = input.event === "second-instance" ? ["argv", "cwd"] : needs ? [needs] : []
       const extra = given.filter((k) => !allowed.includes(k))
-      if (extra.length > 0) return yield* new InvalidArgument({ message: `${extra.join(", ")}: not used by ${input.event}`, hint: `${input.event} takes ${allowed.join(", ") || "nothing else"}.` })
+      if (extra.length > 0)
+        return yield* new InvalidArgument({
+          message: `${extra.join(", ")}: not used by ${input.event}`,
+          hint: `${input.event} takes ${allowed.join(", ") || "nothing else"}.`
+        })
       if (needs !== undefined && input[needs as "url" | "path" | "argv"] === undefined) {
-        return yield* new InvalidArgument({ message: `${needs} is required for ${input.event}`, hint: `Example: { "event": "${input.event}", "${needs}": ${needs === "argv" ? "[\"app\", \"--open\", \"x\"]" : needs === "url" ? "\"myapp://open?id=1\"" : "\"/path/file.txt\""} }` })
+        return yield* new InvalidArgument({
+          message: `${needs} is required for ${input.event}`,
+          hint: `Example: { "event": "${input.event}", "${needs}": ${needs === "argv" ? '["app", "--open", "x"]' : needs === "url" ? '"myapp://open?id=1"' : '"/path/file.txt"'} }`
+        })
       }
       const call = yield* callHandle
-      const hasVisible = input.event === "activate" ? yield* call.evaluateMain("count visible windows", ({ BrowserWindow }: ElectronModule) => BrowserWindow.getAllWindows().some((w) => w.isVisible()), undefined) : false
+      const hasVisible =
+        input.event === "activate"
+          ? yield* call.evaluateMain(
+              "count visible windows",
+              ({ BrowserWindow }: ElectronModule) => BrowserWindow.getAllWindows().some((w) => w.isVisible()),
+              undefined
+            )
+          : false
       const args =
-        input.event === "open-url" ? [input.url!] : input.event === "open-file" ? [input.path!] : input.event === "second-instance" ? [input.argv!, input.cwd ?? process.cwd(), {}] : [hasVisible]
+        input.event === "open-url"
+          ? [input.url!]
+          : input.event === "open-file"
+            ? [input.path!]
+            : input.event === "second-instance"
+              ? [input.argv!, input.cwd ?? process.cwd(), {}]
+              : [hasVisible]
       const result = yield* call.evaluateMain("emit the app event", emit, { module: "app", name: input.event, args, withEvent: true })
       return answer(`app ${input.event}`, result)
     })
 })
 
 /** Runs in the main process: the recorded shell calls (optionally cleared after reading). */
-const shellCalls = (_electron: unknown, clear: boolean): { installed: boolean; calls: Array<{ seq: number; at: number; method: string; url?: string; path?: string }> } => {
+const shellCalls = (
+  _electron: unknown,
+  clear: boolean
+): { installed: boolean; calls: Array<{ seq: number; at: number; method: string; url?: string; path?: string }> } => {
   const state = (globalThis as MainValue).__stagewright_native
   if (!state) return { installed: false, calls: [] }
   const calls = [...state.shell]
@@ -131,7 +168,8 @@ const shellCalls = (_electron: unknown, clear: boolean): { installed: boolean; c
 
 export const shell = defineTool({
   name: "electron_native_shell_calls",
-  description: "The app's shell.openExternal / openPath / showItemInFolder / trashItem calls since launch; while the plugin is loaded they are recorded instead of run (nothing opens or moves). clear empties the list after reading.",
+  description:
+    "The app's shell.openExternal / openPath / showItemInFolder / trashItem calls since launch; while the plugin is loaded they are recorded instead of run (nothing opens or moves). clear empties the list after reading.",
   type: "native",
   readOnly: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS"],

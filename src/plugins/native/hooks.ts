@@ -17,7 +17,13 @@ export const nativeRecorders: MainHook = {
   install: (electron: ElectronModule) => {
     /* eslint-disable @typescript-eslint/no-explicit-any */
     const g = globalThis as any
-    const state = (g.__stagewright_native = { seq: 0, notifications: [] as Array<any>, shell: [] as Array<any>, trays: [] as Array<any>, updater: [] as Array<any> })
+    const state = (g.__stagewright_native = {
+      seq: 0,
+      notifications: [] as Array<any>,
+      shell: [] as Array<any>,
+      trays: [] as Array<any>,
+      updater: [] as Array<any>
+    })
     const push = (list: Array<any>, item: any, max: number) => {
       list.push(item)
       if (list.length > max) list.shift()

@@ -50,7 +50,8 @@ const trayCommand = ({ BrowserWindow, webContents }: ElectronModule, command: { 
     const find = (items: Array<any>, trail: Array<string>): any => {
       for (const item of items) {
         const path = [...trail, item.label ?? ""]
-        const hit = wanted.id !== undefined ? item.id === wanted.id : path.length === wanted.path!.length && path.every((l, i) => norm(l) === norm(wanted.path![i]!))
+        const hit =
+          wanted.id !== undefined ? item.id === wanted.id : path.length === wanted.path!.length && path.every((l, i) => norm(l) === norm(wanted.path![i]!))
         if (hit) return item
         const inner = item.submenu ? find(item.submenu.items, path) : undefined
         if (inner) return inner
@@ -107,7 +108,17 @@ const trayIconCommand = (_electron: ElectronModule, command: { event: IconEvent;
   const tray = entry.instance
   const listeners = tray.listenerCount(command.event) as number
   const bounds = tray.getBounds?.() ?? { x: 0, y: 0, width: 0, height: 0 }
-  const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true }, altKey: false, shiftKey: false, ctrlKey: false, metaKey: false, triggeredByAccelerator: false }
+  const event = {
+    defaultPrevented: false,
+    preventDefault() {
+      this.defaultPrevented = true
+    },
+    altKey: false,
+    shiftKey: false,
+    ctrlKey: false,
+    metaKey: false,
+    triggeredByAccelerator: false
+  }
   const position = { x: bounds.x + Math.round(bounds.width / 2), y: bounds.y + Math.round(bounds.height / 2) }
   const before = entry.popups ?? 0
   let error: string | undefined
@@ -117,7 +128,11 @@ const trayIconCommand = (_electron: ElectronModule, command: { event: IconEvent;
     error = thrown instanceof Error ? thrown.message : String(thrown)
   }
   const popped = (entry.popups ?? 0) > before ? { popped: entry.popped } : {}
-  return { installed: true, live: listed, clicked: { tray: entry.id, listeners, bounds, defaultPrevented: event.defaultPrevented, ...popped, ...(error !== undefined ? { error } : {}) } }
+  return {
+    installed: true,
+    live: listed,
+    clicked: { tray: entry.id, listeners, bounds, defaultPrevented: event.defaultPrevented, ...popped, ...(error !== undefined ? { error } : {}) }
+  }
 }
 
 const iconAnswer = (event: IconEvent, c: IconClick) => {
@@ -127,14 +142,23 @@ const iconAnswer = (event: IconEvent, c: IconClick) => {
       ? `: the app has no ${event} listener${event === "click" ? "" : " (the OS may show the tray's context menu itself: read it with electron_native_tray)"}`
       : `: ${c.listeners} listener${c.listeners === 1 ? "" : "s"} ran`
   const threw = c.error !== undefined ? `; a listener threw: ${c.error.slice(0, 300)}` : ""
-  const menu = c.popped === undefined ? "" : c.popped === null ? "; the app popped up a menu the hook cannot read" : `; the app popped up its menu: ${c.popped.filter((l) => l !== "").join(", ")}`
+  const menu =
+    c.popped === undefined
+      ? ""
+      : c.popped === null
+        ? "; the app popped up a menu the hook cannot read"
+        : `; the app popped up its menu: ${c.popped.filter((l) => l !== "").join(", ")}`
   return `${head}${handled}${threw}${menu}.`
 }
 
 const render = (items: ReadonlyArray<TrayItem>, depth = 0): Array<string> =>
   items.flatMap((item) => {
     if (item.type === "separator") return [`${"  ".repeat(depth)}---`]
-    const flags = [item.id ? `id=${item.id}` : undefined, item.enabled ? undefined : "disabled", item.checked === undefined ? undefined : item.checked ? "checked" : "unchecked"].filter(Boolean)
+    const flags = [
+      item.id ? `id=${item.id}` : undefined,
+      item.enabled ? undefined : "disabled",
+      item.checked === undefined ? undefined : item.checked ? "checked" : "unchecked"
+    ].filter(Boolean)
     return [`${"  ".repeat(depth)}${item.label || "(no label)"}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`, ...render(item.submenu ?? [], depth + 1)]
   })
 
@@ -150,17 +174,21 @@ export const tray = defineTool({
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE"],
   input: Schema.Struct({
     id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({ description: "click the item with this id" }),
-    path: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(200))).pipe(Schema.minItems(1), Schema.maxItems(10))).annotations({ description: "click by labels" }),
+    path: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(200))).pipe(Schema.minItems(1), Schema.maxItems(10))).annotations({
+      description: "click by labels"
+    }),
     icon: Schema.optional(Schema.Literal("click", "right-click", "double-click")),
     tray: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.positive())).annotations({ description: "icon: tray id, default the only one" })
   }),
   handler: (input) =>
     Effect.gen(function* () {
-      if (input.id !== undefined && input.path !== undefined) return yield* new InvalidArgument({ message: "give id or path, not both", hint: "Example: { \"id\": \"check-updates\" }" })
+      if (input.id !== undefined && input.path !== undefined)
+        return yield* new InvalidArgument({ message: "give id or path, not both", hint: 'Example: { "id": "check-updates" }' })
       if (input.icon !== undefined && (input.id !== undefined || input.path !== undefined)) {
-        return yield* new InvalidArgument({ message: "give icon, or a menu item's id or path, not both", hint: "Example: { \"icon\": \"right-click\" }" })
+        return yield* new InvalidArgument({ message: "give icon, or a menu item's id or path, not both", hint: 'Example: { "icon": "right-click" }' })
       }
-      if (input.tray !== undefined && input.icon === undefined) return yield* new InvalidArgument({ message: "tray: only with icon", hint: "Example: { \"icon\": \"click\", \"tray\": 3 }" })
+      if (input.tray !== undefined && input.icon === undefined)
+        return yield* new InvalidArgument({ message: "tray: only with icon", hint: 'Example: { "icon": "click", "tray": 3 }' })
       const call = yield* callHandle
       if (input.icon !== undefined) {
         yield* call.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
@@ -179,15 +207,26 @@ export const tray = defineTool({
       const result = yield* call.evaluateMain(click ? "click the tray item" : "read the tray menus", trayCommand, { click })
       const live = result.trays.filter((t) => !t.destroyed)
       const menus = live.map((t) =>
-        [`tray ${t.tray}${t.toolTip ? ` "${t.toolTip}"` : ""}${t.inferred ? " (menu set before attach, inferred)" : ""}:`, ...(t.menu ? render(t.menu, 1) : [`  ${UNREADABLE}`])].join("\n")
+        [
+          `tray ${t.tray}${t.toolTip ? ` "${t.toolTip}"` : ""}${t.inferred ? " (menu set before attach, inferred)" : ""}:`,
+          ...(t.menu ? render(t.menu, 1) : [`  ${UNREADABLE}`])
+        ].join("\n")
       )
       if (click) {
         const asked = input.id !== undefined ? `id "${input.id}"` : `path ${JSON.stringify(input.path)}`
         if (result.clicked === null) {
-          return yield* new ElementNotFound({ message: `No tray menu item with ${asked}`, hint: live.length > 0 ? `Tray menus:\n${menus.join("\n")}` : NOT_SEEN })
+          return yield* new ElementNotFound({
+            message: `No tray menu item with ${asked}`,
+            hint: live.length > 0 ? `Tray menus:\n${menus.join("\n")}` : NOT_SEEN
+          })
         }
-        if (result.clicked.error === "disabled") return yield* new NotInteractable({ message: `Tray item ${result.clicked.label} is disabled`, hint: "It may become enabled after another action; read the tray again." })
-        if (result.clicked.error === "submenu") return yield* new InvalidArgument({ message: `${result.clicked.label} opens a submenu`, hint: "Give the path of one of its items." })
+        if (result.clicked.error === "disabled")
+          return yield* new NotInteractable({
+            message: `Tray item ${result.clicked.label} is disabled`,
+            hint: "It may become enabled after another action; read the tray again."
+          })
+        if (result.clicked.error === "submenu")
+          return yield* new InvalidArgument({ message: `${result.clicked.label} opens a submenu`, hint: "Give the path of one of its items." })
         return { text: `Clicked tray item ${result.clicked.label}.`, structured: { clicked: result.clicked.label, trays: live } }
       }
       if (live.length === 0) return { text: NOT_SEEN, structured: { trays: [] } }
@@ -204,12 +243,23 @@ const notificationCommand = (_electron: unknown, command: { click: number | null
   if (command.click !== null) {
     const entry = state.notifications.find((n: any) => n.id === command.click)
     if (entry) {
-      const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true } }
+      const event = {
+        defaultPrevented: false,
+        preventDefault() {
+          this.defaultPrevented = true
+        }
+      }
       entry.instance.emit("click", event)
       clicked = true
     }
   }
-  const notifications = state.notifications.map((n: any) => ({ id: n.id, at: n.at, title: String(n.instance.title ?? ""), body: String(n.instance.body ?? ""), subtitle: String(n.instance.subtitle ?? "") }))
+  const notifications = state.notifications.map((n: any) => ({
+    id: n.id,
+    at: n.at,
+    title: String(n.instance.title ?? ""),
+    body: String(n.instance.body ?? ""),
+    subtitle: String(n.instance.subtitle ?? "")
+  }))
   return { installed: true, notifications, clicked }
 }
 
@@ -223,11 +273,19 @@ export const notifications = defineTool({
     Effect.gen(function* () {
       const call = yield* callHandle
       const result = yield* call.evaluateMain("read the notifications", notificationCommand, { click: input.click ?? null })
-      const lines = result.notifications.map((n) => `#${n.id} ${new Date(n.at).toISOString()} "${n.title}"${n.subtitle ? ` (${n.subtitle})` : ""}${n.body ? `: ${n.body}` : ""}`)
+      const lines = result.notifications.map(
+        (n) => `#${n.id} ${new Date(n.at).toISOString()} "${n.title}"${n.subtitle ? ` (${n.subtitle})` : ""}${n.body ? `: ${n.body}` : ""}`
+      )
       if (input.click !== undefined && !result.clicked) {
-        return yield* new ElementNotFound({ message: `No notification #${input.click}`, hint: lines.length > 0 ? `Shown:\n${lines.join("\n")}` : "The app has shown no notification since launch." })
+        return yield* new ElementNotFound({
+          message: `No notification #${input.click}`,
+          hint: lines.length > 0 ? `Shown:\n${lines.join("\n")}` : "The app has shown no notification since launch."
+        })
       }
       const head = input.click !== undefined ? `Clicked notification #${input.click}.\n` : ""
-      return { text: `${head}${lines.length > 0 ? lines.join("\n") : "No notifications shown since launch."}`, structured: { notifications: result.notifications, ...(input.click !== undefined ? { clicked: input.click } : {}) } }
+      return {
+        text: `${head}${lines.length > 0 ? lines.join("\n") : "No notifications shown since launch."}`,
+        structured: { notifications: result.notifications, ...(input.click !== undefined ? { clicked: input.click } : {}) }
+      }
     })
 })

@@ -18,7 +18,22 @@ export const ENTRIES_MAX = 1_000
 export { REDACTED, redactHeaders, redactUrl } from "./redact.js"
 export const DEFAULT_REDACTED_HEADERS = ["authorization", "proxy-authorization", "cookie", "set-cookie"] as const
 
-export const RESOURCE_TYPES = ["document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "eventsource", "websocket", "manifest", "other", "main"] as const
+export const RESOURCE_TYPES = [
+  "document",
+  "stylesheet",
+  "image",
+  "media",
+  "font",
+  "script",
+  "texttrack",
+  "xhr",
+  "fetch",
+  "eventsource",
+  "websocket",
+  "manifest",
+  "other",
+  "main"
+] as const
 
 export interface Body {
   /** Bytes the app sent or got. */
@@ -66,7 +81,8 @@ export const matches = (filter: Filter, method: string, url: string, type: strin
   (filter.types === undefined || filter.types.has(type)) &&
   (filter.url === undefined || filter.url(url))
 
-const isText = (mimeType: string) => /^(text\/|multipart\/|application\/(json|javascript|ecmascript|xml|x-www-form-urlencoded|graphql)|[^;]*\+(json|xml))/i.test(mimeType)
+const isText = (mimeType: string) =>
+  /^(text\/|multipart\/|application\/(json|javascript|ecmascript|xml|x-www-form-urlencoded|graphql)|[^;]*\+(json|xml))/i.test(mimeType)
 
 /** Where a capture writes its large bodies, and how much it wrote. */
 export interface BodyFolder {

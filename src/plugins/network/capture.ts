@@ -116,7 +116,10 @@ const listen = (session: AppSession, capture: Capture) => {
         const response = yield* attempt(() => request.response())
         if (response === null) return
         entry.status = response.status()
-        const got = yield* attempt(() => response.allHeaders()).pipe(Effect.timeout("5 seconds"), Effect.orElseSucceed(() => response.headers()))
+        const got = yield* attempt(() => response.allHeaders()).pipe(
+          Effect.timeout("5 seconds"),
+          Effect.orElseSucceed(() => response.headers())
+        )
         entry.responseHeaders = redactHeaders(got, capture.redact)
         const mimeType = got["content-type"] ?? ""
         if (STREAMS.has(entry.type)) {
@@ -130,7 +133,9 @@ const listen = (session: AppSession, capture: Capture) => {
         }
         const body = yield* attempt(() => response.body()).pipe(Effect.option)
         entry.responseBody =
-          body._tag === "Some" ? keepBody(capture.folder, entry.n, "response", body.value, mimeType) : { size: 0, mimeType, note: "no body (a redirect, or not available)" }
+          body._tag === "Some"
+            ? keepBody(capture.folder, entry.n, "response", body.value, mimeType)
+            : { size: 0, mimeType, note: "no body (a redirect, or not available)" }
       })
     )
   }
@@ -166,16 +171,22 @@ const stopMain = (_electron: ElectronModule) => (globalThis as { __stagewright_n
 
 const takeMain = (_electron: ElectronModule, all: boolean) => (globalThis as { __stagewright_net?: MainNetState }).__stagewright_net?.take(all) ?? null
 
-const mainBody = (capture: Capture, n: number, which: "request" | "response", body: MainBody | undefined, headers: Record<string, string> | undefined): Body | undefined =>
+const mainBody = (
+  capture: Capture,
+  n: number,
+  which: "request" | "response",
+  body: MainBody | undefined,
+  headers: Record<string, string> | undefined
+): Body | undefined =>
   body === undefined ? undefined : keepBody(capture.folder, n, which, Buffer.from(body.data, "base64"), headers?.["content-type"] ?? "", body.truncated)
 
 /** Moves the main process's finished requests (all of them with `all`) into the capture. */
 const drainMain = (capture: Capture, all: boolean) =>
   Effect.gen(function* () {
     if (capture.main !== undefined) return
-    const taken = yield* (yield* callHandle).evaluateMain("read the main process's requests", takeMain, all).pipe(
-      Effect.catchAll((error) => Effect.sync(() => void (capture.main = error.message)).pipe(Effect.as(null)))
-    )
+    const taken = yield* (yield* callHandle)
+      .evaluateMain("read the main process's requests", takeMain, all)
+      .pipe(Effect.catchAll((error) => Effect.sync(() => void (capture.main = error.message)).pipe(Effect.as(null))))
     if (taken === null) return
     capture.dropped += taken.dropped
     for (const r of taken.entries as ReadonlyArray<MainRequest>) {
@@ -306,7 +317,8 @@ export const capture = defineTool({
       const current = state.current
       const filter = (yield* filterOf(input)) ?? {}
       if (input.action === "start") {
-        if (current?.active === true) return yield* new InvalidArgument({ message: "action: a capture is already running", hint: "Read it ({ \"action\": \"read\" }) or stop it first." })
+        if (current?.active === true)
+          return yield* new InvalidArgument({ message: "action: a capture is already running", hint: 'Read it ({ "action": "read" }) or stop it first.' })
         const config = yield* ServerConfig
         const folder = outputPath(config.outputDir, timestampedName("network-capture", ""), "")
         if (typeof folder !== "string") return yield* folder
@@ -327,7 +339,9 @@ export const capture = defineTool({
           detach: () => undefined
         }
         if (next.main === undefined) {
-          next.main = yield* (yield* callHandle).evaluateMain("start capturing main-process requests", startMain, [...redact]).pipe(Effect.catchAll((error) => Effect.succeed(error.message)))
+          next.main = yield* (yield* callHandle)
+            .evaluateMain("start capturing main-process requests", startMain, [...redact])
+            .pipe(Effect.catchAll((error) => Effect.succeed(error.message)))
         }
         current?.detach()
         next.detach = listen(session, next)
@@ -342,23 +356,36 @@ export const capture = defineTool({
           { capturing: true, redacted: [...redact], mainProcess: next.main ?? "seen", folder }
         )
       }
-      if (current === undefined) return yield* new InvalidArgument({ message: `action: no capture has been started`, hint: "Start one with { \"action\": \"start\" }." })
+      if (current === undefined)
+        return yield* new InvalidArgument({ message: `action: no capture has been started`, hint: 'Start one with { "action": "start" }.' })
       const c = state.current!
       if (input.action === "stop") {
-        if (!c.active) return yield* new InvalidArgument({ message: "action: the capture is already stopped", hint: "Read it with { \"action\": \"read\" }, or start a new one." })
+        if (!c.active)
+          return yield* new InvalidArgument({
+            message: "action: the capture is already stopped",
+            hint: 'Read it with { "action": "read" }, or start a new one.'
+          })
         c.detach()
         if (c.main === undefined) yield* (yield* callHandle).evaluateMain("stop capturing main-process requests", stopMain, undefined).pipe(Effect.ignore)
         yield* drainMain(c, true)
         c.active = false
         yield* settleWork(c)
-        return listing(c, c.entries, 1, `Stopped. ${c.entries.length} request(s) captured (${c.entries.filter((e) => e.source === "main").length} from the main process).`)
+        return listing(
+          c,
+          c.entries,
+          1,
+          `Stopped. ${c.entries.length} request(s) captured (${c.entries.filter((e) => e.source === "main").length} from the main process).`
+        )
       }
       if (c.active) yield* drainMain(c, false)
       yield* settleWork(c)
       if (input.entry !== undefined) {
         const found = c.entries.find((e) => e.n === input.entry)
         if (found === undefined) {
-          return yield* new InvalidArgument({ message: `entry: no entry ${input.entry} in this capture`, hint: c.entries.length > 0 ? `Entries run from ${c.entries[0]!.n} to ${c.n}.` : "Nothing was captured yet." })
+          return yield* new InvalidArgument({
+            message: `entry: no entry ${input.entry} in this capture`,
+            hint: c.entries.length > 0 ? `Entries run from ${c.entries[0]!.n} to ${c.n}.` : "Nothing was captured yet."
+          })
         }
         return details(found)
       }
@@ -367,12 +394,21 @@ export const capture = defineTool({
     })
 })
 
-const filterOf = (input: { readonly url?: string | undefined; readonly methods?: ReadonlyArray<string> | undefined; readonly types?: ReadonlyArray<string> | undefined }) =>
+const filterOf = (input: {
+  readonly url?: string | undefined
+  readonly methods?: ReadonlyArray<string> | undefined
+  readonly types?: ReadonlyArray<string> | undefined
+}) =>
   Effect.gen(function* () {
     const badMethod = input.methods?.find((m) => !/^[A-Za-z]{1,16}$/.test(m))
-    if (badMethod !== undefined) return yield* new InvalidArgument({ message: `methods: ${JSON.stringify(cut(badMethod, 40))} is not an HTTP method`, hint: "Example: [\"GET\", \"POST\"]." })
+    if (badMethod !== undefined)
+      return yield* new InvalidArgument({ message: `methods: ${JSON.stringify(cut(badMethod, 40))} is not an HTTP method`, hint: 'Example: ["GET", "POST"].' })
     const badType = input.types?.find((t) => !(RESOURCE_TYPES as ReadonlyArray<string>).includes(t))
-    if (badType !== undefined) return yield* new InvalidArgument({ message: `types: ${JSON.stringify(cut(badType, 40))} is not a resource type`, hint: `One of ${RESOURCE_TYPES.join(", ")}.` })
+    if (badType !== undefined)
+      return yield* new InvalidArgument({
+        message: `types: ${JSON.stringify(cut(badType, 40))} is not a resource type`,
+        hint: `One of ${RESOURCE_TYPES.join(", ")}.`
+      })
     const matcher = input.url !== undefined ? yield* toMatcher(input.url, "url") : undefined
     const filter: Filter = {
       ...(matcher !== undefined ? { url: (url: string) => matchesUrl(matcher, url) } : {}),

@@ -54,7 +54,8 @@ const readBack = (session: AppSession) =>
     return yield* Effect.forEach(
       yield* (yield* callHandle).surfaces(),
       (w) =>
-        call.evaluate(w, "read the network state", () => {
+        call
+          .evaluate(w, "read the network state", () => {
             const connection = (navigator as { connection?: { rtt?: number; downlink?: number } }).connection
             return { onLine: navigator.onLine, rttMs: connection?.rtt ?? null, downlinkMbps: connection?.downlink ?? null }
           })
@@ -66,7 +67,9 @@ const readBack = (session: AppSession) =>
 const describe = (c: Conditions, seen: ReadonlyArray<Seen>) =>
   [
     `Conditions: ${c.offline ? "offline" : "online"}${throttled(c) ? `, latency ${c.latencyMs} ms, down ${c.downloadKbps || "∞"} kbit/s, up ${c.uploadKbps || "∞"} kbit/s` : ", no throttling"}.`,
-    ...seen.map((s) => `${s.window} sees: navigator.onLine=${s.onLine}${s.rttMs !== null ? `, connection.rtt=${s.rttMs} ms, downlink=${s.downlinkMbps} Mbit/s` : ""}`)
+    ...seen.map(
+      (s) => `${s.window} sees: navigator.onLine=${s.onLine}${s.rttMs !== null ? `, connection.rtt=${s.rttMs} ms, downlink=${s.downlinkMbps} Mbit/s` : ""}`
+    )
   ].join("\n")
 
 export const offline = defineTool({
@@ -94,7 +97,8 @@ const Kbps = Schema.optional(Schema.Number.pipe(Schema.nonNegative(), Schema.les
 
 export const throttle = defineTool({
   name: "electron_network_throttle",
-  description: "Throttle every window's network (new windows too): added latency, download/upload throughput in kbit/s. All 0 or omitted turns throttling off. Returns what the pages report (navigator.connection).",
+  description:
+    "Throttle every window's network (new windows too): added latency, download/upload throughput in kbit/s. All 0 or omitted turns throttling off. Returns what the pages report (navigator.connection).",
   type: "interact",
   idempotent: true,
   errors: ["APP_NOT_RUNNING"],
@@ -109,7 +113,10 @@ export const throttle = defineTool({
       const session = yield* call.session
       const c = conditionsOf(session)
       if (input.downloadKbps !== undefined && input.downloadKbps > 0 && input.downloadKbps < 1) {
-        return yield* new InvalidArgument({ message: "downloadKbps: at least 1 kbit/s (or 0 for no limit)", hint: "Example: { \"latencyMs\": 400, \"downloadKbps\": 400 } (a slow 3G link)." })
+        return yield* new InvalidArgument({
+          message: "downloadKbps: at least 1 kbit/s (or 0 for no limit)",
+          hint: 'Example: { "latencyMs": 400, "downloadKbps": 400 } (a slow 3G link).'
+        })
       }
       c.latencyMs = input.latencyMs ?? 0
       c.downloadKbps = input.downloadKbps ?? 0

@@ -65,7 +65,10 @@ const toEntry = async (request: Request) => {
       httpVersion: "HTTP/1.1",
       headers: headerList(response.headers()),
       cookies: [],
-      content: body.length > MAX_BODY ? { size: body.length, mimeType, text: "" } : { size: body.length, mimeType, ...(text ? { text: body.toString("utf8") } : { text: body.toString("base64"), encoding: "base64" }) },
+      content:
+        body.length > MAX_BODY
+          ? { size: body.length, mimeType, text: "" }
+          : { size: body.length, mimeType, ...(text ? { text: body.toString("utf8") } : { text: body.toString("base64"), encoding: "base64" }) },
       redirectURL: response.headers()["location"] ?? "",
       headersSize: -1,
       bodySize: body.length
@@ -77,7 +80,8 @@ const toEntry = async (request: Request) => {
 
 export const harRecord = defineTool({
   name: "electron_network_har_record",
-  description: "start recording every window's HTTP traffic (only URLs matching url, if given); stop writes a HAR under the output folder and returns its path.",
+  description:
+    "start recording every window's HTTP traffic (only URLs matching url, if given); stop writes a HAR under the output folder and returns its path.",
   type: "debug",
   readOnly: false,
   errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED"],
@@ -92,7 +96,7 @@ export const harRecord = defineTool({
       const session = yield* call.session
       const current = harState.of(session).recording
       if (input.action === "start") {
-        if (current) return yield* new InvalidArgument({ message: "action: a recording is already running", hint: "Stop it first: { \"action\": \"stop\" }." })
+        if (current) return yield* new InvalidArgument({ message: "action: a recording is already running", hint: 'Stop it first: { "action": "stop" }.' })
         const matcher = input.url !== undefined ? yield* toMatcher(input.url, "url") : undefined
         const entries: Array<Promise<unknown>> = []
         const onFinished = (request: Request) => {
@@ -107,17 +111,21 @@ export const harRecord = defineTool({
         }
         session.context.on("requestfinished", onFinished)
         harState.of(session).recording = recording
-        return { text: `Recording HTTP traffic${input.url !== undefined ? ` matching ${input.url}` : ""}. Stop with { "action": "stop" }.`, structured: { recording: true } }
+        return {
+          text: `Recording HTTP traffic${input.url !== undefined ? ` matching ${input.url}` : ""}. Stop with { "action": "stop" }.`,
+          structured: { recording: true }
+        }
       }
-      if (!current) return yield* new InvalidArgument({ message: "action: no recording is running", hint: "Start one with { \"action\": \"start\" }." })
+      if (!current) return yield* new InvalidArgument({ message: "action: no recording is running", hint: 'Start one with { "action": "start" }.' })
       const config = yield* ServerConfig
       const path = outputPath(config.outputDir, input.name ?? timestampedName("network", ".har"), ".har")
       if (typeof path !== "string") return yield* path
       current.stop()
       harState.of(session).recording = undefined
-      const entries = (yield* Effect.promise(() => Promise.all(current.entries)).pipe(Effect.timeout(10_000), Effect.orElseSucceed(() => []))).filter(
-        (e) => e !== undefined
-      )
+      const entries = (yield* Effect.promise(() => Promise.all(current.entries)).pipe(
+        Effect.timeout(10_000),
+        Effect.orElseSucceed(() => [])
+      )).filter((e) => e !== undefined)
       const har = { log: { version: "1.2", creator: { name: "stagewright", version: "1" }, pages: [], entries } }
       yield* Effect.sync(() => writeFileSync(path, JSON.stringify(har, null, 1)))
       const urls = [...new Set(entries.map((e) => (e as { request: { url: string } }).request.url))]
@@ -146,7 +154,11 @@ const checkHar = (file: string, given: string) =>
     Effect.orElseSucceed(() => false),
     Effect.filterOrFail(
       (ok) => ok,
-      () => new InvalidArgument({ message: `file: ${given} is not a HAR file (JSON with log.entries, at most 256 MiB)`, hint: "Give the path electron_network_har_record returned." })
+      () =>
+        new InvalidArgument({
+          message: `file: ${given} is not a HAR file (JSON with log.entries, at most 256 MiB)`,
+          hint: "Give the path electron_network_har_record returned."
+        })
     ),
     Effect.asVoid
   )
@@ -158,7 +170,9 @@ export const harReplay = defineTool({
   type: "interact",
   errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED"],
   input: Schema.Struct({
-    file: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096))).annotations({ description: "HAR path; a bare name is looked up in the output folder" }),
+    file: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096))).annotations({
+      description: "HAR path; a bare name is looked up in the output folder"
+    }),
     url: Schema.optional(Pattern),
     notFound: Schema.optional(Schema.Literal("abort", "fallback")),
     stop: Schema.optional(Schema.Boolean)
@@ -173,9 +187,9 @@ export const harReplay = defineTool({
       if (file !== undefined && file !== inOutput) yield* confine([[file, "file"]])
       const session = yield* call.session
       if (input.stop === true) {
-        if (input.file !== undefined) return yield* new InvalidArgument({ message: "stop takes no file", hint: "{ \"stop\": true } ends the replay." })
+        if (input.file !== undefined) return yield* new InvalidArgument({ message: "stop takes no file", hint: '{ "stop": true } ends the replay.' })
         const was = harState.of(session).replaying
-        if (was === undefined) return yield* new InvalidArgument({ message: "stop: no HAR is being replayed", hint: "Start one with { \"file\": \"…har\" }." })
+        if (was === undefined) return yield* new InvalidArgument({ message: "stop: no HAR is being replayed", hint: 'Start one with { "file": "…har" }.' })
         // unrouteAll is the only public way to drop a HAR router: put the mocked routes back afterwards.
         yield* call.run("stop the replay", async () => {
           await session.context.unrouteAll({ behavior: "ignoreErrors" })
@@ -184,8 +198,10 @@ export const harReplay = defineTool({
         harState.of(session).replaying = undefined
         return { text: `Stopped replaying ${was}; requests reach the network (mocked routes kept).`, structured: { replaying: null } }
       }
-      if (input.file === undefined || file === undefined) return yield* new InvalidArgument({ message: "file is required", hint: "Give the path electron_network_har_record returned." })
-      if (!existsSync(file)) return yield* new InvalidArgument({ message: `file: ${input.file} does not exist`, hint: "Give the path electron_network_har_record returned." })
+      if (input.file === undefined || file === undefined)
+        return yield* new InvalidArgument({ message: "file is required", hint: "Give the path electron_network_har_record returned." })
+      if (!existsSync(file))
+        return yield* new InvalidArgument({ message: `file: ${input.file} does not exist`, hint: "Give the path electron_network_har_record returned." })
       yield* checkHar(file, input.file)
       const matcher = input.url !== undefined ? yield* toMatcher(input.url, "url") : undefined
       yield* call.run("replay the HAR", () =>

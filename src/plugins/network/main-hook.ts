@@ -336,7 +336,9 @@ export const installNetRecorder = (electron: ElectronModule): void => {
               ? { method: "GET", url: o, headers: {} }
               : {
                   method: String(o?.method ?? "GET"),
-                  url: o?.url ?? `${o?.protocol ?? "http:"}//${o?.hostname ?? o?.host ?? "localhost"}${o?.port !== undefined && o?.hostname !== undefined ? `:${o.port}` : ""}${o?.path ?? "/"}`,
+                  url:
+                    o?.url ??
+                    `${o?.protocol ?? "http:"}//${o?.hostname ?? o?.host ?? "localhost"}${o?.port !== undefined && o?.hostname !== undefined ? `:${o.port}` : ""}${o?.path ?? "/"}`,
                   headers: o?.headers ?? {}
                 }
           observeClientRequest(req, "net.request", described)
@@ -382,7 +384,14 @@ export const installNetRecorder = (electron: ElectronModule): void => {
       }
       const lost = dropped
       dropped = 0
-      return { entries: taken.map(({ requestBody, responseBody, ...rest }) => ({ ...rest, ...(requestBody ? { requestBody } : {}), ...(responseBody ? { responseBody } : {}) })), dropped: lost }
+      return {
+        entries: taken.map(({ requestBody, responseBody, ...rest }) => ({
+          ...rest,
+          ...(requestBody ? { requestBody } : {}),
+          ...(responseBody ? { responseBody } : {})
+        })),
+        dropped: lost
+      }
     }
   }
   g.__stagewright_net = state

@@ -11,9 +11,39 @@ export const REDACTED = "<redacted>"
 
 /** Words that make a name secret on their own. */
 const SECRET_WORDS = new Set([
-  "password", "passwd", "pass", "pwd", "passphrase", "passcode", "secret", "secrets", "token", "tokens", "auth", "authorization",
-  "credential", "credentials", "cookie", "cookies", "session", "sessionid", "sid", "jwt", "otp", "totp", "signature", "csrf", "xsrf",
-  "apikey", "privatekey", "accesskey", "bearer", "saml", "ssn", "cvv", "cvc"
+  "password",
+  "passwd",
+  "pass",
+  "pwd",
+  "passphrase",
+  "passcode",
+  "secret",
+  "secrets",
+  "token",
+  "tokens",
+  "auth",
+  "authorization",
+  "credential",
+  "credentials",
+  "cookie",
+  "cookies",
+  "session",
+  "sessionid",
+  "sid",
+  "jwt",
+  "otp",
+  "totp",
+  "signature",
+  "csrf",
+  "xsrf",
+  "apikey",
+  "privatekey",
+  "accesskey",
+  "bearer",
+  "saml",
+  "ssn",
+  "cvv",
+  "cvc"
 ])
 /** Word pairs that are secret together (`api key`, `private key`, `access key`, `client secret`). */
 const SECRET_JOINED = ["apikey", "privatekey", "accesskey", "secretkey", "clientsecret", "authtoken", "sessionkey", "signingkey", "encryptionkey"]
@@ -119,8 +149,12 @@ const redactMultipart = (text: string, boundary: string): string => {
 /** `"name": value` and `name=value` pairs with secret names, in text that does not parse (a cut body). */
 const scrub = (text: string): string =>
   text
-    .replace(/"((?:[^"\\\n]|\\.){1,200})"(\s*:\s*)("(?:[^"\\]|\\.)*("|$)|[^,}\]\s]+)/g, (all, name: string, colon: string) => (isSecretName(name) ? `"${name}"${colon}"${REDACTED}"` : all))
-    .replace(/(^|[?&\s;,])([A-Za-z0-9_.\-[\]]{1,200})=([^&\s;,]*)/g, (all, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${REDACTED}` : all))
+    .replace(/"((?:[^"\\\n]|\\.){1,200})"(\s*:\s*)("(?:[^"\\]|\\.)*("|$)|[^,}\]\s]+)/g, (all, name: string, colon: string) =>
+      isSecretName(name) ? `"${name}"${colon}"${REDACTED}"` : all
+    )
+    .replace(/(^|[?&\s;,])([A-Za-z0-9_.\-[\]]{1,200})=([^&\s;,]*)/g, (all, lead: string, name: string) =>
+      isSecretName(name) ? `${lead}${name}=${REDACTED}` : all
+    )
 
 /**
  * A body's text with its secrets redacted: as JSON when it parses as JSON, as multipart when it has a
@@ -159,4 +193,6 @@ export const redactUrl = (url: string): string => {
 
 /** Header names lower-cased; a name secret by rule, or in the configured list, has its value replaced. */
 export const redactHeaders = (headers: Readonly<Record<string, string>>, redact: ReadonlySet<string>): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), redact.has(name.toLowerCase()) || isSecretName(name) ? REDACTED : value]))
+  Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), redact.has(name.toLowerCase()) || isSecretName(name) ? REDACTED : value])
+  )

@@ -16,7 +16,17 @@ import { compileGlob, compileSafePattern } from "../../tools/patterns.js"
 import { defineTool } from "../../tools/Tool.js"
 import { callHandle } from "../../tools/handle.js"
 
-export const ABORT_REASONS = ["failed", "aborted", "timedout", "accessdenied", "connectionrefused", "connectionreset", "namenotresolved", "internetdisconnected", "blockedbyclient"] as const
+export const ABORT_REASONS = [
+  "failed",
+  "aborted",
+  "timedout",
+  "accessdenied",
+  "connectionrefused",
+  "connectionreset",
+  "namenotresolved",
+  "internetdisconnected",
+  "blockedbyclient"
+] as const
 
 export interface MockedRoute {
   readonly pattern: string
@@ -82,13 +92,25 @@ export const toMatcher = (pattern: string, field: string): Effect.Effect<UrlMatc
   const re = /^\/(.+)\/([dgimsuy]*)$/s.exec(pattern)
   const compiled = re ? compileSafePattern(re[1]!, re[2]!.replace(/[gy]/g, "")) : compileGlob(pattern)
   return compiled.pipe(
-    Effect.map((safe): UrlMatcher => (url) => safe.test(url.href)),
+    Effect.map(
+      (safe): UrlMatcher =>
+        (url) =>
+          safe.test(url.href)
+    ),
     Effect.mapError((error) => new InvalidArgument({ message: `${field}: ${error.message}`, hint: error.hint }))
   )
 }
 
 export const describeRoutes = (list: ReadonlyArray<MockedRoute>) =>
-  list.length === 0 ? "No mocked routes." : `Routes (first match wins, newest first):\n${[...list].reverse().map((r) => `${r.pattern} -> ${r.summary} (${r.hits} hit${r.hits === 1 ? "" : "s"}${r.blocked > 0 ? `, ${r.blocked} refused: a document or script body needs --allow-eval renderer` : ""})`).join("\n")}`
+  list.length === 0
+    ? "No mocked routes."
+    : `Routes (first match wins, newest first):\n${[...list]
+        .reverse()
+        .map(
+          (r) =>
+            `${r.pattern} -> ${r.summary} (${r.hits} hit${r.hits === 1 ? "" : "s"}${r.blocked > 0 ? `, ${r.blocked} refused: a document or script body needs --allow-eval renderer` : ""})`
+        )
+        .join("\n")}`
 
 const routeList = (list: ReadonlyArray<MockedRoute>) =>
   list.map((r) => ({
@@ -139,15 +161,28 @@ export const route = defineTool({
       const session = yield* call.session
       const list = routesOf(session)
       if (input.url === undefined) {
-        if (Object.keys(input).length > 0) return yield* new InvalidArgument({ message: "url is required to add a route", hint: "Example: { \"url\": \"**/api/quote*\", \"body\": \"{...}\" }; without arguments the routes are listed." })
+        if (Object.keys(input).length > 0)
+          return yield* new InvalidArgument({
+            message: "url is required to add a route",
+            hint: 'Example: { "url": "**/api/quote*", "body": "{...}" }; without arguments the routes are listed.'
+          })
         return { text: describeRoutes(list), structured: { routes: routeList(list) } }
       }
       if (input.abort !== undefined && (input.body !== undefined || input.file !== undefined || input.status !== undefined || input.headers !== undefined)) {
-        return yield* new InvalidArgument({ message: "abort cannot be combined with status, headers, body or file", hint: "Either fail the request ({ abort: \"failed\" }) or answer it." })
+        return yield* new InvalidArgument({
+          message: "abort cannot be combined with status, headers, body or file",
+          hint: 'Either fail the request ({ abort: "failed" }) or answer it.'
+        })
       }
-      if (input.body !== undefined && input.file !== undefined) return yield* new InvalidArgument({ message: "give body or file, not both", hint: "file reads the body from a file." })
-      if (input.file !== undefined && !existsSync(input.file)) return yield* new InvalidArgument({ message: `file: ${input.file} does not exist`, hint: "Give the path of an existing file, or the response text as body." })
-      if (input.method !== undefined && !/^[A-Za-z]+$/.test(input.method)) return yield* new InvalidArgument({ message: `method: ${JSON.stringify(input.method)} is not an HTTP method`, hint: "Example: \"POST\"." })
+      if (input.body !== undefined && input.file !== undefined)
+        return yield* new InvalidArgument({ message: "give body or file, not both", hint: "file reads the body from a file." })
+      if (input.file !== undefined && !existsSync(input.file))
+        return yield* new InvalidArgument({
+          message: `file: ${input.file} does not exist`,
+          hint: "Give the path of an existing file, or the response text as body."
+        })
+      if (input.method !== undefined && !/^[A-Za-z]+$/.test(input.method))
+        return yield* new InvalidArgument({ message: `method: ${JSON.stringify(input.method)} is not an HTTP method`, hint: 'Example: "POST".' })
       const matcher = yield* toMatcher(input.url, "url")
       const status = input.status ?? 200
       const headers = Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
@@ -155,13 +190,14 @@ export const route = defineTool({
       const delayMs = input.delayMs !== undefined && input.delayMs > 0 ? input.delayMs : undefined
       // A delay alone slows the request down and lets it go on.
       const passOn = delayMs !== undefined && [input.abort, input.status, input.headers, input.body, input.file].every((v) => v === undefined)
-      const outcome =
-        passOn
-          ? "then the network"
-          : input.abort !== undefined
-            ? `abort ${input.abort}`
-            : `${status}${input.file !== undefined ? ` file ${input.file}` : input.body !== undefined ? ` body ${input.body.length} chars` : ""}`
-      const summary = [method !== undefined ? `${method} only` : undefined, delayMs !== undefined ? `delay ${delayMs} ms` : undefined, outcome].filter(Boolean).join(", ")
+      const outcome = passOn
+        ? "then the network"
+        : input.abort !== undefined
+          ? `abort ${input.abort}`
+          : `${status}${input.file !== undefined ? ` file ${input.file}` : input.body !== undefined ? ` body ${input.body.length} chars` : ""}`
+      const summary = [method !== undefined ? `${method} only` : undefined, delayMs !== undefined ? `delay ${delayMs} ms` : undefined, outcome]
+        .filter(Boolean)
+        .join(", ")
       const mayServeCode = yield* allowsCode({ kind: "eval", target: "renderer", what: "a mocked document or script" })
       const answerRoute = async (r: Route) => {
         // Interrupted (the route removed, the app gone): the request goes on to older routes or the network.
@@ -175,7 +211,8 @@ export const route = defineTool({
           return r.abort("blockedbyclient")
         }
         const origin = r.request().headers()["origin"]
-        const cors: Record<string, string> = origin !== undefined && headers["access-control-allow-origin"] === undefined ? { "access-control-allow-origin": "*" } : {}
+        const cors: Record<string, string> =
+          origin !== undefined && headers["access-control-allow-origin"] === undefined ? { "access-control-allow-origin": "*" } : {}
         return r.fulfill({
           status,
           headers: { ...cors, ...headers },
@@ -194,7 +231,8 @@ export const route = defineTool({
         waiting: new Set(),
         handler: async (r: Route) => {
           // `times` is counted here, not by playwright-core (which would count the requests passed on for their method too).
-          if (entry.removed || (input.times !== undefined && entry.hits >= input.times) || (method !== undefined && r.request().method() !== method)) return r.fallback()
+          if (entry.removed || (input.times !== undefined && entry.hits >= input.times) || (method !== undefined && r.request().method() !== method))
+            return r.fallback()
           entry.hits++
           const last = input.times !== undefined && entry.hits >= input.times
           if (last) drop(list, entry)
@@ -232,6 +270,9 @@ export const unroute = defineTool({
         })
       }
       yield* call.run("remove the route", () => removeRoutes(session.context, list, which))
-      return { text: `Removed ${which.length} route(s).\n${describeRoutes(list)}`, structured: { removed: which.map((r) => r.pattern), routes: routeList(list) } }
+      return {
+        text: `Removed ${which.length} route(s).\n${describeRoutes(list)}`,
+        structured: { removed: which.map((r) => r.pattern), routes: routeList(list) }
+      }
     })
 })

@@ -76,7 +76,10 @@ export const cpuProfileTool = defineTool({
       const measured = yield* resolveTarget(input.target)
       const durationMs = input.durationMs ?? 2_000
       if (durationMs > config.operationTimeoutMs - 5_000) {
-        return yield* new InvalidArgument({ message: `durationMs: ${durationMs} ms does not fit the ${config.operationTimeoutMs} ms operation timeout`, hint: "Use a shorter duration or restart with a larger --operation-timeout-ms." })
+        return yield* new InvalidArgument({
+          message: `durationMs: ${durationMs} ms does not fit the ${config.operationTimeoutMs} ms operation timeout`,
+          hint: "Use a shorter duration or restart with a larger --operation-timeout-ms."
+        })
       }
       if (input.click !== undefined && measured.kind === "main") {
         return yield* new InvalidArgument({ message: "click: only with a window target", hint: "Profile a window (target w1) to click in it, or omit click." })

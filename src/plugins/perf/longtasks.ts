@@ -22,13 +22,20 @@ const install = () => {
   const state = { tasks: [] as Array<unknown>, dropped: 0, since: performance.now() }
   w.__stagewright_perf = state
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries() as Array<PerformanceEntry & { attribution?: Array<{ containerType?: string; containerName?: string; containerSrc?: string }> }>) {
+    for (const e of list.getEntries() as Array<
+      PerformanceEntry & { attribution?: Array<{ containerType?: string; containerName?: string; containerSrc?: string }> }
+    >) {
       if (state.tasks.length >= 500) {
         state.dropped++
         continue
       }
       const a = e.attribution?.[0]
-      state.tasks.push({ start: Math.round(e.startTime), duration: Math.round(e.duration), name: e.name, container: a ? [a.containerType, a.containerName || a.containerSrc].filter(Boolean).join(" ") : "" })
+      state.tasks.push({
+        start: Math.round(e.startTime),
+        duration: Math.round(e.duration),
+        name: e.name,
+        container: a ? [a.containerType, a.containerName || a.containerSrc].filter(Boolean).join(" ") : ""
+      })
     }
   }).observe({ type: "longtask", buffered: true })
   return false
@@ -53,7 +60,9 @@ export const longTasksTool = defineTool({
   input: Schema.Struct({
     window: Schema.optional(WindowId),
     click: Schema.optional(Target).annotations({ description: "element to click after the observer is on" }),
-    durationMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 60_000))).annotations({ description: "watch this long before reading, default 0" })
+    durationMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 60_000))).annotations({
+      description: "watch this long before reading, default 0"
+    })
   }),
   handler: (input) =>
     Effect.gen(function* () {
@@ -61,7 +70,11 @@ export const longTasksTool = defineTool({
       const entry = yield* call.surface(input.window)
       const wasOn = yield* call.evaluate(entry, "install the long-task observer", install)
       const supported = yield* call.evaluate(entry, "check long-task support", () => PerformanceObserver.supportedEntryTypes.includes("longtask"))
-      if (!supported) return yield* new InvalidArgument({ message: "This renderer does not report long tasks", hint: "Use electron_perf_cpu_profile to see what keeps the main thread busy." })
+      if (!supported)
+        return yield* new InvalidArgument({
+          message: "This renderer does not report long tasks",
+          hint: "Use electron_perf_cpu_profile to see what keeps the main thread busy."
+        })
       if (input.click !== undefined) {
         const locator = yield* call.locate(entry, input.click)
         yield* call.run(`click ${input.click}`, () => locator.click({ timeout: 5_000 }))
@@ -73,9 +86,10 @@ export const longTasksTool = defineTool({
       const blocking = tasks.reduce((s, t) => s + Math.max(0, t.duration - 50), 0)
       const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0)
       const period = `${Math.round(out.now - out.since)} ms`
-      const head = tasks.length === 0
-        ? `No long tasks in ${entry.id} over the last ${period}${wasOn ? "" : " (observer just installed; buffered entries included)"}.`
-        : `${tasks.length} long tasks in ${entry.id} over the last ${period}: longest ${longest} ms, total blocking time ${blocking} ms${out.dropped ? ` (${out.dropped} more dropped)` : ""}`
+      const head =
+        tasks.length === 0
+          ? `No long tasks in ${entry.id} over the last ${period}${wasOn ? "" : " (observer just installed; buffered entries included)"}.`
+          : `${tasks.length} long tasks in ${entry.id} over the last ${period}: longest ${longest} ms, total blocking time ${blocking} ms${out.dropped ? ` (${out.dropped} more dropped)` : ""}`
       const lines = tasks.slice(-20).map((t) => `  at ${t.start} ms: ${t.duration} ms${t.container ? ` (${t.container})` : ""}`)
       return { text: [head, ...lines].join("\n"), structured: { window: entry.id, tasks, totalBlockingMs: blocking, longestMs: longest, dropped: out.dropped } }
     })

@@ -57,11 +57,13 @@ export const heapTool = defineTool({
       const session = yield* call.session
       const main = yield* readMain.pipe(Effect.catchTag("NeedsMainProcess", () => Effect.succeed(undefined)))
       const windows = yield* Effect.forEach(session.windows, (entry) =>
-        call.cdp(entry, "Runtime.getHeapUsage", (cdp) => cdp.send("Runtime.getHeapUsage")).pipe(
-          Effect.map((heap) => ({ window: entry.id, used: heap.usedSize, total: heap.totalSize })),
-          Effect.timeout(5_000),
-          Effect.orElseSucceed(() => ({ window: entry.id, used: null, total: null }))
-        )
+        call
+          .cdp(entry, "Runtime.getHeapUsage", (cdp) => cdp.send("Runtime.getHeapUsage"))
+          .pipe(
+            Effect.map((heap) => ({ window: entry.id, used: heap.usedSize, total: heap.totalSize })),
+            Effect.timeout(5_000),
+            Effect.orElseSucceed(() => ({ window: entry.id, used: null, total: null }))
+          )
       )
       let snapshotFile: string | undefined
       if (input.snapshot !== undefined) {
@@ -73,7 +75,9 @@ export const heapTool = defineTool({
         snapshotFile = file
       }
       const lines = [
-        main ? `main: rss ${kb(main.rss)}, heap ${kb(main.heapUsed)} used / ${kb(main.heapTotal)}, external ${kb(main.external)}` : "main: unavailable (attached without the Node inspector)",
+        main
+          ? `main: rss ${kb(main.rss)}, heap ${kb(main.heapUsed)} used / ${kb(main.heapTotal)}, external ${kb(main.external)}`
+          : "main: unavailable (attached without the Node inspector)",
         ...windows.map((w) => (w.used === null ? `${w.window}: not responding` : `${w.window}: JS heap ${kb(w.used)} used / ${kb(w.total!)}`)),
         ...(snapshotFile ? [`heap snapshot of ${input.snapshot}: ${snapshotFile}`] : [])
       ]
@@ -99,7 +103,10 @@ export const memoryWatchTool = defineTool({
       const intervalMs = input.intervalMs ?? 500
       const count = input.samples ?? 10
       if (intervalMs * (count - 1) > config.operationTimeoutMs - 5_000) {
-        return yield* new InvalidArgument({ message: `samples × intervalMs (${intervalMs * (count - 1)} ms) does not fit the ${config.operationTimeoutMs} ms operation timeout`, hint: "Take fewer samples or a shorter interval, or restart with a larger --operation-timeout-ms." })
+        return yield* new InvalidArgument({
+          message: `samples × intervalMs (${intervalMs * (count - 1)} ms) does not fit the ${config.operationTimeoutMs} ms operation timeout`,
+          hint: "Take fewer samples or a shorter interval, or restart with a larger --operation-timeout-ms."
+        })
       }
       const rows = yield* Ref.make<Array<{ t: number; used: number }>>([])
       const started = Date.now()
@@ -118,7 +125,13 @@ export const memoryWatchTool = defineTool({
       const name = targetName(measured)
       const file = outputPath(config.outputDir, timestampedName(`memory-${name}`, ".svg"), ".svg")
       if (typeof file !== "string") return yield* file
-      writeFileSync(file, chart(taken.map((r) => ({ x: r.t, y: r.used / 1024 })), `JS heap used of ${name} (KB over ms)`))
+      writeFileSync(
+        file,
+        chart(
+          taken.map((r) => ({ x: r.t, y: r.used / 1024 })),
+          `JS heap used of ${name} (KB over ms)`
+        )
+      )
       const shown = taken.length <= 20 ? taken : taken.filter((_, i) => i % Math.ceil(taken.length / 20) === 0 || i === taken.length - 1)
       const first = taken[0]!.used
       const last = taken[taken.length - 1]!.used

@@ -56,4 +56,3 @@ export const send = <R>(cdp: CDPSession, method: string, params?: Record<string,
 export const LOAD_BUILTIN = `const load = (n) => (process.getBuiltinModule ? process.getBuiltinModule(n) : process.mainModule.require(n));`
 
 export const kb = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString("en-US")} KB`
-

@@ -26,20 +26,29 @@ export const startupTool = defineTool({
     Effect.gen(function* () {
       const call = yield* callHandle
       const session = yield* call.session
-      const main = yield* call.evaluateMain("read the process start", () => {
-          const p = process as unknown as { getCreationTime?: () => number | null }
-          return { now: Date.now(), uptime: process.uptime(), creation: typeof p.getCreationTime === "function" ? p.getCreationTime() : null }
-        }, undefined)
+      const main = yield* call
+        .evaluateMain(
+          "read the process start",
+          () => {
+            const p = process as unknown as { getCreationTime?: () => number | null }
+            return { now: Date.now(), uptime: process.uptime(), creation: typeof p.getCreationTime === "function" ? p.getCreationTime() : null }
+          },
+          undefined
+        )
         .pipe(Effect.catchTag("NeedsMainProcess", () => Effect.succeed(undefined)))
       const events: Array<{ at: number; what: string }> = []
       if (main !== undefined) {
         const start = main.creation ?? main.now - main.uptime * 1000
-        events.push({ at: start, what: `process start (main process ${main.creation !== null ? "process.getCreationTime()" : "Date.now() - process.uptime()"})` })
+        events.push({
+          at: start,
+          what: `process start (main process ${main.creation !== null ? "process.getCreationTime()" : "Date.now() - process.uptime()"})`
+        })
       }
       events.push({ at: session.startedAt.getTime(), what: `Stagewright connected (${session.kind === "launched" ? "launch returned" : "attached"})` })
       for (const entry of yield* (yield* callHandle).surfaces()) {
         events.push({ at: entry.openedAt, what: `${entry.id} window first seen by the driver` })
-        const timing = yield* call.evaluate(
+        const timing = yield* call
+          .evaluate(
             entry,
             `read ${entry.id} timings`,
             pageFunction((): PageTiming => {

@@ -83,7 +83,12 @@ export const withSource = async <A>(located: Located & { kind: "file" }, use: (s
 }
 
 /** The whole content of a small confined file, or why there is none (missing, a link outside, larger than `max`). */
-export const readSmall = async (folder: string, path: string, shown: string, max: number): Promise<{ readonly data: Buffer } | { readonly missing: true } | { readonly error: string }> => {
+export const readSmall = async (
+  folder: string,
+  path: string,
+  shown: string,
+  max: number
+): Promise<{ readonly data: Buffer } | { readonly missing: true } | { readonly error: string }> => {
   const located = await locate(folder, path)
   if (located.kind === "missing") return { missing: true }
   if (located.kind !== "file") return { error: unreadableReason(located, shown)! }

@@ -52,8 +52,7 @@ const list = (dir: string): ReadonlyArray<string> => {
 }
 
 /** A string value of an XML Info.plist key (binary plists are not read). */
-export const plistString = (plist: string, key: string): string | undefined =>
-  new RegExp(`<key>${key}</key>\\s*<string>([^<]*)</string>`).exec(plist)?.[1]
+export const plistString = (plist: string, key: string): string | undefined => new RegExp(`<key>${key}</key>\\s*<string>([^<]*)</string>`).exec(plist)?.[1]
 
 const layoutOf = (folder: string): BuildInfo["layout"] => {
   const name = basename(folder)
@@ -91,7 +90,9 @@ export const buildAt = (folder: string): BuildInfo | undefined => {
   const files = list(path).filter((f) => statOf(join(path, f))?.isFile() === true)
   const exes = files.filter((f) => f.toLowerCase().endsWith(".exe") && !HELPERS.test(f))
   const platform: Platform = exes.length > 0 ? "windows" : "linux"
-  const linuxExecutables = files.filter((f) => !HELPERS.test(f) && !/\.(so(\..*)?|pak|bin|dat|json|txt|html|dll)$/i.test(f) && ((statOf(join(path, f))?.mode ?? 0) & 0o111) !== 0)
+  const linuxExecutables = files.filter(
+    (f) => !HELPERS.test(f) && !/\.(so(\..*)?|pak|bin|dat|json|txt|html|dll)$/i.test(f) && ((statOf(join(path, f))?.mode ?? 0) & 0o111) !== 0
+  )
   const candidates = platform === "windows" ? exes : linuxExecutables
   const executable = candidates.find((f) => f.toLowerCase().replace(/\.exe$/, "") !== "electron") ?? candidates[0]
   return {

@@ -190,9 +190,19 @@ const FUSE_RULES: ReadonlyArray<{ fuse: string; bad: "enabled" | "disabled"; sev
     why: "--inspect lets anyone who can start the app attach a debugger to the main process (Stagewright's main-process tools need it; with it off Stagewright drives the windows only, over CDP: keep it on only in test builds)"
   },
   { fuse: "EnableEmbeddedAsarIntegrityValidation", bad: "disabled", severity: "medium", why: "a modified app.asar is not detected at start-up" },
-  { fuse: "OnlyLoadAppFromAsar", bad: "disabled", severity: "medium", why: "Electron also loads an app folder next to the asar, which bypasses integrity checks" },
+  {
+    fuse: "OnlyLoadAppFromAsar",
+    bad: "disabled",
+    severity: "medium",
+    why: "Electron also loads an app folder next to the asar, which bypasses integrity checks"
+  },
   { fuse: "EnableCookieEncryption", bad: "disabled", severity: "low", why: "cookies are stored unencrypted on disk" },
-  { fuse: "GrantFileProtocolExtraPrivileges", bad: "enabled", severity: "low", why: "file:// pages get extra privileges (checklist 18 prefers custom protocols)" }
+  {
+    fuse: "GrantFileProtocolExtraPrivileges",
+    bad: "enabled",
+    severity: "low",
+    why: "file:// pages get extra privileges (checklist 18 prefers custom protocols)"
+  }
 ]
 
 const buildFindings = (build: BuildFacts, findings: Array<Finding>, notRun: Array<NotRun>) => {
@@ -217,18 +227,42 @@ const buildFindings = (build: BuildFacts, findings: Array<Finding>, notRun: Arra
   }
   const asar = build.asar
   if (asar === undefined) {
-    findings.push({ severity: "medium", item: 19, id: "no-asar", message: "the build has no app.asar: the app ships as loose files, so integrity cannot be validated", where: "build" })
+    findings.push({
+      severity: "medium",
+      item: 19,
+      id: "no-asar",
+      message: "the build has no app.asar: the app ships as loose files, so integrity cannot be validated",
+      where: "build"
+    })
   } else if ("error" in asar) {
     notRun.push({ check: "asar", item: 19, reason: asar.error })
   } else {
     if (asar.corrupt.length > 0) {
-      findings.push({ severity: "high", item: 19, id: "asar-corrupt", message: `${asar.corrupt.length} file(s) in app.asar do not match their recorded integrity: ${asar.corrupt.slice(0, 5).join(", ")}`, where: "build" })
+      findings.push({
+        severity: "high",
+        item: 19,
+        id: "asar-corrupt",
+        message: `${asar.corrupt.length} file(s) in app.asar do not match their recorded integrity: ${asar.corrupt.slice(0, 5).join(", ")}`,
+        where: "build"
+      })
     }
     const header = asar.headerIntegrity
     if (header.status === "mismatch") {
-      findings.push({ severity: "high", item: 19, id: "asar-header-mismatch", message: "app.asar does not match the header hash recorded in the build (ElectronAsarIntegrity): the archive was changed after packaging", where: "build" })
+      findings.push({
+        severity: "high",
+        item: 19,
+        id: "asar-header-mismatch",
+        message: "app.asar does not match the header hash recorded in the build (ElectronAsarIntegrity): the archive was changed after packaging",
+        where: "build"
+      })
     } else if (header.status === "missing") {
-      findings.push({ severity: "medium", item: 19, id: "asar-header-missing", message: "the build records no ElectronAsarIntegrity hash for app.asar, so Electron cannot validate it", where: "build" })
+      findings.push({
+        severity: "medium",
+        item: 19,
+        id: "asar-header-missing",
+        message: "the build records no ElectronAsarIntegrity hash for app.asar, so Electron cannot validate it",
+        where: "build"
+      })
     } else if (header.status === "unchecked") {
       notRun.push({ check: "asar header integrity", item: 19, reason: header.reason })
     }
@@ -258,14 +292,25 @@ const windowFindings = (app: AppFacts, w: WindowFacts, findings: Array<Finding>,
     notRun.push({ check: `webPreferences of ${w.id}`, item: null, reason: "webContents.getLastWebPreferences() gave nothing for this window" })
   } else {
     const p = w.prefs
-    const node = [p.nodeIntegration && "nodeIntegration", p.nodeIntegrationInWorker && "nodeIntegrationInWorker", p.nodeIntegrationInSubFrames && "nodeIntegrationInSubFrames"].filter(Boolean)
+    const node = [
+      p.nodeIntegration && "nodeIntegration",
+      p.nodeIntegrationInWorker && "nodeIntegrationInWorker",
+      p.nodeIntegrationInSubFrames && "nodeIntegrationInSubFrames"
+    ].filter(Boolean)
     if (node.length > 0) {
-      push(remote || !p.contextIsolation ? "high" : "medium", 2, "node-integration", `${node.join(", ")} on${remote ? " with remote content" : ""}: an XSS becomes code execution on the machine`)
+      push(
+        remote || !p.contextIsolation ? "high" : "medium",
+        2,
+        "node-integration",
+        `${node.join(", ")} on${remote ? " with remote content" : ""}: an XSS becomes code execution on the machine`
+      )
     }
-    if (!p.contextIsolation) push("high", 3, "context-isolation-off", "contextIsolation is off: the page shares the preload's world and can reach what it holds")
+    if (!p.contextIsolation)
+      push("high", 3, "context-isolation-off", "contextIsolation is off: the page shares the preload's world and can reach what it holds")
     if (!p.sandbox) push(remote ? "high" : "medium", 4, "sandbox-off", "sandbox is off: the renderer runs without Chromium's OS sandbox")
     if (!p.webSecurity) push("high", 6, "web-security-off", "webSecurity is off: no same-origin policy")
-    if (p.allowRunningInsecureContent) push(remote ? "high" : "medium", 8, "insecure-content-allowed", "allowRunningInsecureContent is on: https pages may run http scripts")
+    if (p.allowRunningInsecureContent)
+      push(remote ? "high" : "medium", 8, "insecure-content-allowed", "allowRunningInsecureContent is on: https pages may run http scripts")
     if (p.experimentalFeatures) push("medium", 9, "experimental-features", "experimentalFeatures is on")
     if (p.enableBlinkFeatures !== "") push("medium", 10, "blink-features", `enableBlinkFeatures: ${p.enableBlinkFeatures}`)
     if (p.webviewTag) push("low", 12, "webview-tag", "webviewTag is on: verify <webview> options in will-attach-webview")
@@ -287,17 +332,28 @@ const windowFindings = (app: AppFacts, w: WindowFacts, findings: Array<Finding>,
       else push("info", 7, "csp", `CSP: ${policies.join(" | ")}`)
     }
   }
-  if (w.willNavigateListeners === 0) push(remote ? "high" : "medium", 13, "no-navigation-guard", "no will-navigate listener: a link or script can navigate this window anywhere")
+  if (w.willNavigateListeners === 0)
+    push(remote ? "high" : "medium", 13, "no-navigation-guard", "no will-navigate listener: a link or script can navigate this window anywhere")
   if (w.windowOpenHandler === "unknown") {
-    notRun.push({ check: `window-open handler of ${w.id}`, item: 14, reason: "this Electron keeps setWindowOpenHandler's handler where it cannot be read, and it was set before Stagewright's hook" })
+    notRun.push({
+      check: `window-open handler of ${w.id}`,
+      item: 14,
+      reason: "this Electron keeps setWindowOpenHandler's handler where it cannot be read, and it was set before Stagewright's hook"
+    })
   } else if (!w.windowOpenHandler) {
-    push(remote ? "high" : "medium", 14, "no-window-open-handler", "no setWindowOpenHandler: window.open and target=_blank links open new app windows unchecked")
+    push(
+      remote ? "high" : "medium",
+      14,
+      "no-window-open-handler",
+      "no setWindowOpenHandler: window.open and target=_blank links open new app windows unchecked"
+    )
   }
   if (w.permissionHandler === "unknown") {
     notRun.push({
       check: `permission request handler of ${w.id}'s session`,
       item: 5,
-      reason: "Electron has no getter for it, and Stagewright's hook came after the app started, so a handler set before that is invisible (stagewright production validate on the app folder installs the hook first)"
+      reason:
+        "Electron has no getter for it, and Stagewright's hook came after the app started, so a handler set before that is invisible (stagewright production validate on the app folder installs the hook first)"
     })
   } else if (!w.permissionHandler) {
     push(remote ? "high" : "low", 5, "no-permission-handler", "the session has no setPermissionRequestHandler: every permission request is granted")
@@ -316,9 +372,16 @@ export const evaluate = (facts: Facts): Report => {
   if (app) {
     for (const w of app.windows) windowFindings(app, w, findings, notRun)
     for (const url of app.openExternal) {
-      const scheme = contentKind(url) === "remote-secure" ? "https" : url.split(":")[0] ?? url
+      const scheme = contentKind(url) === "remote-secure" ? "https" : (url.split(":")[0] ?? url)
       if (scheme === "https") findings.push({ severity: "info", item: 15, id: "open-external", message: `shell.openExternal(${url})`, where: "main" })
-      else findings.push({ severity: "high", item: 15, id: "open-external-unsafe", message: `shell.openExternal called with a ${scheme}: URL (${url}): only open validated https URLs`, where: "main" })
+      else
+        findings.push({
+          severity: "high",
+          item: 15,
+          id: "open-external-unsafe",
+          message: `shell.openExternal called with a ${scheme}: URL (${url}): only open validated https URLs`,
+          where: "main"
+        })
     }
     if (app.windows.length === 0) notRun.push({ check: "windows", item: null, reason: "the app has no open window" })
   }

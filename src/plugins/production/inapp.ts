@@ -60,7 +60,9 @@ export const productionRecorder = (electron: ElectronModule): void => {
             listener(details, (response: any) => {
               if (details.resourceType === "mainFrame" && typeof details.webContentsId === "number") {
                 const headers = (response && response.responseHeaders) || details.responseHeaders || {}
-                const csp = Object.keys(headers).filter((k) => k.toLowerCase() === "content-security-policy").flatMap((k) => [].concat(headers[k]))
+                const csp = Object.keys(headers)
+                  .filter((k) => k.toLowerCase() === "content-security-policy")
+                  .flatMap((k) => [].concat(headers[k]))
                 state.csp.set(details.webContentsId, csp.map(String))
                 if (state.csp.size > 50) state.csp.delete(state.csp.keys().next().value as number)
               }
@@ -119,7 +121,19 @@ const readWindow = (win: BrowserWindowHandle): MainWindowRead => {
   const permission = state?.permission.has(ses) ? state.permission.get(ses) : state?.early ? false : "unknown"
   const picked: Record<string, unknown> = {}
   if (prefs) {
-    for (const key of ["contextIsolation", "sandbox", "nodeIntegration", "nodeIntegrationInWorker", "nodeIntegrationInSubFrames", "webSecurity", "allowRunningInsecureContent", "experimentalFeatures", "enableBlinkFeatures", "webviewTag", "devTools"]) {
+    for (const key of [
+      "contextIsolation",
+      "sandbox",
+      "nodeIntegration",
+      "nodeIntegrationInWorker",
+      "nodeIntegrationInSubFrames",
+      "webSecurity",
+      "allowRunningInsecureContent",
+      "experimentalFeatures",
+      "enableBlinkFeatures",
+      "webviewTag",
+      "devTools"
+    ]) {
       picked[key] = prefs[key]
     }
   }
@@ -171,7 +185,12 @@ export const appFacts = Effect.gen(function* () {
     "read the app's security facts",
     ({ app }: { app: { isPackaged: boolean } }) => {
       const state = (globalThis as { __stagewright_production?: { openExternal: Array<string>; early: boolean } }).__stagewright_production
-      return { electron: process.versions.electron ?? "unknown", packaged: app.isPackaged, openExternal: state ? [...state.openExternal] : [], early: state?.early ?? false }
+      return {
+        electron: process.versions.electron ?? "unknown",
+        packaged: app.isPackaged,
+        openExternal: state ? [...state.openExternal] : [],
+        early: state?.early ?? false
+      }
     },
     undefined
   )

@@ -24,8 +24,12 @@ export const buildsAt = (path: string, argument: string) =>
   Effect.gen(function* () {
     yield* confine([[path, argument]])
     const root = resolve(path)
-    if (!existsSync(root)) return yield* new InvalidArgument({ message: `${argument}: ${root} does not exist`, hint: `Pass an existing project or build folder as ${argument}.` })
-    const builds = yield* Effect.try({ try: () => findBuilds(root), catch: (cause) => new OperationFailed({ message: `could not search ${root}: ${String(cause)}` }) })
+    if (!existsSync(root))
+      return yield* new InvalidArgument({ message: `${argument}: ${root} does not exist`, hint: `Pass an existing project or build folder as ${argument}.` })
+    const builds = yield* Effect.try({
+      try: () => findBuilds(root),
+      catch: (cause) => new OperationFailed({ message: `could not search ${root}: ${String(cause)}` })
+    })
     if (builds.length === 0) return yield* noBuild(root)
     return { root, builds }
   })

@@ -56,7 +56,15 @@ export const guarded = async <A>(parse: () => Promise<A>): Promise<A | { readonl
   }
 }
 
-const ARCHS: Readonly<Record<number, string>> = { 7: "i386", 0x01000007: "x86_64", 12: "arm", 0x0100000c: "arm64", 0x0200000c: "arm64_32", 18: "ppc", 0x01000012: "ppc64" }
+const ARCHS: Readonly<Record<number, string>> = {
+  7: "i386",
+  0x01000007: "x86_64",
+  12: "arm",
+  0x0100000c: "arm64",
+  0x0200000c: "arm64_32",
+  18: "ppc",
+  0x01000012: "ppc64"
+}
 const archName = (cputype: number) => ARCHS[cputype] ?? `cpu 0x${cputype.toString(16)}`
 
 /** The signature facts of the thin Mach-O at `base`, `limit` bytes long. */
@@ -71,7 +79,8 @@ const thin = async (source: ByteSource, base: number, limit: number): Promise<Ma
   const cputype = u32(header, 4)
   const ncmds = u32(header, 16)
   const sizeofcmds = u32(header, 20)
-  if (ncmds > MAX_COMMANDS || headerSize + sizeofcmds > limit) throw new Unreadable(`the Mach-O header claims ${ncmds} load commands in ${sizeofcmds} bytes, beyond the file`)
+  if (ncmds > MAX_COMMANDS || headerSize + sizeofcmds > limit)
+    throw new Unreadable(`the Mach-O header claims ${ncmds} load commands in ${sizeofcmds} bytes, beyond the file`)
   const commands = await need(source, base + headerSize, sizeofcmds, "the load commands")
   let signature: { offset: number; size: number } | undefined
   let at = 0
@@ -88,11 +97,13 @@ const thin = async (source: ByteSource, base: number, limit: number): Promise<Ma
   }
   const arch = archName(cputype)
   if (signature === undefined || signature.size === 0) return { arch, signature: "none", linkerSigned: false, hardenedRuntime: false }
-  if (signature.offset + signature.size > limit || signature.size < 12) throw new Unreadable(`the code signature (${signature.size} bytes at ${signature.offset}) lies outside the ${arch} code`)
+  if (signature.offset + signature.size > limit || signature.size < 12)
+    throw new Unreadable(`the code signature (${signature.size} bytes at ${signature.offset}) lies outside the ${arch} code`)
   // The signature is big-endian whatever the code's byte order.
   const start = base + signature.offset
   const superBlob = await need(source, start, 12, "the code signature's SuperBlob")
-  if (superBlob.readUInt32BE(0) !== CSMAGIC_EMBEDDED_SIGNATURE) throw new Unreadable(`the code signature is not an embedded-signature SuperBlob (magic 0x${superBlob.subarray(0, 4).toString("hex")})`)
+  if (superBlob.readUInt32BE(0) !== CSMAGIC_EMBEDDED_SIGNATURE)
+    throw new Unreadable(`the code signature is not an embedded-signature SuperBlob (magic 0x${superBlob.subarray(0, 4).toString("hex")})`)
   const count = superBlob.readUInt32BE(8)
   if (count > MAX_BLOBS || 12 + count * 8 > signature.size) throw new Unreadable(`the code signature claims ${count} blobs, beyond its ${signature.size} bytes`)
   const index = await need(source, start + 12, count * 8, "the code signature's blob index")

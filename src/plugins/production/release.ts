@@ -38,7 +38,9 @@ export const systemHost: ReleaseHost = {
       catch: (error) => error as { code?: unknown; stderr?: unknown; message?: unknown }
     }).pipe(
       Effect.map(({ stdout, stderr }) => ({ code: 0, output: `${stderr}${stdout}` })),
-      Effect.catchAll((error) => Effect.succeed({ code: typeof error.code === "number" ? error.code : null, output: String(error.stderr || error.message || error) }))
+      Effect.catchAll((error) =>
+        Effect.succeed({ code: typeof error.code === "number" ? error.code : null, output: String(error.stderr || error.message || error) })
+      )
     )
 }
 
@@ -75,11 +77,16 @@ const packagesBeside = async (build: BuildInfo, root: string, ext: RegExp): Prom
       if (stats?.isFile()) found.push({ path, time: stats.mtimeMs })
     }
   }
-  return found.sort((a, b) => b.time - a.time).slice(0, 3).map((f) => f.path)
+  return found
+    .sort((a, b) => b.time - a.time)
+    .slice(0, 3)
+    .map((f) => f.path)
 }
 
 const notOnThisOs = (host: ReleaseHost, tool: string, instead: string) =>
-  host.platform === "darwin" ? `not checked: ${tool} was not found (install Xcode's command line tools); ${instead}` : `not checked on this OS: ${tool} needs macOS; ${instead}`
+  host.platform === "darwin"
+    ? `not checked: ${tool} was not found (install Xcode's command line tools); ${instead}`
+    : `not checked on this OS: ${tool} needs macOS; ${instead}`
 
 const macChecks = (build: BuildInfo, root: string, host: ReleaseHost): Effect.Effect<ReadonlyArray<ReleaseCheck>, unknown> =>
   Effect.gen(function* () {
@@ -87,17 +94,41 @@ const macChecks = (build: BuildInfo, root: string, host: ReleaseHost): Effect.Ef
     const checks: Array<ReleaseCheck> = []
     const codesign = host.tool("codesign")
     if (codesign === undefined) {
-      checks.push({ id: "mac-codesign", check: "codesign --verify --deep --strict", status: "not-checked", where, detail: notOnThisOs(host, "codesign", "the checks parsed from the bundle see whether a signature is there, not whether it is valid") })
+      checks.push({
+        id: "mac-codesign",
+        check: "codesign --verify --deep --strict",
+        status: "not-checked",
+        where,
+        detail: notOnThisOs(host, "codesign", "the checks parsed from the bundle see whether a signature is there, not whether it is valid")
+      })
     } else {
       const result = yield* host.run(codesign, ["--verify", "--deep", "--strict", "--verbose=2", build.path])
-      checks.push({ id: "mac-codesign", check: "codesign --verify --deep --strict", status: result.code === 0 ? "pass" : "fail", where, detail: lines(result.output) })
+      checks.push({
+        id: "mac-codesign",
+        check: "codesign --verify --deep --strict",
+        status: result.code === 0 ? "pass" : "fail",
+        where,
+        detail: lines(result.output)
+      })
     }
     const spctl = host.tool("spctl")
     if (spctl === undefined) {
-      checks.push({ id: "mac-gatekeeper", check: "spctl --assess (Gatekeeper)", status: "not-checked", where, detail: notOnThisOs(host, "spctl", "whether Gatekeeper accepts the app (Developer ID, notarization) is not known") })
+      checks.push({
+        id: "mac-gatekeeper",
+        check: "spctl --assess (Gatekeeper)",
+        status: "not-checked",
+        where,
+        detail: notOnThisOs(host, "spctl", "whether Gatekeeper accepts the app (Developer ID, notarization) is not known")
+      })
     } else {
       const result = yield* host.run(spctl, ["--assess", "--type", "execute", "--verbose=2", build.path])
-      checks.push({ id: "mac-gatekeeper", check: "spctl --assess (Gatekeeper)", status: result.code === 0 ? "pass" : "fail", where, detail: lines(result.output) })
+      checks.push({
+        id: "mac-gatekeeper",
+        check: "spctl --assess (Gatekeeper)",
+        status: result.code === 0 ? "pass" : "fail",
+        where,
+        detail: lines(result.output)
+      })
     }
     checks.push(...(yield* Effect.tryPromise({ try: () => macParsed(build, where), catch: (error) => error })))
     return checks
@@ -109,16 +140,37 @@ const macParsed = async (build: BuildInfo, where: string): Promise<ReadonlyArray
   const contents = join(build.path, "Contents")
   const sealed = await locate(build.path, join(contents, "_CodeSignature", "CodeResources"))
   const check = "sealed resources (Contents/_CodeSignature/CodeResources)"
-  if (sealed.kind === "file") checks.push({ id: "mac-sealed-resources", check, status: "pass", where, detail: `present (${sealed.size} bytes); that it matches the bundle's files is not verified on this OS` })
-  else if (sealed.kind === "missing") checks.push({ id: "mac-sealed-resources", check, status: "fail", where, detail: "missing: the bundle's resources are not sealed, so it was never signed as a bundle (codesign, electron-builder's mac signing)" })
-  else checks.push({ id: "mac-sealed-resources", check, status: "not-checked", where, detail: unreadableReason(sealed, "Contents/_CodeSignature/CodeResources")! })
+  if (sealed.kind === "file")
+    checks.push({
+      id: "mac-sealed-resources",
+      check,
+      status: "pass",
+      where,
+      detail: `present (${sealed.size} bytes); that it matches the bundle's files is not verified on this OS`
+    })
+  else if (sealed.kind === "missing")
+    checks.push({
+      id: "mac-sealed-resources",
+      check,
+      status: "fail",
+      where,
+      detail: "missing: the bundle's resources are not sealed, so it was never signed as a bundle (codesign, electron-builder's mac signing)"
+    })
+  else
+    checks.push({ id: "mac-sealed-resources", check, status: "not-checked", where, detail: unreadableReason(sealed, "Contents/_CodeSignature/CodeResources")! })
 
   const exe = build.executable
   const shownExe = exe === undefined ? "the main executable" : relative(build.path, exe)
   const located = exe === undefined ? undefined : await locate(build.path, exe)
   const signature = "code signature of the main executable"
   if (located === undefined || located.kind !== "file") {
-    checks.push({ id: "mac-code-signature", check: signature, status: "not-checked", where, detail: located === undefined ? "the bundle has no main executable (Contents/MacOS)" : unreadableReason(located, shownExe)! })
+    checks.push({
+      id: "mac-code-signature",
+      check: signature,
+      status: "not-checked",
+      where,
+      detail: located === undefined ? "the bundle has no main executable (Contents/MacOS)" : unreadableReason(located, shownExe)!
+    })
   } else {
     const parsed = await withSource(located, machoSignature)
     if (parsed.kind === "unreadable") {
@@ -127,17 +179,42 @@ const macParsed = async (build: BuildInfo, where: string): Promise<ReadonlyArray
       const archs = (kind: string) => parsed.slices.filter((s) => s.signature === kind).map((s) => s.arch)
       const all = parsed.slices.map((s) => s.arch).join(", ")
       if (archs("none").length > 0) {
-        checks.push({ id: "mac-code-signature", check: signature, status: "fail", where, detail: `${shownExe} is not signed (no LC_CODE_SIGNATURE) for ${archs("none").join(", ")}: Gatekeeper refuses it, and Apple silicon does not run unsigned arm64 code` })
+        checks.push({
+          id: "mac-code-signature",
+          check: signature,
+          status: "fail",
+          where,
+          detail: `${shownExe} is not signed (no LC_CODE_SIGNATURE) for ${archs("none").join(", ")}: Gatekeeper refuses it, and Apple silicon does not run unsigned arm64 code`
+        })
       } else if (archs("adhoc").length > 0) {
         const linker = parsed.slices.some((s) => s.linkerSigned) ? " (linker-signed)" : ""
-        checks.push({ id: "mac-code-signature", check: signature, status: "fail", where, detail: `${shownExe} has an ad-hoc signature only${linker} for ${archs("adhoc").join(", ")}: no certificate, so Gatekeeper refuses downloaded copies; sign with a Developer ID Application certificate` })
+        checks.push({
+          id: "mac-code-signature",
+          check: signature,
+          status: "fail",
+          where,
+          detail: `${shownExe} has an ad-hoc signature only${linker} for ${archs("adhoc").join(", ")}: no certificate, so Gatekeeper refuses downloaded copies; sign with a Developer ID Application certificate`
+        })
       } else {
-        checks.push({ id: "mac-code-signature", check: signature, status: "pass", where, detail: `${shownExe} carries a certificate signature (CMS) for ${all}; present, not verified on this OS (signer, chain, the code's hashes)` })
+        checks.push({
+          id: "mac-code-signature",
+          check: signature,
+          status: "pass",
+          where,
+          detail: `${shownExe} carries a certificate signature (CMS) for ${all}; present, not verified on this OS (signer, chain, the code's hashes)`
+        })
         const off = parsed.slices.filter((s) => !s.hardenedRuntime).map((s) => s.arch)
         checks.push(
           off.length === 0
             ? { id: "mac-hardened-runtime", check: "hardened runtime", status: "pass", where, detail: `on for ${all} (notarization requires it)` }
-            : { id: "mac-hardened-runtime", check: "hardened runtime", status: "warn", severity: "medium", where, detail: `off for ${off.join(", ")}: Apple's notary service rejects code without the hardened runtime (hardenedRuntime: true in electron-builder)` }
+            : {
+                id: "mac-hardened-runtime",
+                check: "hardened runtime",
+                status: "warn",
+                severity: "medium",
+                where,
+                detail: `off for ${off.join(", ")}: Apple's notary service rejects code without the hardened runtime (hardenedRuntime: true in electron-builder)`
+              }
         )
       }
     }
@@ -146,9 +223,21 @@ const macParsed = async (build: BuildInfo, where: string): Promise<ReadonlyArray
   const ticket = await locate(build.path, join(contents, "CodeResources"))
   const staple = "notarization ticket (stapled)"
   if (ticket.kind === "file" && ticket.size > 0) {
-    checks.push({ id: "mac-notarization-staple", check: staple, status: "pass", where, detail: `a ticket is stapled (Contents/CodeResources, ${ticket.size} bytes), so Gatekeeper can check notarization offline; its Apple signature and that it names this code's hash are not verified on this OS (xcrun stapler validate does)` })
+    checks.push({
+      id: "mac-notarization-staple",
+      check: staple,
+      status: "pass",
+      where,
+      detail: `a ticket is stapled (Contents/CodeResources, ${ticket.size} bytes), so Gatekeeper can check notarization offline; its Apple signature and that it names this code's hash are not verified on this OS (xcrun stapler validate does)`
+    })
   } else if (ticket.kind === "missing" || ticket.kind === "file") {
-    checks.push({ id: "mac-notarization-staple", check: staple, status: "warn", where, detail: `no ticket stapled (Contents/CodeResources ${ticket.kind === "file" ? "is empty" : "is missing"}): a notarized app is still checked online at first launch, a non-notarized one is refused when downloaded; run xcrun stapler staple after notarizing` })
+    checks.push({
+      id: "mac-notarization-staple",
+      check: staple,
+      status: "warn",
+      where,
+      detail: `no ticket stapled (Contents/CodeResources ${ticket.kind === "file" ? "is empty" : "is missing"}): a notarized app is still checked online at first launch, a non-notarized one is refused when downloaded; run xcrun stapler staple after notarizing`
+    })
   } else {
     checks.push({ id: "mac-notarization-staple", check: staple, status: "not-checked", where, detail: unreadableReason(ticket, "Contents/CodeResources")! })
   }
@@ -157,13 +246,17 @@ const macParsed = async (build: BuildInfo, where: string): Promise<ReadonlyArray
 
 const windowsChecks = async (build: BuildInfo, root: string, host: ReleaseHost): Promise<ReadonlyArray<ReleaseCheck>> => {
   const installers = (await packagesBeside(build, root, /\.exe$/i)).filter((path) => !inside(build.path, path))
-  const targets = [...(build.executable !== undefined ? [{ path: build.executable, folder: build.path }] : []), ...installers.map((path) => ({ path, folder: root }))]
+  const targets = [
+    ...(build.executable !== undefined ? [{ path: build.executable, folder: build.path }] : []),
+    ...installers.map((path) => ({ path, folder: root }))
+  ]
   const check = "Authenticode signature"
   const unverified =
     host.platform === "win32"
       ? "not verified: Stagewright does not run signtool (signtool verify /pa /v checks the file hash, chain and timestamp)"
       : "not verified on this OS: the file hash, certificate chain and timestamp need Windows (signtool verify /pa /v, or Get-AuthenticodeSignature)"
-  if (targets.length === 0) return [{ id: "win-authenticode", check, status: "not-checked", where: relative(root, build.path) || ".", detail: "the build has no executable to check" }]
+  if (targets.length === 0)
+    return [{ id: "win-authenticode", check, status: "not-checked", where: relative(root, build.path) || ".", detail: "the build has no executable to check" }]
   const checks: Array<ReleaseCheck> = []
   for (const target of targets) {
     const where = relative(root, target.path)
@@ -178,9 +271,21 @@ const windowsChecks = async (build: BuildInfo, root: string, host: ReleaseHost):
       const size = pe.certificates.find((c) => c.type === 2)?.length ?? 0
       checks.push({ id: "win-authenticode", check, status: "pass", where, detail: `present (PKCS#7 SignedData, ${size} bytes, ${pe.machine}); ${unverified}` })
     } else if (pe.certificates.length > 0) {
-      checks.push({ id: "win-authenticode", check, status: "fail", where, detail: `the certificate table holds no Authenticode signature (entry types ${pe.certificates.map((c) => c.type).join(", ")}, not PKCS#7 SignedData)` })
+      checks.push({
+        id: "win-authenticode",
+        check,
+        status: "fail",
+        where,
+        detail: `the certificate table holds no Authenticode signature (entry types ${pe.certificates.map((c) => c.type).join(", ")}, not PKCS#7 SignedData)`
+      })
     } else {
-      checks.push({ id: "win-authenticode", check, status: "fail", where, detail: `not signed (the PE security directory is empty): SmartScreen and Defender warn users before it runs; sign it (electron-builder win.signtoolOptions / azureSignOptions)` })
+      checks.push({
+        id: "win-authenticode",
+        check,
+        status: "fail",
+        where,
+        detail: `not signed (the PE security directory is empty): SmartScreen and Defender warn users before it runs; sign it (electron-builder win.signtoolOptions / azureSignOptions)`
+      })
     }
   }
   return checks
@@ -200,7 +305,15 @@ const appImageChecks = async (build: BuildInfo, root: string): Promise<ReadonlyA
   const check = "AppImage signature"
   if (images.length === 0) {
     const where = relative(root, inside(root, dirname(build.path)) ? dirname(build.path) : root) || "."
-    return [{ id: "appimage-signature", check, status: "not-checked", where, detail: `no .AppImage beside the build (in ${where}); the AppImage is the Linux package that embeds a signature (deb, rpm and snap are signed by their repositories)` }]
+    return [
+      {
+        id: "appimage-signature",
+        check,
+        status: "not-checked",
+        where,
+        detail: `no .AppImage beside the build (in ${where}); the AppImage is the Linux package that embeds a signature (deb, rpm and snap are signed by their repositories)`
+      }
+    ]
   }
   const checks: Array<ReleaseCheck> = []
   for (const path of images) {
@@ -219,11 +332,32 @@ const appImageChecks = async (build: BuildInfo, root: string): Promise<ReadonlyA
     const key = elf.sections[".sig_key"]
     const info = updateInfo(elf.sections[".upd_info"]?.text)
     if (elf.appImageType !== 2) {
-      checks.push({ id: "appimage-signature", check, status: "not-checked", where, detail: elf.appImageType === undefined ? "not an AppImage (no AppImage magic in its ELF header)" : `an AppImage of type ${elf.appImageType}, which has no signature sections` })
+      checks.push({
+        id: "appimage-signature",
+        check,
+        status: "not-checked",
+        where,
+        detail:
+          elf.appImageType === undefined
+            ? "not an AppImage (no AppImage magic in its ELF header)"
+            : `an AppImage of type ${elf.appImageType}, which has no signature sections`
+      })
     } else if (sig === undefined) {
-      checks.push({ id: "appimage-signature", check, status: "warn", where, detail: `its runtime has no .sha256_sig section, so it cannot carry a signature${info}` })
+      checks.push({
+        id: "appimage-signature",
+        check,
+        status: "warn",
+        where,
+        detail: `its runtime has no .sha256_sig section, so it cannot carry a signature${info}`
+      })
     } else if (sig.empty) {
-      checks.push({ id: "appimage-signature", check, status: "warn", where, detail: `not signed (.sha256_sig is zero-filled): users cannot check who built it (appimagetool --sign)${info}` })
+      checks.push({
+        id: "appimage-signature",
+        check,
+        status: "warn",
+        where,
+        detail: `not signed (.sha256_sig is zero-filled): users cannot check who built it (appimagetool --sign)${info}`
+      })
     } else {
       const pgp = sig.text?.startsWith("-----BEGIN PGP SIGNATURE-----") ? "a PGP signature" : "a signature"
       const keyState = key === undefined || key.empty ? "; no public key embedded (.sig_key is empty)" : ", .sig_key the public key"
@@ -244,7 +378,15 @@ export const releaseChecks = (build: BuildInfo, root: string, host: ReleaseHost 
   const guard = (id: string, check: string, effect: Effect.Effect<ReadonlyArray<ReleaseCheck>, unknown>) =>
     effect.pipe(
       Effect.catchAllCause((cause) =>
-        Effect.succeed<ReadonlyArray<ReleaseCheck>>([{ id, check, status: "not-checked", where: relative(root, build.path) || ".", detail: `could not be checked: ${String(cause).split("\n")[0]?.slice(0, 200)}` }])
+        Effect.succeed<ReadonlyArray<ReleaseCheck>>([
+          {
+            id,
+            check,
+            status: "not-checked",
+            where: relative(root, build.path) || ".",
+            detail: `could not be checked: ${String(cause).split("\n")[0]?.slice(0, 200)}`
+          }
+        ])
       )
     )
   const promised = (f: () => Promise<ReadonlyArray<ReleaseCheck>>) => Effect.tryPromise({ try: f, catch: (error) => error })
@@ -252,7 +394,23 @@ export const releaseChecks = (build: BuildInfo, root: string, host: ReleaseHost 
     build.platform === "macos"
       ? guard("mac-code-signature", "macOS code signature", macChecks(build, root, host))
       : build.platform === "windows"
-        ? guard("win-authenticode", "Authenticode signature", promised(() => windowsChecks(build, root, host)))
-        : guard("appimage-signature", "AppImage signature", promised(() => appImageChecks(build, root)))
-  return Effect.zipWith(platform, guard("update-feed", "update feed", promised(() => updateChecks(build, root))), (a, b) => [...a, ...b])
+        ? guard(
+            "win-authenticode",
+            "Authenticode signature",
+            promised(() => windowsChecks(build, root, host))
+          )
+        : guard(
+            "appimage-signature",
+            "AppImage signature",
+            promised(() => appImageChecks(build, root))
+          )
+  return Effect.zipWith(
+    platform,
+    guard(
+      "update-feed",
+      "update feed",
+      promised(() => updateChecks(build, root))
+    ),
+    (a, b) => [...a, ...b]
+  )
 }

@@ -39,7 +39,9 @@ export const report = defineTool({
   openWorld: true,
   errors: ["APP_NOT_RUNNING", "PATH_NOT_ALLOWED", "OPERATION_FAILED"],
   input: Schema.Struct({
-    build: Schema.optional(BuildPath).annotations({ description: "project folder or build to check too (fuses, asar, signatures, update feed); omit for the running app only" })
+    build: Schema.optional(BuildPath).annotations({
+      description: "project folder or build to check too (fuses, asar, signatures, update feed); omit for the running app only"
+    })
   }),
   handler: (input) =>
     Effect.gen(function* () {

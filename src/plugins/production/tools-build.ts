@@ -24,7 +24,9 @@ export const findBuild = defineTool({
     Effect.gen(function* () {
       const { root, builds } = yield* buildsAt(input.folder, "folder")
       const shown = builds.slice(0, 10)
-      const text = [`${builds.length} build(s) in ${root}, newest first:`, ...shown.map((b, i) => `${i === 0 ? "*" : " "} ${describeBuild(b, root)}`)].join("\n")
+      const text = [`${builds.length} build(s) in ${root}, newest first:`, ...shown.map((b, i) => `${i === 0 ? "*" : " "} ${describeBuild(b, root)}`)].join(
+        "\n"
+      )
       return { text, structured: { root, builds: shown.map((b) => ({ ...b, modified: b.modified.toISOString() })) } }
     })
 })
@@ -47,7 +49,11 @@ export const fuses = defineTool({
     Effect.gen(function* () {
       const { root, build } = yield* newestBuild(input.build, "build")
       const result = yield* fuseWire(build)
-      if ("error" in result) return yield* new OperationFailed({ message: result.error, hint: "Pass the build folder itself (its executable, or the .app bundle on macOS); fuses exist since Electron 12." })
+      if ("error" in result)
+        return yield* new OperationFailed({
+          message: result.error,
+          hint: "Pass the build folder itself (its executable, or the .app bundle on macOS); fuses exist since Electron 12."
+        })
       const lines = Object.entries(result.wire).map(([name, state]) => `${name}: ${state}`)
       const warnings = result.wire.EnableNodeCliInspectArguments === "disabled" ? [`Warning: ${INSPECT_OFF}.`] : []
       return {
@@ -74,7 +80,10 @@ export const asar = defineTool({
       const { root, build } = yield* newestBuild(input.build, "build")
       const path = build.asar
       if (path === undefined) {
-        return yield* new OperationFailed({ message: `${build.path} has no resources/app.asar (the app ships as loose files in resources/app)`, hint: "Package with asar enabled (the default of electron-builder and Forge)." })
+        return yield* new OperationFailed({
+          message: `${build.path} has no resources/app.asar (the app ships as loose files in resources/app)`,
+          hint: "Package with asar enabled (the default of electron-builder and Forge)."
+        })
       }
       const check = yield* promise(`read ${path}`, () => checkAsar(build, path))
       const limit = input.files ?? 40
@@ -115,7 +124,11 @@ export const launchBuild = defineTool({
     Effect.gen(function* () {
       const { root, build } = yield* newestBuild(input.build, "build")
       const executable = build.executable
-      if (executable === undefined) return yield* new LaunchFailed({ message: `${build.path} has no executable to launch`, hint: "Pass the build folder that holds the app's executable (or the .app bundle)." })
+      if (executable === undefined)
+        return yield* new LaunchFailed({
+          message: `${build.path} has no executable to launch`,
+          hint: "Pass the build folder that holds the app's executable (or the .app bundle)."
+        })
       const wire = yield* fuseWire(build)
       const request = yield* vetLaunch("electron_production_launch", {
         executablePath: executable,

@@ -84,7 +84,7 @@ export const describeFeed = (entries: ReadonlyArray<YamlEntry>): Feed => {
     const host = hostOf(value)
     if (!host.secure) insecure.push(host.host)
     if (host.credentials) secrets.add(key)
-    return `${host.host} (${host.secure ? "https" : value.split(":")[0]?.toLowerCase() ?? "?"})`
+    return `${host.host} (${host.secure ? "https" : (value.split(":")[0]?.toLowerCase() ?? "?")})`
   }
   const provider = get("provider") ?? "none given"
   let feed: string
@@ -148,17 +148,25 @@ const appPackage = async (build: BuildInfo): Promise<AppPackage | { readonly err
     packageJson = "data" in read ? read.data : undefined
     const dev = await readSmall(build.path, join(app, "dev-app-update.yml"), "resources/app/dev-app-update.yml", MAX_YAML)
     devYaml = "data" in dev ? dev.data : undefined
-    const found = await Promise.all(UPDATERS.map(async (name) => ((await locate(build.path, join(app, "node_modules", name, "package.json"))).kind === "file" ? name : undefined)))
+    const found = await Promise.all(
+      UPDATERS.map(async (name) => ((await locate(build.path, join(app, "node_modules", name, "package.json"))).kind === "file" ? name : undefined))
+    )
     modules = found.filter((name): name is (typeof UPDATERS)[number] => name !== undefined)
   }
   if (packageJson === undefined) return { error: "the app has no package.json Stagewright can read" }
   const parsed = JSON.parse(packageJson.toString("utf8")) as { dependencies?: unknown; optionalDependencies?: unknown; repository?: unknown }
   const record = (value: unknown): Record<string, string> => (typeof value === "object" && value !== null ? (value as Record<string, string>) : {})
-  const repository = typeof parsed.repository === "string" ? parsed.repository : typeof (parsed.repository as { url?: unknown })?.url === "string" ? (parsed.repository as { url: string }).url : undefined
+  const repository =
+    typeof parsed.repository === "string"
+      ? parsed.repository
+      : typeof (parsed.repository as { url?: unknown })?.url === "string"
+        ? (parsed.repository as { url: string }).url
+        : undefined
   return { dependencies: { ...record(parsed.optionalDependencies), ...record(parsed.dependencies) }, repository, modules, devYaml }
 }
 
-const githubRepo = (repository: string | undefined) => (repository === undefined ? undefined : /github(?:\.com)?[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(repository)?.[1])
+const githubRepo = (repository: string | undefined) =>
+  repository === undefined ? undefined : /github(?:\.com)?[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(repository)?.[1]
 
 /** The update-feed checks of a build: app-update.yml and the updater packages, then any dev-app-update.yml. */
 export const updateChecks = async (build: BuildInfo, root: string): Promise<ReadonlyArray<ReleaseCheck>> => {
@@ -168,9 +176,16 @@ export const updateChecks = async (build: BuildInfo, root: string): Promise<Read
   const where = rel(ymlPath)
   const check = "update feed"
   const yml = await readSmall(build.path, ymlPath, where, MAX_YAML)
-  const app = await appPackage(build).catch((error: unknown) => ({ error: `the app's package.json could not be read: ${error instanceof Error ? error.message : String(error)}` }))
+  const app = await appPackage(build).catch((error: unknown) => ({
+    error: `the app's package.json could not be read: ${error instanceof Error ? error.message : String(error)}`
+  }))
   const updaters = "error" in app ? [] : UPDATERS.filter((name) => app.dependencies[name] !== undefined || app.modules.includes(name))
-  const packages = "error" in app ? ` (${app.error})` : updaters.length === 0 ? "; package.json depends on neither electron-updater nor update-electron-app" : `; ${updaters.map((name) => `${name}${app.dependencies[name] ? ` ${shown(app.dependencies[name]!)}` : " (in node_modules)"}`).join(", ")}`
+  const packages =
+    "error" in app
+      ? ` (${app.error})`
+      : updaters.length === 0
+        ? "; package.json depends on neither electron-updater nor update-electron-app"
+        : `; ${updaters.map((name) => `${name}${app.dependencies[name] ? ` ${shown(app.dependencies[name]!)}` : " (in node_modules)"}`).join(", ")}`
   const checks: Array<ReleaseCheck> = []
   if ("error" in yml) {
     checks.push({ id: "update-feed", check, status: "not-checked", detail: yml.error, where })
@@ -178,10 +193,24 @@ export const updateChecks = async (build: BuildInfo, root: string): Promise<Read
     const feed = describeFeed(parseFlatYaml(yml.data.toString("utf8")))
     const facts = `${feed.feed}${feed.cacheDir ? `, updaterCacheDirName ${feed.cacheDir}` : ""}${packages}`
     if (feed.secrets.length > 0) {
-      checks.push({ id: "update-feed-credential", check, status: "fail", severity: "high", where, detail: `app-update.yml ships a credential in ${feed.secrets.join(", ")} (value not shown): anyone who unpacks the app can read it; publish to a feed that needs no token${feed.insecure.length > 0 ? "" : `. ${facts}`}` })
+      checks.push({
+        id: "update-feed-credential",
+        check,
+        status: "fail",
+        severity: "high",
+        where,
+        detail: `app-update.yml ships a credential in ${feed.secrets.join(", ")} (value not shown): anyone who unpacks the app can read it; publish to a feed that needs no token${feed.insecure.length > 0 ? "" : `. ${facts}`}`
+      })
     }
     if (feed.insecure.length > 0) {
-      checks.push({ id: "update-feed", check, status: "fail", severity: "high", where, detail: `the feed is plain http (${feed.insecure.join(", ")}): whoever is on the network path can substitute the update metadata and its checksums; use https. ${facts}` })
+      checks.push({
+        id: "update-feed",
+        check,
+        status: "fail",
+        severity: "high",
+        where,
+        detail: `the feed is plain http (${feed.insecure.join(", ")}): whoever is on the network path can substitute the update metadata and its checksums; use https. ${facts}`
+      })
     } else if (feed.secrets.length === 0) {
       const unused = "error" in app || updaters.includes("electron-updater") ? "" : " (electron-updater is not in package.json: bundled, or unused?)"
       checks.push({ id: "update-feed", check, status: "pass", where, detail: `${facts}${unused}` })
@@ -189,10 +218,23 @@ export const updateChecks = async (build: BuildInfo, root: string): Promise<Read
   } else if (updaters.includes("update-electron-app")) {
     const repo = "error" in app ? undefined : githubRepo(app.repository)
     const facts = `update-electron-app: feed update.electronjs.org (https)${repo ? ` for ${repo}` : ", repository not found in package.json"}`
-    if (build.platform === "linux") checks.push({ id: "update-feed", check, status: "warn", where: rel(build.path), detail: `${facts}; it updates macOS and Windows builds only, not this Linux build` })
+    if (build.platform === "linux")
+      checks.push({
+        id: "update-feed",
+        check,
+        status: "warn",
+        where: rel(build.path),
+        detail: `${facts}; it updates macOS and Windows builds only, not this Linux build`
+      })
     else checks.push({ id: "update-feed", check, status: repo ? "pass" : "warn", where: rel(build.path), detail: facts })
   } else if (updaters.includes("electron-updater")) {
-    checks.push({ id: "update-feed", check, status: "warn", where, detail: `electron-updater is in the app but ${where} is missing: checkForUpdates() fails unless the app sets a feed in code (setFeedURL)${packages}` })
+    checks.push({
+      id: "update-feed",
+      check,
+      status: "warn",
+      where,
+      detail: `electron-updater is in the app but ${where} is missing: checkForUpdates() fails unless the app sets a feed in code (setFeedURL)${packages}`
+    })
   } else {
     checks.push({
       id: "update-feed",
@@ -211,14 +253,21 @@ const devFeedChecks = async (root: string, rel: (path: string) => string, packag
   const checks: Array<ReleaseCheck> = []
   const check = "development update feed (dev-app-update.yml)"
   const project = await readSmall(root, join(root, "dev-app-update.yml"), "dev-app-update.yml", MAX_YAML)
-  if ("error" in project) checks.push({ id: "dev-update-feed", check, status: "not-checked", detail: project.error, where: rel(join(root, "dev-app-update.yml")) })
+  if ("error" in project)
+    checks.push({ id: "dev-update-feed", check, status: "not-checked", detail: project.error, where: rel(join(root, "dev-app-update.yml")) })
   else if ("data" in project) {
     const feed = describeFeed(parseFlatYaml(project.data.toString("utf8")))
     const problems = [
       ...(feed.secrets.length > 0 ? [`it holds a credential in ${feed.secrets.join(", ")} (value not shown): keep it out of version control`] : []),
       ...(feed.insecure.length > 0 ? [`plain http (${feed.insecure.join(", ")})`] : [])
     ]
-    checks.push({ id: "dev-update-feed", check, status: problems.length > 0 ? "warn" : "pass", where: rel(join(root, "dev-app-update.yml")), detail: `${feed.feed}${problems.length > 0 ? `; ${problems.join("; ")}` : ""}` })
+    checks.push({
+      id: "dev-update-feed",
+      check,
+      status: problems.length > 0 ? "warn" : "pass",
+      where: rel(join(root, "dev-app-update.yml")),
+      detail: `${feed.feed}${problems.length > 0 ? `; ${problems.join("; ")}` : ""}`
+    })
   }
   if (packaged !== undefined) {
     const feed = describeFeed(parseFlatYaml(packaged.toString("utf8")))

@@ -14,7 +14,6 @@ interface PageSettings {
   readonly settings: Map<string, Apply>
 }
 
-
 const cdpOf = (session: AppSession, state: PageSettings, page: Page): Promise<CDPSession> => {
   let cdp = state.sessions.get(page)
   if (cdp === undefined) {

@@ -75,7 +75,16 @@ type RecordResult =
   | { readonly problem: "no-database"; readonly names: ReadonlyArray<string> }
   | { readonly problem: "no-store"; readonly names: ReadonlyArray<string> }
   | { readonly problem: "failed"; readonly message: string }
-  | { readonly problem: null; readonly count: number; readonly before: number; readonly found: boolean; readonly records: ReadonlyArray<Shown>; readonly keyPath: unknown; readonly autoIncrement: boolean; readonly stored: string | null }
+  | {
+      readonly problem: null
+      readonly count: number
+      readonly before: number
+      readonly found: boolean
+      readonly records: ReadonlyArray<Shown>
+      readonly keyPath: unknown
+      readonly autoIncrement: boolean
+      readonly stored: string | null
+    }
 
 /**
  * Runs in the page: one action on one object store, in one transaction (values are shown as JSON, cut at
@@ -117,7 +126,11 @@ const recordsInPage = async (op: RecordOp): Promise<RecordResult> => {
     if (!db.objectStoreNames.contains(op.store)) return { problem: "no-store", names: Array.from(db.objectStoreNames) }
     const writes = op.action === "set" || op.action === "delete" || op.action === "clear"
     const tx = db.transaction(op.store, writes ? "readwrite" : "readonly")
-    const done = new Promise<void>((resolve, reject) => ((tx.oncomplete = () => resolve()), (tx.onerror = () => reject(tx.error)), (tx.onabort = () => reject(tx.error ?? new Error("transaction aborted")))))
+    const done = new Promise<void>(
+      (resolve, reject) => (
+        (tx.oncomplete = () => resolve()), (tx.onerror = () => reject(tx.error)), (tx.onabort = () => reject(tx.error ?? new Error("transaction aborted")))
+      )
+    )
     // Awaited once every request is made; a failed request ends the transaction, and that is answered below.
     done.catch(() => undefined)
     const os = tx.objectStore(op.store)
@@ -169,7 +182,10 @@ export const databaseLines = (databases: ReadonlyArray<DatabaseInfo>) =>
   databases.map((db) =>
     [
       `${db.name} v${db.version}: ${db.error !== undefined ? `could not open: ${db.error}` : plural(db.stores.length, "object store")}`,
-      ...db.stores.map((s) => `  ${s.name}: ${plural(s.count, "record")}${s.keyPath !== null ? `, keyPath ${JSON.stringify(s.keyPath)}` : ""}${s.indexes.length > 0 ? `, indexes ${s.indexes.join(", ")}` : ""}`)
+      ...db.stores.map(
+        (s) =>
+          `  ${s.name}: ${plural(s.count, "record")}${s.keyPath !== null ? `, keyPath ${JSON.stringify(s.keyPath)}` : ""}${s.indexes.length > 0 ? `, indexes ${s.indexes.join(", ")}` : ""}`
+      )
     ].join("\n")
   )
 
@@ -205,41 +221,87 @@ export const indexedDbTool = defineTool({
             structured: { origin, window: entry.id, databases: [] }
           }
         }
-        return { text: `IndexedDB of ${where}:\n${databaseLines(result.databases).join("\n")}`, structured: { origin, window: entry.id, databases: result.databases } }
+        return {
+          text: `IndexedDB of ${where}:\n${databaseLines(result.databases).join("\n")}`,
+          structured: { origin, window: entry.id, databases: result.databases }
+        }
       }
       const example = `Example: { "action": "${action}", "database": "app", "store": "items"${action === "set" ? ', "key": 1, "value": { "title": "x" }' : action === "delete" ? ', "key": 1' : ""} }`
       if (input.database === undefined || input.store === undefined) {
-        return yield* new InvalidArgument({ message: `${input.database === undefined ? "database" : "store"}: required to ${action}`, hint: `${example}; list shows the databases and stores.` })
+        return yield* new InvalidArgument({
+          message: `${input.database === undefined ? "database" : "store"}: required to ${action}`,
+          hint: `${example}; list shows the databases and stores.`
+        })
       }
-      if (action === "delete" && input.key === undefined) return yield* new InvalidArgument({ message: "key: required to delete (clear empties the store)", hint: example })
+      if (action === "delete" && input.key === undefined)
+        return yield* new InvalidArgument({ message: "key: required to delete (clear empties the store)", hint: example })
       if (action === "set" && input.value === undefined) return yield* new InvalidArgument({ message: "value: required to set", hint: example })
       const { entry, origin } = yield* pageFor(input)
-      const op: RecordOp = { action, database: input.database, store: input.store, hasKey: input.key !== undefined, key: input.key ?? null, value: input.value ?? null, limit: input.limit ?? 20 }
+      const op: RecordOp = {
+        action,
+        database: input.database,
+        store: input.store,
+        hasKey: input.key !== undefined,
+        key: input.key ?? null,
+        value: input.value ?? null,
+        limit: input.limit ?? 20
+      }
       const result = yield* call.evaluate(entry, `${action} in IndexedDB ${input.database}/${input.store}`, recordsInPage, op)
       const where = `${origin} (${entry.id})`
-      if (result.problem === "unsupported") return yield* new OperationFailed({ message: `IndexedDB is not available in ${where}`, hint: "Pick another window (window) or origin." })
+      if (result.problem === "unsupported")
+        return yield* new OperationFailed({ message: `IndexedDB is not available in ${where}`, hint: "Pick another window (window) or origin." })
       if (result.problem === "no-database") {
-        return yield* new InvalidArgument({ message: `database: ${where} has no IndexedDB database "${input.database}" (none is created)`, hint: `Databases: ${result.names.join(", ") || "none"}.` })
+        return yield* new InvalidArgument({
+          message: `database: ${where} has no IndexedDB database "${input.database}" (none is created)`,
+          hint: `Databases: ${result.names.join(", ") || "none"}.`
+        })
       }
-      if (result.problem === "no-store") return yield* new InvalidArgument({ message: `store: ${input.database} has no object store "${input.store}"`, hint: `Stores: ${result.names.join(", ") || "none"}.` })
+      if (result.problem === "no-store")
+        return yield* new InvalidArgument({
+          message: `store: ${input.database} has no object store "${input.store}"`,
+          hint: `Stores: ${result.names.join(", ") || "none"}.`
+        })
       if (result.problem === "failed") {
-        const keyHint = action === "set" ? " A store with a keyPath takes the key from the value (give no key); one without a keyPath or autoIncrement needs a key." : ""
-        return yield* new OperationFailed({ message: `IndexedDB ${action} in ${input.database}/${input.store} failed: ${cut(result.message, 300)}`, hint: `Keys are strings, numbers or arrays of them.${keyHint}` })
+        const keyHint =
+          action === "set" ? " A store with a keyPath takes the key from the value (give no key); one without a keyPath or autoIncrement needs a key." : ""
+        return yield* new OperationFailed({
+          message: `IndexedDB ${action} in ${input.database}/${input.store} failed: ${cut(result.message, 300)}`,
+          hint: `Keys are strings, numbers or arrays of them.${keyHint}`
+        })
       }
       const at = `${input.database}/${input.store} of ${where}`
       const keyText = input.key !== undefined ? cut(JSON.stringify(input.key), 100) : ""
       const head =
         action === "get" && input.key !== undefined
-          ? result.found ? `${at}: record ${keyText} =` : `${at} has no record with key ${keyText}.`
-          : action === "get" ? `${at}: ${plural(result.count, "record")}${result.count > result.records.length ? `, first ${result.records.length}` : ""}:`
-          : action === "keys" ? `${at}: ${plural(result.count, "key")}${result.count > result.records.length ? `, first ${result.records.length}` : ""}:`
-          : action === "set" ? `Put record ${result.stored} in ${at}; ${plural(result.count, "record")} (was ${result.before}).`
-          : action === "delete" ? `${result.found ? `Deleted record ${keyText}` : `No record ${keyText} (nothing deleted)`} in ${at}; ${plural(result.count, "record")}.`
-          : `Cleared ${at}: ${result.before} → 0 records.`
-      const lines = action === "get" && input.key !== undefined ? result.records.map((r) => `  ${r.value}`) : result.records.map((r) => (r.value !== undefined ? `  ${r.key}: ${r.value}` : `  ${r.key}`))
+          ? result.found
+            ? `${at}: record ${keyText} =`
+            : `${at} has no record with key ${keyText}.`
+          : action === "get"
+            ? `${at}: ${plural(result.count, "record")}${result.count > result.records.length ? `, first ${result.records.length}` : ""}:`
+            : action === "keys"
+              ? `${at}: ${plural(result.count, "key")}${result.count > result.records.length ? `, first ${result.records.length}` : ""}:`
+              : action === "set"
+                ? `Put record ${result.stored} in ${at}; ${plural(result.count, "record")} (was ${result.before}).`
+                : action === "delete"
+                  ? `${result.found ? `Deleted record ${keyText}` : `No record ${keyText} (nothing deleted)`} in ${at}; ${plural(result.count, "record")}.`
+                  : `Cleared ${at}: ${result.before} → 0 records.`
+      const lines =
+        action === "get" && input.key !== undefined
+          ? result.records.map((r) => `  ${r.value}`)
+          : result.records.map((r) => (r.value !== undefined ? `  ${r.key}: ${r.value}` : `  ${r.key}`))
       return {
         text: [head, ...lines].join("\n"),
-        structured: { origin, window: entry.id, database: input.database, store: input.store, action, count: result.count, records: result.records, ...(action === "set" ? { key: result.stored } : {}), ...((action === "get" && input.key !== undefined) || action === "delete" ? { found: result.found } : {}) }
+        structured: {
+          origin,
+          window: entry.id,
+          database: input.database,
+          store: input.store,
+          action,
+          count: result.count,
+          records: result.records,
+          ...(action === "set" ? { key: result.stored } : {}),
+          ...((action === "get" && input.key !== undefined) || action === "delete" ? { found: result.found } : {})
+        }
       }
     })
 })

@@ -82,7 +82,9 @@ export const resetTool = defineTool({
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "PATH_NOT_ALLOWED", "OPERATION_FAILED"],
   input: Schema.Struct({
     storages: Schema.optional(Schema.Array(Schema.Literal(...STORAGES)).pipe(Schema.minItems(1))).annotations({ description: "default all" }),
-    origin: Schema.optional(Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9+.-]*:\/\/[^\s/]*$/, { message: () => "an origin like https://host:port" }))).annotations({
+    origin: Schema.optional(
+      Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9+.-]*:\/\/[^\s/]*$/, { message: () => "an origin like https://host:port" }))
+    ).annotations({
       description: "only this origin (scheme://host[:port])"
     }),
     files: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(50))).annotations({
@@ -98,7 +100,11 @@ export const resetTool = defineTool({
         Effect.gen(function* () {
           const path = yield* insideUserData(root, file, `files[${i}]`, false)
           const stat = yield* Effect.promise(() => lstat(path).catch(() => undefined))
-          if (stat?.isDirectory()) return yield* new InvalidArgument({ message: `files[${i}]: ${file} is a folder; only files are deleted`, hint: "Name the files inside it (electron_storage_userdata lists them)." })
+          if (stat?.isDirectory())
+            return yield* new InvalidArgument({
+              message: `files[${i}]: ${file} is a folder; only files are deleted`,
+              hint: "Name the files inside it (electron_storage_userdata lists them)."
+            })
           return { file, path, size: stat?.size }
         })
       )
@@ -112,11 +118,20 @@ export const resetTool = defineTool({
           missing.push(f.file)
           continue
         }
-        yield* Effect.tryPromise({ try: () => rm(f.path, { force: true }), catch: (cause) => new OperationFailed({ message: `could not delete ${f.file}: ${String(cause)}`, hint: "Storage was cleared already; retry with the remaining files." }) })
+        yield* Effect.tryPromise({
+          try: () => rm(f.path, { force: true }),
+          catch: (cause) =>
+            new OperationFailed({
+              message: `could not delete ${f.file}: ${String(cause)}`,
+              hint: "Storage was cleared already; retry with the remaining files."
+            })
+        })
         deleted.push(`${f.file} (${f.size} B)`)
       }
       const after = yield* census
-      const what = input.storages ? input.storages.join(", ") : "all storage types (cookies, localStorage, IndexedDB, cache storage, service workers, file system, WebSQL, shader cache)"
+      const what = input.storages
+        ? input.storages.join(", ")
+        : "all storage types (cookies, localStorage, IndexedDB, cache storage, service workers, file system, WebSQL, shader cache)"
       const lines = [
         `Cleared ${what} of ${sessions} session${sessions === 1 ? "" : "s"}${input.origin ? ` for ${input.origin}` : " for every origin"}.`,
         `Cookies: ${before.cookies} → ${after.cookies}.`,
@@ -124,9 +139,14 @@ export const resetTool = defineTool({
           const later = after.pages.find((q) => q.window === p.window)
           return `${p.window} ${p.origin}: localStorage keys ${count(p.localKeys)} → ${count(later?.localKeys ?? -1)}, IndexedDB databases ${count(p.databases)} → ${count(later?.databases ?? -1)}.`
         }),
-        input.files ? `userData files deleted: ${deleted.join(", ") || "none"}${missing.length > 0 ? `; not found: ${missing.join(", ")}` : ""}.` : "No userData files deleted (name them in files).",
+        input.files
+          ? `userData files deleted: ${deleted.join(", ") || "none"}${missing.length > 0 ? `; not found: ${missing.join(", ")}` : ""}.`
+          : "No userData files deleted (name them in files).",
         "sessionStorage lives with each open page; the app still holds what it loaded in memory: electron_close then electron_launch to start fresh."
       ]
-      return { text: lines.join("\n"), structured: { sessions, storages: input.storages ?? "all", origin: input.origin ?? null, before, after, deleted, missing } }
+      return {
+        text: lines.join("\n"),
+        structured: { sessions, storages: input.storages ?? "all", origin: input.origin ?? null, before, after, deleted, missing }
+      }
     })
 })

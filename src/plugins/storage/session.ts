@@ -25,7 +25,16 @@ export interface CookieOp {
   readonly action: "list" | "set" | "remove"
   readonly filter: { readonly url?: string; readonly name?: string; readonly domain?: string }
   /** Electron's CookiesSetDetails. */
-  readonly details?: { readonly url: string; readonly name: string; readonly value: string; readonly domain?: string; readonly path?: string; readonly secure?: boolean; readonly httpOnly?: boolean; readonly expirationDate?: number }
+  readonly details?: {
+    readonly url: string
+    readonly name: string
+    readonly value: string
+    readonly domain?: string
+    readonly path?: string
+    readonly secure?: boolean
+    readonly httpOnly?: boolean
+    readonly expirationDate?: number
+  }
 }
 
 /** Runs in the main process on the window's session. */
@@ -43,7 +52,11 @@ const Url = Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/, { message: () 
 export const shownCookie = (c: Cookie, show: boolean): Cookie => (show ? c : { ...c, value: `(hidden, ${c.value.length} chars)` })
 
 export const describeCookie = (c: Cookie, show: boolean) => {
-  const value = !show ? `(hidden, ${c.value.length} chars)` : c.value.length > 100 ? `${JSON.stringify(c.value.slice(0, 100))}… (${c.value.length} chars)` : JSON.stringify(c.value)
+  const value = !show
+    ? `(hidden, ${c.value.length} chars)`
+    : c.value.length > 100
+      ? `${JSON.stringify(c.value.slice(0, 100))}… (${c.value.length} chars)`
+      : JSON.stringify(c.value)
   const flags = [
     c.domain !== undefined ? `domain ${c.domain}` : undefined,
     c.path !== undefined ? `path ${c.path}` : undefined,
@@ -57,8 +70,7 @@ export const describeCookie = (c: Cookie, show: boolean) => {
 
 export const cookiesTool = defineTool({
   name: "electron_storage_cookies",
-  description:
-    "Cookies of a window's session: list (filter by url, name, domain), set one, or remove one (url and name). Values hidden unless showValues.",
+  description: "Cookies of a window's session: list (filter by url, name, domain), set one, or remove one (url and name). Values hidden unless showValues.",
   type: "interact",
   destructive: true,
   errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
@@ -79,7 +91,10 @@ export const cookiesTool = defineTool({
     Effect.gen(function* () {
       const action = input.action ?? "list"
       if (action !== "list" && (input.url === undefined || input.name === undefined)) {
-        return yield* new InvalidArgument({ message: `${input.url === undefined ? "url" : "name"}: required to ${action} a cookie`, hint: 'Example: { "action": "set", "url": "https://example.com", "name": "sid", "value": "abc" }' })
+        return yield* new InvalidArgument({
+          message: `${input.url === undefined ? "url" : "name"}: required to ${action} a cookie`,
+          hint: 'Example: { "action": "set", "url": "https://example.com", "name": "sid", "value": "abc" }'
+        })
       }
       const call = yield* callHandle
       const entry = yield* call.surface(input.window)
@@ -105,18 +120,35 @@ export const cookiesTool = defineTool({
       const cookies = yield* call.evaluateWindow(entry, `${action} cookies`, cookiesOf, op)
       const show = input.showValues === true
       const scope = action === "list" ? (Object.keys(filter).length > 0 ? ` matching ${JSON.stringify(filter)}` : "") : ` for ${input.url}`
-      const listing = cookies.length > 0 ? cookies.slice(0, 100).map((c) => describeCookie(c, show)).join("\n") : "none"
+      const listing =
+        cookies.length > 0
+          ? cookies
+              .slice(0, 100)
+              .map((c) => describeCookie(c, show))
+              .join("\n")
+          : "none"
       const present = cookies.some((c) => c.name === input.name)
       if (action === "set" && !present) {
-        return yield* new OperationFailed({ message: `Cookie ${input.name} was not stored for ${input.url}`, hint: "Check url, domain, path and secure (a secure cookie needs an https url)." })
+        return yield* new OperationFailed({
+          message: `Cookie ${input.name} was not stored for ${input.url}`,
+          hint: "Check url, domain, path and secure (a secure cookie needs an https url)."
+        })
       }
       if (action === "remove" && present) {
-        return yield* new OperationFailed({ message: `Cookie ${input.name} is still sent to ${input.url}`, hint: "It may belong to another path or domain: list the cookies with their domain and path." })
+        return yield* new OperationFailed({
+          message: `Cookie ${input.name} is still sent to ${input.url}`,
+          hint: "It may belong to another path or domain: list the cookies with their domain and path."
+        })
       }
       const head = action === "set" ? `Set cookie ${input.name}. ` : action === "remove" ? `Removed cookie ${input.name}. ` : ""
       return {
         text: `${head}${cookies.length} cookie${cookies.length === 1 ? "" : "s"} in ${entry.id}'s session${scope}:\n${listing}${cookies.length > 100 ? `\n… ${cookies.length - 100} more` : ""}`,
-        structured: { action, window: entry.id, stored: action === "set" ? present : undefined, cookies: cookies.slice(0, 100).map((c) => shownCookie(c, show)) }
+        structured: {
+          action,
+          window: entry.id,
+          stored: action === "set" ? present : undefined,
+          cookies: cookies.slice(0, 100).map((c) => shownCookie(c, show))
+        }
       }
     })
 })

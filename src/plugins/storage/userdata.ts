@@ -27,13 +27,19 @@ const fsCall = <A>(what: string, f: () => Promise<A>) =>
 export const insideUserData = (root: string, path: string, argument: string, allowRoot = true) =>
   Effect.gen(function* () {
     if (isAbsolute(path) || path.includes("\0")) {
-      return yield* new PathNotAllowed({ message: `${argument}: give a path relative to the userData folder, not ${JSON.stringify(path)}`, hint: "List the folder with electron_storage_userdata." })
+      return yield* new PathNotAllowed({
+        message: `${argument}: give a path relative to the userData folder, not ${JSON.stringify(path)}`,
+        hint: "List the folder with electron_storage_userdata."
+      })
     }
     const target = resolve(root, path)
     // Symlinks resolved on both sides (a link inside userData must not lead out of it).
     const rel = relative(realPathOf(root), realPathOf(target))
     if (rel.startsWith("..") || isAbsolute(rel) || (!allowRoot && rel === "")) {
-      return yield* new PathNotAllowed({ message: `${argument}: ${path} is outside the userData folder ${root}`, hint: "Give a path inside userData, as electron_storage_userdata lists it." })
+      return yield* new PathNotAllowed({
+        message: `${argument}: ${path} is outside the userData folder ${root}`,
+        hint: "Give a path inside userData, as electron_storage_userdata lists it."
+      })
     }
     yield* confine([[target, argument]])
     return target
@@ -78,7 +84,10 @@ export const userDataTool = defineTool({
       const target = yield* insideUserData(root, input.path ?? ".", "path")
       const stat = yield* Effect.promise(() => lstat(target).catch(() => undefined))
       if (stat === undefined) {
-        return yield* new InvalidArgument({ message: `path: ${input.path ?? "."} does not exist in ${root}`, hint: "List the folder with electron_storage_userdata (no path)." })
+        return yield* new InvalidArgument({
+          message: `path: ${input.path ?? "."} does not exist in ${root}`,
+          hint: "List the folder with electron_storage_userdata (no path)."
+        })
       }
       if (stat.isDirectory()) {
         const listed: Array<Listed> = []
@@ -103,13 +112,23 @@ export const userDataTool = defineTool({
         }
       })
       if (bytes.includes(0)) {
-        return yield* new InvalidArgument({ message: `path: ${input.path} is a binary file (${sizeText(stat.size)}); only text files are shown`, hint: "Its size and date are in the folder listing." })
+        return yield* new InvalidArgument({
+          message: `path: ${input.path} is a binary file (${sizeText(stat.size)}); only text files are shown`,
+          hint: "Its size and date are in the folder listing."
+        })
       }
       const text = bytes.toString("utf8")
       const cut = stat.size > bytes.length ? `\n… cut at ${bytes.length} of ${stat.size} bytes (maxBytes)` : ""
       return {
         text: `${input.path} (${sizeText(stat.size)}, modified ${stat.mtime.toISOString().slice(0, 19).replace("T", " ")}):\n${text}${cut}`,
-        structured: { userData: root, path: input.path, size: stat.size, modified: stat.mtime.toISOString(), truncated: stat.size > bytes.length, content: text }
+        structured: {
+          userData: root,
+          path: input.path,
+          size: stat.size,
+          modified: stat.mtime.toISOString(),
+          truncated: stat.size > bytes.length,
+          content: text
+        }
       }
     })
 })

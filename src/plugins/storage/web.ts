@@ -66,10 +66,16 @@ export const localTool = defineTool({
     Effect.gen(function* () {
       const action = input.action ?? "read"
       if ((action === "set" || action === "remove") && input.key === undefined) {
-        return yield* new InvalidArgument({ message: `key: required to ${action}`, hint: 'Example: { "action": "set", "key": "tasks.filter", "value": "open" }' })
+        return yield* new InvalidArgument({
+          message: `key: required to ${action}`,
+          hint: 'Example: { "action": "set", "key": "tasks.filter", "value": "open" }'
+        })
       }
       if (action === "set" && input.value === undefined) {
-        return yield* new InvalidArgument({ message: "value: required to set (a string)", hint: 'Example: { "action": "set", "key": "tasks.filter", "value": "open" }' })
+        return yield* new InvalidArgument({
+          message: "value: required to set (a string)",
+          hint: 'Example: { "action": "set", "key": "tasks.filter", "value": "open" }'
+        })
       }
       const call = yield* callHandle
       const { entry, origin } = yield* pageFor(input)
@@ -78,9 +84,15 @@ export const localTool = defineTool({
       const result = yield* call.evaluate(entry, `${action} ${areas[0]}Storage`, storageInPage, op)
       const contents = result.areas
       const done =
-        action === "set" ? `Set ${areas[0]}Storage["${input.key}"]. ` :
-        action === "remove" ? (result.removed === true ? `Removed ${areas[0]}Storage["${input.key}"]. ` : `${areas[0]}Storage had no key "${input.key}" (nothing removed). `) :
-        action === "clear" ? `Cleared ${areas[0]}Storage. ` : ""
+        action === "set"
+          ? `Set ${areas[0]}Storage["${input.key}"]. `
+          : action === "remove"
+            ? result.removed === true
+              ? `Removed ${areas[0]}Storage["${input.key}"]. `
+              : `${areas[0]}Storage had no key "${input.key}" (nothing removed). `
+            : action === "clear"
+              ? `Cleared ${areas[0]}Storage. `
+              : ""
       const body = contents.map((c) => {
         const head = `${c.area}Storage of ${origin} (${entry.id}): ${c.count} key${c.count === 1 ? "" : "s"}, ${c.chars} chars`
         const lines = c.items.map((i) => `  ${i.key} = ${JSON.stringify(i.value)}${i.length > 300 ? ` (${i.length} chars)` : ""}`)

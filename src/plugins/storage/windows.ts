@@ -30,7 +30,10 @@ export const pageFor = (input: { readonly window?: string | undefined; readonly 
       const entry = yield* call.surface(input.window)
       const origin = originOf(entry.page.url())
       if (input.origin !== undefined && normalize(input.origin) !== origin) {
-        return yield* new InvalidArgument({ message: `origin: window ${entry.id} shows ${origin}, not ${normalize(input.origin)}`, hint: "Give only origin (a window of that origin is picked) or only window." })
+        return yield* new InvalidArgument({
+          message: `origin: window ${entry.id} shows ${origin}, not ${normalize(input.origin)}`,
+          hint: "Give only origin (a window of that origin is picked) or only window."
+        })
       }
       return { entry, origin }
     }

@@ -81,7 +81,11 @@ export const recorder: CallObserver = {
           const verdict = budgetVerdict(state, call.tool)
           return verdict.refuse !== undefined ? Effect.fail(verdict.refuse) : Effect.succeed(verdict.note)
         }),
-      after: (record) => Effect.zipRight(Effect.sync(() => account(state, record)), appendCall(state, record))
+      after: (record) =>
+        Effect.zipRight(
+          Effect.sync(() => account(state, record)),
+          appendCall(state, record)
+        )
     }
   })
 }

@@ -94,7 +94,8 @@ export const account = (state: TraceState, record: CallRecord): void => {
 
 /** What the next call of `tool` is expected to cost: the mean of its earlier answers, else of all answers, else 0. */
 export const estimateFor = (state: TraceState, tool: string): { readonly tokens: number; readonly basis: string } => {
-  const mean = (t: Totals | undefined) => (t === undefined || t.calls - t.refused === 0 ? undefined : Math.ceil((t.approxTokens - t.refusedTokens) / (t.calls - t.refused)))
+  const mean = (t: Totals | undefined) =>
+    t === undefined || t.calls - t.refused === 0 ? undefined : Math.ceil((t.approxTokens - t.refusedTokens) / (t.calls - t.refused))
   const own = mean(state.byTool.get(tool))
   if (own !== undefined) return { tokens: own, basis: "its mean answer" }
   const all = mean(state.totals)
@@ -112,7 +113,10 @@ export const budgetVerdict = (state: TraceState, tool: string): { readonly refus
   if (EXEMPT.has(tool)) return {}
   const used = state.totals.approxTokens
   const { soft, hard } = state.limits
-  const note = soft !== undefined && used >= soft ? `~${n(used)} tokens used, past the soft budget ${n(soft)}${hard !== undefined ? ` (hard ${n(hard)})` : ""}; see ${REPORT_TOOL}.` : undefined
+  const note =
+    soft !== undefined && used >= soft
+      ? `~${n(used)} tokens used, past the soft budget ${n(soft)}${hard !== undefined ? ` (hard ${n(hard)})` : ""}; see ${REPORT_TOOL}.`
+      : undefined
   if (hard !== undefined) {
     const estimate = estimateFor(state, tool)
     // The note is part of the answer (in its text and its structured content) and costs tokens too.

@@ -43,8 +43,12 @@ export const traceReport = defineTool({
       const largest = state.largest.slice(0, top)
       const lines = [
         `${total.calls} call${total.calls === 1 ? "" : "s"}, ~${n(total.approxTokens)} answer tokens (${n(total.chars)} characters; ${TOKEN_ESTIMATE_NOTE}), ${total.errors} error${total.errors === 1 ? "" : "s"}.`,
-        tools.length > 0 ? `By tool: ${tools.map(([tool, t]) => `${tool} ${t.calls}× ~${n(t.approxTokens)} (${percent(t.approxTokens, total.approxTokens)})`).join("; ")}.` : "By tool: no calls yet.",
-        ...(largest.length > 0 ? [`Largest calls: ${largest.map((c) => `#${c.index} ${c.tool} ~${n(c.approxTokens)}${c.outcome === "ok" ? "" : ` ${c.outcome}`}`).join("; ")}.`] : []),
+        tools.length > 0
+          ? `By tool: ${tools.map(([tool, t]) => `${tool} ${t.calls}× ~${n(t.approxTokens)} (${percent(t.approxTokens, total.approxTokens)})`).join("; ")}.`
+          : "By tool: no calls yet.",
+        ...(largest.length > 0
+          ? [`Largest calls: ${largest.map((c) => `#${c.index} ${c.tool} ~${n(c.approxTokens)}${c.outcome === "ok" ? "" : ` ${c.outcome}`}`).join("; ")}.`]
+          : []),
         budgetLine(state),
         fileLine(state)
       ]

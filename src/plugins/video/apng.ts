@@ -42,7 +42,9 @@ export const chunk = (type: string, data: Buffer): Buffer => {
 }
 
 /** A PNG's header fields and its compressed image data (undefined when it is not a PNG). */
-export const parsePng = (png: Buffer): { readonly width: number; readonly height: number; readonly format: string; readonly idat: ReadonlyArray<Buffer> } | undefined => {
+export const parsePng = (
+  png: Buffer
+): { readonly width: number; readonly height: number; readonly format: string; readonly idat: ReadonlyArray<Buffer> } | undefined => {
   if (png.length < 33 || !png.subarray(0, 8).equals(SIGNATURE)) return undefined
   let at = 8
   let header: Buffer | undefined

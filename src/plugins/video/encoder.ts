@@ -82,8 +82,28 @@ const fitFilter = (size: { readonly width: number; readonly height: number }) =>
   `scale=${size.width}:${size.height}:force_original_aspect_ratio=decrease,pad=${size.width}:${size.height}:(ow-iw)/2:(oh-ih)/2:color=white,format=yuv420p`
 
 const encodeArgs = (fps: number, size: { readonly width: number; readonly height: number }, out: string) => [
-  "-f", "image2pipe", "-c:v", "mjpeg", "-framerate", String(fps), "-i", "pipe:0",
-  "-vf", fitFilter(size), "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "1M", "-an", "-f", "webm", out
+  "-f",
+  "image2pipe",
+  "-c:v",
+  "mjpeg",
+  "-framerate",
+  String(fps),
+  "-i",
+  "pipe:0",
+  "-vf",
+  fitFilter(size),
+  "-c:v",
+  "libvpx",
+  "-deadline",
+  "realtime",
+  "-cpu-used",
+  "8",
+  "-b:v",
+  "1M",
+  "-an",
+  "-f",
+  "webm",
+  out
 ]
 
 /** One chapter of the timeline (milliseconds from the recording's start). */
@@ -125,7 +145,9 @@ export class StreamEncoder {
     this.#child.stdin!.on("error", (error) => void (this.#broken ??= `ffmpeg's input closed: ${error.message}`))
     this.#done = new Promise((resolve) => {
       this.#child.on("error", (error) => resolve((this.#broken = `ffmpeg could not run: ${error.message}`)))
-      this.#child.on("close", (code) => resolve(code === 0 ? this.#broken : (this.#broken = err.trim().split("\n").slice(-3).join(" ") || `ffmpeg exited with ${code ?? "a signal"}`)))
+      this.#child.on("close", (code) =>
+        resolve(code === 0 ? this.#broken : (this.#broken = err.trim().split("\n").slice(-3).join(" ") || `ffmpeg exited with ${code ?? "a signal"}`))
+      )
     })
   }
 
@@ -160,10 +182,34 @@ export class StreamEncoder {
 }
 
 /** Copies `source` into `target` with the timeline as chapters (no re-encoding); the source is removed. */
-export const addChapters = async (ffmpeg: string, source: string, target: string, title: string, chapters: ReadonlyArray<Chapter>): Promise<string | undefined> => {
+export const addChapters = async (
+  ffmpeg: string,
+  source: string,
+  target: string,
+  title: string,
+  chapters: ReadonlyArray<Chapter>
+): Promise<string | undefined> => {
   const meta = `${source}.ffmeta`
   await writeFile(meta, ffmetadata(title, chapters), { mode: 0o600 })
-  const failed = await run(ffmpeg, ["-i", source, "-f", "ffmetadata", "-i", meta, "-map", "0", "-map_metadata", "1", "-map_chapters", "1", "-c", "copy", "-f", "webm", target])
+  const failed = await run(ffmpeg, [
+    "-i",
+    source,
+    "-f",
+    "ffmetadata",
+    "-i",
+    meta,
+    "-map",
+    "0",
+    "-map_metadata",
+    "1",
+    "-map_chapters",
+    "1",
+    "-c",
+    "copy",
+    "-f",
+    "webm",
+    target
+  ])
   await rm(meta, { force: true })
   if (failed === undefined) {
     await rm(source, { force: true })
@@ -192,23 +238,50 @@ export const encodeClip = async (
   await writeFile(meta, ffmetadata("Stagewright clip", chapters), { mode: 0o600 })
   let written = 0
   const args = [
-    "-f", "image2pipe", "-c:v", "mjpeg", "-framerate", String(fps), "-i", "pipe:0", "-f", "ffmetadata", "-i", meta,
-    "-map", "0:v", "-map_metadata", "1", "-map_chapters", "1", "-c:v", "copy", "-an", "-f", "matroska", file
+    "-f",
+    "image2pipe",
+    "-c:v",
+    "mjpeg",
+    "-framerate",
+    String(fps),
+    "-i",
+    "pipe:0",
+    "-f",
+    "ffmetadata",
+    "-i",
+    meta,
+    "-map",
+    "0:v",
+    "-map_metadata",
+    "1",
+    "-map_chapters",
+    "1",
+    "-c:v",
+    "copy",
+    "-an",
+    "-f",
+    "matroska",
+    file
   ]
-  const failed = await run(ffmpeg, args, (child) => {
-    const stdin = child.stdin!
-    stdin.on("error", () => undefined)
-    frames.forEach((frame, i) => {
-      const until = i + 1 < frames.length ? frames[i + 1]!.at : endAt
-      for (const due = Math.round(((until - startAt) * fps) / 1000); written < due; written++) stdin.write(frame.data)
-    })
-    const last = frames[frames.length - 1]
-    if (written === 0 && last !== undefined) {
-      stdin.write(last.data)
-      written++
-    }
-    stdin.end()
-  }, 10_000)
+  const failed = await run(
+    ffmpeg,
+    args,
+    (child) => {
+      const stdin = child.stdin!
+      stdin.on("error", () => undefined)
+      frames.forEach((frame, i) => {
+        const until = i + 1 < frames.length ? frames[i + 1]!.at : endAt
+        for (const due = Math.round(((until - startAt) * fps) / 1000); written < due; written++) stdin.write(frame.data)
+      })
+      const last = frames[frames.length - 1]
+      if (written === 0 && last !== undefined) {
+        stdin.write(last.data)
+        written++
+      }
+      stdin.end()
+    },
+    10_000
+  )
   await rm(meta, { force: true })
   if (failed !== undefined) {
     await rm(file, { force: true })

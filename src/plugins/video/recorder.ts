@@ -32,9 +32,7 @@ export const recorder: CallObserver = {
     const state = videoState(config)
     // The driver is in the context the observers are built in (the Dispatcher's); read it without requiring it.
     const lifecycle = yield* Effect.serviceOption(AppLifecycle)
-    yield* Effect.addFinalizer(() =>
-      Effect.promise(() => stopRecordings(state, "the server stopped")).pipe(Effect.timeout(FINISH_BOUND_MS), Effect.ignore)
-    )
+    yield* Effect.addFinalizer(() => Effect.promise(() => stopRecordings(state, "the server stopped")).pipe(Effect.timeout(FINISH_BOUND_MS), Effect.ignore))
 
     /** Starts recording the sessions not seen yet; what it started, for the answer's note. */
     const startNewSessions: Effect.Effect<string | undefined> = Option.match(lifecycle, {

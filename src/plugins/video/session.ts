@@ -34,13 +34,7 @@ const stamp = () => timestampedName("", "").replace(/^-/, "")
  * Starts recording `session` (named `name`), every page it has and will open. Already recorded pages are
  * left as they are. Without ffmpeg each page is recorded as an animated PNG (`fallback` says why).
  */
-export const recordSession = async (
-  session: AppSession,
-  name: string,
-  state: VideoState,
-  settings: VideoSettings,
-  outputDir: string
-): Promise<Started> => {
+export const recordSession = async (session: AppSession, name: string, state: VideoState, settings: VideoSettings, outputDir: string): Promise<Started> => {
   const encoder = await probe(settings.ffmpeg)
   const ffmpeg = encoder.ok ? encoder.path : undefined
   const fallback = encoder.ok ? undefined : `no ffmpeg (${encoder.reason}): an animated PNG instead of WebM`

@@ -10,13 +10,17 @@ export const VideoSettings = Schema.Struct({
   autoStart: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
     description: "record every session from its launch or attach on (default false: electron_video_control action=start)"
   }),
-  fps: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 30)), { default: () => 5 }).annotations({ description: "frames a second (1-30, default 5)" }),
+  fps: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 30)), { default: () => 5 }).annotations({
+    description: "frames a second (1-30, default 5)"
+  }),
   maxSeconds: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 3_600)), { default: () => 600 }).annotations({
     description: "a recording stops, complete, after this long (default 600)"
   }),
   maxWidth: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(160, 3_840)), { default: () => 1_280 }),
   maxHeight: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(120, 2_160)), { default: () => 800 }),
-  quality: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(10, 100)), { default: () => 70 }).annotations({ description: "JPEG quality of the screencast frames" }),
+  quality: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(10, 100)), { default: () => 70 }).annotations({
+    description: "JPEG quality of the screencast frames"
+  }),
   clipSeconds: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(0, 60)), { default: () => 8 }).annotations({
     description: "a failed assertion's answer links a clip of the last this many seconds (0: none)"
   }),

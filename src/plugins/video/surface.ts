@@ -112,7 +112,12 @@ export class SurfaceRecording implements Running {
       if (size === undefined) return
       // The video starts when the recording did: the first frame is shown from then on.
       this.#firstAt = this.#startedAt
-      this.#encoder = new StreamEncoder(this.#o.ffmpeg, settings.fps, fitSize(size.width, size.height, { width: settings.maxWidth, height: settings.maxHeight }), this.#o.part)
+      this.#encoder = new StreamEncoder(
+        this.#o.ffmpeg,
+        settings.fps,
+        fitSize(size.width, size.height, { width: settings.maxWidth, height: settings.maxHeight }),
+        this.#o.part
+      )
     } else if (this.#last !== undefined) {
       const until = Math.min(now, this.#firstAt + settings.maxSeconds * 1000)
       this.#encoder.write(this.#last.data, Math.round(((until - this.#firstAt) * settings.fps) / 1000) - this.#encoder.frames)

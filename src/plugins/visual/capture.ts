@@ -39,13 +39,21 @@ export const describeCapture = (info: CaptureInfo): string =>
 export const capture = (entry: Surface, target: string | undefined) =>
   Effect.gen(function* () {
     const call = yield* callHandle
-    const view = yield* call.evaluate(entry, "read the window size", () => ({ width: window.innerWidth, height: window.innerHeight, deviceScaleFactor: window.devicePixelRatio }))
+    const view = yield* call.evaluate(entry, "read the window size", () => ({
+      width: window.innerWidth,
+      height: window.innerHeight,
+      deviceScaleFactor: window.devicePixelRatio
+    }))
     let png: Buffer
     let origin = { x: 0, y: 0 }
     if (target !== undefined) {
       const locator = yield* call.locate(entry, target)
       const box = yield* call.run(`find ${target}`, () => locator.boundingBox({ timeout: 5_000 }))
-      if (box === null) return yield* new InvalidArgument({ message: `target: ${target} is not visible`, hint: "Pick a visible element (electron_find), or omit target for the whole window." })
+      if (box === null)
+        return yield* new InvalidArgument({
+          message: `target: ${target} is not visible`,
+          hint: "Pick a visible element (electron_find), or omit target for the whole window."
+        })
       origin = { x: box.x, y: box.y }
       png = yield* call.run(`screenshot ${target}`, () => locator.screenshot({ animations: "disabled", caret: "hide", timeout: 10_000 }))
     } else {

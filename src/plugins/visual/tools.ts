@@ -18,7 +18,10 @@ import { callHandle } from "../../tools/handle.js"
 /** A baseline's facts: read as a regular file only, bounded (never a FIFO or a device). */
 const readInfo = (path: string): CaptureInfo | undefined => readJsonFile(path, 64 * 1024) as CaptureInfo | undefined
 
-const infoOf = (shot: { png: Buffer; view: { width: number; height: number; deviceScaleFactor: number }; target: string | undefined }, image: PNG): CaptureInfo => ({
+const infoOf = (
+  shot: { png: Buffer; view: { width: number; height: number; deviceScaleFactor: number }; target: string | undefined },
+  image: PNG
+): CaptureInfo => ({
   window: { width: shot.view.width, height: shot.view.height },
   deviceScaleFactor: shot.view.deviceScaleFactor,
   image: { width: image.width, height: image.height },
@@ -59,7 +62,11 @@ export const compareTool = defineTool({
       const entry = yield* call.surface()
       const paths = yield* baselinePaths(input.name)
       if (!existsSync(paths.png)) {
-        const known = existsSync(paths.dir) ? readdirSync(paths.dir).filter((f) => f.endsWith(".png")).map((f) => f.slice(0, -4)) : []
+        const known = existsSync(paths.dir)
+          ? readdirSync(paths.dir)
+              .filter((f) => f.endsWith(".png"))
+              .map((f) => f.slice(0, -4))
+          : []
         return yield* new InvalidArgument({
           message: `name: no baseline "${input.name}" in ${paths.dir}${known.length > 0 ? ` (have: ${known.slice(0, 20).join(", ")})` : ""}`,
           hint: "Create it with electron_visual_update_baseline, or list them with electron_visual_baselines."
@@ -67,7 +74,10 @@ export const compareTool = defineTool({
       }
       // A baseline is read as a regular file only (a FIFO or a device planted in the folder is refused unread).
       if (specialFile(realPathOf(paths.png)) !== undefined) {
-        return yield* new InvalidArgument({ message: `name: the baseline "${input.name}" is not a regular file`, hint: "Replace it with electron_visual_update_baseline." })
+        return yield* new InvalidArgument({
+          message: `name: the baseline "${input.name}" is not a regular file`,
+          hint: "Replace it with electron_visual_update_baseline."
+        })
       }
       const base = PNG.sync.read(readFileSync(paths.png))
       const baseInfo = readInfo(paths.json)
@@ -85,7 +95,14 @@ export const compareTool = defineTool({
       for (const item of input.mask ?? []) {
         if (typeof item === "string") {
           const locator = yield* call.locate(entry, item)
-          const boxes = yield* call.run(`find mask ${item}`, () => locator.evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height } })))
+          const boxes = yield* call.run(`find mask ${item}`, () =>
+            locator.evaluateAll((els) =>
+              els.map((el) => {
+                const r = el.getBoundingClientRect()
+                return { x: r.x, y: r.y, width: r.width, height: r.height }
+              })
+            )
+          )
           for (const box of boxes) {
             const relative = { ...box, x: box.x - shot.origin.x, y: box.y - shot.origin.y }
             blank(base, relative, scale)
@@ -97,7 +114,10 @@ export const compareTool = defineTool({
         blank(current, item, scale)
       }
       const diff = new PNG({ width: base.width, height: base.height })
-      const mismatched = pixelmatch(base.data, current.data, diff.data, base.width, base.height, { threshold: input.threshold ?? 0.1, includeAA: input.includeAA ?? false })
+      const mismatched = pixelmatch(base.data, current.data, diff.data, base.width, base.height, {
+        threshold: input.threshold ?? 0.1,
+        includeAA: input.includeAA ?? false
+      })
       const total = base.width * base.height
       const ratio = mismatched / total
       let diffFile: string | undefined
@@ -107,7 +127,10 @@ export const compareTool = defineTool({
         writeFileSync(path, PNG.sync.write(diff))
         diffFile = path
       }
-      const verdict = mismatched === 0 ? `matches baseline "${input.name}" (0 of ${total} px differ)` : `differs from baseline "${input.name}": ${(ratio * 100).toFixed(3)}% (${mismatched} of ${total} px)`
+      const verdict =
+        mismatched === 0
+          ? `matches baseline "${input.name}" (0 of ${total} px differ)`
+          : `differs from baseline "${input.name}": ${(ratio * 100).toFixed(3)}% (${mismatched} of ${total} px)`
       return {
         text: `${entry.id}${input.target ? ` ${input.target}` : ""} ${verdict}${diffFile ? `\ndiff image (red = changed): ${diffFile}` : ""}\n${sizes}`,
         structured: { name: input.name, ratio, mismatched, total, ...(diffFile ? { diffFile } : {}), baseline: baseInfo ?? null, current: currentInfo }
@@ -133,7 +156,10 @@ export const updateBaselineTool = defineTool({
       const info = infoOf(shot, PNG.sync.read(shot.png))
       writeFileSync(paths.png, shot.png)
       writeFileSync(paths.json, JSON.stringify(info, null, 2))
-      const replaced = previous === undefined ? "new baseline" : `replaced the baseline of ${previous.takenAt}${"window" in previous ? ` (${describeCapture(previous as CaptureInfo)})` : ""}`
+      const replaced =
+        previous === undefined
+          ? "new baseline"
+          : `replaced the baseline of ${previous.takenAt}${"window" in previous ? ` (${describeCapture(previous as CaptureInfo)})` : ""}`
       return {
         text: `Saved baseline "${input.name}" from ${entry.id}: ${describeCapture(info)}; ${replaced}\n${paths.png}`,
         structured: { name: input.name, file: paths.png, info, replaced: previous ?? null }
@@ -150,7 +176,11 @@ export const baselinesTool = defineTool({
   handler: () =>
     Effect.gen(function* () {
       const dir = yield* baselineDir
-      const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".png")).sort() : []
+      const files = existsSync(dir)
+        ? readdirSync(dir)
+            .filter((f) => f.endsWith(".png"))
+            .sort()
+        : []
       const baselines = files.map((file) => {
         const path = join(dir, file)
         const info = readInfo(path.replace(/\.png$/, ".json"))
@@ -159,7 +189,10 @@ export const baselinesTool = defineTool({
       })
       const lines = baselines.map((b) => `${b.name}  ${(b.bytes / 1024).toFixed(1)} KB  ${b.takenAt}${b.info ? `  ${describeCapture(b.info)}` : ""}`)
       return {
-        text: baselines.length === 0 ? `No baselines in ${dir}; create one with electron_visual_update_baseline.` : [`${baselines.length} baselines in ${dir}:`, ...lines].join("\n"),
+        text:
+          baselines.length === 0
+            ? `No baselines in ${dir}; create one with electron_visual_update_baseline.`
+            : [`${baselines.length} baselines in ${dir}:`, ...lines].join("\n"),
         structured: { dir, baselines }
       }
     })

@@ -2,4 +2,6 @@
 export * from "node:fs"
 import fs from "node:fs"
 export default fs
-export const globSync = () => { throw new Error("fs.globSync is not available on Node 20") }
+export const globSync = () => {
+  throw new Error("fs.globSync is not available on Node 20")
+}
