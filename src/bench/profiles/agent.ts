@@ -9,52 +9,10 @@ import { imageCost } from "./accounting.js"
 import { rankTools, type ListedTool } from "./selection.js"
 import { type CallRecord, type ContentItem, contentText, manifestBpe, requestBpe, responseBpe } from "./scoring.js"
 
-/** The server tool that switches the active profile (listed only with --allow-profile-switch). */
-export const PROFILE_SWITCH = "electron_profile"
-
-/** The profile a TOOL_NOT_IN_PROFILE answer tells the agent to switch to, when it names electron_profile. */
-export const switchHint = (text: string): string | undefined =>
-  /TOOL_NOT_IN_PROFILE/.test(text) ? /call electron_profile \{ "profile": "([a-z]+)" \}/.exec(text)?.[1] : undefined
-
-/** The agent stops: a tool it needs is not listed (and no fallback is), or the app did not do what it expected. */
-export class GiveUp extends Error {
-  constructor(
-    readonly reason: string,
-    readonly missingTool?: string
-  ) {
-    super(missingTool === undefined ? reason : `${reason} (missing ${missingTool})`)
-  }
-}
-
+export { GiveUp, PROFILE_SWITCH, switchHint, type CallOutcome, type StepRecord } from "./agent-records.js"
+import { GiveUp, PROFILE_SWITCH, principalSteps, READ_ONLY, switchHint, type CallOutcome, type StepRecord } from "./agent-records.js"
 export { matches, type Node, parseNodes } from "./nodes.js"
 import { matches, type Node, parseNodes } from "./nodes.js"
-
-/** One step of a task as the selection proxy scores it: the plain-words intent and the tool the step used. */
-export interface StepRecord {
-  readonly intent: string
-  readonly tool: string
-  /** The profile in force when the step ran (changes only in the switch variant). */
-  readonly profile?: string
-}
-
-export interface CallOutcome {
-  readonly text: string
-  readonly isError: boolean
-}
-
-/** Tools whose answers describe the page without changing it: reading them adds to what the agent sees. */
-const READ_ONLY = new Set([
-  "electron_find",
-  "electron_windows",
-  "electron_console",
-  "electron_errors",
-  "electron_menu",
-  "electron_inspect",
-  "electron_status",
-  "electron_expect_text",
-  "electron_dialog_stub",
-  "electron_native_notifications"
-])
 
 export class Agent {
   readonly calls: Array<CallRecord> = []
@@ -110,19 +68,7 @@ export class Agent {
 
   /** Each step's intent with the tool that did it: its first call that is not locating (else its first call). */
   steps(): ReadonlyArray<StepRecord> {
-    const byStep = new Map<number, Array<{ readonly tool: string; readonly intent: string; readonly locate: boolean; readonly profile?: string }>>()
-    for (const [index, info] of this.stepOf) {
-      const tool = this.calls[index]?.tool
-      if (tool === undefined) continue
-      byStep.set(info.step, [...(byStep.get(info.step) ?? []), { tool, ...info }])
-    }
-    const out: Array<StepRecord> = []
-    for (const calls of byStep.values()) {
-      const principal = calls.find((c) => !c.locate) ?? calls.find((c) => c.tool !== PROFILE_SWITCH)
-      if (principal === undefined) continue
-      out.push({ intent: principal.intent, tool: principal.tool, ...(principal.profile !== undefined ? { profile: principal.profile } : {}) })
-    }
-    return out
+    return principalSteps(this.stepOf, this.calls)
   }
 
   private async locate<A>(f: () => Promise<A>): Promise<A> {

@@ -10,14 +10,14 @@ import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { sessionLocal, type AppSession, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../../tools/errors.js"
-import { answer, bounded, cut, moreLine } from "../../tools/respond.js"
+import { answer, cut } from "../../tools/respond.js"
+import { details, listing, type Capture } from "./capture-listing.js"
 import { defineTool } from "../../tools/Tool.js"
 import { pluginSettings } from "../Plugin.js"
 import { NetworkConfig } from "./config.js"
 import {
   DEFAULT_REDACTED_HEADERS,
   ENTRIES_MAX,
-  entryLine,
   FILE_MAX,
   INLINE_MAX,
   keepBody,
@@ -26,30 +26,12 @@ import {
   redactUrl,
   RESOURCE_TYPES,
   type Body,
-  type BodyFolder,
   type Entry,
   type Filter
 } from "./capture-store.js"
 import type { MainBody, MainNetState, MainRequest } from "./main-hook.js"
 import { matchesUrl, Pattern, toMatcher } from "./routes.js"
 import { callHandle } from "../../tools/handle.js"
-
-interface Capture {
-  active: boolean
-  readonly startedAt: number
-  readonly filter: Filter
-  readonly redact: ReadonlySet<string>
-  readonly folder: BodyFolder
-  readonly entries: Array<Entry>
-  readonly byRequest: WeakMap<Request, Entry>
-  /** Header and body reads still running (interrupted when the app goes away). */
-  readonly work: Set<Fiber.RuntimeFiber<unknown, unknown>>
-  n: number
-  dropped: number
-  /** Undefined when the main process's requests are seen; else why not. */
-  main: string | undefined
-  detach: () => void
-}
 
 /** Responses that may never end: their bodies are not read. */
 const STREAMS = new Set(["media", "eventsource", "websocket"])
@@ -221,73 +203,6 @@ const settleWork = (capture: Capture) =>
   })
 
 // ---- answers ----
-
-const shortUrl = (url: string) => cut(url, 160)
-
-const headerLines = (headers: Record<string, string> | undefined) => {
-  const list = bounded(Object.entries(headers ?? {}), 40)
-  if (list.total === 0) return ["  (none)"]
-  return [...list.shown.map(([name, value]) => `  ${name}: ${cut(value, 300)}`), moreLine(list)]
-}
-
-const bodyLines = (label: string, body: Body | undefined) => {
-  if (body === undefined) return [`${label}: none`]
-  const head = `${label} (${body.size} B, ${body.mimeType}${body.truncated === true ? ", cut" : ""})`
-  if (body.text !== undefined) return [`${head}:`, body.text]
-  if (body.file !== undefined) return [`${head}: written to ${body.file}`]
-  return [body.note !== undefined ? `${head}: ${body.note}` : `${head}: empty`]
-}
-
-const details = (e: Entry) =>
-  answer(
-    [
-      `${entryLine(e, (u) => u)}${e.durationMs !== undefined ? `, ${e.durationMs} ms` : ""}`,
-      "Request headers:",
-      ...headerLines(e.requestHeaders),
-      ...bodyLines("Request body", e.requestBody),
-      ...(e.responseHeaders !== undefined ? ["Response headers:", ...headerLines(e.responseHeaders)] : []),
-      ...(e.status !== undefined ? bodyLines("Response body", e.responseBody) : [])
-    ],
-    { entry: e }
-  )
-
-const compact = (e: Entry) => ({
-  n: e.n,
-  source: e.source,
-  method: e.method,
-  url: e.url,
-  type: e.type,
-  ...(e.window !== undefined ? { window: e.window } : {}),
-  ...(e.via !== undefined ? { via: e.via } : {}),
-  ...(e.status !== undefined ? { status: e.status } : {}),
-  ...(e.failure !== undefined ? { failure: e.failure } : {}),
-  ...(e.responseBody !== undefined ? { size: e.responseBody.size } : {})
-})
-
-const listing = (capture: Capture, shown: ReadonlyArray<Entry>, from: number, heading: string) => {
-  const ordered = [...shown].sort((a, b) => a.startedAt - b.startedAt || a.n - b.n).filter((e) => e.n >= from)
-  const list = bounded(ordered, 50)
-  const mainLine = capture.main === undefined ? "Main-process requests: seen." : `Main-process requests: not seen (${capture.main}).`
-  return answer(
-    [
-      heading,
-      ...list.shown.map((e) => entryLine(e, shortUrl)),
-      moreLine(list, `read with from: ${list.shown.at(-1)?.n ?? 0}`),
-      capture.dropped > 0 ? `${capture.dropped} older requests were dropped (a capture keeps ${ENTRIES_MAX}).` : undefined,
-      mainLine,
-      list.shown.length > 0 ? `Details: { "action": "read", "entry": ${list.shown[0]!.n} }. Bodies: ${capture.folder.path}` : undefined
-    ],
-    {
-      capturing: capture.active,
-      entries: list.shown.map(compact),
-      total: list.total,
-      ...(list.omitted > 0 ? { omitted: list.omitted } : {}),
-      dropped: capture.dropped,
-      mainProcess: capture.main ?? "seen",
-      folder: capture.folder.path
-    }
-  )
-}
 
 const Count = Schema.Number.pipe(Schema.int(), Schema.positive())
 // Items checked by the handler (filterOf): a bare string costs the host less than a described one.

@@ -4,7 +4,7 @@
  * that turn a running app into AppFacts for the checklist.
  */
 import { Effect } from "effect"
-import { type BrowserWindowHandle, type ElectronModule, type MainValue, type Surface } from "../../layers/driver/ElectronDriver.js"
+import type { BrowserWindowHandle, ElectronModule, MainValue, Surface } from "../../layers/driver/ElectronDriver.js"
 import type { AppFacts, WebPrefsFacts, WindowFacts } from "./checklist.js"
 import { callHandle } from "../../tools/handle.js"
 

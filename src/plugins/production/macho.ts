@@ -58,12 +58,12 @@ export const guarded = async <A>(parse: () => Promise<A>): Promise<A | { readonl
 
 const ARCHS: Readonly<Record<number, string>> = {
   7: "i386",
-  0x01000007: "x86_64",
+  16777223: "x86_64",
   12: "arm",
-  0x0100000c: "arm64",
-  0x0200000c: "arm64_32",
+  16777228: "arm64",
+  33554444: "arm64_32",
   18: "ppc",
-  0x01000012: "ppc64"
+  16777234: "ppc64"
 }
 const archName = (cputype: number) => ARCHS[cputype] ?? `cpu 0x${cputype.toString(16)}`
 

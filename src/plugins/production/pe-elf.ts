@@ -24,7 +24,7 @@ export type PeSignature =
 const WIN_CERT_TYPE_PKCS_SIGNED_DATA = 2
 const IMAGE_DIRECTORY_ENTRY_SECURITY = 4
 const MAX_CERTIFICATES = 16
-const MACHINES: Readonly<Record<number, string>> = { 0x14c: "x86", 0x8664: "x64", 0xaa64: "arm64", 0x1c4: "arm" }
+const MACHINES: Readonly<Record<number, string>> = { 332: "x86", 34404: "x64", 43620: "arm64", 452: "arm" }
 
 /** The Authenticode facts of a PE file; "unreadable" with the reason when it is not one or is corrupt. */
 export const peSignature = (source: ByteSource): Promise<PeSignature> =>
