@@ -10,7 +10,7 @@ import { expectWindow } from "./assert-window.js"
 import { readState, readVisibility, STATE_KEYS, STATE_MATCHERS, type StateKey } from "./element-state.js"
 import { InvalidArgument } from "./errors.js"
 import { expectOn, Not, notPrefix, Timeout } from "./expect-on.js"
-import { markSecret } from "./call-secrets.js"
+import { markSecret, REDACTED_CODE } from "./call-secrets.js"
 import { withSecrets } from "./secret-values.js"
 import { compileSafePattern } from "./patterns.js"
 import { defineTool } from "./Tool.js"
@@ -169,7 +169,8 @@ export const expectValue = defineTool({
               value === undefined ? "not a form field (not an <input>, <textarea> or <select> element)" : isPassword && value !== "" ? PASSWORD_MASK : value
             return { ok: value === wanted, actual, undecided: value === undefined }
           },
-          step: (code, not) => `await expect(${code}).${notPrefix(not)}toHaveValue(${JSON.stringify(input.value)})`
+          // A password field's value stays out of the step unless it came as a placeholder (replayed by name).
+          step: (code, not) => `await expect(${code}).${notPrefix(not)}toHaveValue(${password && input.value === wanted ? REDACTED_CODE : JSON.stringify(input.value)})`
         }).pipe(Effect.ensuring(Effect.suspend(() => (password ? markSecret(wanted) : Effect.void))))
       )
     )

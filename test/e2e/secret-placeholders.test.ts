@@ -72,13 +72,17 @@ describe("secret placeholders", () => {
   })
 
   it("keeps a password typed without a placeholder out of the exported test's steps, as the trace does", async () => {
-    const typed = { fill: "plain-fill-4417", type: "plain-type-8823", form: "plain-form-3391" }
+    const typed = { fill: "plain-fill-4417", type: "plain-type-8823", form: "plain-form-3391", asserted: "plain-assert-5521" }
     expect((await call("electron_fill", { target: "testid=passphrase-input", value: typed.fill })).isError).toBe(false)
     expect((await call("electron_type", { target: "testid=passphrase-input", text: typed.type })).isError).toBe(false)
     expect((await call("electron_fill_form", { fields: [{ target: "testid=passphrase-input", value: typed.form }] })).isError).toBe(false)
     expect((await call("electron_press_key", { target: "testid=passphrase-input", key: "w" })).isError).toBe(false)
     expect((await call("electron_press_key", { key: "j k" })).isError).toBe(false)
     expect((await call("electron_press_key", { target: "testid=passphrase-input", key: "Enter" })).isError).toBe(false)
+    // A value asserted on the password field is a password too.
+    expect((await call("electron_fill", { target: "testid=passphrase-input", value: typed.asserted })).isError).toBe(false)
+    const asserted = await call("electron_expect_value", { target: "testid=passphrase-input", value: typed.asserted })
+    expect(asserted.isError, asserted.text).toBe(false)
     // The same tools into a plain field keep their values: replaying the test types them.
     expect((await call("electron_fill", { target: "testid=ping-input", value: "plain-visible-1" })).isError).toBe(false)
     const exported = await call("electron_export_test", { name: "typed-passwords", inline: true })
