@@ -170,7 +170,8 @@ export const expectValue = defineTool({
             return { ok: value === wanted, actual, undecided: value === undefined }
           },
           // A password field's value stays out of the step unless it came as a placeholder (replayed by name).
-          step: (code, not) => `await expect(${code}).${notPrefix(not)}toHaveValue(${password && input.value === wanted ? REDACTED_CODE : JSON.stringify(input.value)})`
+          step: (code, not) =>
+            `await expect(${code}).${notPrefix(not)}toHaveValue(${password && input.value === wanted ? REDACTED_CODE : JSON.stringify(input.value)})`
         }).pipe(Effect.ensuring(Effect.suspend(() => (password ? markSecret(wanted) : Effect.void))))
       )
     )
