@@ -84,6 +84,27 @@ module.exports = {
         pathNot: ["^src/layers/driver/(ElectronDriver|errors|display|electron-runtime|process|waits|buffers|main-hooks)\\.ts$"]
       }
     },
+    // The rooms inside src/tools (docs/ARCHITECTURE.md): the snapshot model (view, fold, diff, digest) reads no other
+    // tool room; the call contract (what plugins build on) reads no tool group; plugins read only the contract and
+    // the policy helpers, never a core tool group.
+    forbid(
+      "snapshot-model-stands-alone",
+      "^src/tools/snapshot/",
+      "^src/tools/(?!snapshot/)",
+      "The snapshot model (view, fold, diff, digest, the change summary) reads only the driver and itself."
+    ),
+    forbid(
+      "contract-below-the-tool-groups",
+      "^src/tools/(contract|policy)/",
+      "^src/tools/(app|windows|navigation|observe|interact|assert|author|native|debug|eval|pipeline)/",
+      "The call contract and policy helpers are what the tool groups and plugins build on, never the reverse."
+    ),
+    forbid(
+      "plugins-use-the-contract",
+      "^src/plugins/",
+      "^src/tools/(?!(contract|policy)/)",
+      "Plugins reach the app through the call contract (contract/, policy/), like any third-party tool."
+    ),
     forbid("tools-stay-below-the-server", "^src/tools/", "^src/(server|plugins|cli|bench)/", "Tools stand on the driver, config, policy and profile."),
     forbid("plugins-stay-below-the-server", "^src/plugins/", "^src/(server|cli|bench)/", "Plugins stand on the tool contract and below."),
     forbid("server-stays-below-the-cli", "^src/server/", "^src/(cli|bench)/", "The server is composed by the CLI, never the reverse."),

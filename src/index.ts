@@ -64,14 +64,14 @@ export {
   type CallStart,
   type ObserverHooks
 } from "./plugins/observer.js"
-export { markSecret } from "./tools/call-secrets.js"
-export { Call, callHandle, type ActOptions, type CallHandle, type HandleServices, type ModalView } from "./tools/handle.js"
+export { markSecret } from "./tools/policy/call-secrets.js"
+export { Call, callHandle, type ActOptions, type CallHandle, type HandleServices, type ModalView } from "./tools/contract/handle.js"
 export { EvalPolicy, type EvalTarget } from "./eval-policy/EvalPolicy.js"
 export { ProfileSelector, ConflictingToolSelection, UnknownToolInSelection, ToolExcludedByProfile } from "./profile/ProfileSelector.js"
 // The named lists (the TOOLS.md contract) and the profile a server without `toolProfile` or `tools` selects.
 export { PROFILES, PROFILE_NAMES, CORE_TOOL_NAMES, CORE_GROUPS, DEFAULT_PROFILE, type ProfileName } from "./profile/profiles.js"
-export * from "./tools/errors.js"
-export { defineTool, type Tool, type ToolResult, type ToolServices, type OperationType } from "./tools/Tool.js"
-export { documentationManifest, type ManifestEntry } from "./tools/manifest.js"
+export * from "./tools/contract/errors.js"
+export { defineTool, type Tool, type ToolResult, type ToolServices, type OperationType } from "./tools/contract/Tool.js"
+export { documentationManifest, type ManifestEntry } from "./tools/pipeline/manifest.js"
 export { resolveElectronRuntime, type ElectronRuntime } from "./layers/driver/electron-runtime.js"
 export { VERSION } from "./version.js"

@@ -75,7 +75,7 @@ const validate = Command.make("validate", { target, json }, ({ target, json }) =
       if (app) yield* lifecycle.close(5_000).pipe(Effect.ignore)
       return gathered
     }).pipe(
-      // The in-app checks read the app through a call's handle (src/tools/handle.ts), made over these.
+      // The in-app checks read the app through a call's handle (src/tools/contract/handle.ts), made over these.
       Effect.provide(Layer.mergeAll(ElectronDriver.layer, ServerConfig.layer(defaultServerConfig), ProfileSelector.layer(defaultServerConfig))),
       Effect.ensuring(Effect.sync(() => rmSync(hookDir, { recursive: true, force: true }))),
       Effect.either

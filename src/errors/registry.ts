@@ -4,12 +4,12 @@
  * better one) and the stages of a tools/call that may raise it. Everything else derives from these rows:
  * the error classes' tags and default hints (`errorFields`, ./fields.ts), the agent-facing text and its
  * `retryable` (src/server/results.ts), the codes every tool's manifest entry lists beyond its own
- * (src/tools/manifest.ts), the codes a plugin may declare (src/plugins/Plugin.ts) and the type that holds a
- * tool's declared list to what its handler can raise (src/tools/Tool.ts). A leaf: it imports nothing.
+ * (src/tools/pipeline/manifest.ts), the codes a plugin may declare (src/plugins/Plugin.ts) and the type that holds a
+ * tool's declared list to what its handler can raise (src/tools/contract/Tool.ts). A leaf: it imports nothing.
  */
 
 /**
- * Where in a tools/call an error can come from (src/server/Dispatcher.ts, src/tools/guard.ts):
+ * Where in a tools/call an error can come from (src/server/Dispatcher.ts, src/tools/pipeline/guard.ts):
  * - `dispatch`: before the tool runs (the name resolved, the profile and plugins checked, observers asked);
  * - `call`: any call (its arguments decoded, its deadline, a defect);
  * - `files`: a tool with file arguments has them confined to --app-root before its handler runs;

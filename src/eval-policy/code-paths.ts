@@ -162,7 +162,7 @@ export const switchName = (arg: string): string | undefined => {
 
 /**
  * Switches of Electron, Chromium and Node whose value names a path, an app or a program: what they name
- * is resolved and confined to --app-root like a positional argument (src/tools/launch-policy.ts), with
+ * is resolved and confined to --app-root like a positional argument (src/tools/policy/launch-policy.ts), with
  * symlinks resolved. Switches that run code or write at a caller-chosen path (above) need --allow-eval
  * main first; with it, their path values are confined the same way. Documented in docs/SECURITY.md.
  */

@@ -12,7 +12,7 @@ import { ServerConfig } from "../layers/config/ServerConfig.js"
 import type { CallObserver } from "./observer.js"
 import type { MainHook } from "../layers/driver/ElectronDriver.js"
 import { ALL_CODES } from "../errors/registry.js"
-import { OPERATION_TYPES, type Tool } from "../tools/Tool.js"
+import { OPERATION_TYPES, type Tool } from "../tools/contract/Tool.js"
 
 export type { MainHook } from "../layers/driver/ElectronDriver.js"
 export {

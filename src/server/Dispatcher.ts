@@ -6,7 +6,7 @@
  * - `call()` resolves the name and its availability first (unknown, excluded by the profile, eval
  *   target not allowed, plugin not loaded: each with its hint, before any argument is looked at),
  *   then decodes the arguments with the tool's Schema, runs the handler through the call's stages
- *   (tools/guard.ts: the same for every tool) under the operation timeout, records failures in
+ *   (tools/pipeline/guard.ts: the same for every tool) under the operation timeout, records failures in
  *   ServerState and turns every outcome, defects included, into a tool result. Loaded plugins' call
  *   observers see every call, may add a note to its answer or refuse it first (./observers.ts). Given a progress sink (the request carried a progress token), the run sends progress
  *   while it lasts (./progress.ts).
@@ -17,12 +17,12 @@ import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { LoadedPlugins, pluginOfToolName } from "../plugins/PluginLoader.js"
 import { PROFILE_SWITCH_TOOL, ProfileSelector, type Selection } from "../profile/ProfileSelector.js"
 import { isCoreToolName } from "../profile/profiles.js"
-import { withinCallBound } from "../tools/call-bounds.js"
-import { errorCode, InvalidArgument, Timeout } from "../tools/errors.js"
-import { stagesOf } from "../tools/guard.js"
-import { inputJsonSchema, toListedTool, type ListedTool } from "../tools/json-schema.js"
+import { withinCallBound } from "../tools/contract/call-bounds.js"
+import { errorCode, InvalidArgument, Timeout } from "../tools/contract/errors.js"
+import { stagesOf } from "../tools/pipeline/guard.js"
+import { inputJsonSchema, toListedTool, type ListedTool } from "../tools/pipeline/json-schema.js"
 import { ANSWER_GRACE_MS, capTimeoutSchema, timeoutOverCap } from "./timeouts.js"
-import { isReadOnly, type Tool, type ToolServices } from "../tools/Tool.js"
+import { isReadOnly, type Tool, type ToolServices } from "../tools/contract/Tool.js"
 import { argumentsTooLarge, formatDecodeError, isArgumentObject } from "./decode.js"
 import { cancelledCall, PluginNotLoaded, unexpectedFailure, UnknownTool, type ServerError } from "./errors.js"
 import { callLimitMs, describeCall, withProgress, type ProgressSink } from "./progress.js"
@@ -32,14 +32,14 @@ import { ServerState } from "./ServerState.js"
 import { makeObserverRunner } from "./observers.js"
 import type { CallRefused } from "../plugins/observer.js"
 import { coreTools, profileSwitch, type ServerServices } from "./tools.js"
-import { cut } from "../tools/respond.js"
+import { cut } from "../tools/contract/respond.js"
 import { hideSecrets } from "../layers/config/secrets-file.js"
 
 /** Whether a url argument is a javascript: URL (anything but a string is not). */
 const isJavascriptUrl = (url: unknown): boolean => typeof url === "string" && /^\s*javascript:/i.test(url)
 
 export type { CallResult, Content } from "./results.js"
-export type { ListedTool } from "../tools/json-schema.js"
+export type { ListedTool } from "../tools/pipeline/json-schema.js"
 export type { ProgressSink, ProgressUpdate } from "./progress.js"
 
 /** A tool of any group: core (driver services), server-describing or plugin. */
@@ -131,7 +131,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         [...known.values()].filter((t) => Object.keys((inputJsonSchema(t).properties as object | undefined) ?? {}).length === 0).map((t) => t.name)
       )
 
-      // Each tool's pipeline (its stages: tools/guard.ts) is built once, from what it declares.
+      // Each tool's pipeline (its stages: tools/pipeline/guard.ts) is built once, from what it declares.
       const pipelines = new Map<string, ReturnType<typeof stagesOf<ToolServices | ServerServices>>>()
       const pipelineOf = (tool: AnyTool) => {
         let pipeline = pipelines.get(tool.name)
@@ -214,7 +214,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           const limitMs = callLimitMs(input, config.operationTimeoutMs)
           const own = (input as { timeoutMs?: unknown } | null)?.timeoutMs === limitMs
           // Every tool, core, eval, plugin or third-party, runs through the same stages (files confined, held
-          // to web dialogs, hints on DIALOG_OPEN and ELEMENT_NOT_FOUND: tools/guard.ts) inside one bound.
+          // to web dialogs, hints on DIALOG_OPEN and ELEMENT_NOT_FOUND: tools/pipeline/guard.ts) inside one bound.
           const run = withinCallBound(
             pipelineOf(tool)(input),
             limitMs + ANSWER_GRACE_MS,

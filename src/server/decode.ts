@@ -3,7 +3,7 @@
  * requires, and one readable line per argument path when the tool's Schema refuses them.
  */
 import { ParseResult } from "effect"
-import { cut } from "../tools/respond.js"
+import { cut } from "../tools/contract/respond.js"
 
 /** Bounds on a call's arguments, checked without recursion before anything formats or decodes them. */
 export const ARGUMENT_LIMITS = { depth: 32, nodes: 200_000, chars: 12_000_000 } as const

@@ -7,7 +7,7 @@ import { errorFields } from "../errors/fields.js"
 import { Timeout } from "../layers/driver/errors.js"
 import type { CallRefused } from "../plugins/observer.js"
 import type { ToolExcludedByProfile } from "../profile/ProfileSelector.js"
-import type { ToolError } from "../tools/errors.js"
+import type { ToolError } from "../tools/contract/errors.js"
 
 export class PluginNotLoaded extends Schema.TaggedError<PluginNotLoaded>()("PluginNotLoaded", {
   ...errorFields("PluginNotLoaded"),

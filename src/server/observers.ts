@@ -5,7 +5,7 @@
  *   bounded by OBSERVER_BOUNDS.beforeMs: a note it returns is added to the answer; a CallRefused it fails
  *   with ends the call with CALL_REFUSED (the first refusal wins); anything else it fails or dies with, or
  *   its time running out, is logged to stderr and the call goes on;
- * - the call runs with a fresh set of call secrets (src/tools/call-secrets.ts), so a value typed into a
+ * - the call runs with a fresh set of call secrets (src/tools/policy/call-secrets.ts), so a value typed into a
  *   password field is known when the record is made;
  * - once it ran (unless refused), the observers that have `settle` are asked, concurrently, each bounded by
  *   OBSERVER_BOUNDS.settleMs, for a note the answer carries (a clip of a failed assertion);
@@ -16,7 +16,7 @@
 import { Cause, Effect, Exit, Fiber, Option, type Scope } from "effect"
 import { CallRefused, OBSERVER_BOUNDS, type CallObserver, type CallRecord, type CallSettled, type CallStart, type ObserverHooks } from "../plugins/observer.js"
 import type { ServerConfig } from "../layers/config/ServerConfig.js"
-import { CallSecrets } from "../tools/call-secrets.js"
+import { CallSecrets } from "../tools/policy/call-secrets.js"
 import { redactArguments } from "./redact-args.js"
 import { approxTokens, type CallResult } from "./results.js"
 

@@ -12,7 +12,7 @@
 import type { ProgressToken, ServerNotification } from "@modelcontextprotocol/sdk/types.js"
 import { Clock, Duration, Effect, Ref, Schedule } from "effect"
 import { CallActivity } from "../layers/driver/waits.js"
-import { cut } from "../tools/respond.js"
+import { cut } from "../tools/contract/respond.js"
 
 /** One progress notification's content: `progress` (elapsed ms) strictly increases within a call; `total` is the call's bound (ms). */
 export interface ProgressUpdate {

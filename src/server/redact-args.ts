@@ -4,7 +4,7 @@
  * (password, passphrase, secret, …token, api key, authorization, auth, credentials, cookies, private key).
  * Secret by form, inside any string: Bearer tokens and URL credentials (ServerState's redactUrls, the
  * breadcrumb's rules). Secret by what the call did: the values it typed into a password field, which the
- * text-entry tools report (src/tools/call-secrets.ts). A copy that had to be cut (too deep, too many
+ * text-entry tools report (src/tools/policy/call-secrets.ts). A copy that had to be cut (too deep, too many
  * values, a huge string) is marked too, since it no longer says what the call was given.
  */
 import { REDACTED_MARK } from "../plugins/observer.js"

@@ -17,11 +17,11 @@ import { LoadedPlugins, PluginLoader } from "../plugins/PluginLoader.js"
 import { firstPartyPlugins } from "../plugins/registry.js"
 import { DEFAULT_PROFILE, EVAL_TOOL_NAMES, PROFILE_NAMES, PROFILES } from "../profile/profiles.js"
 import { ProfileSelector } from "../profile/ProfileSelector.js"
-import { documentationManifest } from "../tools/manifest.js"
+import { documentationManifest } from "../tools/pipeline/manifest.js"
 import { VERSION } from "../version.js"
 import { ARTIFACT_ROOTS, artifactUri, docUri, parseResourceUri, type ArtifactRoot, type DocName } from "./resource-uri.js"
 import { coreTools } from "./tools.js"
-import { cut } from "../tools/respond.js"
+import { cut } from "../tools/contract/respond.js"
 
 /** Entries of one resources/list page. */
 export const RESOURCES_PAGE_SIZE = 50

@@ -6,8 +6,8 @@
 import { writeFileSync } from "node:fs"
 import { basename, join } from "node:path"
 import { outputPath, timestampedName } from "../layers/config/paths.js"
-import type { ToolResult } from "../tools/Tool.js"
-import { errorCode, isRetryable } from "../tools/errors.js"
+import type { ToolResult } from "../tools/contract/Tool.js"
+import { errorCode, isRetryable } from "../tools/contract/errors.js"
 import type { ServerError } from "./errors.js"
 import { artifactUri } from "./resource-uri.js"
 

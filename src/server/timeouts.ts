@@ -5,7 +5,7 @@
  * the call's bound is its own limit plus a grace in which its own timeout answers (with what it waited
  * for) before the bound would cut it.
  */
-import type { ListedTool } from "../tools/json-schema.js"
+import type { ListedTool } from "../tools/pipeline/json-schema.js"
 
 /** Time after a call's own limit for its own timeout to be answered (a last check, the failure's details). */
 export const ANSWER_GRACE_MS = 2_000

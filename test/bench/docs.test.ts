@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { CORE_GROUPS, DEFAULT_PROFILE, PROFILE_NAMES, PROFILES } from "../../src/profile/profiles.js"
-import type { ManifestEntry } from "../../src/tools/manifest.js"
+import type { ManifestEntry } from "../../src/tools/pipeline/manifest.js"
 import { PROFILES_BEGIN, PROFILES_END, renderReadmeProfiles, spliceProfiles } from "../../src/bench/docs/readme-profiles.js"
 import { groupTools, loadReferenceInput, parameterRows, pluginApiRows, renderToolsReference, typeOf } from "../../src/bench/docs/tools-reference.js"
 

@@ -1,6 +1,6 @@
 /**
  * Issue 24, item 1 end to end: every tool, core or plugin (first-party and third-party), runs through the
- * same stages (src/tools/guard.ts). With a confirm() that opens while the call waits, a core action
+ * same stages (src/tools/pipeline/guard.ts). With a confirm() that opens while the call waits, a core action
  * (electron_click waiting for an element), electron_fill_form, a perf plugin tool and a third-party
  * plugin's tool each answer DIALOG_OPEN naming the dialog, long before the operation bound (20 s) and
  * their own waits (15 s). With a confirm already open, plugin tools answer DIALOG_OPEN with the way to

@@ -1,6 +1,6 @@
 /**
  * Issue 42: electron_fill and electron_type tell a plain input or textarea by one selector count
- * (src/tools/editor.ts: isPlainField) instead of the editor probe's page function (eleven CDP commands).
+ * (src/tools/interact/editor.ts: isPlainField) instead of the editor probe's page function (eleven CDP commands).
  * Checked here on Chromium against the probe itself: whatever the count calls plain, the probe reads as a
  * `field`; inputs inside Monaco, CodeMirror 6 and 5 containers, contenteditable hosts, a textarea holding
  * text and a missing target are left to the probe; a target in two places is not plain. Over MCP on the
@@ -10,7 +10,7 @@
 import { chromium, type Browser, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sampleAppPath } from "../../src/samples.js"
-import { isPlainField, probeEditor } from "../../src/tools/editor.js"
+import { isPlainField, probeEditor } from "../../src/tools/interact/editor.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 
 let browser: Browser

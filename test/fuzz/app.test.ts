@@ -18,7 +18,7 @@ import { checkResult, fieldsOf, FuzzTally, fuzzSeed, planCalls, runCalls, type C
 import { type Tool } from "../../src/index.js"
 import { sampleAppPath } from "../../src/samples.js"
 import { coreTools } from "../../src/server/tools.js"
-import { manifestEntry } from "../../src/tools/manifest.js"
+import { manifestEntry } from "../../src/tools/pipeline/manifest.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 import { descendants, waitAllGone } from "../support/processes.js"
 import { DISRUPTIVE_TOOLS, fuzzableTools, guardProcess, printTable, type ProcessGuard } from "./support.js"

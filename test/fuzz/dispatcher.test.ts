@@ -14,7 +14,7 @@ import { join } from "node:path"
 import { checkResult, FuzzTally, fuzzSeed, nested, planCalls, runCalls, mayDecode, wouldDecode } from "../../src/bench/fuzz/index.js"
 import { coreLayer, Dispatcher } from "../../src/index.js"
 import { coreTools } from "../../src/server/tools.js"
-import { manifestEntry } from "../../src/tools/manifest.js"
+import { manifestEntry } from "../../src/tools/pipeline/manifest.js"
 import { descendants, isAlive } from "../support/processes.js"
 import { guardProcess, printTable, type ProcessGuard } from "./support.js"
 

@@ -5,7 +5,7 @@
 import { FuzzTally } from "../../src/bench/fuzz/index.js"
 import type { Tool } from "../../src/index.js"
 import { coreTools } from "../../src/server/tools.js"
-import { isReadOnly } from "../../src/tools/Tool.js"
+import { isReadOnly } from "../../src/tools/contract/Tool.js"
 
 export interface ProcessGuard {
   /** What happened since the guard started, readable. */

@@ -4,8 +4,8 @@
  * would be unused, which fails the typecheck. (test/unit/error-registry.test.ts checks the same on a fixture.)
  */
 import { Effect, Schema } from "effect"
-import { AppNotRunning } from "../../src/tools/errors.js"
-import { defineTool, type Tool } from "../../src/tools/Tool.js"
+import { AppNotRunning } from "../../src/tools/contract/errors.js"
+import { defineTool, type Tool } from "../../src/tools/contract/Tool.js"
 
 const overDeclared = defineTool({
   name: "types_over_declared",

@@ -1,6 +1,6 @@
 /**
  * The annotations hosts approve calls by tell the truth: what runs caller code or changes the app is
- * destructive, what reaches URLs or files is open-world (src/tools/annotations.ts), as tools/list lists them.
+ * destructive, what reaches URLs or files is open-world (src/tools/contract/annotations.ts), as tools/list lists them.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { mkdtempSync } from "node:fs"
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createServer } from "../../src/index.js"
 import { firstPartyPlugins } from "../../src/plugins/registry.js"
-import { OVERRIDES } from "../../src/tools/annotations.js"
+import { OVERRIDES } from "../../src/tools/contract/annotations.js"
 
 describe("tool annotations", () => {
   it("destructive for caller code and app changes, open-world for URLs and files, as tools/list carries them", async () => {

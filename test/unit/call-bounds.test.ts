@@ -1,11 +1,11 @@
 /**
- * One bound per tool call (src/tools/call-bounds.ts): the operation timeout and a reason given from a
+ * One bound per tool call (src/tools/contract/call-bounds.ts): the operation timeout and a reason given from a
  * callback end the call with that failure, after the call's own finalizers ran; a result or a failure of
  * its own passes through; an interrupted caller stops the call.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, FiberRef, Ref } from "effect"
-import { CurrentCall, withinCallBound } from "../../src/tools/call-bounds.js"
+import { CurrentCall, withinCallBound } from "../../src/tools/contract/call-bounds.js"
 
 describe("withinCallBound", () => {
   it.effect("passes a result and a failure of the call through", () =>

@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 1: the stages every tool call runs through (src/tools/guard.ts), from what the tool
+ * Issue 24, item 1: the stages every tool call runs through (src/tools/pipeline/guard.ts), from what the tool
  * declares (Tool.ts). Over test doubles of the driver's services (a running app, and web dialogs the test
  * fires): a dialog the call did not claim ends a page-touching call with DIALOG_OPEN (the handler is
  * interrupted), a dialog its own action claimed leaves its result to it, a tool that declares it touches
@@ -30,10 +30,10 @@ import { AppSession } from "../../src/layers/driver/session.js"
 import { PluginLoader } from "../../src/plugins/PluginLoader.js"
 import { firstPartyPlugins } from "../../src/plugins/registry.js"
 import { ProfileSelector } from "../../src/profile/ProfileSelector.js"
-import { runStages } from "../../src/tools/guard.js"
-import { manifestEntry } from "../../src/tools/manifest.js"
-import { argumentsAt } from "../../src/tools/tool-args.js"
-import { defineTool, type Tool } from "../../src/tools/Tool.js"
+import { runStages } from "../../src/tools/pipeline/guard.js"
+import { manifestEntry } from "../../src/tools/pipeline/manifest.js"
+import { argumentsAt } from "../../src/tools/contract/tool-args.js"
+import { defineTool, type Tool } from "../../src/tools/contract/Tool.js"
 
 /** A driver with a running app whose web dialogs the test opens; only what the stages use. */
 const fakeDriver = Effect.gen(function* () {

@@ -6,8 +6,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, type Layer, TestClock } from "effect"
 import { Snapshots, type PageChanges, type Surface } from "../../src/layers/driver/ElectronDriver.js"
-import { changeSummary, DIGEST_CHARS, SUMMARY_TIME_BOX_MS } from "../../src/tools/act.js"
-import { viewSnapshot } from "../../src/tools/snapshot-view.js"
+import { changeSummary, DIGEST_CHARS, SUMMARY_TIME_BOX_MS } from "../../src/tools/interact/act.js"
+import { viewSnapshot } from "../../src/tools/snapshot/snapshot-view.js"
 
 /** A page with `n` task rows (each a checkbox and two buttons), refs from e100 (6 a row). */
 const page = (n: number, extra: ReadonlyArray<string> = []) =>

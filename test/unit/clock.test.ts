@@ -11,7 +11,7 @@ import { defaultServerConfig, ServerConfig } from "../../src/layers/config/Serve
 import { AppLifecycle, Dialogs, MainProcess, PageOps, Snapshots, Windows } from "../../src/layers/driver/ElectronDriver.js"
 import { ProfileSelector } from "../../src/profile/ProfileSelector.js"
 import { mainSource } from "../../src/layers/driver/selectors.js"
-import { NeedsMainProcess } from "../../src/tools/errors.js"
+import { NeedsMainProcess } from "../../src/tools/contract/errors.js"
 import { clockControl } from "../../src/plugins/clock/tool.js"
 import { mainClock, type MainClockCommand, type MainClockState } from "../../src/plugins/clock/main-clock.js"
 import { formatDuration, parseDuration, parseTime } from "../../src/plugins/clock/time.js"

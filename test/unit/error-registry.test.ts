@@ -12,8 +12,8 @@ import * as Errors from "../../src/index.js"
 import { InternalError, PluginNotLoaded, UnknownTool } from "../../src/server/errors.js"
 import { errorResult } from "../../src/server/results.js"
 import { CallRefused } from "../../src/plugins/observer.js"
-import { manifestEntry } from "../../src/tools/manifest.js"
-import { defineTool, type Tool } from "../../src/tools/Tool.js"
+import { manifestEntry } from "../../src/tools/pipeline/manifest.js"
+import { defineTool, type Tool } from "../../src/tools/contract/Tool.js"
 import { Effect, Schema } from "effect"
 
 const root = join(import.meta.dirname, "..", "..")

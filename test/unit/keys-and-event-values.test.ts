@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { safeValue } from "../../src/tools/event-values.js"
-import { isKeyName, MAX_PRESSES, parseKeys } from "../../src/tools/keys.js"
+import { safeValue } from "../../src/tools/observe/event-values.js"
+import { isKeyName, MAX_PRESSES, parseKeys } from "../../src/tools/interact/keys.js"
 
 const parse = (key: string) => Effect.runSync(Effect.either(parseKeys(key)))
 

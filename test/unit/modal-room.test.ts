@@ -1,5 +1,5 @@
 /**
- * Issue 35: the modal room (src/layers/driver/modal-room.ts) and its rows (src/tools/modal-rows.ts). One list
+ * Issue 35: the modal room (src/layers/driver/modal-room.ts) and its rows (src/tools/modal/modal-rows.ts). One list
  * of every open state with a ref per control, refs stable while a state is open and never reused, resolved
  * in one place; a beforeunload's Leave/Stay, a prompt's text box with its default, a message box's buttons
  * and checkbox, a popped-up menu's items; nothing shown while nothing is open.
@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest"
 import { ModalRoom, type NativeRead } from "../../src/layers/driver/modal-room.js"
 import type { PendingDialog, Surface } from "../../src/layers/driver/ElectronDriver.js"
-import { modalRowsText, stateRows } from "../../src/tools/modal-rows.js"
+import { modalRowsText, stateRows } from "../../src/tools/modal/modal-rows.js"
 
 const w1 = { id: "w1", closed: false, facts: { webContentsId: 3 } } as unknown as Surface
 const dialog = (type: string, message: string, defaultValue = ""): PendingDialog => ({ window: "w1", type, message, defaultValue, dialog: {} as never })

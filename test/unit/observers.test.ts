@@ -9,7 +9,7 @@ import { definePlugin, type CallRecord, type CallObserver, CallRefused, type Cal
 import { PluginLoader } from "../../src/plugins/PluginLoader.js"
 import { Dispatcher } from "../../src/server/Dispatcher.js"
 import { coreLayer } from "../../src/server/Stagewright.js"
-import { markSecret } from "../../src/tools/call-secrets.js"
+import { markSecret } from "../../src/tools/policy/call-secrets.js"
 
 const records = Effect.runSync(Queue.unbounded<CallRecord>())
 let handled = 0

@@ -1,12 +1,12 @@
 /**
- * Caller patterns matched in the server run on RE2 (src/tools/patterns.ts): the shapes that make V8's
+ * Caller patterns matched in the server run on RE2 (src/tools/policy/patterns.ts): the shapes that make V8's
  * RegExp backtrack for ever answer in linear time with the right result; what RE2 cannot run is refused
  * with INVALID_ARGUMENT; the network plugin's URL patterns and globs become RE2-backed functions.
  */
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { toMatcher } from "../../src/plugins/network/routes.js"
-import { compileGlob, compileSafePattern } from "../../src/tools/patterns.js"
+import { compileGlob, compileSafePattern } from "../../src/tools/policy/patterns.js"
 
 const a = (n: number) => "a".repeat(n)
 const refusal = (source: string, flags?: string) => Effect.flip(compileSafePattern(source, flags))

@@ -11,7 +11,7 @@ import { join } from "node:path"
 import { createServer } from "../../src/index.js"
 import { firstPartyPlugins } from "../../src/plugins/registry.js"
 import { PROFILE_NAMES } from "../../src/profile/profiles.js"
-import { PORTABLE_KEYWORDS } from "../../src/tools/json-schema.js"
+import { PORTABLE_KEYWORDS } from "../../src/tools/pipeline/json-schema.js"
 import { inMemoryClient } from "../support/mcp.js"
 
 /** Every problem of one schema position, with its path. */

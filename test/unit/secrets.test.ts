@@ -8,8 +8,8 @@ import ts from "typescript"
 import type { AppSession, RecordedStep } from "../../src/layers/driver/ElectronDriver.js"
 import { maskPasswordValues } from "../../src/layers/driver/snapshot-ops.js"
 import { MAX_BREADCRUMB_CHARS, redactMessage, redactUrls, stringLeaves } from "../../src/server/ServerState.js"
-import { renderTest, testNameProblem } from "../../src/tools/author.js"
-import { codeString, selectorCode } from "../../src/tools/step-code.js"
+import { renderTest, testNameProblem } from "../../src/tools/author/author.js"
+import { codeString, selectorCode } from "../../src/tools/contract/step-code.js"
 
 describe("breadcrumb redaction works on the stored text", () => {
   it("cuts a URL argument in the form Playwright printed it (normalised, percent-encoded)", () => {

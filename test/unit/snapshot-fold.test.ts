@@ -5,9 +5,9 @@
  * at a line and says what it left out.
  */
 import { describe, expect, it } from "vitest"
-import { foldSnapshot, lineInfo, listRows, parseExpand, type Expansion } from "../../src/tools/snapshot-fold.js"
-import { markCutSubtrees } from "../../src/tools/snapshot-diff.js"
-import { compactSnapshot, cutToBudget, viewDiff, viewSnapshot, withinBudget } from "../../src/tools/snapshot-view.js"
+import { foldSnapshot, lineInfo, listRows, parseExpand, type Expansion } from "../../src/tools/snapshot/snapshot-fold.js"
+import { markCutSubtrees } from "../../src/tools/snapshot/snapshot-diff.js"
+import { compactSnapshot, cutToBudget, viewDiff, viewSnapshot, withinBudget } from "../../src/tools/snapshot/snapshot-view.js"
 
 const titles = Array.from({ length: 30 }, (_, i) => `Task number ${i + 1}${i === 6 ? " #7" : ""}`)
 

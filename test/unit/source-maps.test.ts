@@ -8,7 +8,7 @@ import { buildSync } from "esbuild"
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { makeMapper, MAX_BYTES } from "../../src/tools/source-maps.js"
+import { makeMapper, MAX_BYTES } from "../../src/tools/debug/source-maps.js"
 
 const SOURCE = ["export function boom(): never {", "  throw new Error('boom')", "}", "boom()", ""].join("\n")
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { refCodeFromSnapshot, selectorCode } from "../../src/tools/step-code.js"
+import { refCodeFromSnapshot, selectorCode } from "../../src/tools/contract/step-code.js"
 
 describe("step code without a round trip", () => {
   it("writes a selector target as its own code, shorthands as their getBy* call", () => {

@@ -337,7 +337,7 @@ const renderAnnotations = (tools: ReadonlyArray<ManifestEntry>): Array<string> =
   return [
     "## Annotations",
     "",
-    "The MCP annotations each tool carries in `tools/list`, decided in one place (`src/tools/annotations.ts`): a tool that runs caller code or changes the app's state is not read-only and is destructive (only a tool that adds a record and leaves the app alone is not); a tool that reaches URLs, processes or the file system is open-world. Hosts that approve calls by these hints ask before every destructive one.",
+    "The MCP annotations each tool carries in `tools/list`, decided in one place (`src/tools/contract/annotations.ts`): a tool that runs caller code or changes the app's state is not read-only and is destructive (only a tool that adds a record and leaves the app alone is not); a tool that reaches URLs, processes or the file system is open-world. Hosts that approve calls by these hints ask before every destructive one.",
     "",
     `${count((a) => a.readOnlyHint)} read-only, ${count((a) => a.destructiveHint === true)} destructive, ${count((a) => a.openWorldHint)} open-world of ${tools.length}.`,
     "",

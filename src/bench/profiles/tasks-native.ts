@@ -234,7 +234,7 @@ export const consoleAfterAction: TaskDef = {
     }
     if (!agent.has("electron_eval_renderer")) {
       // Without a console tool: the server tells new console errors in the answer of the call that caused
-      // them (src/tools/new-errors.ts); else the page shows what failed, and a careful agent reads it there.
+      // them (src/tools/pipeline/new-errors.ts); else the page shows what failed, and a careful agent reads it there.
       const told = clicked
         .split("\n")
         .filter((l) => /^Console error \(\w+\): /.test(l))

@@ -1,7 +1,7 @@
 /**
  * The operator's secrets (`--secrets FILE`, dotenv format): `NAME=value` lines, `export ` allowed, values
  * optionally in single or double quotes (double quotes understand \n, \" and \\), `#` comments and blank
- * lines skipped. The agent refers to a secret as `{{secret:NAME}}` (src/tools/secret-values.ts); its
+ * lines skipped. The agent refers to a secret as `{{secret:NAME}}` (src/tools/policy/secret-values.ts); its
  * value is substituted only at the page and never returned or recorded.
  */
 import { readRegularFile } from "./read-file.js"

@@ -1,5 +1,5 @@
 /**
- * What the driver knows of the tool call it runs in (set by the call's bounds in src/tools/call-bounds.ts):
+ * What the driver knows of the tool call it runs in (set by the call's bounds in src/tools/contract/call-bounds.ts):
  * when the call must be over. Outside a call it is undefined. (The web dialogs a call claims as its own
  * are the modal room's: ./modal-room.ts.)
  */

@@ -44,7 +44,7 @@ export const wireSession = (session: AppSession) => {
 /**
  * Checks a launch request before anything starts; resolves the runtime and the app path (relative paths
  * against cwd, as the tools' launch policy resolved them). What an agent may launch is decided above
- * the driver (src/tools/launch-policy.ts); the operator's own launches (the production CLI) come here directly.
+ * the driver (src/tools/policy/launch-policy.ts); the operator's own launches (the production CLI) come here directly.
  */
 export const prepareLaunch = Effect.fn("ElectronDriver.prepareLaunch")(function* (options: LaunchOptions, appRoot?: string) {
   const runtime = options.executablePath

@@ -12,7 +12,7 @@ export const REF_PATTERN = /^(?:[vg]\d+)?(?:f\d+)?e\d+$/
 /**
  * Our selector shorthands, the one table: each is rewritten to the engine Playwright's getBy* locator uses,
  * segment by segment, so they chain with `>>` like any selector (`testid=row >> nth=2`), and recorded as
- * that getBy* call (src/tools/step-code.ts). A quoted value matches exactly (case-sensitive); an unquoted
+ * that getBy* call (src/tools/contract/step-code.ts). A quoted value matches exactly (case-sensitive); an unquoted
  * one matches case-insensitively as a substring (a test id always exactly).
  */
 export interface SelectorShorthand {

@@ -97,7 +97,7 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
       return Effect.fail(
         new InvalidArgument({ message: "target is empty", hint: 'Pass a ref like e12 from electron_snapshot, or a selector like role=button[name="Save"].' })
       )
-    // A menu row's ref (src/tools/menu-rows.ts) is answered by electron_click alone.
+    // A menu row's ref (src/tools/modal/menu-rows.ts) is answered by electron_click alone.
     if (/^m\d+$/.test(trimmed)) {
       return Effect.fail(
         new InvalidArgument({

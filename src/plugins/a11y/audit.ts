@@ -9,11 +9,11 @@ import { createRequire } from "node:module"
 import { type Surface } from "../../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { OperationFailed } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
-import { Target } from "../../tools/shapes.js"
+import { OperationFailed } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
+import { Target } from "../../tools/contract/shapes.js"
 import { describeMarked, label, MARK, pageFunction } from "./refs.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 const IMPACTS = ["minor", "moderate", "serious", "critical"] as const
 type Impact = (typeof IMPACTS)[number]

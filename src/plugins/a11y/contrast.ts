@@ -4,10 +4,10 @@
  * with translucent layers blended; text over a background image is reported as unknown.
  */
 import { Effect, Schema } from "effect"
-import { defineTool } from "../../tools/Tool.js"
-import { Target } from "../../tools/shapes.js"
+import { defineTool } from "../../tools/contract/Tool.js"
+import { Target } from "../../tools/contract/shapes.js"
 import { describeMarked, label, MARK, pageFunction } from "./refs.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 interface Measured {
   readonly text: string

@@ -3,10 +3,10 @@
  * focused element. Role, name and ref come from the element's aria snapshot (see refs.ts).
  */
 import { Effect, Schema } from "effect"
-import { defineTool } from "../../tools/Tool.js"
-import { Target } from "../../tools/shapes.js"
+import { defineTool } from "../../tools/contract/Tool.js"
+import { Target } from "../../tools/contract/shapes.js"
 import { describeMarked, label, MARK } from "./refs.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 /** Reads the focused element: a stable key per element, and marks it with `attr="<index>"`. */
 const readFocus = (a: { attr: string; index: number }) => {

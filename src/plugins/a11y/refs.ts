@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { type Surface } from "../../layers/driver/ElectronDriver.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 export { pageFunction } from "../../layers/driver/ElectronDriver.js"
 
 export const MARK = "data-sw-mark"

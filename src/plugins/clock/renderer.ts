@@ -8,7 +8,7 @@
 import { Effect } from "effect"
 import { sessionLocal } from "../../layers/driver/ElectronDriver.js"
 import type { MainClockAction } from "./main-clock.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export interface RendererClock {
   installed: boolean

@@ -4,13 +4,13 @@
  * caller code: the main-process clock is this plugin's own.
  */
 import { Effect, Schema } from "effect"
-import { InvalidArgument, NeedsMainProcess } from "../../tools/errors.js"
-import { answer } from "../../tools/respond.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument, NeedsMainProcess } from "../../tools/contract/errors.js"
+import { answer } from "../../tools/contract/respond.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { mainClock, type MainClockAction, type MainClockCommand, type MainClockState } from "./main-clock.js"
 import { applyRenderer, rendererClock, windowTimes, type RendererCommand, type WindowTime } from "./renderer.js"
 import { formatDuration, parseDuration, parseTime } from "./time.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 const ACTIONS = ["install", "set", "advance", "run", "pause", "resume", "status", "uninstall"] as const
 /** run fires every timer on the way (an animation-frame loop 60 times a second): bounded. */

@@ -6,11 +6,11 @@
  */
 import { Effect, Schema } from "effect"
 import { AppLifecycle } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { WindowId } from "../../tools/shapes.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { WindowId } from "../../tools/contract/shapes.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export const zoom = defineTool({
   name: "electron_emulation_zoom",

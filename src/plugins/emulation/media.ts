@@ -7,10 +7,10 @@
  */
 import { Effect, Schema } from "effect"
 import { sessionLocal, type AppSession } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 /** Reads matchMedia queries in every open window. */
 export const readMedia = (session: AppSession, queries: ReadonlyArray<string>) =>

@@ -4,11 +4,11 @@
  */
 import { Effect, Schema } from "effect"
 import { type ElectronModule } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import type { InvokeHandlers, IpcState } from "./recorder.js"
 import { Args, Channel, OptionalWindow, preview, requireRecorder, webContentsIdOf } from "./shared.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 type InvokeOutcome =
   | { readonly kind: "no-handler"; readonly channels: ReadonlyArray<string> }

@@ -3,10 +3,10 @@
  */
 import { Effect, Schema } from "effect"
 import { type ElectronModule } from "../../layers/driver/ElectronDriver.js"
-import { defineTool } from "../../tools/Tool.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import type { InvokeHandlers, IpcEntry, IpcState } from "./recorder.js"
 import { label, requireRecorder, time, windowIdsByWebContents } from "./shared.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 interface ChannelInfo {
   readonly channel: string

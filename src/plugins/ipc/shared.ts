@@ -4,9 +4,9 @@
  */
 import { Effect, Schema } from "effect"
 import { type Surface } from "../../layers/driver/ElectronDriver.js"
-import { OperationFailed } from "../../tools/errors.js"
-import { WindowId } from "../../tools/shapes.js"
-import { callHandle } from "../../tools/handle.js"
+import { OperationFailed } from "../../tools/contract/errors.js"
+import { WindowId } from "../../tools/contract/shapes.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export const Channel = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({ description: "IPC channel, e.g. tasks:save" })
 export const Args = Schema.optional(Schema.Array(Schema.Unknown).pipe(Schema.maxItems(20))).annotations({ description: "arguments (JSON values), default []" })

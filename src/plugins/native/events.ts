@@ -5,9 +5,9 @@
  */
 import { Effect, Schema } from "effect"
 import { type ElectronModule, type MainValue } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
-import { callHandle } from "../../tools/handle.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 interface Emitted {
   readonly listeners: number

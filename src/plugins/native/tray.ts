@@ -5,10 +5,10 @@
  */
 import { Effect, Schema } from "effect"
 import { type ElectronModule, type MainValue } from "../../layers/driver/ElectronDriver.js"
-import { ElementNotFound, InvalidArgument, NotInteractable } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { ElementNotFound, InvalidArgument, NotInteractable } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { discoverTrays } from "./discover.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 interface TrayItem {
   readonly label: string

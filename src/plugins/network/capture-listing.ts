@@ -4,7 +4,7 @@
  */
 import type { Fiber } from "effect"
 import type { Request } from "playwright-core"
-import { answer, bounded, cut, moreLine } from "../../tools/respond.js"
+import { answer, bounded, cut, moreLine } from "../../tools/contract/respond.js"
 import { ENTRIES_MAX, entryLine, type Body, type BodyFolder, type Entry, type Filter } from "./capture-store.js"
 
 /** A session's capture: its settings, its entries and what it is still reading. */

@@ -9,10 +9,10 @@ import type { Request } from "playwright-core"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { sessionLocal, type AppSession, type ElectronModule } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { answer, cut } from "../../tools/respond.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { answer, cut } from "../../tools/contract/respond.js"
 import { details, listing, type Capture } from "./capture-listing.js"
-import { defineTool } from "../../tools/Tool.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { pluginSettings } from "../Plugin.js"
 import { NetworkConfig } from "./config.js"
 import {
@@ -31,7 +31,7 @@ import {
 } from "./capture-store.js"
 import type { MainBody, MainNetState, MainRequest } from "./main-hook.js"
 import { matchesUrl, Pattern, toMatcher } from "./routes.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 /** Responses that may never end: their bodies are not read. */
 const STREAMS = new Set(["media", "eventsource", "websocket"])

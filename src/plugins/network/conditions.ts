@@ -6,10 +6,10 @@
  */
 import { Effect, Schema } from "effect"
 import { sessionLocal, type AppSession } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 interface Conditions {
   offline: boolean

@@ -13,12 +13,12 @@ import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { readRegularFile } from "../../layers/config/read-file.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { sessionLocal } from "../../layers/driver/ElectronDriver.js"
-import { confine } from "../../tools/confine.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { confine } from "../../tools/policy/confine.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { matchesUrl, Pattern, routesOf, toMatcher } from "./routes.js"
-import { answer, bounded, moreLine } from "../../tools/respond.js"
-import { callHandle } from "../../tools/handle.js"
+import { answer, bounded, moreLine } from "../../tools/contract/respond.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 const MAX_ENTRIES = 2_000
 const MAX_BODY = 5_000_000

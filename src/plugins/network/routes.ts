@@ -10,11 +10,11 @@ import { existsSync } from "node:fs"
 import type { BrowserContext, Route } from "playwright-core"
 import { sessionLocal, type AppSession } from "../../layers/driver/ElectronDriver.js"
 import { classifyServedBody } from "../../eval-policy/code-paths.js"
-import { allowsCode } from "../../tools/code-gate.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { compileGlob, compileSafePattern } from "../../tools/patterns.js"
-import { defineTool } from "../../tools/Tool.js"
-import { callHandle } from "../../tools/handle.js"
+import { allowsCode } from "../../tools/policy/code-gate.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { compileGlob, compileSafePattern } from "../../tools/policy/patterns.js"
+import { defineTool } from "../../tools/contract/Tool.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export const ABORT_REASONS = [
   "failed",
@@ -74,7 +74,7 @@ export const routesOf = (session: AppSession): Array<MockedRoute> => routes.of(s
 /**
  * Whether a request URL matches a route's pattern. Always a function, so playwright-core never builds a
  * RegExp of its own from a caller's glob (its glob regex backtracks in this process): the pattern runs on
- * RE2 (tools/patterns.ts); a URL too long for the pattern's matching bound does not match.
+ * RE2 (tools/policy/patterns.ts); a URL too long for the pattern's matching bound does not match.
  */
 export type UrlMatcher = (url: URL) => boolean
 

@@ -7,11 +7,11 @@ import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
-import { Target } from "../../tools/shapes.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
+import { Target } from "../../tools/contract/shapes.js"
 import { cdpSession, LOAD_BUILTIN, ProcessTarget, resolveTarget, send, targetName } from "./shared.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export interface CpuProfile {
   readonly nodes: ReadonlyArray<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }>

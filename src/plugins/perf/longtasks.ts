@@ -3,10 +3,10 @@
  * ('longtask') the tool installs in the page; each call drains what it recorded (bounded to 500).
  */
 import { Effect, Schema } from "effect"
-import { InvalidArgument } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
-import { Target, WindowId } from "../../tools/shapes.js"
-import { callHandle } from "../../tools/handle.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
+import { Target, WindowId } from "../../tools/contract/shapes.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 interface LongTask {
   readonly start: number

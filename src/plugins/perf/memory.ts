@@ -7,11 +7,11 @@ import { writeFileSync } from "node:fs"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { type MainError, type Surface } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { cdpSession, kb, LOAD_BUILTIN, ProcessTarget, resolveTarget, send, targetName } from "./shared.js"
 import { chart, slopePerSecond } from "./chart.js"
-import { callHandle, type HandleServices } from "../../tools/handle.js"
+import { callHandle, type HandleServices } from "../../tools/contract/handle.js"
 
 const readMain = Effect.gen(function* () {
   const call = yield* callHandle

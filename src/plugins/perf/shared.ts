@@ -5,7 +5,7 @@
 import { Effect, Schema } from "effect"
 import type { CDPSession } from "playwright-core"
 import { type Surface } from "../../layers/driver/ElectronDriver.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 export { pageFunction } from "../../layers/driver/ElectronDriver.js"
 
 export const ProcessTarget = Schema.String.pipe(Schema.pattern(/^(main|w\d+)$/)).annotations({

@@ -2,9 +2,9 @@
  * electron_perf_startup: the last launch's timeline, each figure labelled with where it comes from.
  */
 import { Effect, Schema } from "effect"
-import { defineTool } from "../../tools/Tool.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { pageFunction } from "./shared.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 interface PageTiming {
   readonly timeOrigin: number

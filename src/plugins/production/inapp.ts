@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import type { BrowserWindowHandle, ElectronModule, MainValue, Surface } from "../../layers/driver/ElectronDriver.js"
 import type { AppFacts, WebPrefsFacts, WindowFacts } from "./checklist.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 /**
  * Installed in the main process (serialized: self-contained). Wraps, for what happens from now on:

@@ -5,8 +5,8 @@
 import { Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
-import { confine } from "../../tools/confine.js"
-import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
+import { confine } from "../../tools/policy/confine.js"
+import { InvalidArgument, OperationFailed } from "../../tools/contract/errors.js"
 import { findBuilds, type BuildInfo } from "./build.js"
 
 export const BuildPath = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_000)).annotations({

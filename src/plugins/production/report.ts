@@ -3,7 +3,7 @@
  * its reason) and evaluating them. Used by electron_production_report and `stagewright production validate`.
  */
 import { Effect } from "effect"
-import type { HandleServices } from "../../tools/handle.js"
+import type { HandleServices } from "../../tools/contract/handle.js"
 import { buildFacts, type BuildInfo } from "./build.js"
 import { evaluate, type AppFacts, type Facts, type NotRun, type Report } from "./checklist.js"
 import { appFacts } from "./inapp.js"

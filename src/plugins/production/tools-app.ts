@@ -3,13 +3,13 @@
  * security checklist.
  */
 import { Effect, Schema } from "effect"
-import { defineTool } from "../../tools/Tool.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { describeBuild } from "./build.js"
 import { formatReport } from "./checklist.js"
 import { appFacts, describeWindow } from "./inapp.js"
 import { BuildPath, newestBuild } from "./locate.js"
 import { gather } from "./report.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export const audit = defineTool({
   name: "electron_production_audit",

@@ -3,13 +3,13 @@
  */
 import { Effect, Schema } from "effect"
 import { AppLifecycle } from "../../layers/driver/ElectronDriver.js"
-import { LaunchFailed, OperationFailed } from "../../tools/errors.js"
-import { TimeoutMs } from "../../tools/shapes.js"
-import { vetLaunch } from "../../tools/launch-policy.js"
-import { defineTool } from "../../tools/Tool.js"
+import { LaunchFailed, OperationFailed } from "../../tools/contract/errors.js"
+import { TimeoutMs } from "../../tools/contract/shapes.js"
+import { vetLaunch } from "../../tools/policy/launch-policy.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { checkAsar, describeBuild, readFuses, type BuildInfo } from "./build.js"
 import { BuildPath, buildsAt, newestBuild, promise } from "./locate.js"
-import { bounded, moreLine } from "../../tools/respond.js"
+import { bounded, moreLine } from "../../tools/contract/respond.js"
 
 export const findBuild = defineTool({
   name: "electron_production_find_build",

@@ -4,11 +4,11 @@
  * put, delete or clear records. A database or store that does not exist is never created.
  */
 import { Effect, Schema } from "effect"
-import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
-import { cut } from "../../tools/respond.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument, OperationFailed } from "../../tools/contract/errors.js"
+import { cut } from "../../tools/contract/respond.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { OptionalWindow, Origin, pageFor } from "./windows.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export interface DatabaseInfo {
   readonly name: string

@@ -6,11 +6,11 @@
 import { Effect, Schema } from "effect"
 import { lstat, rm } from "node:fs/promises"
 import { type ElectronModule } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument, OperationFailed } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { insideUserData, userDataPath } from "./userdata.js"
 import { originOf } from "./windows.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 /** Electron's clearStorageData storage names. */
 const STORAGES = ["cookies", "filesystem", "indexdb", "localstorage", "shadercache", "websql", "serviceworkers", "cachestorage"] as const

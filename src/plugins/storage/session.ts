@@ -4,10 +4,10 @@
  */
 import { Effect, Schema } from "effect"
 import { type BrowserWindowHandle } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument, OperationFailed } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { OptionalWindow } from "./windows.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export interface Cookie {
   readonly name: string

@@ -3,12 +3,12 @@
  * databases with their stores and record counts, and the cookies (values hidden unless asked for).
  */
 import { Effect, Schema } from "effect"
-import { defineTool } from "../../tools/Tool.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { databaseLines, readDatabases } from "./indexeddb.js"
 import { cookiesOf, describeCookie, shownCookie, type Cookie } from "./session.js"
 import { storageInPage } from "./web.js"
 import { OptionalWindow, Origin, pageFor } from "./windows.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 const MAX_COOKIES = 50
 const MAX_KEYS = 20

@@ -7,10 +7,10 @@ import { lstat, open, readdir } from "node:fs/promises"
 import { isAbsolute, join, relative, resolve, sep } from "node:path"
 import { realPathOf } from "../../layers/config/paths.js"
 import { type ElectronModule } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument, OperationFailed, PathNotAllowed } from "../../tools/errors.js"
-import { confine } from "../../tools/confine.js"
-import { defineTool } from "../../tools/Tool.js"
-import { callHandle } from "../../tools/handle.js"
+import { InvalidArgument, OperationFailed, PathNotAllowed } from "../../tools/contract/errors.js"
+import { confine } from "../../tools/policy/confine.js"
+import { defineTool } from "../../tools/contract/Tool.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export const userDataPath = Effect.gen(function* () {
   const call = yield* callHandle

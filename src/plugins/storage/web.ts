@@ -2,10 +2,10 @@
  * electron_storage_local: local and session storage (read, set, remove, clear), run in a page of the origin.
  */
 import { Effect, Schema } from "effect"
-import { InvalidArgument } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { OptionalWindow, Origin, pageFor } from "./windows.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 type Area = "local" | "session"
 

@@ -3,9 +3,9 @@
  */
 import { Effect, Schema } from "effect"
 import { type Surface } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { WindowId } from "../../tools/shapes.js"
-import { callHandle } from "../../tools/handle.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { WindowId } from "../../tools/contract/shapes.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export const Origin = Schema.optional(Schema.String).annotations({ description: "origin (https://host:port, file://), default the window's" })
 export const OptionalWindow = Schema.optional(WindowId).annotations({ description: "window id (w1), default the active window" })

@@ -3,8 +3,8 @@
  */
 import { Effect, Schema } from "effect"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { TOKEN_ESTIMATE_NOTE } from "./format.js"
 import { BUDGET_TOOL, formatNumber as n, REPORT_TOOL, stateOf, type Limits, type TraceState } from "./state.js"
 

@@ -6,12 +6,12 @@
 import { Effect, Schema } from "effect"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { AppLifecycle } from "../../layers/driver/ElectronDriver.js"
-import { OperationFailed } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
+import { OperationFailed } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
 import { pluginSettings } from "../Plugin.js"
 import { isRecording, recordSession, stopRecordings } from "./session.js"
 import { fileLine, INSTALL_HINT, VIDEO_TOOL, videoState, VideoSettings, type VideoFile } from "./state.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 const structuredFile = (f: VideoFile) => ({ ...f })
 

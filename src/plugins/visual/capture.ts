@@ -7,8 +7,8 @@ import { join } from "node:path"
 import { outputPath } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { type Surface } from "../../layers/driver/ElectronDriver.js"
-import { InvalidArgument } from "../../tools/errors.js"
-import { callHandle } from "../../tools/handle.js"
+import { InvalidArgument } from "../../tools/contract/errors.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export const BaselineName = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/)).annotations({ description: "baseline name" })
 

@@ -9,11 +9,11 @@ import { PNG } from "pngjs"
 import { outputPath, realPathOf, specialFile, timestampedName } from "../../layers/config/paths.js"
 import { readJsonFile } from "../../layers/config/read-file.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { InvalidArgument, OperationFailed } from "../../tools/errors.js"
-import { defineTool } from "../../tools/Tool.js"
-import { Target } from "../../tools/shapes.js"
+import { InvalidArgument, OperationFailed } from "../../tools/contract/errors.js"
+import { defineTool } from "../../tools/contract/Tool.js"
+import { Target } from "../../tools/contract/shapes.js"
 import { BaselineName, baselineDir, baselinePaths, capture, describeCapture, type CaptureInfo } from "./capture.js"
-import { callHandle } from "../../tools/handle.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 /** A baseline's facts: read as a regular file only, bounded (never a FIFO or a device). */
 const readInfo = (path: string): CaptureInfo | undefined => readJsonFile(path, 64 * 1024) as CaptureInfo | undefined

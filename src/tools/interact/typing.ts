@@ -1,0 +1,202 @@
+/**
+ * electron_fill and electron_type: text into fields, and into code editors through the editor's own key
+ * handling with the text read back (./editor.ts).
+ */
+import { Effect, Schema } from "effect"
+import type { Locator } from "playwright-core"
+import { type Surface } from "../../layers/driver/ElectronDriver.js"
+import { act, changeSummary } from "./act.js"
+import { callHandle, type CallHandle } from "../contract/handle.js"
+import { markIfFocusedPassword } from "../policy/call-secrets.js"
+import { withSecrets } from "../policy/secret-values.js"
+import {
+  EDITOR_MAX_CHARS,
+  editorHolds,
+  isEditor,
+  isPlainField,
+  PLAIN_FIELD,
+  probeEditor,
+  typeIntoEditor,
+  type EditorProbe,
+  type EditorTyping
+} from "./editor.js"
+import { InvalidArgument } from "../contract/errors.js"
+import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
+import { codeString, stepCode } from "../contract/step-code.js"
+import { defineTool } from "../contract/Tool.js"
+
+const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
+const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
+const ERRORS = ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "AMBIGUOUS_LOCATOR", "NOT_INTERACTABLE", "REF_STALE"] as const
+
+interface Resolved {
+  readonly entry: Surface
+  readonly locator: Locator
+  readonly probe: EditorProbe
+  /** Told plain by the selector count (isPlainField), not read by the probe. */
+  readonly plain: boolean
+}
+
+/**
+ * The target's element and what it is (an editor or not), once it is there: a plain input or textarea is
+ * told by one selector count (`quick`, the default), anything else is read by the probe, which waits for it.
+ */
+const resolveTarget = (call: CallHandle, target: string, timeoutMs: number, quick = true) =>
+  Effect.gen(function* () {
+    const entry = yield* call.surface()
+    const locator = yield* call.locate(entry, target)
+    if (quick && (yield* call.run(`find ${target}`, () => isPlainField(entry.scope, locator)).pipe(Effect.orElseSucceed(() => false)))) {
+      return { entry, locator, probe: PLAIN_FIELD, plain: true } satisfies Resolved
+    }
+    let probe: EditorProbe | undefined
+    yield* call.waitSliced(`find ${target}`, (slice) => probeEditor(locator, slice).then((read) => void (probe = read)), timeoutMs)
+    return { entry, locator, probe: probe!, plain: false } satisfies Resolved
+  })
+
+/**
+ * Runs `use` on the resolved target; when it was told plain by the count and the action finds the target
+ * ambiguous (the count saw one plain field among its matches), the probe resolves it again, and fails as
+ * it did before the count existed (the same AMBIGUOUS_LOCATOR, "find …").
+ */
+const withTarget = <A, E, R>(call: CallHandle, target: string, timeoutMs: number, use: (resolved: Resolved) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(resolveTarget(call, target, timeoutMs), (resolved) =>
+    resolved.plain
+      ? use(resolved).pipe(
+          Effect.catchIf(
+            (error) => (error as { _tag?: string } | undefined)?._tag === "AmbiguousLocator",
+            () => Effect.flatMap(resolveTarget(call, target, timeoutMs, false), use)
+          )
+        )
+      : use(resolved)
+  )
+
+/** An editor typing (editor.ts) made by a tool, whose step it records. */
+interface EditorCall extends EditorTyping {
+  readonly tool: string
+}
+
+/** Types into a code editor, records the step (focus by a click, then the keys) and answers with the read-back. */
+const editorCall = (typing: EditorCall) =>
+  Effect.gen(function* () {
+    const call = yield* callHandle
+    const code = yield* stepCode(typing.entry, typing.target, typing.locator)
+    const after = yield* typeIntoEditor(typing)
+    const keys = typing.replace ? `\n  await window.keyboard.press("ControlOrMeta+A")\n  await window.keyboard.press("Backspace")` : ""
+    yield* call.record({
+      tool: typing.tool,
+      window: typing.entry.id,
+      code: `await window.${code}.click()${keys}\n  await window.keyboard.type(${codeString(typing.text)})`
+    })
+    const change = yield* changeSummary(typing.entry)
+    const verb = typing.replace ? "Filled" : `Typed ${[...typing.text].length} characters into`
+    return {
+      text: `${verb} the ${after.kind} editor ${code} by its own keys; it holds ${editorHolds(after, typing.replace ? typing.text : undefined)}.${change}`,
+      structured: {
+        window: typing.entry.id,
+        locator: code,
+        editor: { kind: after.kind, source: after.source, characters: after.text.length, ...(typing.replace ? { matches: after.text === typing.text } : {}) }
+      }
+    }
+  })
+
+const tooLong = (argument: string, length: number) =>
+  new InvalidArgument({
+    message: `${argument}: ${length} characters; a code editor is filled key by key, at most ${EDITOR_MAX_CHARS}`,
+    hint: "Split the text over several electron_type calls."
+  })
+
+export const fill = defineTool({
+  name: "electron_fill",
+  description:
+    "Type a value (a name, title, search…) into a text box or text field, textarea, date or contenteditable, replacing what it held (input and change events fire). Code editors (Monaco, CodeMirror) get their own keys, read back. Also a dialog row's text box. {{secret:NAME}} fills an operator secret unseen.",
+  type: "interact",
+  idempotent: true,
+  errors: [...ERRORS],
+  input: Schema.Struct({ target: Target, value: Text(100_000), timeoutMs: Timeout5 }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const timeoutMs = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
+      const call = yield* callHandle
+      // A modal state's text box (a prompt's answer, a native dialog's path, a file chooser) is filled in the modal room.
+      const modal = yield* call.modalTarget(input.target)
+      if (modal !== undefined) return yield* call.answerModal("electron_fill", modal.state, modal.control, { verb: "fill", value: input.value })
+      // {{secret:NAME}} becomes the operator's secret here only; the step and the record keep the placeholder.
+      const value = yield* withSecrets(input.value)
+      return yield* withTarget(call, input.target, timeoutMs, ({ entry, locator, probe }) => {
+        if (!isEditor(probe)) {
+          return call.act({
+            tool: "electron_fill",
+            target: input.target,
+            describe: `fill ${input.target}`,
+            step: (code) => `await ${code}.fill(${codeString(input.value)})`,
+            timeoutMs,
+            wait: "repeat",
+            typed: value,
+            perform: (target, _entry, { timeout }) => target.fill(value, { timeout })
+          })
+        }
+        if (probe.text === value)
+          return Effect.succeed({
+            text: `The ${probe.kind} editor ${input.target} already holds the value.`,
+            structured: { window: entry.id, editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true } }
+          })
+        if (value.length > EDITOR_MAX_CHARS) return Effect.fail(tooLong("value", value.length))
+        return editorCall({ tool: "electron_fill", entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
+      })
+    })
+})
+
+export const type = defineTool({
+  name: "electron_type",
+  description:
+    "Type text key by key (keydown/keypress/input/keyup per character) into a target, or into the focused element without one; submit=true presses Enter after. NOT_INTERACTABLE if an editor's text does not change.",
+  type: "interact",
+  errors: [...ERRORS],
+  input: Schema.Struct({
+    target: Schema.optional(Target),
+    text: Text(EDITOR_MAX_CHARS),
+    delayMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 1_000))).annotations({ description: "between keys, default 0" }),
+    submit: Schema.optional(Schema.Boolean),
+    timeoutMs: Timeout5
+  }),
+  handler: (input) =>
+    Effect.gen(function* () {
+      const delay = input.delayMs ?? 0
+      const timeoutMs = input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
+      const typed = yield* withSecrets(input.text)
+      if (input.target === undefined) {
+        const call = yield* callHandle
+        const entry = yield* call.surface()
+        // Where the keys went is read before Enter submits (a submitted form may clear or leave the page).
+        yield* call.run("type", () => entry.page.keyboard.type(typed, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, typed)))
+        if (input.submit === true) yield* call.run("type", () => entry.page.keyboard.press("Enter"))
+        yield* call.record({
+          tool: "electron_type",
+          window: entry.id,
+          code: `await window.keyboard.type(${codeString(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}`
+        })
+        const change = yield* changeSummary(entry)
+        return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }
+      }
+      const target = input.target
+      const text = `${typed}${input.submit === true ? "\n" : ""}`
+      return yield* withTarget(yield* callHandle, target, timeoutMs, ({ entry, locator, probe }) => {
+        if (isEditor(probe) && text.length > 0) {
+          return editorCall({ tool: "electron_type", entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })
+        }
+        return act({
+          tool: "electron_type",
+          target,
+          describe: `type into ${target}`,
+          step: (code) => `await ${code}.pressSequentially(${codeString(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
+          timeoutMs,
+          wait: "attached",
+          typed,
+          perform: async (element, _entry, { timeout }) => {
+            await element.pressSequentially(typed, { delay, timeout })
+            if (input.submit === true) await element.press("Enter", { timeout })
+          }
+        })
+      })
+    })
+})

@@ -1,0 +1,98 @@
+/**
+ * The stages every tool call runs through inside the Dispatcher's bound (src/server/Dispatcher.ts), the
+ * same for core, eval, plugin and third-party tools, from what each tool declares (Tool.ts):
+ *
+ * 1. the call is given its handle (`Call`, ./handle.ts): its surface, the modal states, locate/act/evaluate/CDP/answer;
+ * 2. its file arguments (`files`) are confined to --app-root before anything runs;
+ * 3. a page-touching tool (`touchesPage`, the default) is held to the modal room's web dialogs
+ *    (src/layers/driver/modal-room.ts): the driver's `window()` refuses a page a dialog already blocks, and
+ *    a dialog that opens during the call, unless the call's own action reported it as its result (the
+ *    room's race claims it), ends the call at once with DIALOG_OPEN;
+ * 4. DIALOG_OPEN says how to answer the dialog in this server's profile;
+ * 5. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing;
+ * 6. a page-touching answer (debug tools aside) tells the console and page errors new since the last one (./new-errors.ts).
+ */
+import { Effect, FiberRef, Queue } from "effect"
+import { ModalClaims, AppLifecycle, Dialogs, type PendingDialog, type DriverServices } from "../../layers/driver/ElectronDriver.js"
+import { dialogOpen } from "../../layers/driver/errors.js"
+import type { ServerConfig } from "../../layers/config/ServerConfig.js"
+import { ProfileSelector } from "../../profile/ProfileSelector.js"
+import { CurrentCall } from "../contract/call-bounds.js"
+import { confine } from "../policy/confine.js"
+import { answerAdvice } from "../modal/dialogs.js"
+import type { DialogOpen, ToolError } from "../contract/errors.js"
+import { Call, makeHandle } from "../contract/handle.js"
+import { explainNoMatch } from "./nearby.js"
+import { withNewErrors } from "./new-errors.js"
+import { argumentsAt } from "../contract/tool-args.js"
+import { targetPaths, touchesPage, type Tool, type ToolResult } from "../contract/Tool.js"
+
+/**
+ * Runs `handled` until it ends or a web dialog it did not claim opens, whichever comes first; in the second
+ * case the call fails with DIALOG_OPEN and `handled` is interrupted (a Playwright call blocked by the
+ * dialog is abandoned; the driver's actions leave none in flight). Under the Dispatcher's bound
+ * (./call-bounds.ts) a dialog listener ends the call through `CurrentCall`: no fiber, queue or race per
+ * call. The listener is a late one: it runs after the action's race has claimed its own dialog.
+ */
+const holdToModals = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
+  Effect.gen(function* () {
+    const lifecycle = yield* AppLifecycle
+    const dialogs = yield* Dialogs
+    const session = yield* lifecycle.current
+    if (session === undefined || session.exit !== undefined) return yield* handled
+    const claims = new Set<PendingDialog>()
+    const control = yield* FiberRef.get(CurrentCall)
+    if (control === undefined) return yield* raceModals(handled, claims)
+    const profile = yield* ProfileSelector
+    const off = yield* dialogs.onModal((dialog) => {
+      if (!claims.has(dialog)) control.endWith(dialogOpen(dialog, Effect.runSync(Effect.provideService(answerAdvice, ProfileSelector, profile))))
+    }, true)
+    return yield* Effect.locally(handled, ModalClaims, claims).pipe(Effect.ensuring(Effect.sync(off)))
+  })
+
+/** The same outside a bound (a handler run on its own): the call raced against the next unclaimed dialog. */
+const raceModals = <A, E, R>(
+  handled: Effect.Effect<A, E, R>,
+  claims: Set<PendingDialog>
+): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
+  Effect.gen(function* () {
+    const dialogs = yield* Dialogs
+    const opened = yield* Queue.unbounded<PendingDialog>()
+    // The claim is made in the same dialog event, before this side resumes: it reads a settled set.
+    const unclaimed = Queue.take(opened).pipe(Effect.repeat({ until: (dialog) => !claims.has(dialog) }))
+    const blocked = Effect.flatMap(unclaimed, (dialog) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(dialog, hint))))
+    return yield* Effect.acquireUseRelease(
+      dialogs.onModal((dialog) => Queue.unsafeOffer(opened, dialog)),
+      () => Effect.raceFirst(Effect.locally(handled, ModalClaims, claims), blocked),
+      (off) => Effect.sync(off)
+    )
+  })
+
+type Staged<R> = Effect.Effect<ToolResult, ToolError, Exclude<R, Call> | DriverServices | ServerConfig | ProfileSelector>
+
+/**
+ * A tool's pipeline, built once (the Dispatcher keeps one per tool): only the stages that apply to it, chosen
+ * from what it declares, not checked on each call: confinement only for a tool with file arguments, the
+ * dialog stage and new errors only for a page-touching one (debug tools tell no new errors).
+ */
+export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>) => {
+  const fileArgs = tool.files
+  const page = touchesPage(tool)
+  const tellsErrors = page && tool.type !== "debug"
+  const targets = targetPaths(tool)
+  const withHandle = (effect: Effect.Effect<ToolResult, ToolError, R | ServerConfig>) =>
+    Effect.flatMap(makeHandle, (handle) => Effect.provideService(effect, Call, handle)) as Staged<R>
+  return (input) => {
+    const files = fileArgs === undefined ? [] : argumentsAt(input, fileArgs)
+    const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
+    const handled = withHandle(confined)
+    const told = tellsErrors ? withNewErrors(handled) : handled
+    return (page ? holdToModals(told) : told).pipe(
+      Effect.catchTag("DialogOpen", (error) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(error, hint)))),
+      Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, argumentsAt(input, targets)))
+    )
+  }
+}
+
+/** One tool call through the stages above (the Dispatcher bounds it and maps its outcome). */
+export const runStages = <R>(tool: Tool<any, R>, input: unknown): Staged<R> => stagesOf(tool)(input)
