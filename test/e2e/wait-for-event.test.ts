@@ -114,7 +114,8 @@ describe("electron_wait_for_event in the main process", () => {
     const handler = async () => {
       const read = await mcp.call("electron_eval_main", {
         function:
-          '({ ipcMain }) => { const h = ipcMain._invokeHandlers.get("window:open-second"); return h ? (h.__stagewright_wait ? "wrapped" : "own") : "none" }'
+          // The stored entry (Map.prototype.get: the held-dialog hooks follow invokes through the map's own get).
+          '({ ipcMain }) => { const h = Map.prototype.get.call(ipcMain._invokeHandlers, "window:open-second"); return h ? (h.__stagewright_wait ? "wrapped" : "own") : "none" }'
       })
       expect(read.isError, read.text).toBe(false)
       return read.structured.value as string

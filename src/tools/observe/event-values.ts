@@ -84,7 +84,7 @@ export const mainArm = (
     wait.done = true
     emitter.removeListener(arg.event, listener)
     // The channel's ipcMain.handle handler gets its own back (unless the app replaced it meanwhile).
-    if (handlers && handlers.get(arg.event) === wrapped) handlers.set(arg.event, original)
+    if (handlers && Map.prototype.get.call(handlers, arg.event) === wrapped) handlers.set(arg.event, original)
     clearTimeout(wait.timer)
     settle(result)
   }
@@ -99,7 +99,8 @@ export const mainArm = (
   // A channel the app serves with ipcMain.handle (ipcRenderer.invoke) emits no event: its handler (in
   // Electron's ipcMain._invokeHandlers) is wrapped while the wait lasts, reporting the call, then running it.
   const handlers: Map<string, MainValue> | undefined = arg.invoke && emitter._invokeHandlers instanceof Map ? emitter._invokeHandlers : undefined
-  const original: MainValue = handlers?.get(arg.event)
+  // The stored entry, read past the map's own get (the held-dialog hooks wrap what get returns to follow invokes).
+  const original: MainValue = handlers === undefined ? undefined : Map.prototype.get.call(handlers, arg.event)
   const wrapped = function (this: unknown, ...args: Array<MainValue>) {
     listener(...args)
     return original.apply(this, args)
