@@ -2,7 +2,7 @@
  * The plugin contract. A plugin is a value: a name, a one-line purpose, the Stagewright versions it
  * supports, an optional configuration Schema, optional main-process hooks, optional observers of every tool
  * call (./observer.ts), and tools written exactly like core tools (their handlers reach the app through the
- * call's handle, `callHandle` in src/tools/handle.ts, and yield besides only AppLifecycle for the lifecycle
+ * call's handle, `callHandle` in src/tools/contract/handle.ts, and yield besides only AppLifecycle for the lifecycle
  * verbs, ServerConfig and EvalPolicy).
  * First-party plugins live in src/plugins/NAME/ and are registered in ./registry.ts; third-party plugins
  * are modules whose default (or `plugin`) export is such a value. Loaded only by `--plugin NAME`.
