@@ -30,11 +30,18 @@ let safe: TestClient
 
 /** Starts `executable args` as a plain child process: no debug switch, its own process group. */
 const plain = (executable: string, args: ReadonlyArray<string>) => {
-  const child = spawn(executable, [...args], { stdio: ["pipe", "ignore", "ignore"], detached: true })
+  const child = spawn(executable, [...args], { stdio: ["pipe", "ignore", "pipe"], detached: true })
   child.on("error", () => undefined)
+  // What an early exit says (a CI run once saw the app gone after its first detach): the exit and its stderr's tail.
+  let stderr = ""
+  child.stderr?.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-2_000)))
+  child.once("exit", (code, signal) => exits.set(child.pid!, `exited (code ${code}, signal ${signal}); stderr ends: ${stderr.slice(-600)}`))
   started.push(child)
   return child
 }
+const exits = new Map<number, string>()
+/** How the app is: running, or how it ended. */
+const appState = (pid: number) => exits.get(pid) ?? "running"
 
 /** Waits until the app's main process runs its Chromium (the stand-in) and has had a moment to open its window. */
 const whenUp = (child: ChildProcess) =>
@@ -110,16 +117,16 @@ describe("electron_attach to an app started without a debug port", () => {
 
     const closed = await allowed.call("electron_close")
     expect(closed.isError, closed.text).toBe(false)
-    expect(isAlive(app.pid!)).toBe(true)
+    expect(isAlive(app.pid!), appState(app.pid!)).toBe(true)
     expect(await inspectorGone(app.pid!)).toBe(true)
     expect(await Effect.runPromise(listeningSockets(app.pid!))).toEqual([])
 
     // Still running and usable: attached again, it shows what the click did.
     const again = await allowed.call("electron_attach", { pid: app.pid })
-    expect(again.isError, again.text).toBe(false)
+    expect(again.isError, `${again.text}\napp: ${appState(app.pid!)}`).toBe(false)
     expect((await allowed.call("electron_get_text", { target: "testid=notice" })).text).toBe(notice.text)
     expect((await allowed.call("electron_close")).isError).toBe(false)
-    expect(isAlive(app.pid!)).toBe(true)
+    expect(isAlive(app.pid!), appState(app.pid!)).toBe(true)
     expect(await inspectorGone(app.pid!)).toBe(true)
   })
 

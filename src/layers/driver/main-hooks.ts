@@ -37,16 +37,18 @@ export const installMainHooks = (electron: ElectronModule): void => {
   if (proto && typeof proto.popup === "function") {
     // Serialized alone: the signal is spelled out here as in main-modals.ts (MODALS_CHANGED).
     const p = process as MainValue
-    let inspectorConsole: MainValue
+    let inspector: MainValue
     try {
-      inspectorConsole = (p.getBuiltinModule ? p.getBuiltinModule("node:inspector") : p.mainModule?.require("inspector"))?.console
+      inspector = p.getBuiltinModule ? p.getBuiltinModule("node:inspector") : p.mainModule?.require("inspector")
     } catch {
-      inspectorConsole = undefined
+      inspector = undefined
     }
-    const say = typeof inspectorConsole?.debug === "function" ? inspectorConsole.debug.bind(inspectorConsole) : console.debug.bind(console)
+    // Said only while the inspector is open (inspector.url() set): never on the app's stdout, and never after
+    // Stagewright closed an inspector it opened (a detach): the app crashed there (SIGSEGV) on Node's inspector console.
     const changed = () => {
       try {
-        say("stagewright:modals-changed")
+        if (typeof inspector?.url !== "function" || inspector.url() === undefined || typeof inspector.console?.debug !== "function") return
+        inspector.console.debug("stagewright:modals-changed")
       } catch {
         // only a hint: an open popup is read on every answer anyway
       }

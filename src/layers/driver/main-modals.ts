@@ -43,16 +43,18 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
   if (g.__stagewrightModals) return
   // Serialized alone: the signal is spelled out here as in main-hooks.ts (MODALS_CHANGED; inspector.console writes no stdout).
   const p = process as MainValue
-  let inspectorConsole: MainValue
+  let inspector: MainValue
   try {
-    inspectorConsole = (p.getBuiltinModule ? p.getBuiltinModule("node:inspector") : p.mainModule?.require("inspector"))?.console
+    inspector = p.getBuiltinModule ? p.getBuiltinModule("node:inspector") : p.mainModule?.require("inspector")
   } catch {
-    inspectorConsole = undefined
+    inspector = undefined
   }
-  const say = typeof inspectorConsole?.debug === "function" ? inspectorConsole.debug.bind(inspectorConsole) : console.debug.bind(console)
+  // Said only while the inspector is open (inspector.url() set): never on the app's stdout, and never after
+  // Stagewright closed an inspector it opened (a detach): the app crashed there (SIGSEGV) on Node's inspector console.
   const changed = () => {
     try {
-      say("stagewright:modals-changed")
+      if (typeof inspector?.url !== "function" || inspector.url() === undefined || typeof inspector.console?.debug !== "function") return
+      inspector.console.debug("stagewright:modals-changed")
     } catch {
       // only a hint: anything held is read on every answer anyway
     }
@@ -104,7 +106,7 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
     if (typeof table[name] !== "function") continue
     const sync = name.endsWith("Sync")
     const kind = name.includes("Open") ? "open" : name.includes("Save") ? "save" : "message"
-    table[name] = function (...args: Array<MainValue>) {
+    table[name] = (...args: Array<MainValue>) => {
       // (window, options) or (options): a BrowserWindow has webContents.
       const win = args.length > 1 || (args[0] && args[0].webContents) ? args[0] : null
       const options = (win ? args[1] : args[0]) ?? {}
