@@ -49,11 +49,10 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
   } catch {
     inspector = undefined
   }
-  // Said only while the inspector is open (inspector.url() set): never on the app's stdout, and never after
-  // Stagewright closed an inspector it opened (a detach): the app crashed there (SIGSEGV) on Node's inspector console.
+  // Said on the inspector's console only, never on the app's stdout (no inspector console: nothing said).
   const changed = () => {
     try {
-      if (typeof inspector?.url !== "function" || inspector.url() === undefined || typeof inspector.console?.debug !== "function") return
+      if (typeof inspector?.console?.debug !== "function") return
       inspector.console.debug("stagewright:modals-changed")
     } catch {
       // only a hint: anything held is read on every answer anyway
