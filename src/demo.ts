@@ -50,12 +50,13 @@ const steps = (userData: string): ReadonlyArray<Step> => [
   { tool: "electron_close", args: {}, why: "close the app" }
 ]
 
-const summarize = (result: any): string => {
+type Content = { readonly type: string; readonly text?: string }
+const summarize = (result: { readonly content?: ReadonlyArray<Content> }): string => {
   const text: string = (result.content ?? [])
-    .filter((c: any) => c.type === "text")
-    .map((c: any) => c.text)
+    .filter((c) => c.type === "text")
+    .map((c) => c.text ?? "")
     .join(" ")
-  const images = (result.content ?? []).filter((c: any) => c.type === "image").length
+  const images = (result.content ?? []).filter((c) => c.type === "image").length
   const firstLine = text.split("\n")[0] ?? ""
   const lines = text.split("\n").length
   return `${firstLine.length > 110 ? firstLine.slice(0, 109) + "…" : firstLine}${lines > 1 ? ` (+${lines - 1} lines)` : ""}${images > 0 ? ` [${images} image]` : ""}`

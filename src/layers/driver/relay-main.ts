@@ -40,6 +40,7 @@ export const installRelay = (electron: ElectronModule, { key, binding }: RelayMa
     try {
       wc.debugger.attach("1.3")
     } catch (error: any) {
+      // any: whatever the app threw, in code serialized into its main process (Biome refuses an alias here)
       post({ kind: "refused", id: wc.id, message: String(error?.message ?? error) })
       return
     }
@@ -69,6 +70,7 @@ export const installRelay = (electron: ElectronModule, { key, binding }: RelayMa
       try {
         return { result: await entry.wc.debugger.sendCommand(method, params, sessionId) }
       } catch (error: any) {
+        // any: whatever the app threw (as above)
         return { error: String(error?.message ?? error) }
       }
     },
