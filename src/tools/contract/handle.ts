@@ -104,9 +104,11 @@ export interface CallHandle {
   readonly record: (step: RecordedStep) => Effect.Effect<void>
   /**
    * The answer of an action as the agent reads it: the open modal states' rows first (nothing added while
-   * none is open), read after the IPC invokes the action started have settled or opened a dialog (by event, 1 s at most).
+   * none is open), read after the IPC invokes the action started have settled or opened a dialog (by event, 1 s at most);
+   * `changesOf`: what the action changed in that surface's page, read after that wait (the replies of the
+   * action's IPC are the page's to run first), at the end of the text.
    */
-  readonly answer: (result: ToolResult) => Effect.Effect<ToolResult>
+  readonly answer: (result: ToolResult, options?: { readonly changesOf?: Surface }) => Effect.Effect<ToolResult>
 
   // The app and its surfaces
   /** The running app session (APP_NOT_RUNNING when none is). */
@@ -194,8 +196,11 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
   }
 
   // After an action: the main process's read waits for the IPC invokes the action started (a native dialog they open is shown).
-  const answer: CallHandle["answer"] = (result) =>
-    Effect.map(dialogs.modalStatesAfterAction, ({ states, told }) => {
+  const answer: CallHandle["answer"] = (given, options) =>
+    Effect.gen(function* () {
+      const { states, told } = yield* dialogs.modalStatesAfterAction
+      const change = options?.changesOf === undefined ? "" : yield* changeSummary(options.changesOf).pipe(Effect.provide(context))
+      const result = change === "" ? given : { ...given, text: `${given.text}${change}` }
       const rows = modalRowsText(states, told)
       if (rows === "") return result
       return { ...result, text: `${rows}\n${result.text}`, structured: { ...result.structured, modals: modalFacts(states) } }
@@ -240,11 +245,10 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
         )
       yield* step
       if (outcome !== undefined) return yield* dialogResult(outcome, yield* dialogs.modalStates)
-      const change = yield* changeSummary(entry)
-      return yield* answer({
-        text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).${change}`,
-        structured: { window: entry.id, locator: code }
-      })
+      return yield* answer(
+        { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).`, structured: { window: entry.id, locator: code } },
+        { changesOf: entry }
+      )
     })
 
   const act: CallHandle["act"] = (options) =>

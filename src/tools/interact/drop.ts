@@ -10,7 +10,6 @@ import { existsSync } from "node:fs"
 import { readFile, stat } from "node:fs/promises"
 import { basename, extname, resolve } from "node:path"
 import { pageFunction } from "../../layers/driver/ElectronDriver.js"
-import { changeSummary } from "../snapshot/change-summary.js"
 import { dialogResult } from "../modal/dialogs.js"
 import { callHandle } from "../contract/handle.js"
 import { InvalidArgument, NotInteractable } from "../contract/errors.js"
@@ -201,16 +200,18 @@ export const uploadFile = defineTool({
         })
       }
       yield* call.record({ tool: "electron_upload_file", window: entry.id, code: dropStep(code, files) })
-      const change = yield* changeSummary(entry)
       const names = files.map((f) => f.name).join(", ")
-      return yield* call.answer({
-        text: `Dropped ${files.length} file(s) on ${code}: ${names}${outcome.handled ? "" : " (no drop handler called preventDefault)"}.${change}`,
-        structured: {
-          window: entry.id,
-          locator: code,
-          dropped: files.map((f) => ({ name: f.name, type: f.type, bytes: Buffer.byteLength(f.data, "base64") })),
-          handled: outcome.handled
-        }
-      })
+      return yield* call.answer(
+        {
+          text: `Dropped ${files.length} file(s) on ${code}: ${names}${outcome.handled ? "" : " (no drop handler called preventDefault)"}.`,
+          structured: {
+            window: entry.id,
+            locator: code,
+            dropped: files.map((f) => ({ name: f.name, type: f.type, bytes: Buffer.byteLength(f.data, "base64") })),
+            handled: outcome.handled
+          }
+        },
+        { changesOf: entry }
+      )
     })
 })

@@ -7,7 +7,6 @@
 import { Effect, Schema } from "effect"
 import { InvalidArgument } from "../contract/errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
-import { changeSummary } from "./act.js"
 import { stepCode } from "../contract/step-code.js"
 import { markSecret, REDACTED_CODE } from "../policy/call-secrets.js"
 import { withSecrets } from "../policy/secret-values.js"
@@ -99,10 +98,9 @@ export const fillForm = defineTool({
         yield* call.record({ tool: "electron_fill_form", window: entry.id, code: step })
         done.push(code)
       }
-      const change = yield* changeSummary(entry)
-      return {
-        text: `Filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}.${change}`,
-        structured: { window: entry.id, filled: done }
-      }
+      return yield* call.answer(
+        { text: `Filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}.`, structured: { window: entry.id, filled: done } },
+        { changesOf: entry }
+      )
     })
 })

@@ -4,7 +4,6 @@
  * pressed, so a typo fails the whole call with the name it did not know (and the name it may have meant).
  */
 import { Duration, Effect, Schema } from "effect"
-import { changeSummary } from "../snapshot/change-summary.js"
 import { dialogResult } from "../modal/dialogs.js"
 import { callHandle, type CallHandle } from "../contract/handle.js"
 import { InvalidArgument } from "../contract/errors.js"
@@ -205,7 +204,6 @@ export const pressKey = defineTool({
       }
       // Keys pressed into a password field are a secret of the call's record, as typed text is.
       yield* markIfFocusedPassword(entry.page, input.key)
-      const change = yield* changeSummary(entry)
-      return yield* call.answer({ text: `Pressed ${presses.join(" ")}${on}.${change}`, structured: { window: entry.id, keys: presses } })
+      return yield* call.answer({ text: `Pressed ${presses.join(" ")}${on}.`, structured: { window: entry.id, keys: presses } }, { changesOf: entry })
     })
 })

@@ -4,8 +4,8 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { type Surface } from "../../layers/driver/ElectronDriver.js"
-import { act, changeSummary } from "./act.js"
+import type { Surface } from "../../layers/driver/ElectronDriver.js"
+import { act } from "./act.js"
 import { callHandle, type CallHandle } from "../contract/handle.js"
 import { markIfFocusedPassword } from "../policy/call-secrets.js"
 import { withSecrets } from "../policy/secret-values.js"
@@ -87,16 +87,18 @@ const editorCall = (typing: EditorCall) =>
       window: typing.entry.id,
       code: `await window.${code}.click()${keys}\n  await window.keyboard.type(${codeString(typing.text)})`
     })
-    const change = yield* changeSummary(typing.entry)
     const verb = typing.replace ? "Filled" : `Typed ${[...typing.text].length} characters into`
-    return {
-      text: `${verb} the ${after.kind} editor ${code} by its own keys; it holds ${editorHolds(after, typing.replace ? typing.text : undefined)}.${change}`,
-      structured: {
-        window: typing.entry.id,
-        locator: code,
-        editor: { kind: after.kind, source: after.source, characters: after.text.length, ...(typing.replace ? { matches: after.text === typing.text } : {}) }
-      }
-    }
+    return yield* call.answer(
+      {
+        text: `${verb} the ${after.kind} editor ${code} by its own keys; it holds ${editorHolds(after, typing.replace ? typing.text : undefined)}.`,
+        structured: {
+          window: typing.entry.id,
+          locator: code,
+          editor: { kind: after.kind, source: after.source, characters: after.text.length, ...(typing.replace ? { matches: after.text === typing.text } : {}) }
+        }
+      },
+      { changesOf: typing.entry }
+    )
   })
 
 const tooLong = (argument: string, length: number) =>
@@ -175,8 +177,10 @@ export const type = defineTool({
           window: entry.id,
           code: `await window.keyboard.type(${codeString(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}`
         })
-        const change = yield* changeSummary(entry)
-        return { text: `Typed ${input.text.length} characters into the focused element.${change}`, structured: { window: entry.id } }
+        return yield* call.answer(
+          { text: `Typed ${input.text.length} characters into the focused element.`, structured: { window: entry.id } },
+          { changesOf: entry }
+        )
       }
       const target = input.target
       const text = `${typed}${input.submit === true ? "\n" : ""}`
