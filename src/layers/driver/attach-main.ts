@@ -7,10 +7,10 @@
  *
  * Everything opened is released with the session's scope, in reverse order: playwright-core's connection,
  * the relay (every debugger detached in the app, the endpoint closed), then the inspector: when this
- * attach opened it, `inspector.close()` runs in the app (after our answer, so the call returns) and the
- * port is gone; an inspector the app had open before stays open. The app keeps running.
+ * attach opened it, `inspector.close()` runs in the app (after our answer, so the call returns), the app
+ * closes our connection and the port is gone; an inspector the app had open before stays open. The app keeps running.
  */
-import { Effect, Scope } from "effect"
+import { Duration, Effect, Scope } from "effect"
 import { attachableProcess, openInspector, type OpenedInspector } from "./debug-process.js"
 import { LaunchFailed } from "./errors.js"
 import { InspectorClient } from "./inspector-client.js"
@@ -32,24 +32,33 @@ export interface ProcessAttachFacts {
 export const ATTACHED_FACTS = new WeakMap<AppSession, ProcessAttachFacts>()
 
 /**
- * Closes the inspector the attach opened: `inspector.close()` in the app, a moment after this evaluation
- * answered and our connection went. Run while our session was still disconnecting (the old 0 ms timer), Node 20's
- * inspector.close() crashed the app with SIGSEGV in about half the runs of test/e2e/attach-no-port.test.ts; the app
- * has no event for "the last session left", so the close waits 250 ms (0 crashes in 8 runs). A known time wait:
- * the next step is an event (e.g. the app closing once `inspector.url()` has no session), see the session note.
+ * Closes the inspector the attach opened: the app is asked to run `inspector.close()` once this evaluation has
+ * answered, and the close is the app's alone: Node closes every inspector connection, ours included, and the
+ * connection's close is the event waited for (bounded by CLOSE_WAIT). Our end never disconnects while the app
+ * closes: Node 20's inspector.close() racing a session's own disconnect crashed the app (SIGSEGV) in about half
+ * the runs of test/e2e/attach-no-port.test.ts.
  */
 const closeInspector = (client: InspectorClient, opened: OpenedInspector) =>
-  Effect.promise(async () => {
+  Effect.gen(function* () {
     if (opened.openedByUs && !client.closed) {
-      await client
-        .send("Runtime.evaluate", {
-          expression: "{ const inspector = require('inspector'); setTimeout(() => inspector.close(), 250); undefined }",
-          includeCommandLineAPI: true
-        })
-        .catch(() => undefined)
+      const asked = yield* Effect.promise(() =>
+        client
+          .send("Runtime.evaluate", {
+            expression: "{ const inspector = require('inspector'); setImmediate(() => inspector.close()); undefined }",
+            includeCommandLineAPI: true
+          })
+          .then(
+            () => true,
+            () => false
+          )
+      )
+      if (asked) yield* Effect.promise(() => client.whenClosed).pipe(Effect.timeout(CLOSE_WAIT), Effect.ignore)
     }
     client.shutdown()
   })
+
+/** How long the app may take to close its inspector (and with it our connection) once asked. */
+const CLOSE_WAIT = Duration.seconds(5)
 
 /** Checks `pid`, opens its inspector and attaches to its windows and main process in `scope`. */
 export const attachProcess = (options: ProcessAttachOptions) => (scope: Scope.Scope) =>

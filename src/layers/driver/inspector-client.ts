@@ -21,8 +21,12 @@ export class InspectorClient {
   private electronObjectId: string | undefined
   private readonly listeners = new Set<(method: string, params: CdpValue) => void>()
   closed = false
+  /** Settles when the connection closed, from either end (the app closing its inspector closes it too). */
+  readonly whenClosed: Promise<void>
+  private markClosed: () => void = () => undefined
 
   private constructor(private readonly socket: WebSocket) {
+    this.whenClosed = new Promise<void>((resolve) => (this.markClosed = resolve))
     socket.on("message", (data) => {
       const message = JSON.parse(String(data))
       if (typeof message.id === "number") {
@@ -39,6 +43,7 @@ export class InspectorClient {
       this.closed = true
       for (const waiter of this.pending.values()) waiter.reject(new Error("The Node inspector connection closed"))
       this.pending.clear()
+      this.markClosed()
     })
   }
 
