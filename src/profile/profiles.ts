@@ -77,10 +77,12 @@ const ESSENTIAL: ReadonlyArray<CoreToolName> = [
   "electron_press_key",
   "electron_select_option",
   "electron_check",
+  "electron_drag",
   "electron_wait_for",
   "electron_expect_visible",
   "electron_expect_text",
-  "electron_expect_value"
+  "electron_expect_value",
+  "electron_export_test"
 ]
 
 const NOT_IN_TESTING: ReadonlyArray<CoreToolName> = ["electron_requests", "electron_metrics", "electron_inspect", "electron_trace_start", "electron_trace_stop"]

@@ -15,7 +15,7 @@ export const serverInstructions = ({ profile, plugins, allowEval }: Instructions
   [
     "Stagewright drives an Electron desktop app for testing and debugging.",
     "Start with electron_launch (an app folder or main script) or electron_attach (a running app's debugging port).",
-    'Then electron_snapshot or electron_find to see the page: they give refs (e12) that every element tool takes as target, as well as Playwright selectors (role=button[name="Save"], text=…, label=…, testid=…).',
+    'Then electron_snapshot or electron_find to see the page: they give refs (e12) that every element tool takes as target, as well as Playwright selectors (role=button[name="Save"], text=…, label=…, placeholder=…, testid=…, css=…).',
     "Actions answer what changed; assert with electron_expect_*; errors name the next step in their Hint.",
     "Deferred schemas? Search: launch, snapshot, click, fill, wait, window, dialog, menu, screenshot.",
     `Active: profile ${profile}; plugins ${plugins.length > 0 ? plugins.join(", ") : "none"}; eval ${allowEval.length > 0 ? allowEval.join(", ") : "off"}.`

@@ -146,6 +146,19 @@ describe("a context menu and a file chooser as rows (essential)", () => {
     expect(after.text).not.toContain('- menu "context menu')
   })
 
+  it("what a context menu item copies is told with the click's answer, once", async () => {
+    await mcp.call("electron_click", { target: "testid=task-row >> nth=0", button: "right" })
+    const shown = await snapshotUntil(/- menu "context menu: context menu" \[modal\]/)
+    const clicked = await mcp.call("electron_click", { target: refOf(shown, "menuitem", "Copy title") })
+    expect(clicked.text).toContain('Clicked the context menu item "Copy title"')
+    const copied = /\(clipboard: the app copied "([^"]+)"\)/.exec(clicked.text)?.[1]
+    expect(copied, clicked.text).toBeDefined()
+    // It is the title of a task on the board (the row right-clicked).
+    expect(shown.text).toContain(`checkbox "Done: ${copied}"`)
+    const next = await mcp.call("electron_snapshot")
+    expect(next.text).not.toContain("the app copied")
+  })
+
   it("a file chooser: clicking the file input shows it; filling its path sets the file", async () => {
     const file = join(root, "notes.txt")
     writeFileSync(file, "notes")

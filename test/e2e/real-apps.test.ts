@@ -104,9 +104,16 @@ describe("context menus popped up by the app", () => {
       expect(listed.structured.contextMenu?.items?.[0]?.label).toBe("Mark as done")
       const byId = yield* call("electron_menu_click", { id: "ctx-copy-title" })
       expect(byId.isError, byId.text).toBe(false)
-      expect(byId.text).toBe("Clicked context menu item Copy title.")
+      // What the app copied is told once, with the answer of the action that made it copy (no clipboard tool needed).
+      expect(byId.text).toContain("Clicked context menu item Copy title.")
+      expect(byId.text).toContain('(clipboard: the app copied "Book dentist appointment")')
       const clip = yield* call("electron_clipboard", { action: "read" })
       expect(clip.text).toBe("Book dentist appointment")
+      // Our own write is not told as the app's copy, and a told copy is not told again.
+      const written = yield* call("electron_clipboard", { action: "write", text: "set by the agent" })
+      expect(written.isError, written.text).toBe(false)
+      const quiet = yield* call("electron_snapshot")
+      expect(quiet.text).not.toContain("the app copied")
       const appMenu = yield* call("electron_menu_click", { id: "new-task" })
       expect(appMenu.isError, appMenu.text).toBe(false)
       expect(appMenu.structured.menu).toBe("app")

@@ -22,6 +22,18 @@ beforeEach(() => {
       showOpenDialogSync: () => undefined,
       showSaveDialog: canceled,
       showSaveDialogSync: () => undefined
+    },
+    clipboard: {
+      text: "",
+      writeText(this: { text: string }, text: string) {
+        this.text = text
+      },
+      write(this: { text: string }, data: { text?: string }) {
+        this.text = data.text ?? ""
+      },
+      readText(this: { text: string }) {
+        return this.text
+      }
     }
   } as unknown as ElectronModule
   installHeldDialogs(electron, HOLD)
@@ -33,6 +45,31 @@ afterEach(() => {
 })
 
 const box = { title: "About", message: "Tasks 1.4.0", buttons: ["OK", "Copy version", "Cancel"], defaultId: 1, cancelId: 2, checkboxLabel: "Tips" }
+
+describe("what the app copies", () => {
+  type Board = { writeText: (t: string) => void; write: (d: { text?: string; html?: string }) => void; readText: () => string }
+  it("is told once (bounded), whether written as text or as data; the write itself still happens", () => {
+    const board = electron.clipboard as unknown as Board
+    board.writeText("Water the plants")
+    board.write({ html: "<b>x</b>" })
+    board.write({ text: "x".repeat(500) })
+    expect(board.readText()).toBe("x".repeat(500))
+    const told = readHeld(electron).told
+    expect(told[0]).toBe('clipboard: the app copied "Water the plants"')
+    expect(told[1]).toBe(`clipboard: the app copied ${JSON.stringify("x".repeat(199))}… (500 characters)`)
+    expect(told).toHaveLength(2)
+    expect(readHeld(electron).told).toEqual([])
+  })
+
+  it("is not told while Stagewright writes it (electron_clipboard's own write)", () => {
+    const g = globalThis as { __stagewrightOwnCopy?: boolean }
+    g.__stagewrightOwnCopy = true
+    ;(electron.clipboard as unknown as Board).writeText("set by the agent")
+    g.__stagewrightOwnCopy = false
+    expect((electron.clipboard as unknown as Board).readText()).toBe("set by the agent")
+    expect(readHeld(electron).told).toEqual([])
+  })
+})
 
 describe("native dialogs held in the main process", () => {
   it("an async message box waits until it is answered, with the agent's button and checkbox", async () => {
@@ -60,9 +97,9 @@ describe("native dialogs held in the main process", () => {
     expect((electron.dialog.showSaveDialogSync as (o: object) => unknown)({ title: "Save" })).toBe("")
     const told = readHeld(electron).told
     expect(told).toEqual([
-      'showMessageBoxSync "About" answered at once by policy (response 2): a Sync dialog cannot wait for the agent',
-      'showOpenDialogSync "Pick" answered at once by policy (canceled): a Sync dialog cannot wait for the agent',
-      'showSaveDialogSync "Save" answered at once by policy (canceled): a Sync dialog cannot wait for the agent'
+      'native dialog: showMessageBoxSync "About" answered at once by policy (response 2): a Sync dialog cannot wait for the agent',
+      'native dialog: showOpenDialogSync "Pick" answered at once by policy (canceled): a Sync dialog cannot wait for the agent',
+      'native dialog: showSaveDialogSync "Save" answered at once by policy (canceled): a Sync dialog cannot wait for the agent'
     ])
     expect(readHeld(electron).told).toEqual([])
     expect(readHeld(electron).held).toEqual([])
@@ -78,8 +115,8 @@ describe("native dialogs held in the main process", () => {
     expect(readHeld(electron)).toMatchObject({
       held: [],
       told: [
-        'showMessageBox "About" waited 5 s for an answer and answered with its default (response 1)',
-        'showOpenDialog "Import" waited 5 s for an answer and answered with its default (canceled)'
+        'native dialog: showMessageBox "About" waited 5 s for an answer and answered with its default (response 1)',
+        'native dialog: showOpenDialog "Import" waited 5 s for an answer and answered with its default (canceled)'
       ]
     })
   })

@@ -69,7 +69,7 @@ describe("the modal room", () => {
           { label: "Copy", type: "normal", enabled: false, depth: 0, positions: [2], submenu: false }
         ]
       },
-      told: ["showMessageBoxSync answered at once by policy"]
+      told: ["native dialog: showMessageBoxSync answered at once by policy"]
     }
     room.nativeRead(read)
     const states = room.list([w1])

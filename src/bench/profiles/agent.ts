@@ -189,10 +189,22 @@ export class Agent {
 
   /** Answers since the last action, verbatim (what the agent has just read). */
   private recent = ""
+  /** The one-time notes answers carried (`(clipboard: …)`, `(native dialog: …)`), oldest first: an agent remembers them. */
+  private readonly notes: Array<string> = []
+
+  /** The newest note an answer carried that matches `pattern` (its match), if any. */
+  noted(pattern: RegExp): RegExpExecArray | undefined {
+    for (const note of [...this.notes].reverse()) {
+      const m = pattern.exec(note)
+      if (m !== null) return m
+    }
+    return undefined
+  }
 
   /** Reads an answer as the agent does: what it now sees, and the names it now knows. */
   private observe(tool: string, args: Record<string, unknown>, text: string): void {
     const nodes = parseNodes(text)
+    for (const line of text.split("\n")) if (/^\((clipboard|native dialog): /.test(line)) this.notes.push(line)
     if (tool === "electron_select_window" || tool === "electron_launch" || tool === "electron_wait_for_window") this.lastStatus = undefined
     const status = nodes.filter((n) => n.role === "status" && n.text !== "").at(-1)
     if (status !== undefined) this.lastStatus = status.text
@@ -345,13 +357,6 @@ export class Agent {
   /** Whether the answers since the last action show this text. */
   sees(text: string | RegExp): boolean {
     return typeof text === "string" ? this.recent.includes(text) : text.test(this.recent)
-  }
-
-  /** The text of the element that follows a label-like node (a term, a generic label) in a snapshot. */
-  static valueAfter(nodes: ReadonlyArray<Node>, label: string | RegExp): string | undefined {
-    const i = nodes.findIndex((n) => matches(n.text, label) || matches(n.name, label))
-    if (i < 0) return undefined
-    return nodes.slice(i + 1).find((n) => n.text !== "")?.text
   }
 
   /** The windows as listed: id and title. */

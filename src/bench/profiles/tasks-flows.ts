@@ -297,9 +297,14 @@ export const clipboardFollowUp: TaskDef = {
     agent.step("wait until the app says the title was copied")
     await agent.waitText("Copied")
     agent.step("read the text that was copied")
-    const copied = agent.has("electron_clipboard")
-      ? (await agent.must("electron_clipboard", { action: "read" })).trim()
-      : (JSON.parse(await agent.evalFallback("electron_clipboard", "main", "({ clipboard }) => clipboard.readText()")) as string)
+    // What the menu click's answer said the app copied, else the clipboard tool, else eval.
+    const told = agent.noted(/^\(clipboard: the app copied ("(?:[^"\\]|\\.)*")\)$/)?.[1]
+    const copied =
+      told !== undefined
+        ? (JSON.parse(told) as string)
+        : agent.has("electron_clipboard")
+          ? (await agent.must("electron_clipboard", { action: "read" })).trim()
+          : (JSON.parse(await agent.evalFallback("electron_clipboard", "main", "({ clipboard }) => clipboard.readText()")) as string)
     agent.step("type the follow-up title into the new task's Title")
     await agent.fill("textbox", "Title", `Follow up: ${copied}`)
     agent.step("press the Add task button")

@@ -98,6 +98,32 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
   follow(electron.ipcMain)
   for (const wc of electron.webContents?.getAllWebContents?.() ?? []) follow((wc as MainValue).ipc)
   electron.app?.on?.("web-contents-created", (_event: unknown, wc: MainValue) => follow(wc?.ipc))
+  // What the app writes to the clipboard is told once, with the next answer (the agent never reads the host's
+  // clipboard: only what this app put there, bounded).
+  const board = electron.clipboard as unknown as Record<string, MainValue> | undefined
+  const copied = (text: unknown) => {
+    if (typeof text !== "string" || g.__stagewrightOwnCopy === true) return
+    const shown = text.length > 200 ? `${JSON.stringify(text.slice(0, 199))}… (${text.length} characters)` : JSON.stringify(text)
+    state.told.push(`clipboard: the app copied ${shown}`)
+    if (state.told.length > 20) state.told.shift()
+    changed()
+  }
+  if (board && typeof board.writeText === "function") {
+    const writeText = board.writeText
+    board.writeText = function (this: unknown, text: unknown, ...rest: Array<MainValue>) {
+      const result = Reflect.apply(writeText, this, [text, ...rest])
+      copied(text)
+      return result
+    }
+  }
+  if (board && typeof board.write === "function") {
+    const write = board.write
+    board.write = function (this: unknown, data: MainValue, ...rest: Array<MainValue>) {
+      const result = Reflect.apply(write, this, [data, ...rest])
+      copied(data?.text)
+      return result
+    }
+  }
   const table = electron.dialog as unknown as Record<string, MainValue>
   const names = ["showMessageBox", "showMessageBoxSync", "showOpenDialog", "showOpenDialogSync", "showSaveDialog", "showSaveDialogSync"]
   const cut = (v: MainValue, max = 300) => (typeof v === "string" ? (v.length > max ? `${v.slice(0, max - 1)}…` : v) : undefined)
@@ -146,7 +172,7 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
       }
       if (sync) {
         state.told.push(
-          `${label} answered at once by policy (${kind === "message" ? `response ${cancelIndex}` : "canceled"}): a Sync dialog cannot wait for the agent`
+          `native dialog: ${label} answered at once by policy (${kind === "message" ? `response ${cancelIndex}` : "canceled"}): a Sync dialog cannot wait for the agent`
         )
         if (state.told.length > 20) state.told.shift()
         changed()
@@ -165,7 +191,7 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
         entry.timer = setTimeout(() => {
           const fallback = kind === "message" ? { response: typeof facts.defaultId === "number" ? facts.defaultId : 0 } : { canceled: true }
           state.told.push(
-            `${label} waited ${Math.round(state.holdMs / 1000)} s for an answer and answered with its default (${kind === "message" ? `response ${fallback.response}` : "canceled"})`
+            `native dialog: ${label} waited ${Math.round(state.holdMs / 1000)} s for an answer and answered with its default (${kind === "message" ? `response ${fallback.response}` : "canceled"})`
           )
           settle(fallback)
         }, state.holdMs)

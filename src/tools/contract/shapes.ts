@@ -3,9 +3,13 @@
  */
 import { Schema } from "effect"
 
-/** The one element-targeting shape: a snapshot ref or a Playwright selector. */
+/**
+ * The one element-targeting shape: a snapshot ref or a Playwright selector. The selector forms are said once, in
+ * the server's instructions and electron_find's description, not in each of the ~25 schemas that take a target
+ * (they cost 25 BPE more each there: ~650 on the full profile).
+ */
 export const Target = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2_000)).annotations({
-  description: 'ref (e12) or selector: role=button[name="Save"], text=Save, label=Email, placeholder=…, testid=…, css=#id'
+  description: "ref (e12) or Playwright selector"
 })
 
 export const TimeoutMs = (defaultMs: number) =>

@@ -195,7 +195,8 @@ export const answerModal = (
       })
       done = `Answered the ${name} ${answer.said}`
     } else done = "Nothing to answer"
-    const { states, told } = yield* dialogs.modalStates
+    // An answer is an action: the read waits for the IPC it started (the app's work after a dialog or menu item).
+    const { states, told } = yield* dialogs.modalStatesAfterAction
     const rows = modalRowsText(states, told)
     // Once a web dialog is answered its page runs again: what the answer changed there.
     const surface = state.surface === undefined ? undefined : (yield* lifecycle.session).surface(state.surface)

@@ -55,9 +55,9 @@ export const stateRows = (state: ModalState, now = Date.now()): Array<string> =>
 /** The hint under the rows, once. */
 export const ROWS_HINT = "(answer with electron_click on a button or item, electron_fill on a text box, or electron_press_key Enter/Escape)"
 
-/** The rows of every open state, their hint, and what the main process answered on its own; "" when there is nothing. */
+/** The rows of every open state, their hint, and what the main process told once (a dialog it answered on its own, what the app copied); "" when there is nothing. */
 export const modalRowsText = (states: ReadonlyArray<ModalState>, told: ReadonlyArray<string> = []): string => {
-  const lines = [...told.map((t) => `(native dialog: ${t})`)]
+  const lines = [...told.map((t) => `(${t})`)]
   if (states.length > 0) lines.push(...states.flatMap((state) => stateRows(state)), ROWS_HINT)
   return lines.join("\n")
 }

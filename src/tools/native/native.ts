@@ -46,10 +46,11 @@ export const triggerMenuItem = (match: Pick<MenuEntry, "source" | "path" | "posi
       ...(match.source === "context" ? { mainHooks: true } : {})
     })
     const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""
-    return {
+    // A click is an action: the answer shows what it opened (a dialog's rows) and what the app told (a copy).
+    return yield* call.answer({
       text: `Clicked ${label}${state}.`,
       structured: { menu: match.source, path: match.path, id: match.node.id ?? null, ...after }
-    }
+    })
   })
 
 export const menu = defineTool({
@@ -314,7 +315,7 @@ export const dialogStub = defineTool({
               ? `Dialog stub active with ${result.rules} rule(s).`
               : "No dialog stub installed."
       const waiting = [
-        ...open.told.map((t) => `\n(native dialog: ${t})`),
+        ...open.told.map((t) => `\n(${t})`),
         held > 0 ? `\n${held} native dialog(s) opened before the stub still wait for an answer: electron_snapshot shows their rows.` : ""
       ].join("")
       return {
@@ -341,7 +342,18 @@ export const clipboard = defineTool({
         `${input.action} the clipboard`,
         // Electron 45's published clipboard is asynchronous; awaiting also takes older Electrons' plain strings.
         async ({ clipboard }: ElectronModule, command: { action: string; text?: string }) => {
-          if (command.action === "write") await clipboard.writeText(command.text ?? "")
+          if (command.action === "write") {
+            // Our own write is not told as the app's copy (./main-modals.ts follows the app's writes).
+            const g = globalThis as { __stagewrightOwnCopy?: boolean }
+            g.__stagewrightOwnCopy = true
+            let written: unknown
+            try {
+              written = clipboard.writeText(command.text ?? "")
+            } finally {
+              g.__stagewrightOwnCopy = false
+            }
+            await written
+          }
           return await clipboard.readText()
         },
         { action: input.action, ...(input.text !== undefined ? { text: input.text } : {}) }
