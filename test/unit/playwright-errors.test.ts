@@ -18,6 +18,15 @@ describe("fromPlaywright", () => {
     expect(error.hint).toContain("may have taken effect")
   })
 
+  it("says an action that started but was cut by the time may have partly taken effect (never REF_STALE: a repeat would type twice)", () => {
+    const typing = fromPlaywright(timeout(["  - waiting for locator('aria-ref=e4')", '  - elementHandle.type("Order printer toner")']), "type into e4")
+    expect(typing._tag).toBe("OperationFailed")
+    expect(typing.message).toBe("type into e4: the action started but did not finish in time; it may have partly taken effect")
+    expect(typing.details).toMatchObject({ performed: true })
+    const pressing = fromPlaywright(timeout(["  - waiting for locator('aria-ref=e2')", "  - performing click action"]), "click e2")
+    expect(pressing._tag).toBe("OperationFailed")
+  })
+
   it("keeps REF_STALE for a ref that never resolved, and ELEMENT_NOT_FOUND for a selector that matched nothing", () => {
     expect(fromPlaywright(timeout(["  - waiting for locator('aria-ref=e9')"]), "click e9")._tag).toBe("RefStale")
     expect(fromPlaywright(timeout(["  - waiting for locator('#nothing')"]), "click #nothing")._tag).toBe("ElementNotFound")

@@ -48,6 +48,20 @@ const withBound = (error: PlaywrightError, ms: number): PlaywrightError => {
 /** The first attempt's bound when the action is tried first: the longest a cancelled call leaves it running. */
 const SLICE_MS = 1_000
 
+/**
+ * A pointer action (click, dblclick, hover, tap) whose events were sent and taken ("click action done") before
+ * the time ran out: what was cut is only Playwright's own wait after it (for navigations the click may have
+ * scheduled), which the answer does not need (the change summary and electron_wait_for look at the page). It
+ * is the action done, not a failure (a loaded machine made such clicks fail while they had happened).
+ */
+const pointerDone = (error: PlaywrightError) => {
+  if (error._tag !== "OperationFailed" || error.details?.["performed"] !== true || typeof error.cause !== "string") return false
+  const [first = "", ...log] = error.cause.split("\n")
+  if (!/^(?:locator|elementHandle|page|frame)\.(?:click|dblclick|hover|tap):/.test(first)) return false
+  const last = log.filter((line) => /^\s*-\s/.test(line)).at(-1) ?? ""
+  return /\b(?:click|dblclick|hover|tap) action done|waiting for scheduled navigations|navigations have finished/.test(last)
+}
+
 type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
 /** The modal room's race of a call against web dialogs (./modal-room.ts). */
 type RaceModal = (what: string, f: () => Promise<unknown>) => Effect.Effect<PendingDialog | undefined, PlaywrightError>
@@ -60,12 +74,13 @@ export const makeRunAction =
       const bound = yield* budgetMs(action.timeoutMs)
       const deadline = (yield* Clock.currentTimeMillis) + bound
       const perform = (ms: number, ready: R | undefined) =>
-        action.reportsDialogs === false
+        (action.reportsDialogs === false
           ? Effect.as(
               run(action.what, () => action.perform(ms, ready)),
               undefined
             )
           : race(action.what, () => action.perform(ms, ready))
+        ).pipe(Effect.catchIf(pointerDone, () => Effect.succeed(undefined)))
       // Retried until the deadline: a last failure that is a wait's was cut at the deadline, the whole bound.
       const sliced = <A>(attempt: (sliceMs: number) => Effect.Effect<A, PlaywrightError>) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>

@@ -51,6 +51,16 @@ export const fromPlaywright = (error: unknown, what: string, session?: Pick<AppS
       cause: message
     })
   }
+  // The action was under way (pointer events sent, keys typed) when the time ran out: it may have partly taken
+  // effect, so it is no stale ref or plain timeout an agent would repeat (a repeat types the text twice).
+  if (/Timeout/.test(message) && /performing .+ action|elementHandle\.(?:type|press)\(/.test(message)) {
+    return new OperationFailed({
+      message: `${what}: the action started but did not finish in time; it may have partly taken effect`,
+      hint: "Check with electron_snapshot before repeating it.",
+      details: { performed: true },
+      cause: message
+    })
+  }
   if (/aria-ref=/.test(message) && /Timeout/.test(message)) {
     return new RefStale({ message: `${what}: the ref no longer points to an element on the page`, cause: message })
   }
