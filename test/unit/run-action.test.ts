@@ -21,7 +21,9 @@ const attempt = (error: Error) =>
 
 describe("runAction", () => {
   it("a click cut only in Playwright's wait after it (its events were taken) answers done", async () => {
-    const done = await attempt(timeoutOf("locator.click", ["  - performing click action", "  - click action done", "  - waiting for scheduled navigations to finish"]))
+    const done = await attempt(
+      timeoutOf("locator.click", ["  - performing click action", "  - click action done", "  - waiting for scheduled navigations to finish"])
+    )
     expect(Exit.isSuccess(done)).toBe(true)
   })
 
