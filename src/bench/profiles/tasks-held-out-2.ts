@@ -10,7 +10,7 @@
 import { createRequire } from "node:module"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { type Agent, GiveUp } from "./agent.js"
+import { type Agent, GiveUp, parseNodes } from "./agent.js"
 import { activityOf, all, fail, filesIn, pass, pngSize, readJson, routeTaken, savedBoard, savedSettings, seedTasks } from "./checks.js"
 import { sampleAppPath } from "../../samples.js"
 import { appFolder, chooseOption, launchAndLook, launchTasks, setChecked, type TaskDef } from "./task-kit.js"
@@ -277,9 +277,16 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
       }
       // Without the log (or a log that no longer holds it): the rows say which tasks are overdue; count them.
       agent.step("count the tasks whose line says overdue")
-      const rows = await agent.findAll("listitem")
       agent.fallbacks.add("counting overdue rows in a snapshot for electron_console")
-      return String(rows.filter((n) => /\boverdue\b/.test(n.text)).length)
+      let listed = await agent.act("electron_snapshot", [["list", "Task list"]], ([target]) => ({ target }))
+      // A long list comes folded; the answer names the expand value that shows the rows again: send it, as it says.
+      const expand = /folded \(expand: "([^"]+)" shows them\)/.exec(listed)?.[1]
+      const list = parseNodes(listed).find((n) => n.role === "list" && n.ref !== undefined)?.ref
+      if (expand !== undefined && list !== undefined) {
+        agent.step("show the folded rows of the list")
+        listed = await agent.must("electron_snapshot", { target: list, expand })
+      }
+      return String(parseNodes(listed).filter((n) => /\boverdue\b/.test(n.text)).length)
     },
     check: async (_env, answer) => {
       const want = overdueInSeed()
