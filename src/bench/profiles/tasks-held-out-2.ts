@@ -71,7 +71,7 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
     statement: `Add the task "${ERRAND}" with the note "${ERRAND_NOTES}", priority High, urgent, in the Home category.`,
     run: async (agent, env) => {
       await launchTasks(agent, env)
-      agent.step("type the title of the new task")
+      agent.step("write the errand's name in the title box")
       await agent.fill("textbox", "Title", ERRAND)
       agent.step("type the note")
       await agent.fill("textbox", "Notes", ERRAND_NOTES)
@@ -81,7 +81,7 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
       await setChecked(agent, ["checkbox", "Urgent"], true, false)
       agent.step("choose the Home category")
       await setChecked(agent, ["radio", "Home"], true, false)
-      agent.step("press the Add task button")
+      agent.step("send the form with its Add task button")
       await agent.click("button", "Add task")
       return undefined
     },
@@ -109,7 +109,7 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
       const title = titleOf(first.name)
       agent.step(`press the Delete button of ${title}`)
       const out = await agent.click("button", `Delete ${title}`)
-      agent.step("say yes to the are-you-sure question")
+      agent.step("confirm the deletion when the page asks")
       if (dialogIn(out) !== undefined && !(await answerDialog(agent, out, true))) throw new GiveUp("cannot answer the question", "electron_web_dialog")
       return title
     },
@@ -131,7 +131,7 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
     run: async (agent, env) => {
       await launchTasks(agent, env)
       await saveAsFromMenu(agent, join(env.filesDir, EXPORT_NAME))
-      agent.step("wait until the app says it saved the tasks")
+      agent.step("wait for the app to report the saved backup")
       await agent.waitText(`${seedTasks().length} tasks`)
       return undefined
     },
@@ -162,7 +162,7 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
     statement: 'Right-click "Pay electricity bill" and choose Mark as not done.',
     run: async (agent, env) => {
       await launchTasks(agent, env)
-      agent.step("right-click the task")
+      agent.step("open the task's right-click menu")
       await agent.act("electron_click", [["checkbox", /Pay electricity bill/]], ([target]) => ({ target, button: "right" }))
       agent.step("choose Mark as not done in the menu that popped up")
       if (agent.has("electron_menu_click")) {
@@ -195,7 +195,7 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
     statement: `Add the task "${KEYED}" with priority High, and submit it by pressing Enter in Title.`,
     run: async (agent, env) => {
       await launchTasks(agent, env)
-      agent.step("type the title into Title")
+      agent.step("key in the title in the Title box")
       await agent.act(agent.pick("electron_type", "electron_fill"), [["textbox", "Title"]], ([target]) =>
         agent.has("electron_type") ? { target, text: KEYED } : { target, value: KEYED }
       )
@@ -234,13 +234,13 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
       await launchTasks(agent, env)
       agent.step("choose File > Settings… in the menu bar")
       await clickMenu(agent, ["File", "Settings…"])
-      agent.step("go to the Settings window once it opens")
+      agent.step("switch to the Settings window when it appears")
       await agent.switchTo("Settings")
-      agent.step("look at the Settings window")
+      agent.step("see what the Settings window offers")
       const nodes = await agent.settle()
       const box = nodes.find((n) => n.role === "checkbox" && n.name === "Show completed tasks")
       if (box === undefined) throw new GiveUp("no Show completed tasks box")
-      agent.step("untick Show completed tasks")
+      agent.step("switch off Show completed tasks")
       await setChecked(agent, ["checkbox", "Show completed tasks"], false, box.attrs.includes("checked"))
       return undefined
     },
@@ -304,9 +304,9 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
     statement: `Add the task "${SHOT_TASK}", then save a screenshot of the board as bug-board.png.`,
     run: async (agent, env) => {
       await launchTasks(agent, env)
-      agent.step("type the title of the new task")
+      agent.step("write the new task's name in the title box")
       await agent.fill("textbox", "Title", SHOT_TASK)
-      agent.step("press the Add task button")
+      agent.step("send the form with its Add task button")
       await agent.click("button", "Add task")
       agent.step("wait until the board shows the new task")
       await agent.waitText(SHOT_TASK)
@@ -334,15 +334,15 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
     statement: `In the framework app, fill the profile ${PROFILE.name}, age ${PROFILE.badAge}, role ${PROFILE.role}, terms accepted; press Save, read what is wrong, correct the age to ${PROFILE.age} and save.`,
     run: async (agent, env) => {
       await launchAndLook(agent, "framework", env)
-      agent.step("type the name")
+      agent.step("enter the name")
       await agent.fill("textbox", "Name", PROFILE.name)
-      agent.step("type the age")
+      agent.step("enter the age")
       await agent.fill("spinbutton", "Age", PROFILE.badAge)
       agent.step(`pick ${PROFILE.role} in the Role list`)
       await chooseOption(agent, ["combobox", "Role"], PROFILE.role, "Role")
-      agent.step("tick I accept the terms")
+      agent.step("accept the terms with their checkbox")
       await setChecked(agent, ["checkbox", "I accept the terms"], true, false)
-      agent.step("press Save")
+      agent.step("try to save the profile")
       await agent.click("button", "Save")
       agent.step("read what the form says about the age")
       const said = (await agent.snapshotOf("region", "Profile")).find((n) => /\bage\b/i.test(n.text) && n.text !== "Age" && n.role !== "spinbutton")?.text
@@ -376,13 +376,13 @@ export const HELD_OUT_TASKS_2: ReadonlyArray<TaskDef> = [
       agent.step("see which windows and views the app shows")
       const sidebar = (await agent.windows()).find((w) => /sidebar/i.test(w.title))
       if (sidebar === undefined) throw new GiveUp("no sidebar view is listed")
-      agent.step("go to the sidebar view")
+      agent.step("switch to the sidebar view")
       await agent.switchTo(sidebar.title)
       agent.step("press Notes in the sidebar")
       await agent.click("button", "Notes")
       agent.step("go to the content pane, now titled Notes")
       await agent.switchTo("Notes")
-      agent.step("read the items the content pane lists")
+      agent.step("read the entries the content pane shows")
       const items = await agent.findAll("listitem")
       const last = items.at(-1)
       return last?.text || last?.name
