@@ -10,7 +10,7 @@ import { decide, verdictsOf } from "../../src/bench/profiles/decide.js"
 import { appIdentifiers, unseenTargets } from "../../src/bench/profiles/observed.js"
 import { CONTROLS, VARIANTS } from "../../src/bench/profiles/run.js"
 import { bpe, type TaskResult } from "../../src/bench/profiles/scoring.js"
-import { itemsOfSteps, rankByRegex, retrievability, retrievalDrops } from "../../src/bench/profiles/retrieval.js"
+import { itemsOfSteps, rankByRegex, retrievability, retrievalDrops, tunedSteps } from "../../src/bench/profiles/retrieval.js"
 import { cellsOf, pairBound, wilson } from "../../src/bench/profiles/stats.js"
 import { ALL_TASKS } from "../../src/bench/profiles/tasks.js"
 
@@ -250,5 +250,17 @@ describe("retrievability and its gate", () => {
         { intent: "b", tool: "electron_click" }
       ])
     ).toEqual([{ intent: "b", tool: "electron_click" }])
+  })
+
+  it("keeps held-out tasks' steps out of the baseline's items; the held-out set is the ho2 set, the first set is tuned", () => {
+    const heldOut = new Set(ALL_TASKS.filter((t) => t.heldOut === true).map((t) => t.id))
+    expect([...heldOut].length).toBe(10)
+    expect([...heldOut].every((id) => id.startsWith("ho2-"))).toBe(true)
+    expect(ALL_TASKS.filter((t) => t.id.startsWith("ho-")).map((t) => t.heldOut ?? false)).toEqual(Array(10).fill(false))
+    const results = [
+      { task: "form-submit", steps: [{ intent: "press Add task", tool: "electron_click" }] },
+      { task: [...heldOut][0]!, steps: [{ intent: "a held-out intent", tool: "electron_fill" }] }
+    ]
+    expect(itemsOfSteps(tunedSteps(results, heldOut))).toEqual([{ intent: "press Add task", tool: "electron_click" }])
   })
 })

@@ -25,7 +25,16 @@ import { ENCODING, type TaskResult } from "./scoring.js"
 import { ALL_TASKS } from "./tasks.js"
 import { descriptionsAt, selectionMarkdown } from "./selection.js"
 import { listOf, selectionOf } from "./selection-lists.js"
-import { itemsOfSteps, RETRIEVAL_MARGIN, retrievability, retrievalDrops, retrievalMarkdown, type RetrievalFigure, type RetrievalItem } from "./retrieval.js"
+import {
+  itemsOfSteps,
+  RETRIEVAL_MARGIN,
+  tunedSteps,
+  retrievability,
+  retrievalDrops,
+  retrievalMarkdown,
+  type RetrievalFigure,
+  type RetrievalItem
+} from "./retrieval.js"
 import type { TaskDef } from "./task-kit.js"
 
 class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
@@ -299,8 +308,10 @@ export const retrievalCommand = (argv: ReadonlyArray<string>) =>
       const reason = valueOf(argv, "--reason")
       if (reason === undefined) return yield* new UsageError({ message: 'retrieval update needs --reason "<why>"' })
       const reportFile = valueOf(argv, "--report")
-      const items =
-        reportFile !== undefined ? itemsOfSteps((yield* readReport(resolve(reportFile))).results.flatMap((r) => r.steps ?? [])) : (baseline?.items ?? [])
+      const report = reportFile !== undefined ? yield* readReport(resolve(reportFile)) : undefined
+      // Held-out tasks' steps never enter the baseline (held out by this checkout's flags or the report's own).
+      const heldOut = new Set([...ALL_TASKS, ...(report?.tasks ?? [])].filter((t) => t.heldOut === true).map((t) => t.id))
+      const items = report !== undefined ? itemsOfSteps(tunedSteps(report.results, heldOut)) : (baseline?.items ?? [])
       if (items.length === 0) return yield* new UsageError({ message: "no steps: give --report FILE.json from a benchmark run" })
       const next: RetrievalBaseline = {
         kind: "stagewright-retrievability-baseline",

@@ -70,6 +70,15 @@ export const retrievability = (
     })
   )
 
+/**
+ * The steps the baseline may hold: those of tuned tasks only. A held-out task's intents would be tuned against
+ * once in the baseline (the first held-out set was, on 2026-12-02), so its results are left out by task id.
+ */
+export const tunedSteps = <S>(
+  results: ReadonlyArray<{ readonly task: string; readonly steps?: ReadonlyArray<S> }>,
+  heldOut: ReadonlySet<string>
+): ReadonlyArray<S> => results.filter((r) => !heldOut.has(r.task)).flatMap((r) => r.steps ?? [])
+
 /** The distinct (intent, tool) pairs of a report's steps (eval fallbacks and profile switches left out). */
 export const itemsOfSteps = (steps: ReadonlyArray<{ readonly intent: string; readonly tool: string }>): ReadonlyArray<RetrievalItem> => {
   const seen = new Set<string>()

@@ -4,7 +4,8 @@
  * in the file of its kind, and list it here; `npm run bench:profiles -- --tasks <id> --variants full` runs it alone.
  * Each task's capability (the report's success per capability) is listed below.
  */
-import { HELD_OUT_TASKS } from "./tasks-held-out.js"
+import { FORMER_HELD_OUT_TASKS } from "./tasks-held-out.js"
+import { HELD_OUT_TASKS_2 } from "./tasks-held-out-2.js"
 import { APP_TASKS, PLUGIN_TASKS } from "./tasks-apps.js"
 import { FLOW_TASKS } from "./tasks-flows.js"
 import { FORM_TASKS } from "./tasks-forms.js"
@@ -60,4 +61,8 @@ const TUNED: ReadonlyArray<TaskDef> = [...FORM_TASKS, ...NATIVE_TASKS, ...FLOW_T
   t.capability !== undefined || CAPABILITY[t.id] === undefined ? t : { ...t, capability: CAPABILITY[t.id] }
 )
 
-export const ALL_TASKS: ReadonlyArray<TaskDef> = [...TUNED, ...HELD_OUT_TASKS]
+/**
+ * The first held-out set (tasks-held-out.ts) was seen while tool descriptions were tuned on 2026-12-02: it is
+ * tuned now (no heldOut flag) and reported with the others. The held-out set is tasks-held-out-2.ts (frozen).
+ */
+export const ALL_TASKS: ReadonlyArray<TaskDef> = [...TUNED, ...FORMER_HELD_OUT_TASKS, ...HELD_OUT_TASKS_2]
