@@ -45,9 +45,12 @@ const mainProcess = () => {
   const call = (command: Omit<MainClockCommand, "maxFire"> & { maxFire?: number }) => fn({ app }, { maxFire: 10_000, ...command })
   const run = <A = unknown>(code: string): A => vm.runInContext(code, context) as A
   /** Installs at T, paused there. */
+  // Paused at exactly T: the installed clock runs until it is paused (a loaded machine lets ms pass between the
+  // two calls), so the time is set again once it is paused (set jumps without firing).
   const installPaused = async () => {
     await call({ action: "install", time: T })
     await call({ action: "pause" })
+    await call({ action: "set", time: T })
   }
   return { app, thrown, log, context, call, run, installPaused }
 }
