@@ -81,29 +81,32 @@ describe(`the URL of a custom-scheme page on ${runtime.kind}`, () => {
 })
 
 describe("the stand-in's DevTools relay", () => {
-  it.skipIf(!isStandin)("[stand-in only] serves Chromium's browser path on a port of its own; a second client gets app:// target URLs and is closed when the app quits", async () => {
-    const app = await launch(fixture("protocols"))
-    try {
-      await app.firstWindow()
-      const endpoints = await app.evaluate(({ __standin }: any) => __standin.chromium as { wsEndpoint: string; relayEndpoint: string })
-      expect(endpoints.relayEndpoint).not.toBe(endpoints.wsEndpoint)
-      expect(new URL(endpoints.relayEndpoint).pathname).toBe(new URL(endpoints.wsEndpoint).pathname)
-      const client = new WebSocket(endpoints.relayEndpoint, { perMessageDeflate: false })
-      const closed = new Promise<number>((resolve) => client.once("close", (code) => resolve(code)))
-      await new Promise((resolve, reject) => {
-        client.once("open", resolve)
-        client.once("error", reject)
-      })
-      const answer = new Promise<any>((resolve) => client.once("message", (data) => resolve(JSON.parse(String(data)))))
-      client.send(JSON.stringify({ id: 1, method: "Target.getTargets" }))
-      const { result } = await answer
-      const pages = (result.targetInfos as Array<{ type: string; url: string }>).filter((target) => target.type === "page")
-      expect(pages.map((target) => target.url)).toContain(INDEX)
-      await app.close()
-      expect(typeof (await closed)).toBe("number")
-      expect(client.readyState).toBe(WebSocket.CLOSED)
-    } finally {
-      await app.close().catch(() => {})
+  it.skipIf(!isStandin)(
+    "[stand-in only] serves Chromium's browser path on a port of its own; a second client gets app:// target URLs and is closed when the app quits",
+    async () => {
+      const app = await launch(fixture("protocols"))
+      try {
+        await app.firstWindow()
+        const endpoints = await app.evaluate(({ __standin }: any) => __standin.chromium as { wsEndpoint: string; relayEndpoint: string })
+        expect(endpoints.relayEndpoint).not.toBe(endpoints.wsEndpoint)
+        expect(new URL(endpoints.relayEndpoint).pathname).toBe(new URL(endpoints.wsEndpoint).pathname)
+        const client = new WebSocket(endpoints.relayEndpoint, { perMessageDeflate: false })
+        const closed = new Promise<number>((resolve) => client.once("close", (code) => resolve(code)))
+        await new Promise((resolve, reject) => {
+          client.once("open", resolve)
+          client.once("error", reject)
+        })
+        const answer = new Promise<any>((resolve) => client.once("message", (data) => resolve(JSON.parse(String(data)))))
+        client.send(JSON.stringify({ id: 1, method: "Target.getTargets" }))
+        const { result } = await answer
+        const pages = (result.targetInfos as Array<{ type: string; url: string }>).filter((target) => target.type === "page")
+        expect(pages.map((target) => target.url)).toContain(INDEX)
+        await app.close()
+        expect(typeof (await closed)).toBe("number")
+        expect(client.readyState).toBe(WebSocket.CLOSED)
+      } finally {
+        await app.close().catch(() => {})
+      }
     }
-  })
+  )
 })
