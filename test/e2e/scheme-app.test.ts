@@ -42,6 +42,10 @@ describe("the scheme sample app (app:// UI, webRequest, downloads)", () => {
     expect(ready.text).toMatch(/heading "Scheme Demo" \[level=1\]/)
     expect(ready.text).toContain("Served by protocol.handle: app://scheme-demo/index.html")
     expect(ready.text).toContain("X-Scheme-Demo header: 1")
+    // The agent sees the app's URL, never the stand-in's internal address for the scheme.
+    const windows = await mcp.call("electron_windows")
+    expect(windows.structured.windows.find((w: { active: boolean }) => w.active)?.url).toBe("app://scheme-demo/index.html")
+    expect(JSON.stringify([windows.structured, ready.text])).not.toContain("standin.invalid")
   })
 
   it("clicking Download saves the file through will-download: the page says so and the bytes are on disk", async () => {

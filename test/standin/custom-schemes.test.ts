@@ -43,6 +43,8 @@ describe(`custom schemes on ${runtime.kind}`, () => {
     expect(result.url).toBe("vscode-file://untitled.html")
     expect(result.title).toBe("vscode-file://untitled.html")
     expect(result.windowTitle).not.toContain("standin.invalid")
+    expect(page.url()).toBe("vscode-file://untitled.html")
+    expect(await page.evaluate(() => [document.URL, document.baseURI])).toEqual(["vscode-file://untitled.html", "vscode-file://untitled.html"])
   })
 
   it("a file the handler cannot find fails with ERR_FILE_NOT_FOUND naming the app's URL", async () => {

@@ -245,10 +245,11 @@ describe(`surfaces app on ${runtime.kind}`, () => {
   })
 
   it("will-attach-webview prevented (the app refuses foreign URLs): no guest is created", async () => {
-    const refused = app.evaluate(({ BrowserWindow, webContents }) => {
+    // The listener is in place (this evaluate has returned) before the page adds the element.
+    await app.evaluate(({ BrowserWindow, webContents }) => {
       const embedder = BrowserWindow.getAllWindows()[0]!.webContents
       const before = webContents.getAllWebContents().length
-      return new Promise<{ src: string; prevented: boolean; created: number }>((resolve) => {
+      ;(globalThis as any).refusedWebview = new Promise<{ src: string; prevented: boolean; created: number }>((resolve) => {
         // Registered after the app's own listener, so it sees the app's decision.
         embedder.once("will-attach-webview", (event, _prefs, params) => {
           setImmediate(() => resolve({ src: params.src, prevented: event.defaultPrevented, created: webContents.getAllWebContents().length - before }))
@@ -260,7 +261,7 @@ describe(`surfaces app on ${runtime.kind}`, () => {
       el.setAttribute("src", "https://example.com/")
       document.querySelector("main")!.appendChild(el)
     })
-    await expect(refused).resolves.toEqual({ src: "https://example.com/", prevented: true, created: 0 })
+    await expect(app.evaluate(() => (globalThis as any).refusedWebview)).resolves.toEqual({ src: "https://example.com/", prevented: true, created: 0 })
   })
 
   it(`${isStandin ? "[stand-in limit] the guest is also a playwright-core page" : "the guest is not a playwright-core page"} (on Electron a guest is a 'webview' target that playwright-core does not list)`, async () => {
