@@ -41,6 +41,7 @@ import { answerModal, type ModalIntent } from "../modal/modal-answer.js"
 import { modalFacts, modalRowsText } from "../modal/modal-rows.js"
 import { stepCode } from "./step-code.js"
 import type { ToolResult } from "./Tool.js"
+import { amended, answer } from "./respond.js"
 
 export interface ActOptions {
   readonly tool: string
@@ -196,14 +197,14 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
   }
 
   // After an action: the main process's read waits for the IPC invokes the action started (a native dialog they open is shown).
-  const answer: CallHandle["answer"] = (given, options) =>
+  const answerAfter: CallHandle["answer"] = (given, options) =>
     Effect.gen(function* () {
       const { states, told } = yield* dialogs.modalStatesAfterAction
       const change = options?.changesOf === undefined ? "" : yield* changeSummary(options.changesOf).pipe(Effect.provide(context))
-      const result = change === "" ? given : { ...given, text: `${given.text}${change}` }
+      const result = change === "" ? given : amended(given, { after: change })
       const rows = modalRowsText(states, told)
       if (rows === "") return result
-      return { ...result, text: `${rows}\n${result.text}`, structured: { ...result.structured, modals: modalFacts(states) } }
+      return amended(result, { before: `${rows}\n`, structured: { modals: modalFacts(states) } })
     })
 
   const perform = (options: ActOptions) =>
@@ -245,8 +246,8 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
         )
       yield* step
       if (outcome !== undefined) return yield* dialogResult(outcome, yield* dialogs.modalStates)
-      return yield* answer(
-        { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).`, structured: { window: entry.id, locator: code } },
+      return yield* answerAfter(
+        answer(`${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).`, { window: entry.id, locator: code }),
         { changesOf: entry }
       )
     })
@@ -279,7 +280,7 @@ export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effe
     evaluate: pages.evaluate,
     cdp: pages.withCdp,
     record: lifecycle.recordStep,
-    answer,
+    answer: answerAfter,
     session: lifecycle.session,
     current: lifecycle.current,
     surfaces: (options) => (options?.gated === false ? windows.surfaces : windows.every),
