@@ -10,6 +10,7 @@ import { compileSafePattern } from "../policy/patterns.js"
 import { defineTool } from "../contract/Tool.js"
 import { DEFAULT_EXPECT_TIMEOUT } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
+import { answer } from "../contract/respond.js"
 
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 
@@ -86,9 +87,9 @@ export const expectWindow = defineTool({
               ? `expect(${urlCheck}).toBe(${!negate})`
               : `// ${negate ? "no" : "a"} window ${JSON.stringify(wanted)} is open`
       })
-      return {
-        text: `Passed${negate ? " (not)" : ""}: ${outcome.actual.count} window(s) open; ${outcome.actual.windows.join("; ")}`,
-        structured: { passed: true, ...outcome.actual }
-      }
+      return answer(`Passed${negate ? " (not)" : ""}: ${outcome.actual.count} window(s) open; ${outcome.actual.windows.join("; ")}`, {
+        passed: true,
+        ...outcome.actual
+      })
     })
 })
