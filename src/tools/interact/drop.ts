@@ -16,6 +16,7 @@ import { InvalidArgument, NotInteractable } from "../contract/errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
 import { stepCode } from "../contract/step-code.js"
 import { defineTool } from "../contract/Tool.js"
+import { answer } from "../contract/respond.js"
 
 /** The most that is dropped in one call, all files together (their bytes cross to the page as base64). */
 export const MAX_DROP_BYTES = 8 * 1024 * 1024
@@ -202,15 +203,12 @@ export const uploadFile = defineTool({
       yield* call.record({ tool: "electron_upload_file", window: entry.id, code: dropStep(code, files) })
       const names = files.map((f) => f.name).join(", ")
       return yield* call.answer(
-        {
-          text: `Dropped ${files.length} file(s) on ${code}: ${names}${outcome.handled ? "" : " (no drop handler called preventDefault)"}.`,
-          structured: {
-            window: entry.id,
-            locator: code,
-            dropped: files.map((f) => ({ name: f.name, type: f.type, bytes: Buffer.byteLength(f.data, "base64") })),
-            handled: outcome.handled
-          }
-        },
+        answer(`Dropped ${files.length} file(s) on ${code}: ${names}${outcome.handled ? "" : " (no drop handler called preventDefault)"}.`, {
+          window: entry.id,
+          locator: code,
+          dropped: files.map((f) => ({ name: f.name, type: f.type, bytes: Buffer.byteLength(f.data, "base64") })),
+          handled: outcome.handled
+        }),
         { changesOf: entry }
       )
     })

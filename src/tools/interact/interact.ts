@@ -18,6 +18,7 @@ import { pressKey } from "./keys.js"
 import { stepCode } from "../contract/step-code.js"
 import { fill, type } from "./typing.js"
 import { webDialog } from "../modal/web-dialog.js"
+import { answer } from "../contract/respond.js"
 
 const timeoutOf = (input: { readonly timeoutMs?: number | undefined }) => input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
 const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
@@ -185,7 +186,7 @@ export const scroll = defineTool({
         "read the scroll position",
         () => new Promise<{ x: number; y: number }>((r) => requestAnimationFrame(() => r({ x: Math.round(window.scrollX), y: Math.round(window.scrollY) })))
       )
-      return { text: `Scrolled; page position ${position.x},${position.y}.`, structured: { window: entry.id, scroll: position } }
+      return answer(`Scrolled; page position ${position.x},${position.y}.`, { window: entry.id, scroll: position })
     })
 })
 

@@ -10,6 +10,7 @@ import { InvalidArgument } from "../contract/errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
 import { codeString, stepCode } from "../contract/step-code.js"
 import { focusIsPassword, markIfFocusedPassword, REDACTED_CODE } from "../policy/call-secrets.js"
+import { amended, answer } from "../contract/respond.js"
 
 /** A press that types a character (`a`, `Shift+A`), as opposed to a named key. */
 const isCharacter = (press: string): boolean => [...(press.split("+").pop() ?? "")].length === 1
@@ -199,11 +200,11 @@ export const pressKey = defineTool({
         if (dialog) {
           const result = yield* dialogResult(dialog, yield* call.modals)
           const rest = presses.length - index - 1
-          return rest === 0 ? result : { ...result, text: `After ${index + 1} of ${presses.length} presses (the rest not pressed): ${result.text}` }
+          return rest === 0 ? result : amended(result, { before: `After ${index + 1} of ${presses.length} presses (the rest not pressed): ` })
         }
       }
       // Keys pressed into a password field are a secret of the call's record, as typed text is.
       yield* markIfFocusedPassword(entry.page, input.key)
-      return yield* call.answer({ text: `Pressed ${presses.join(" ")}${on}.`, structured: { window: entry.id, keys: presses } }, { changesOf: entry })
+      return yield* call.answer(answer(`Pressed ${presses.join(" ")}${on}.`, { window: entry.id, keys: presses }), { changesOf: entry })
     })
 })

@@ -24,6 +24,7 @@ import { InvalidArgument } from "../contract/errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
 import { codeString, stepCode } from "../contract/step-code.js"
 import { defineTool } from "../contract/Tool.js"
+import { answer } from "../contract/respond.js"
 
 const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
 const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
@@ -89,14 +90,11 @@ const editorCall = (typing: EditorCall) =>
     })
     const verb = typing.replace ? "Filled" : `Typed ${[...typing.text].length} characters into`
     return yield* call.answer(
-      {
-        text: `${verb} the ${after.kind} editor ${code} by its own keys; it holds ${editorHolds(after, typing.replace ? typing.text : undefined)}.`,
-        structured: {
-          window: typing.entry.id,
-          locator: code,
-          editor: { kind: after.kind, source: after.source, characters: after.text.length, ...(typing.replace ? { matches: after.text === typing.text } : {}) }
-        }
-      },
+      answer(`${verb} the ${after.kind} editor ${code} by its own keys; it holds ${editorHolds(after, typing.replace ? typing.text : undefined)}.`, {
+        window: typing.entry.id,
+        locator: code,
+        editor: { kind: after.kind, source: after.source, characters: after.text.length, ...(typing.replace ? { matches: after.text === typing.text } : {}) }
+      }),
       { changesOf: typing.entry }
     )
   })
@@ -138,10 +136,12 @@ export const fill = defineTool({
           })
         }
         if (probe.text === value)
-          return Effect.succeed({
-            text: `The ${probe.kind} editor ${input.target} already holds the value.`,
-            structured: { window: entry.id, editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true } }
-          })
+          return Effect.succeed(
+            answer(`The ${probe.kind} editor ${input.target} already holds the value.`, {
+              window: entry.id,
+              editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true }
+            })
+          )
         if (value.length > EDITOR_MAX_CHARS) return Effect.fail(tooLong("value", value.length))
         return editorCall({ tool: "electron_fill", entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
       })
@@ -177,10 +177,7 @@ export const type = defineTool({
           window: entry.id,
           code: `await window.keyboard.type(${codeString(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}`
         })
-        return yield* call.answer(
-          { text: `Typed ${input.text.length} characters into the focused element.`, structured: { window: entry.id } },
-          { changesOf: entry }
-        )
+        return yield* call.answer(answer(`Typed ${input.text.length} characters into the focused element.`, { window: entry.id }), { changesOf: entry })
       }
       const target = input.target
       const text = `${typed}${input.submit === true ? "\n" : ""}`
