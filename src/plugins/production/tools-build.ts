@@ -10,6 +10,7 @@ import { defineTool } from "../../tools/contract/Tool.js"
 import { checkAsar, describeBuild, readFuses, type BuildInfo } from "./build.js"
 import { BuildPath, buildsAt, newestBuild, promise } from "./locate.js"
 import { answer, bounded, moreLine } from "../../tools/contract/respond.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export const findBuild = defineTool({
   name: "electron_production_find_build",
@@ -127,7 +128,7 @@ export const launchBuild = defineTool({
           hint: "Pass the build folder that holds the app's executable (or the .app bundle)."
         })
       const wire = yield* fuseWire(build)
-      const request = yield* vetLaunch("electron_production_launch", {
+      const request = yield* vetLaunch((yield* callHandle).tool, {
         executablePath: executable,
         args: input.args ?? [],
         ...(input.env !== undefined ? { env: input.env } : {}),

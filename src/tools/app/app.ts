@@ -76,7 +76,7 @@ export const launch = defineTool({
         return yield* new InvalidArgument({ message: `locale: ${JSON.stringify(locale)} is not a locale`, hint: "Give a BCP 47 tag like fr, de-CH or pt-BR." })
       }
       const args = locale === undefined ? input.args : [...(input.args ?? []).filter((a) => !a.startsWith("--lang=")), `--lang=${locale}`]
-      const request = yield* vetLaunch("electron_launch", { ...input, args })
+      const request = yield* vetLaunch((yield* callHandle).tool, { ...input, args })
       const lifecycle = yield* AppLifecycle
       const session = yield* lifecycle.launch(request, name)
       const named = (yield* lifecycle.sessions).find((s) => s.session === session)?.name

@@ -21,6 +21,7 @@ import { defineTool } from "../contract/Tool.js"
 import { SessionName, TimeoutMs } from "../contract/shapes.js"
 import { describeWindows, windowLines } from "./app.js"
 import { answer } from "../contract/respond.js"
+import { callHandle } from "../contract/handle.js"
 
 const LIST_HINT = "Call electron_attach with no arguments to list running apps, or start the app with --remote-debugging-port=PORT."
 
@@ -92,7 +93,7 @@ const attachWithoutPort = (pid: number, name: string | undefined, timeoutMs: num
       return yield* new EvalNotAuthorized({
         message: `pid ${pid} (${target.name}) has no debug port: attaching opens its main-process inspector (SIGUSR1) and runs Stagewright's code in its main process, which this server does not allow`,
         hint: `Restart the server with ${evalFlag("main")} (or --allow-eval all), or restart the app with --remote-debugging-port=9222 and attach by port (its windows only).`,
-        tool: "electron_attach",
+        tool: (yield* callHandle).tool,
         target: "main",
         flag: evalFlag("main")
       })

@@ -78,7 +78,6 @@ export const expectWindow = defineTool({
         })
       const urlCheck = regex !== undefined ? `app.windows().some((w) => ${regex.literal}.test(w.url()))` : undefined
       yield* call.record({
-        tool: "electron_expect_window",
         window: session.activeId ?? "",
         code:
           input.count !== undefined && !filtered

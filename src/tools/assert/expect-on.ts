@@ -26,7 +26,6 @@ export interface Reading<A> {
 }
 
 export interface ExpectOptions<A> {
-  readonly tool: string
   readonly target: string
   readonly expected: unknown
   /** What is asserted, as the answer and the failure name it (negation included). */
@@ -57,7 +56,7 @@ export const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult
     const actual = boundActual(outcome.actual)
     if (!outcome.ok) return yield* new AssertionFailed({ message: `${describe} failed after ${timeout} ms`, expected, actual })
     const code = yield* stepCode(entry, options.target, locator)
-    yield* call.record({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`, negate) })
+    yield* call.record({ window: entry.id, code: options.step(`window.${code}`, negate) })
     return answer(`Passed: ${describe}; actual ${showActual(actual)}.`, { passed: true, expected, actual })
   })
 

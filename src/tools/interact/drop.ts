@@ -154,7 +154,7 @@ export const uploadFile = defineTool({
       const call = yield* callHandle
       // A file chooser the page opened (its row's ref) takes the files as they are.
       const modal = yield* call.modalTarget(input.target)
-      if (modal !== undefined) return yield* call.answerModal("electron_upload_file", modal.state, modal.control, { verb: "files", paths })
+      if (modal !== undefined) return yield* call.answerModal(modal.state, modal.control, { verb: "files", paths })
       const entry = yield* call.surface()
       const locator = yield* call.locate(entry, input.target)
       let fileInput = false
@@ -165,7 +165,6 @@ export const uploadFile = defineTool({
       )
       if (fileInput) {
         return yield* call.act({
-          tool: "electron_upload_file",
           target: input.target,
           describe: `set ${paths.length} file(s) on ${input.target}`,
           step: (code) => `await ${code}.setInputFiles(${JSON.stringify(paths)})`,
@@ -200,7 +199,7 @@ export const uploadFile = defineTool({
           details: { retryable: false }
         })
       }
-      yield* call.record({ tool: "electron_upload_file", window: entry.id, code: dropStep(code, files) })
+      yield* call.record({ window: entry.id, code: dropStep(code, files) })
       const names = files.map((f) => f.name).join(", ")
       return yield* call.answer(
         answer(`Dropped ${files.length} file(s) on ${code}: ${names}${outcome.handled ? "" : " (no drop handler called preventDefault)"}.`, {

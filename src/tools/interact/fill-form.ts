@@ -96,7 +96,7 @@ export const fillForm = defineTool({
             // A value typed into a password field (or a field whose kind was never read) is secret in the call's record.
             Effect.ensuring(Effect.suspend(() => (typeof value === "string" && (seen === undefined || seen === "password") ? markSecret(value) : Effect.void)))
           )
-        yield* call.record({ tool: "electron_fill_form", window: entry.id, code: step })
+        yield* call.record({ window: entry.id, code: step })
         done.push(code)
       }
       return yield* call.answer(answer(`Filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}.`, { window: entry.id, filled: done }), {

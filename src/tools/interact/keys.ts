@@ -150,7 +150,6 @@ export const pressKey = defineTool({
       if (input.target !== undefined && presses.length === 1) {
         const key = presses[0]!
         return yield* call.act({
-          tool: "electron_press_key",
           target: input.target,
           describe: `press ${key} on ${input.target}`,
           step: (code) => `await ${code}.press(${codeString(key)})`,
@@ -170,7 +169,7 @@ export const pressKey = defineTool({
       }
       if (input.target === undefined && presses.length === 1 && (presses[0] === "Enter" || presses[0] === "Escape")) {
         const state = yield* pressedOn(call)
-        if (state !== undefined) return yield* call.answerModal("electron_press_key", state, undefined, { verb: "press", key: presses[0] })
+        if (state !== undefined) return yield* call.answerModal(state, undefined, { verb: "press", key: presses[0] })
       }
       const entry = yield* call.surface()
       let on = ""
@@ -184,7 +183,7 @@ export const pressKey = defineTool({
           ready: (slice) => locator.waitFor({ state: "attached", timeout: slice }),
           perform: (timeout) => locator.focus({ timeout })
         })
-        yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.${code}.focus()` })
+        yield* call.record({ window: entry.id, code: `await window.${code}.focus()` })
         on = ` on ${code}`
       }
       // A character pressed into a password field is recorded redacted (a key name such as Enter is not secret).
@@ -192,11 +191,11 @@ export const pressKey = defineTool({
       for (const [index, press] of presses.entries()) {
         if (index > 0 && delay > 0) {
           yield* Effect.sleep(Duration.millis(delay))
-          yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.waitForTimeout(${delay})` })
+          yield* call.record({ window: entry.id, code: `await window.waitForTimeout(${delay})` })
         }
         const dialog = yield* call.race(`press ${press}`, () => entry.page.keyboard.press(press))
         const pressed = intoPassword && isCharacter(press) ? REDACTED_CODE : codeString(press)
-        yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${pressed})` })
+        yield* call.record({ window: entry.id, code: `await window.keyboard.press(${pressed})` })
         if (dialog) {
           const result = yield* dialogResult(dialog, yield* call.modals)
           const rest = presses.length - index - 1

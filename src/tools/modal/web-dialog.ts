@@ -98,7 +98,6 @@ export const webDialog = defineTool({
       if ((input.always !== undefined || (input.once === true && !answersOpen)) && session.activeId !== undefined) {
         const handler = type !== undefined ? `(dialog) => { if (dialog.type() === ${JSON.stringify(type)}) void ${settle} }` : `(dialog) => ${settle}`
         yield* call.record({
-          tool: "electron_web_dialog",
           window: session.activeId,
           code: input.always === false ? `window.removeAllListeners("dialog")` : `window.${input.once === true ? "once" : "on"}("dialog", ${handler})`
         })
@@ -122,7 +121,6 @@ export const webDialog = defineTool({
         return yield* new InvalidArgument({ message: "No web dialog is open (its window closed)", hint: "list shows the dialogs seen." })
       yield* call.answerDialog(pending, action, input.promptText)
       yield* call.record({
-        tool: "electron_web_dialog",
         window: pending.window,
         code: `// the ${pending.type} ${JSON.stringify(pending.message)} is answered by the handler registered above`,
         dialog: { action, promptText: input.promptText }

@@ -33,7 +33,6 @@ export const triggerMenuItem = (match: Pick<MenuEntry, "source" | "path" | "posi
     const after = yield* call.evaluateMain("click the menu item", clickMenuItem, target)
     const session = yield* call.session
     yield* call.record({
-      tool: "electron_menu_click",
       window: session.activeId ?? "",
       code: [
         // Labels come from the app: one line of comment, whatever they hold.
@@ -291,7 +290,6 @@ export const dialogStub = defineTool({
       if (input.action !== "list") {
         const session = yield* call.session
         yield* call.record({
-          tool: "electron_dialog_stub",
           window: session.activeId ?? "",
           code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})`
         })

@@ -28,9 +28,9 @@ export const navigate = defineTool({
     Effect.gen(function* () {
       const url = input.url.trim()
       // The policy comes first: a caller-written document is code whatever the app state.
-      yield* gateCode("electron_navigate", [classifyNavigation(url)])
-      if (urlScheme(url) === "file") yield* confineFileUrl(url)
       const call = yield* callHandle
+      yield* gateCode(call.tool, [classifyNavigation(url)])
+      if (urlScheme(url) === "file") yield* confineFileUrl(url)
       const entry = yield* call.surface()
       if (urlScheme(url) === "javascript") {
         const raw = url.replace(/^[^:]*:/, "")
