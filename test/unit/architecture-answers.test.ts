@@ -3,7 +3,8 @@
  * `amended`), never through a `{ text, structured }` literal of its own: the check reads every source under
  * src/tools and src/plugins with TypeScript's parser and fails on an object literal shaped like a tool result
  * (only `text`, `structured` and `images`, or those beside a spread of another result). The few literals of
- * that shape that are not answers are allowed by name, each with why.
+ * that shape that are not answers are allowed by name, each with why. And a handler does not write its own
+ * tool's name (a recorded step's `tool`, the name a policy error gives): the call handle has it from the pipeline.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readdirSync, readFileSync, statSync } from "node:fs"
@@ -70,6 +71,29 @@ const handBuiltAnswers = (file: string, code: string): ReadonlyArray<string> => 
   return found
 }
 
+/** The calls whose first argument names the tool that runs (the pipeline's name is the call handle's `tool`). */
+const NAMED_BY_CALL = new Set(["gateCode", "vetLaunch"])
+
+/** Places a handler writes a tool's name of its own: a `tool: "electron_…"` field, or one given to a call that takes the running tool's. */
+const ownToolNames = (file: string, code: string): ReadonlyArray<string> => {
+  const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true)
+  const found: Array<string> = []
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) && node.text.startsWith("electron_")) {
+      const parent = node.parent
+      const field = ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name) && parent.name.text === "tool"
+      const callee = ts.isCallExpression(parent) && parent.arguments[0] === node ? parent.expression : undefined
+      const named =
+        callee !== undefined &&
+        (ts.isIdentifier(callee) ? NAMED_BY_CALL.has(callee.text) : ts.isPropertyAccessExpression(callee) && callee.name.text === "answerModal")
+      if (field || named) found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${parent.getText(source).slice(0, 60)}`)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
 describe("tools answer through the builder", () => {
   it("no file under src/tools or src/plugins builds a result by hand", () => {
     const found = [...walk(join(root, "src", "tools")), ...walk(join(root, "src", "plugins"))]
@@ -82,13 +106,26 @@ describe("tools answer through the builder", () => {
   it("the check finds a hand-built result, a reshaped one and one in an arrow's body; not other objects", () => {
     const code = [
       'const a = () => Effect.succeed({ text: "Done.", structured: { window: "w1" } })',
-      "const b = (result: ToolResult) => ({ ...result, text: `${result.text} more` })",
+      'const b = (result: ToolResult) => ({ ...result, text: result.text + " more" })',
       "const c = (text: string) => ({ text })",
       'const d = { text: "a snapshot row", ref: "e1" }',
       'const e = { structured: { text: "a field" } }',
       'const f = answer("Read.", { text: "the facts" })'
     ].join("\n")
     expect(handBuiltAnswers("src/tools/x.ts", code).map((hit) => hit.split(": ")[0])).toEqual(["src/tools/x.ts:1", "src/tools/x.ts:2", "src/tools/x.ts:3"])
+  })
+
+  it("no handler writes its own tool's name: the call handle has it from the pipeline (defineTool's name)", () => {
+    const found = [...walk(join(root, "src", "tools")), ...walk(join(root, "src", "plugins"))]
+      .map((path) => relative(root, path))
+      .flatMap((file) => ownToolNames(file, readFileSync(join(root, file), "utf8")))
+    expect(found).toEqual([])
+    const probe = [
+      'yield* call.record({ tool: "electron_scroll", window: "w1", code })',
+      'yield* gateCode("electron_navigate", [])',
+      'call.answerModal("electron_fill", s, c, i)'
+    ]
+    expect(ownToolNames("src/tools/x.ts", probe.join("\n")).length).toBe(3)
   })
 
   it("each allowed literal is still in its file (an allowance for a literal gone is removed)", () => {
