@@ -14,6 +14,7 @@ import { defineTool } from "../../tools/contract/Tool.js"
 import { Target } from "../../tools/contract/shapes.js"
 import { describeMarked, label, MARK, pageFunction } from "./refs.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 const IMPACTS = ["minor", "moderate", "serious", "critical"] as const
 type Impact = (typeof IMPACTS)[number]
@@ -177,8 +178,10 @@ const render = (entry: Surface, out: { violations: Array<AxeViolation>; passes: 
       violations.length === 0
         ? `No violations in ${entry.id} (axe-core ${out.version}, ${out.passes} rules passed).`
         : `${violations.length} rules violated by ${count} elements in ${entry.id} (axe-core ${out.version}, ${out.passes} rules passed):`
-    return {
-      text: [head, ...lines, ...(rawFile ? [`axe JSON: ${rawFile}`] : [])].join("\n"),
-      structured: { window: entry.id, violations, passes: out.passes, ...(rawFile ? { rawFile } : {}) }
-    }
+    return answer([head, ...lines, ...(rawFile ? [`axe JSON: ${rawFile}`] : [])].join("\n"), {
+      window: entry.id,
+      violations,
+      passes: out.passes,
+      ...(rawFile ? { rawFile } : {})
+    })
   })

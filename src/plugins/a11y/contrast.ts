@@ -8,6 +8,7 @@ import { defineTool } from "../../tools/contract/Tool.js"
 import { Target } from "../../tools/contract/shapes.js"
 import { describeMarked, label, MARK, pageFunction } from "./refs.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 interface Measured {
   readonly text: string
@@ -121,11 +122,11 @@ export const contrastTool = defineTool({
       }))
       const line = (m: (typeof items)[number]) =>
         `${label(m, `"${m.text}"`)}: ${m.ratio ?? "?"}:1 ${m.fg} on ${m.bg}, ${m.large ? "large" : "normal"} text (${m.fontPx}px) → ${m.level}`
-      if (self) return { text: line(items[0]!), structured: { window: entry.id, ...items[0] } }
+      if (self) return answer(line(items[0]!), { window: entry.id, ...items[0] })
       const head =
         items.length === 0
           ? `All ${out.checked} texts in ${entry.id} meet ${input.level ?? "AA"}.`
           : `${items.length} of ${out.checked} texts in ${entry.id} are below ${input.level ?? "AA"}:`
-      return { text: [head, ...items.map(line)].join("\n"), structured: { window: entry.id, checked: out.checked, below: items } }
+      return answer([head, ...items.map(line)].join("\n"), { window: entry.id, checked: out.checked, below: items })
     })
 })

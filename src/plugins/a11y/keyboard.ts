@@ -7,6 +7,7 @@ import { defineTool } from "../../tools/contract/Tool.js"
 import { Target } from "../../tools/contract/shapes.js"
 import { describeMarked, label, MARK } from "./refs.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 /** Reads the focused element: a stable key per element, and marks it with `attr="<index>"`. */
 const readFocus = (a: { attr: string; index: number }) => {
@@ -106,16 +107,13 @@ export const tabOrderTool = defineTool({
           stops.length >= maxStops
             ? `Stopped after maxStops=${maxStops} (${tabbable} tabbable elements on the page).`
             : `${stops.length} stops; focus left the page after the last one.`
-      return {
-        text: [`Tab order of ${entry.id}:`, ...lines, verdict].join("\n"),
-        structured: {
-          window: entry.id,
-          stops: named,
-          trap: trap ? { kind: trap.kind, stops: named.slice(trap.from).map((s) => s.index) } : null,
-          wrapped,
-          tabbable
-        }
-      }
+      return answer([`Tab order of ${entry.id}:`, ...lines, verdict].join("\n"), {
+        window: entry.id,
+        stops: named,
+        trap: trap ? { kind: trap.kind, stops: named.slice(trap.from).map((s) => s.index) } : null,
+        wrapped,
+        tabbable
+      })
     })
 })
 
@@ -149,12 +147,12 @@ export const focusTool = defineTool({
         },
         MARK
       )
-      if (seen.none) return { text: `Nothing is focused in ${entry.id} (focus is on the document body).`, structured: { window: entry.id, focused: null } }
+      if (seen.none) return answer(`Nothing is focused in ${entry.id} (focus is on the document body).`, { window: entry.id, focused: null })
       const [d] = yield* describeMarked(entry, 1)
       const focused = { ...d, element: seen.tag, focusVisible: seen.focusVisible, indicator: seen.indicator }
-      return {
-        text: `${entry.id} focus: ${label(d ?? {}, seen.tag)} (${seen.tag}); focus indicator ${seen.indicator ? "visible" : "none (outline/box-shadow off)"}${seen.focusVisible ? ", :focus-visible" : ""}`,
-        structured: { window: entry.id, focused }
-      }
+      return answer(
+        `${entry.id} focus: ${label(d ?? {}, seen.tag)} (${seen.tag}); focus indicator ${seen.indicator ? "visible" : "none (outline/box-shadow off)"}${seen.focusVisible ? ", :focus-visible" : ""}`,
+        { window: entry.id, focused }
+      )
     })
 })

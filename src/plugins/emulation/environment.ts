@@ -11,6 +11,7 @@ import { WindowId } from "../../tools/contract/shapes.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 export const zoom = defineTool({
   name: "electron_emulation_zoom",
@@ -36,10 +37,11 @@ export const zoom = defineTool({
         input.factor ?? null
       )
       const dpr = yield* call.evaluate(entry, "read devicePixelRatio", () => window.devicePixelRatio)
-      return {
-        text: `${entry.id}: zoom factor ${factor} (${Math.round(factor * 100)}%), page devicePixelRatio ${dpr}`,
-        structured: { window: entry.id, zoomFactor: factor, devicePixelRatio: dpr }
-      }
+      return answer(`${entry.id}: zoom factor ${factor} (${Math.round(factor * 100)}%), page devicePixelRatio ${dpr}`, {
+        window: entry.id,
+        zoomFactor: factor,
+        devicePixelRatio: dpr
+      })
     })
 })
 
@@ -88,10 +90,9 @@ export const timezone = defineTool({
             .pipe(Effect.map((tz) => ({ window: w.id, ...tz }))),
         { concurrency: "unbounded" }
       )
-      return {
-        text: seen.map((w) => `${w.window}: ${w.timeZone} (UTC${w.utcOffsetMinutes >= 0 ? "+" : "-"}${Math.abs(w.utcOffsetMinutes) / 60})`).join("\n"),
-        structured: { windows: seen }
-      }
+      return answer(seen.map((w) => `${w.window}: ${w.timeZone} (UTC${w.utcOffsetMinutes >= 0 ? "+" : "-"}${Math.abs(w.utcOffsetMinutes) / 60})`).join("\n"), {
+        windows: seen
+      })
     })
 })
 
@@ -153,6 +154,6 @@ export const locale = defineTool({
           : input.relaunch === true
             ? `\nRelaunched with --lang=${input.locale} (pid ${session.pid}).`
             : ""
-      return { text: `${now}${pending}`, structured: { ...main, ...page, applied: input.relaunch === true, pid: session.pid } }
+      return answer(`${now}${pending}`, { ...main, ...page, applied: input.relaunch === true, pid: session.pid })
     })
 })

@@ -11,6 +11,7 @@ import { InvalidArgument } from "../../tools/contract/errors.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 /** Reads matchMedia queries in every open window. */
 export const readMedia = (session: AppSession, queries: ReadonlyArray<string>) =>
@@ -55,10 +56,10 @@ export const theme = defineTool({
         input.theme === undefined ? 0 : 3_000
       )
       const lines = seen.actual.map((w) => `${w.window}: prefers-color-scheme ${w.colorScheme}`)
-      return {
-        text: `nativeTheme.themeSource=${main.themeSource}, shouldUseDarkColors=${main.shouldUseDarkColors}\n${lines.join("\n")}`,
-        structured: { ...main, windows: seen.actual }
-      }
+      return answer(`nativeTheme.themeSource=${main.themeSource}, shouldUseDarkColors=${main.shouldUseDarkColors}\n${lines.join("\n")}`, {
+        ...main,
+        windows: seen.actual
+      })
     })
 })
 
@@ -114,9 +115,9 @@ export const media = defineTool({
       })
       if (seen.length === 0)
         return yield* new InvalidArgument({ message: "the app has no open window", hint: "Open a window first (electron_windows lists them)." })
-      return {
-        text: seen.map((w) => `${w.window}: ${keys.map((k) => `${FEATURES[k].name} ${(w as Record<string, string>)[k]}`).join(", ")}`).join("\n"),
-        structured: { overrides, windows: seen }
-      }
+      return answer(seen.map((w) => `${w.window}: ${keys.map((k) => `${FEATURES[k].name} ${(w as Record<string, string>)[k]}`).join(", ")}`).join("\n"), {
+        overrides,
+        windows: seen
+      })
     })
 })

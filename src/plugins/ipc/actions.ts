@@ -9,6 +9,7 @@ import { defineTool } from "../../tools/contract/Tool.js"
 import type { InvokeHandlers, IpcState } from "./recorder.js"
 import { Args, Channel, OptionalWindow, preview, requireRecorder, webContentsIdOf } from "./shared.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 type InvokeOutcome =
   | { readonly kind: "no-handler"; readonly channels: ReadonlyArray<string> }
@@ -87,15 +88,23 @@ export const invokeTool = defineTool({
       }
       const how = `${input.channel} from ${entry.id}${outcome.mocked ? " (mocked)" : ""}, ${outcome.ms} ms`
       if (outcome.kind === "threw") {
-        return {
-          text: `${how}: the handler threw; the renderer would get: Error invoking remote method '${input.channel}': ${outcome.error}`,
-          structured: { channel: input.channel, window: entry.id, ok: false, error: outcome.error, ms: outcome.ms, mocked: outcome.mocked }
-        }
+        return answer(`${how}: the handler threw; the renderer would get: Error invoking remote method '${input.channel}': ${outcome.error}`, {
+          channel: input.channel,
+          window: entry.id,
+          ok: false,
+          error: outcome.error,
+          ms: outcome.ms,
+          mocked: outcome.mocked
+        })
       }
-      return {
-        text: `${how}: replied ${outcome.json ? preview(outcome.value, 4_000) : `${outcome.value} (not JSON: the renderer gets a structured clone)`}`,
-        structured: { channel: input.channel, window: entry.id, ok: true, value: outcome.value, ms: outcome.ms, mocked: outcome.mocked }
-      }
+      return answer(`${how}: replied ${outcome.json ? preview(outcome.value, 4_000) : `${outcome.value} (not JSON: the renderer gets a structured clone)`}`, {
+        channel: input.channel,
+        window: entry.id,
+        ok: true,
+        value: outcome.value,
+        ms: outcome.ms,
+        mocked: outcome.mocked
+      })
     })
 })
 
@@ -131,11 +140,11 @@ export const mockTool = defineTool({
       const call = yield* callHandle
       const args = input.error !== undefined ? { channel: input.channel, error: input.error } : { channel: input.channel, result: input.result }
       const set = yield* call.evaluateMain(`mock ${input.channel}`, setMock, args)
-      const answer = input.error !== undefined ? `fail with Error: ${input.error}` : `reply ${preview(input.result)}`
-      return {
-        text: `${input.channel} now ${set.replaced ? "(mock replaced) " : ""}${answer}${set.handled ? "; the app's handler is kept and comes back with electron_ipc_clear_mocks" : "; the app registers no handler for it"}.`,
-        structured: { channel: input.channel, handled: set.handled, replaced: set.replaced }
-      }
+      const reply = input.error !== undefined ? `fail with Error: ${input.error}` : `reply ${preview(input.result)}`
+      return answer(
+        `${input.channel} now ${set.replaced ? "(mock replaced) " : ""}${reply}${set.handled ? "; the app's handler is kept and comes back with electron_ipc_clear_mocks" : "; the app registers no handler for it"}.`,
+        { channel: input.channel, handled: set.handled, replaced: set.replaced }
+      )
     })
 })
 
@@ -168,7 +177,7 @@ export const clearMocksTool = defineTool({
         result.cleared.length === 0
           ? "No mocks were set."
           : `Cleared ${result.cleared.map((m) => `${m.channel} (answered ${m.calls} call${m.calls === 1 ? "" : "s"})`).join(", ")}; the app's handlers answer again.`
-      return { text, structured: result }
+      return answer(text, result)
     })
 })
 
@@ -192,9 +201,10 @@ export const sendTool = defineTool({
         },
         { channel: input.channel, args }
       )
-      return {
-        text: `Sent ${input.channel} to ${entry.id} with ${args.length === 0 ? "no arguments" : preview(args)}.`,
-        structured: { channel: input.channel, window: entry.id, args: args.length }
-      }
+      return answer(`Sent ${input.channel} to ${entry.id} with ${args.length === 0 ? "no arguments" : preview(args)}.`, {
+        channel: input.channel,
+        window: entry.id,
+        args: args.length
+      })
     })
 })

@@ -7,6 +7,7 @@ import { defineTool } from "../../tools/contract/Tool.js"
 import type { InvokeHandlers, IpcEntry, IpcState } from "./recorder.js"
 import { label, requireRecorder, time, windowIdsByWebContents } from "./shared.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 interface ChannelInfo {
   readonly channel: string
@@ -53,13 +54,12 @@ export const handlersTool = defineTool({
       )
       const handlers = shown.filter((c) => c.handler).length
       const head = `${handlers} handlers, ${shown.filter((c) => c.listeners > 0).length} listened channels${input.channel !== undefined ? ` matching "${input.channel}"` : ""}`
-      return {
-        text:
-          lines.length > 0
-            ? `${head}\n${lines.join("\n")}`
-            : `No IPC channels${input.channel !== undefined ? ` match "${input.channel}"` : " are registered on ipcMain"}.`,
-        structured: { channels: shown }
-      }
+      return answer(
+        lines.length > 0
+          ? `${head}\n${lines.join("\n")}`
+          : `No IPC channels${input.channel !== undefined ? ` match "${input.channel}"` : " are registered on ipcMain"}.`,
+        { channels: shown }
+      )
     })
 })
 
@@ -111,14 +111,14 @@ export const logTool = defineTool({
       const lines = shown.map((e) => describeEntry(e, ids))
       if (entries.length > shown.length) lines.unshift(`… ${entries.length - shown.length} older matching entries not shown`)
       if (read.dropped > 0) lines.unshift(`(${read.dropped} oldest entries were dropped: the log keeps 500)`)
-      return {
-        text: `${shown.length > 0 ? lines.join("\n") : "No matching IPC traffic."}\ncursor: ${read.cursor}${input.clear === true ? " (log cleared)" : ""}`,
-        structured: {
+      return answer(
+        `${shown.length > 0 ? lines.join("\n") : "No matching IPC traffic."}\ncursor: ${read.cursor}${input.clear === true ? " (log cleared)" : ""}`,
+        {
           cursor: read.cursor,
           dropped: read.dropped,
           omitted: entries.length - shown.length,
           entries: shown.map((e) => ({ ...e, window: label(ids, e.wc), at: new Date(e.at).toISOString() }))
         }
-      }
+      )
     })
 })

@@ -8,6 +8,7 @@ import { type ElectronModule, type MainValue } from "../../layers/driver/Electro
 import { InvalidArgument } from "../../tools/contract/errors.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 interface Emitted {
   readonly listeners: number
@@ -40,13 +41,13 @@ const emit = (
   return { listeners, defaultPrevented: event.defaultPrevented, ...(calls ? { calls } : {}) }
 }
 
-const answer = (what: string, result: Emitted) =>
+const emitted = (what: string, result: Emitted) =>
   result.missing
-    ? { text: `${what}: this Electron has no such module.`, structured: { ...result } }
-    : {
-        text: `Emitted ${what} to ${result.listeners} listener(s)${result.listeners === 0 ? ": the app does not handle it" : ""}${result.defaultPrevented ? " (the app called preventDefault)" : ""}.`,
-        structured: { ...result }
-      }
+    ? answer(`${what}: this Electron has no such module.`, { ...result })
+    : answer(
+        `Emitted ${what} to ${result.listeners} listener(s)${result.listeners === 0 ? ": the app does not handle it" : ""}${result.defaultPrevented ? " (the app called preventDefault)" : ""}.`,
+        { ...result }
+      )
 
 export const power = defineTool({
   name: "electron_native_power",
@@ -59,7 +60,7 @@ export const power = defineTool({
     Effect.gen(function* () {
       const call = yield* callHandle
       const result = yield* call.evaluateMain("emit the power event", emit, { module: "powerMonitor", name: input.event, args: [], withEvent: false })
-      return answer(`powerMonitor ${input.event}`, result)
+      return emitted(`powerMonitor ${input.event}`, result)
     })
 })
 
@@ -96,9 +97,9 @@ export const updater = defineTool({
         ...(input.event === "error" ? { error: input.message ?? "Update failed" } : {})
       }
       const result = yield* call.evaluateMain("emit the updater event", emit, command)
-      const base = answer(`autoUpdater ${input.event}`, result)
+      const base = emitted(`autoUpdater ${input.event}`, result)
       const calls = (result.calls ?? []).map((c) => `${c.method} at ${new Date(c.at).toISOString()}`)
-      return { text: `${base.text}${calls.length > 0 ? `\nApp's updater calls (recorded): ${calls.join(", ")}` : ""}`, structured: base.structured }
+      return answer(`${base.text}${calls.length > 0 ? `\nApp's updater calls (recorded): ${calls.join(", ")}` : ""}`, base.structured)
     })
 })
 
@@ -150,7 +151,7 @@ export const appEvent = defineTool({
               ? [input.argv!, input.cwd ?? process.cwd(), {}]
               : [hasVisible]
       const result = yield* call.evaluateMain("emit the app event", emit, { module: "app", name: input.event, args, withEvent: true })
-      return answer(`app ${input.event}`, result)
+      return emitted(`app ${input.event}`, result)
     })
 })
 
@@ -179,6 +180,6 @@ export const shell = defineTool({
       const call = yield* callHandle
       const result = yield* call.evaluateMain("read the shell calls", shellCalls, input.clear === true)
       const lines = result.calls.map((c) => `${new Date(c.at).toISOString()} ${c.method} ${c.url ?? c.path ?? ""}`)
-      return { text: lines.length > 0 ? lines.join("\n") : "No shell calls since launch.", structured: { calls: result.calls } }
+      return answer(lines.length > 0 ? lines.join("\n") : "No shell calls since launch.", { calls: result.calls })
     })
 })

@@ -9,6 +9,7 @@ import { ElementNotFound, InvalidArgument, NotInteractable } from "../../tools/c
 import { defineTool } from "../../tools/contract/Tool.js"
 import { discoverTrays } from "./discover.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 interface TrayItem {
   readonly label: string
@@ -200,7 +201,7 @@ export const tray = defineTool({
             hint: result.live.length === 0 ? "Trays are recorded while the native plugin is loaded." : `Give tray: ${trays}.`
           })
         }
-        return { text: iconAnswer(input.icon, result.clicked), structured: { icon: input.icon, ...result.clicked } }
+        return answer(iconAnswer(input.icon, result.clicked), { icon: input.icon, ...result.clicked })
       }
       const click = input.id !== undefined ? { id: input.id } : input.path !== undefined ? { path: input.path } : null
       yield* call.evaluateMain("find the trays", discoverTrays, undefined).pipe(Effect.catchTag("OperationFailed", () => Effect.void))
@@ -227,10 +228,10 @@ export const tray = defineTool({
           })
         if (result.clicked.error === "submenu")
           return yield* new InvalidArgument({ message: `${result.clicked.label} opens a submenu`, hint: "Give the path of one of its items." })
-        return { text: `Clicked tray item ${result.clicked.label}.`, structured: { clicked: result.clicked.label, trays: live } }
+        return answer(`Clicked tray item ${result.clicked.label}.`, { clicked: result.clicked.label, trays: live })
       }
-      if (live.length === 0) return { text: NOT_SEEN, structured: { trays: [] } }
-      return { text: menus.join("\n"), structured: { trays: live } }
+      if (live.length === 0) return answer(NOT_SEEN, { trays: [] })
+      return answer(menus.join("\n"), { trays: live })
     })
 })
 
@@ -283,9 +284,9 @@ export const notifications = defineTool({
         })
       }
       const head = input.click !== undefined ? `Clicked notification #${input.click}.\n` : ""
-      return {
-        text: `${head}${lines.length > 0 ? lines.join("\n") : "No notifications shown since launch."}`,
-        structured: { notifications: result.notifications, ...(input.click !== undefined ? { clicked: input.click } : {}) }
-      }
+      return answer(`${head}${lines.length > 0 ? lines.join("\n") : "No notifications shown since launch."}`, {
+        notifications: result.notifications,
+        ...(input.click !== undefined ? { clicked: input.click } : {})
+      })
     })
 })

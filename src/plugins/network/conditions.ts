@@ -10,6 +10,7 @@ import { InvalidArgument } from "../../tools/contract/errors.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { applyInEveryWindow } from "../shared/cdp.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 interface Conditions {
   offline: boolean
@@ -89,7 +90,7 @@ export const offline = defineTool({
       // The same flag on this plugin's sessions, so throttling set there cannot contradict it.
       yield* call.run("set offline", () => applyConditions(session, c))
       const seen = yield* readBack(session)
-      return { text: describe(c, seen), structured: { ...c, windows: seen } }
+      return answer(describe(c, seen), { ...c, windows: seen })
     })
 })
 
@@ -123,6 +124,6 @@ export const throttle = defineTool({
       c.uploadKbps = input.uploadKbps ?? 0
       yield* call.run("throttle the network", () => applyConditions(session, c))
       const seen = yield* readBack(session)
-      return { text: describe(c, seen), structured: { ...c, windows: seen } }
+      return answer(describe(c, seen), { ...c, windows: seen })
     })
 })

@@ -111,10 +111,7 @@ export const harRecord = defineTool({
         }
         session.context.on("requestfinished", onFinished)
         harState.of(session).recording = recording
-        return {
-          text: `Recording HTTP traffic${input.url !== undefined ? ` matching ${input.url}` : ""}. Stop with { "action": "stop" }.`,
-          structured: { recording: true }
-        }
+        return answer(`Recording HTTP traffic${input.url !== undefined ? ` matching ${input.url}` : ""}. Stop with { "action": "stop" }.`, { recording: true })
       }
       if (!current) return yield* new InvalidArgument({ message: "action: no recording is running", hint: 'Start one with { "action": "start" }.' })
       const config = yield* ServerConfig
@@ -196,7 +193,7 @@ export const harReplay = defineTool({
           for (const r of routesOf(session)) await session.context.route(r.matcher, r.handler)
         })
         harState.of(session).replaying = undefined
-        return { text: `Stopped replaying ${was}; requests reach the network (mocked routes kept).`, structured: { replaying: null } }
+        return answer(`Stopped replaying ${was}; requests reach the network (mocked routes kept).`, { replaying: null })
       }
       if (input.file === undefined || file === undefined)
         return yield* new InvalidArgument({ message: "file is required", hint: "Give the path electron_network_har_record returned." })
@@ -209,9 +206,9 @@ export const harReplay = defineTool({
         session.context.routeFromHAR(file, { notFound: input.notFound ?? "abort", ...(matcher !== undefined ? { url: matcher as unknown as RegExp } : {}) })
       )
       harState.of(session).replaying = file
-      return {
-        text: `Replaying ${file}${input.url !== undefined ? ` for ${input.url}` : ""}; unmatched requests ${input.notFound === "fallback" ? "go to the network" : "abort"}. Stop with { "stop": true }.`,
-        structured: { replaying: file }
-      }
+      return answer(
+        `Replaying ${file}${input.url !== undefined ? ` for ${input.url}` : ""}; unmatched requests ${input.notFound === "fallback" ? "go to the network" : "abort"}. Stop with { "stop": true }.`,
+        { replaying: file }
+      )
     })
 })

@@ -15,6 +15,7 @@ import { InvalidArgument } from "../../tools/contract/errors.js"
 import { compileGlob, compileSafePattern } from "../../tools/policy/patterns.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 export const ABORT_REASONS = [
   "failed",
@@ -166,7 +167,7 @@ export const route = defineTool({
             message: "url is required to add a route",
             hint: 'Example: { "url": "**/api/quote*", "body": "{...}" }; without arguments the routes are listed.'
           })
-        return { text: describeRoutes(list), structured: { routes: routeList(list) } }
+        return answer(describeRoutes(list), { routes: routeList(list) })
       }
       if (input.abort !== undefined && (input.body !== undefined || input.file !== undefined || input.status !== undefined || input.headers !== undefined)) {
         return yield* new InvalidArgument({
@@ -246,7 +247,7 @@ export const route = defineTool({
       }
       yield* call.run("add the route", () => session.context.route(matcher, entry.handler))
       list.push(entry)
-      return { text: `Routed ${input.url} -> ${entry.summary}.\n${describeRoutes(list)}`, structured: { routes: routeList(list) } }
+      return answer(`Routed ${input.url} -> ${entry.summary}.\n${describeRoutes(list)}`, { routes: routeList(list) })
     })
 })
 
@@ -270,9 +271,6 @@ export const unroute = defineTool({
         })
       }
       yield* call.run("remove the route", () => removeRoutes(session.context, list, which))
-      return {
-        text: `Removed ${which.length} route(s).\n${describeRoutes(list)}`,
-        structured: { removed: which.map((r) => r.pattern), routes: routeList(list) }
-      }
+      return answer(`Removed ${which.length} route(s).\n${describeRoutes(list)}`, { removed: which.map((r) => r.pattern), routes: routeList(list) })
     })
 })

@@ -12,6 +12,7 @@ import { defineTool } from "../../tools/contract/Tool.js"
 import { Target } from "../../tools/contract/shapes.js"
 import { cdpSession, LOAD_BUILTIN, ProcessTarget, resolveTarget, send, targetName } from "./shared.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 export interface CpuProfile {
   readonly nodes: ReadonlyArray<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }>
@@ -116,9 +117,9 @@ export const cpuProfileTool = defineTool({
       writeFileSync(file, json)
       const top = topFunctions(profile, input.top ?? 10)
       const lines = top.map((t) => `${String(t.selfMs).padStart(8)} ms ${String(t.percent).padStart(5)}%  ${t.function}`)
-      return {
-        text: `CPU profile of ${name}, ${Math.round((profile.endTime - profile.startTime) / 1000)} ms, ${profile.samples?.length ?? 0} samples: ${file}\nTop functions by self time:\n${lines.join("\n")}`,
-        structured: { target: name, file, samples: profile.samples?.length ?? 0, durationMs: Math.round((profile.endTime - profile.startTime) / 1000), top }
-      }
+      return answer(
+        `CPU profile of ${name}, ${Math.round((profile.endTime - profile.startTime) / 1000)} ms, ${profile.samples?.length ?? 0} samples: ${file}\nTop functions by self time:\n${lines.join("\n")}`,
+        { target: name, file, samples: profile.samples?.length ?? 0, durationMs: Math.round((profile.endTime - profile.startTime) / 1000), top }
+      )
     })
 })

@@ -7,6 +7,7 @@ import { InvalidArgument } from "../../tools/contract/errors.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { Target, WindowId } from "../../tools/contract/shapes.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 interface LongTask {
   readonly start: number
@@ -91,6 +92,6 @@ export const longTasksTool = defineTool({
           ? `No long tasks in ${entry.id} over the last ${period}${wasOn ? "" : " (observer just installed; buffered entries included)"}.`
           : `${tasks.length} long tasks in ${entry.id} over the last ${period}: longest ${longest} ms, total blocking time ${blocking} ms${out.dropped ? ` (${out.dropped} more dropped)` : ""}`
       const lines = tasks.slice(-20).map((t) => `  at ${t.start} ms: ${t.duration} ms${t.container ? ` (${t.container})` : ""}`)
-      return { text: [head, ...lines].join("\n"), structured: { window: entry.id, tasks, totalBlockingMs: blocking, longestMs: longest, dropped: out.dropped } }
+      return answer([head, ...lines].join("\n"), { window: entry.id, tasks, totalBlockingMs: blocking, longestMs: longest, dropped: out.dropped })
     })
 })

@@ -12,6 +12,7 @@ import { defineTool } from "../../tools/contract/Tool.js"
 import { cdpSession, kb, LOAD_BUILTIN, ProcessTarget, resolveTarget, send, targetName } from "./shared.js"
 import { chart, slopePerSecond } from "./chart.js"
 import { callHandle, type HandleServices } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 const readMain = Effect.gen(function* () {
   const call = yield* callHandle
@@ -81,7 +82,7 @@ export const heapTool = defineTool({
         ...windows.map((w) => (w.used === null ? `${w.window}: not responding` : `${w.window}: JS heap ${kb(w.used)} used / ${kb(w.total!)}`)),
         ...(snapshotFile ? [`heap snapshot of ${input.snapshot}: ${snapshotFile}`] : [])
       ]
-      return { text: lines.join("\n"), structured: { main: main ?? null, windows, ...(snapshotFile ? { snapshotFile } : {}) } }
+      return answer(lines.join("\n"), { main: main ?? null, windows, ...(snapshotFile ? { snapshotFile } : {}) })
     })
 })
 
@@ -135,14 +136,14 @@ export const memoryWatchTool = defineTool({
       const shown = taken.length <= 20 ? taken : taken.filter((_, i) => i % Math.ceil(taken.length / 20) === 0 || i === taken.length - 1)
       const first = taken[0]!.used
       const last = taken[taken.length - 1]!.used
-      return {
-        text: [
+      return answer(
+        [
           `Heap of ${name}: ${taken.length} samples over ${taken[taken.length - 1]!.t} ms; ${kb(first)} → ${kb(last)}, slope ${slope.toFixed(1)} KB/s`,
           "   ms  heap used",
           ...shown.map((r) => `${String(r.t).padStart(5)}  ${kb(r.used)}`),
           `chart: ${file}`
         ].join("\n"),
-        structured: { target: name, slopeKBPerSecond: slope, samples: taken, chart: file }
-      }
+        { target: name, slopeKBPerSecond: slope, samples: taken, chart: file }
+      )
     })
 })

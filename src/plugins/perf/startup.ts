@@ -5,6 +5,7 @@ import { Effect, Schema } from "effect"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { pageFunction } from "./shared.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 interface PageTiming {
   readonly timeOrigin: number
@@ -78,9 +79,9 @@ export const startupTool = defineTool({
       const zero = events[0]!.at
       const rows = events.map((e) => ({ ms: Math.round(e.at - zero), what: e.what }))
       const note = main === undefined ? "\n(no main process: attached without its inspector, so the process start is unknown)" : ""
-      return {
-        text: `Startup of ${session.kind === "launched" ? "the last launch" : "the attached app"} (ms from the first event):\n${rows.map((r) => `+${String(r.ms).padStart(6)} ms  ${r.what}`).join("\n")}${note}`,
-        structured: { origin: new Date(zero).toISOString(), events: rows }
-      }
+      return answer(
+        `Startup of ${session.kind === "launched" ? "the last launch" : "the attached app"} (ms from the first event):\n${rows.map((r) => `+${String(r.ms).padStart(6)} ms  ${r.what}`).join("\n")}${note}`,
+        { origin: new Date(zero).toISOString(), events: rows }
+      )
     })
 })

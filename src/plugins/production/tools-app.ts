@@ -10,6 +10,7 @@ import { appFacts, describeWindow } from "./inapp.js"
 import { BuildPath, newestBuild } from "./locate.js"
 import { gather } from "./report.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 export const audit = defineTool({
   name: "electron_production_audit",
@@ -27,7 +28,7 @@ export const audit = defineTool({
         `shell.openExternal since the hook${facts.hookedEarly ? "" : " (installed after start-up)"}: ${facts.openExternal.length === 0 ? "none" : facts.openExternal.join(", ")}`,
         "Next: electron_production_report for findings against the security checklist."
       ].join("\n")
-      return { text, structured: { ...facts } }
+      return answer(text, { ...facts })
     })
 })
 
@@ -51,6 +52,6 @@ export const report = defineTool({
       const found = input.build === undefined ? undefined : yield* newestBuild(input.build, "build")
       const { facts, report } = yield* gather({ build: found?.build, root: found?.root, app: true })
       const heading = found ? `Security report (build ${describeBuild(found.build, found.root)})` : "Security report (running app)"
-      return { text: formatReport(report, heading), structured: { ...report, platform: facts.build?.platform, electron: facts.app?.electron } }
+      return answer(formatReport(report, heading), { ...report, platform: facts.build?.platform, electron: facts.app?.electron })
     })
 })

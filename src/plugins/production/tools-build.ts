@@ -9,7 +9,8 @@ import { vetLaunch } from "../../tools/policy/launch-policy.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { checkAsar, describeBuild, readFuses, type BuildInfo } from "./build.js"
 import { BuildPath, buildsAt, newestBuild, promise } from "./locate.js"
-import { bounded, moreLine } from "../../tools/contract/respond.js"
+import { answer, bounded, moreLine } from "../../tools/contract/respond.js"
+import { callHandle } from "../../tools/contract/handle.js"
 
 export const findBuild = defineTool({
   name: "electron_production_find_build",
@@ -27,7 +28,7 @@ export const findBuild = defineTool({
       const text = [`${builds.length} build(s) in ${root}, newest first:`, ...shown.map((b, i) => `${i === 0 ? "*" : " "} ${describeBuild(b, root)}`)].join(
         "\n"
       )
-      return { text, structured: { root, builds: shown.map((b) => ({ ...b, modified: b.modified.toISOString() })) } }
+      return answer(text, { root, builds: shown.map((b) => ({ ...b, modified: b.modified.toISOString() })) })
     })
 })
 
@@ -56,10 +57,7 @@ export const fuses = defineTool({
         })
       const lines = Object.entries(result.wire).map(([name, state]) => `${name}: ${state}`)
       const warnings = result.wire.EnableNodeCliInspectArguments === "disabled" ? [`Warning: ${INSPECT_OFF}.`] : []
-      return {
-        text: [`Fuses of ${describeBuild(build, root)}`, ...lines, ...warnings].join("\n"),
-        structured: { build: build.path, fuses: result.wire, warnings }
-      }
+      return answer([`Fuses of ${describeBuild(build, root)}`, ...lines, ...warnings].join("\n"), { build: build.path, fuses: result.wire, warnings })
     })
 })
 
@@ -102,7 +100,7 @@ export const asar = defineTool({
         ...listed.shown.map((f) => `  ${f.path} ${f.size} B${f.unpacked ? " (unpacked)" : ""}`),
         ...(listed.omitted > 0 ? [`  ${moreLine(listed, "files: N lists more")}`] : [])
       ].join("\n")
-      return { text, structured: { ...check, files: listed.shown, fileCount: listed.total } }
+      return answer(text, { ...check, files: listed.shown, fileCount: listed.total })
     })
 })
 
@@ -130,7 +128,7 @@ export const launchBuild = defineTool({
           hint: "Pass the build folder that holds the app's executable (or the .app bundle)."
         })
       const wire = yield* fuseWire(build)
-      const request = yield* vetLaunch("electron_production_launch", {
+      const request = yield* vetLaunch((yield* callHandle).tool, {
         executablePath: executable,
         args: input.args ?? [],
         ...(input.env !== undefined ? { env: input.env } : {}),
@@ -145,9 +143,12 @@ export const launchBuild = defineTool({
       const next = overCdp
         ? `Launched over CDP: the EnableNodeCliInspectArguments fuse is off; main-process tools (electron_production_audit, menus, dialogs, app info) are unavailable. Next: electron_snapshot, or electron_production_report for the build checks.`
         : "Next: electron_production_audit or electron_production_report."
-      return {
-        text: [`Launched ${describeBuild(build, root)} (pid ${session.pid}).`, ...windows, ...warnings, next].join("\n"),
-        structured: { pid: session.pid, build: build.path, executable, warnings, ...(overCdp ? { overCdp, mainProcess: false } : {}) }
-      }
+      return answer([`Launched ${describeBuild(build, root)} (pid ${session.pid}).`, ...windows, ...warnings, next].join("\n"), {
+        pid: session.pid,
+        build: build.path,
+        executable,
+        warnings,
+        ...(overCdp ? { overCdp, mainProcess: false } : {})
+      })
     })
 })

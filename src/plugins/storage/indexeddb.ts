@@ -5,7 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import { InvalidArgument, OperationFailed } from "../../tools/contract/errors.js"
-import { cut } from "../../tools/contract/respond.js"
+import { answer, cut } from "../../tools/contract/respond.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { OptionalWindow, Origin, pageFor } from "./windows.js"
 import { callHandle } from "../../tools/contract/handle.js"
@@ -214,17 +214,15 @@ export const indexedDbTool = defineTool({
         const { entry, origin } = yield* pageFor(input)
         const result = yield* call.evaluate(entry, "read IndexedDB", readDatabases, input.database ?? null)
         const where = `${origin} (${entry.id})`
-        if (!result.supported) return { text: `IndexedDB is not available in ${where}.`, structured: { origin, window: entry.id, databases: [] } }
+        if (!result.supported) return answer(`IndexedDB is not available in ${where}.`, { origin, window: entry.id, databases: [] })
         if (result.databases.length === 0) {
-          return {
-            text: input.database !== undefined ? `${where} has no IndexedDB database "${input.database}".` : `${where} has no IndexedDB databases.`,
-            structured: { origin, window: entry.id, databases: [] }
-          }
+          return answer(input.database !== undefined ? `${where} has no IndexedDB database "${input.database}".` : `${where} has no IndexedDB databases.`, {
+            origin,
+            window: entry.id,
+            databases: []
+          })
         }
-        return {
-          text: `IndexedDB of ${where}:\n${databaseLines(result.databases).join("\n")}`,
-          structured: { origin, window: entry.id, databases: result.databases }
-        }
+        return answer(`IndexedDB of ${where}:\n${databaseLines(result.databases).join("\n")}`, { origin, window: entry.id, databases: result.databases })
       }
       const example = `Example: { "action": "${action}", "database": "app", "store": "items"${action === "set" ? ', "key": 1, "value": { "title": "x" }' : action === "delete" ? ', "key": 1' : ""} }`
       if (input.database === undefined || input.store === undefined) {
@@ -289,19 +287,16 @@ export const indexedDbTool = defineTool({
         action === "get" && input.key !== undefined
           ? result.records.map((r) => `  ${r.value}`)
           : result.records.map((r) => (r.value !== undefined ? `  ${r.key}: ${r.value}` : `  ${r.key}`))
-      return {
-        text: [head, ...lines].join("\n"),
-        structured: {
-          origin,
-          window: entry.id,
-          database: input.database,
-          store: input.store,
-          action,
-          count: result.count,
-          records: result.records,
-          ...(action === "set" ? { key: result.stored } : {}),
-          ...((action === "get" && input.key !== undefined) || action === "delete" ? { found: result.found } : {})
-        }
-      }
+      return answer([head, ...lines].join("\n"), {
+        origin,
+        window: entry.id,
+        database: input.database,
+        store: input.store,
+        action,
+        count: result.count,
+        records: result.records,
+        ...(action === "set" ? { key: result.stored } : {}),
+        ...((action === "get" && input.key !== undefined) || action === "delete" ? { found: result.found } : {})
+      })
     })
 })

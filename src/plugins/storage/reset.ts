@@ -11,6 +11,7 @@ import { defineTool } from "../../tools/contract/Tool.js"
 import { insideUserData, userDataPath } from "./userdata.js"
 import { originOf } from "./windows.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 /** Electron's clearStorageData storage names. */
 const STORAGES = ["cookies", "filesystem", "indexdb", "localstorage", "shadercache", "websql", "serviceworkers", "cachestorage"] as const
@@ -144,9 +145,6 @@ export const resetTool = defineTool({
           : "No userData files deleted (name them in files).",
         "sessionStorage lives with each open page; the app still holds what it loaded in memory: electron_close then electron_launch to start fresh."
       ]
-      return {
-        text: lines.join("\n"),
-        structured: { sessions, storages: input.storages ?? "all", origin: input.origin ?? null, before, after, deleted, missing }
-      }
+      return answer(lines.join("\n"), { sessions, storages: input.storages ?? "all", origin: input.origin ?? null, before, after, deleted, missing })
     })
 })

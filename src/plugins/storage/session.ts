@@ -8,6 +8,7 @@ import { InvalidArgument, OperationFailed } from "../../tools/contract/errors.js
 import { defineTool } from "../../tools/contract/Tool.js"
 import { OptionalWindow } from "./windows.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 export interface Cookie {
   readonly name: string
@@ -141,14 +142,14 @@ export const cookiesTool = defineTool({
         })
       }
       const head = action === "set" ? `Set cookie ${input.name}. ` : action === "remove" ? `Removed cookie ${input.name}. ` : ""
-      return {
-        text: `${head}${cookies.length} cookie${cookies.length === 1 ? "" : "s"} in ${entry.id}'s session${scope}:\n${listing}${cookies.length > 100 ? `\n… ${cookies.length - 100} more` : ""}`,
-        structured: {
+      return answer(
+        `${head}${cookies.length} cookie${cookies.length === 1 ? "" : "s"} in ${entry.id}'s session${scope}:\n${listing}${cookies.length > 100 ? `\n… ${cookies.length - 100} more` : ""}`,
+        {
           action,
           window: entry.id,
           stored: action === "set" ? present : undefined,
           cookies: cookies.slice(0, 100).map((c) => shownCookie(c, show))
         }
-      }
+      )
     })
 })

@@ -9,6 +9,7 @@ import { cookiesOf, describeCookie, shownCookie, type Cookie } from "./session.j
 import { storageInPage } from "./web.js"
 import { OptionalWindow, Origin, pageFor } from "./windows.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 const MAX_COOKIES = 50
 const MAX_KEYS = 20
@@ -52,16 +53,13 @@ export const snapshotTool = defineTool({
               ...cookies.slice(0, MAX_COOKIES).map((c) => `  ${describeCookie(c, show)}`),
               ...(cookies.length > MAX_COOKIES ? [`  … ${cookies.length - MAX_COOKIES} more (electron_storage_cookies filters them)`] : [])
             ]
-      return {
-        text: [`Storage of ${origin} (${entry.id}):`, ...areaLines, ...idbLines, ...cookieLines].join("\n"),
-        structured: {
-          origin,
-          window: entry.id,
-          areas: web.areas.map((a) => ({ ...a, items: a.items.slice(0, MAX_KEYS) })),
-          indexedDb: idb.supported ? idb.databases : null,
-          cookies: typeof cookies === "string" ? null : cookies.slice(0, MAX_COOKIES).map((c) => shownCookie(c, show)),
-          ...(typeof cookies === "string" ? { cookiesNote: cookies } : { cookieCount: cookies.length })
-        }
-      }
+      return answer([`Storage of ${origin} (${entry.id}):`, ...areaLines, ...idbLines, ...cookieLines].join("\n"), {
+        origin,
+        window: entry.id,
+        areas: web.areas.map((a) => ({ ...a, items: a.items.slice(0, MAX_KEYS) })),
+        indexedDb: idb.supported ? idb.databases : null,
+        cookies: typeof cookies === "string" ? null : cookies.slice(0, MAX_COOKIES).map((c) => shownCookie(c, show)),
+        ...(typeof cookies === "string" ? { cookiesNote: cookies } : { cookieCount: cookies.length })
+      })
     })
 })

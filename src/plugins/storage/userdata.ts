@@ -11,6 +11,7 @@ import { InvalidArgument, OperationFailed, PathNotAllowed } from "../../tools/co
 import { confine } from "../../tools/policy/confine.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 export const userDataPath = Effect.gen(function* () {
   const call = yield* callHandle
@@ -94,10 +95,10 @@ export const userDataTool = defineTool({
         yield* walk(target, target, input.depth ?? 2, listed, 200)
         const lines = listed.map((f) => `${f.path}${f.dir ? "/" : `  ${sizeText(f.size)}`}  ${f.modified.slice(0, 19).replace("T", " ")}`)
         const where = input.path === undefined ? root : `${input.path} in ${root}`
-        return {
-          text: `${where}: ${listed.length === 0 ? "empty" : `${listed.length}${listed.length >= 200 ? "+ (first 200)" : ""} entries`}\n${lines.join("\n")}`.trimEnd(),
-          structured: { userData: root, path: input.path ?? ".", entries: listed }
-        }
+        return answer(
+          `${where}: ${listed.length === 0 ? "empty" : `${listed.length}${listed.length >= 200 ? "+ (first 200)" : ""} entries`}\n${lines.join("\n")}`.trimEnd(),
+          { userData: root, path: input.path ?? ".", entries: listed }
+        )
       }
       if (!stat.isFile()) return yield* new InvalidArgument({ message: `path: ${input.path} is neither a file nor a folder`, hint: "Give a regular file." })
       const max = input.maxBytes ?? 4_000
@@ -119,16 +120,13 @@ export const userDataTool = defineTool({
       }
       const text = bytes.toString("utf8")
       const cut = stat.size > bytes.length ? `\n… cut at ${bytes.length} of ${stat.size} bytes (maxBytes)` : ""
-      return {
-        text: `${input.path} (${sizeText(stat.size)}, modified ${stat.mtime.toISOString().slice(0, 19).replace("T", " ")}):\n${text}${cut}`,
-        structured: {
-          userData: root,
-          path: input.path,
-          size: stat.size,
-          modified: stat.mtime.toISOString(),
-          truncated: stat.size > bytes.length,
-          content: text
-        }
-      }
+      return answer(`${input.path} (${sizeText(stat.size)}, modified ${stat.mtime.toISOString().slice(0, 19).replace("T", " ")}):\n${text}${cut}`, {
+        userData: root,
+        path: input.path,
+        size: stat.size,
+        modified: stat.mtime.toISOString(),
+        truncated: stat.size > bytes.length,
+        content: text
+      })
     })
 })

@@ -6,6 +6,7 @@ import { InvalidArgument } from "../../tools/contract/errors.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { OptionalWindow, Origin, pageFor } from "./windows.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 type Area = "local" | "session"
 
@@ -98,6 +99,6 @@ export const localTool = defineTool({
         const lines = c.items.map((i) => `  ${i.key} = ${JSON.stringify(i.value)}${i.length > 300 ? ` (${i.length} chars)` : ""}`)
         return [head, ...lines, ...(c.count > c.items.length ? [`  … ${c.count - c.items.length} more keys`] : [])].join("\n")
       })
-      return { text: `${done}${body.join("\n")}`, structured: { origin, window: entry.id, action, areas: contents } }
+      return answer(`${done}${body.join("\n")}`, { origin, window: entry.id, action, areas: contents })
     })
 })

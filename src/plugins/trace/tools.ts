@@ -7,6 +7,7 @@ import { InvalidArgument } from "../../tools/contract/errors.js"
 import { defineTool } from "../../tools/contract/Tool.js"
 import { TOKEN_ESTIMATE_NOTE } from "./format.js"
 import { BUDGET_TOOL, formatNumber as n, REPORT_TOOL, stateOf, type Limits, type TraceState } from "./state.js"
+import { answer } from "../../tools/contract/respond.js"
 
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part * 100) / whole)}%` : "0%")
 
@@ -52,22 +53,19 @@ export const traceReport = defineTool({
         budgetLine(state),
         fileLine(state)
       ]
-      return {
-        text: lines.join("\n"),
-        structured: {
-          calls: total.calls,
-          errors: total.errors,
-          chars: total.chars,
-          approxTokens: total.approxTokens,
-          tokens: TOKEN_ESTIMATE_NOTE,
-          byTool: tools.map(([tool, t]) => ({ tool, ...t })),
-          largest,
-          budget: { ...state.limits, usedTokens: total.approxTokens, refused: state.totals.refused },
-          file: state.file.path ?? null,
-          written: state.file.written,
-          ...(state.file.problem !== undefined ? { fileProblem: state.file.problem } : {})
-        }
-      }
+      return answer(lines.join("\n"), {
+        calls: total.calls,
+        errors: total.errors,
+        chars: total.chars,
+        approxTokens: total.approxTokens,
+        tokens: TOKEN_ESTIMATE_NOTE,
+        byTool: tools.map(([tool, t]) => ({ tool, ...t })),
+        largest,
+        budget: { ...state.limits, usedTokens: total.approxTokens, refused: state.totals.refused },
+        file: state.file.path ?? null,
+        written: state.file.written,
+        ...(state.file.problem !== undefined ? { fileProblem: state.file.problem } : {})
+      })
     })
 })
 
@@ -108,9 +106,10 @@ export const traceBudget = defineTool({
       const limits: Limits = { soft, hard }
       state.limits = limits
       const used = state.totals.approxTokens
-      return {
-        text: `${budgetLine(state)} ~${n(used)} answer tokens used so far (estimated, ~4 characters a token).`,
-        structured: { softTokens: soft ?? null, hardTokens: hard ?? null, usedTokens: used }
-      }
+      return answer(`${budgetLine(state)} ~${n(used)} answer tokens used so far (estimated, ~4 characters a token).`, {
+        softTokens: soft ?? null,
+        hardTokens: hard ?? null,
+        usedTokens: used
+      })
     })
 })

@@ -12,6 +12,7 @@ import { pluginSettings } from "../Plugin.js"
 import { isRecording, recordSession, stopRecordings } from "./session.js"
 import { fileLine, INSTALL_HINT, VIDEO_TOOL, videoState, VideoSettings, type VideoFile } from "./state.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 const structuredFile = (f: VideoFile) => ({ ...f })
 
@@ -45,9 +46,9 @@ export const videoTool = defineTool({
         }
         const how = started.fallback !== undefined ? ` As an animated PNG: ${started.fallback}; for WebM: ${INSTALL_HINT}` : ""
         const surfaces = [...state.running].filter((r) => r.owner === session).map((r) => r.surface())
-        return {
-          text: `Recording ${name}: ${surfaces.join(", ") || "no surface yet"} (new windows too) at ${settings.fps} fps, at most ${settings.maxWidth}×${settings.maxHeight} and ${settings.maxSeconds} s, into ${config.outputDir}.${how} ${VIDEO_TOOL} action=stop finishes the files.`,
-          structured: {
+        return answer(
+          `Recording ${name}: ${surfaces.join(", ") || "no surface yet"} (new windows too) at ${settings.fps} fps, at most ${settings.maxWidth}×${settings.maxHeight} and ${settings.maxSeconds} s, into ${config.outputDir}.${how} ${VIDEO_TOOL} action=stop finishes the files.`,
+          {
             recording: true,
             session: name,
             surfaces,
@@ -57,7 +58,7 @@ export const videoTool = defineTool({
             format: started.fallback !== undefined ? "apng" : "webm",
             ...(started.fallback !== undefined ? { fallback: started.fallback } : {})
           }
-        }
+        )
       }
       if (input.action === "stop") {
         const session = yield* call.current
@@ -66,10 +67,10 @@ export const videoTool = defineTool({
           ...(files.length > 0 ? [`Finished ${files.length} file${files.length === 1 ? "" : "s"}:`, ...files.map(fileLine)] : []),
           ...problems.map((p) => `Not finished: ${p}`)
         ]
-        return {
-          text: lines.length === 0 ? "Nothing was being recorded (or nothing was shown yet)." : lines.join("\n"),
-          structured: { files: files.map(structuredFile), ...(problems.length > 0 ? { problems } : {}) }
-        }
+        return answer(lines.length === 0 ? "Nothing was being recorded (or nothing was shown yet)." : lines.join("\n"), {
+          files: files.map(structuredFile),
+          ...(problems.length > 0 ? { problems } : {})
+        })
       }
       const current = yield* call.current
       // Recordings stopping by themselves (the app ended, a window closed) are finished before the answer lists them.
@@ -81,9 +82,10 @@ export const videoTool = defineTool({
         ...(current !== undefined && isRecording(current) ? [] : settings.autoStart ? ["autoStart is on: each new session is recorded from its launch."] : []),
         ...state.finished.slice(-10).map(fileLine)
       ]
-      return {
-        text: lines.join("\n"),
-        structured: { running, files: state.finished.slice(-10).map(structuredFile), ...(state.unavailable ? { unavailable: state.unavailable } : {}) }
-      }
+      return answer(lines.join("\n"), {
+        running,
+        files: state.finished.slice(-10).map(structuredFile),
+        ...(state.unavailable ? { unavailable: state.unavailable } : {})
+      })
     })
 })

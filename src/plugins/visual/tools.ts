@@ -14,6 +14,7 @@ import { defineTool } from "../../tools/contract/Tool.js"
 import { Target } from "../../tools/contract/shapes.js"
 import { BaselineName, baselineDir, baselinePaths, capture, describeCapture, type CaptureInfo } from "./capture.js"
 import { callHandle } from "../../tools/contract/handle.js"
+import { answer } from "../../tools/contract/respond.js"
 
 /** A baseline's facts: read as a regular file only, bounded (never a FIFO or a device). */
 const readInfo = (path: string): CaptureInfo | undefined => readJsonFile(path, 64 * 1024) as CaptureInfo | undefined
@@ -131,10 +132,15 @@ export const compareTool = defineTool({
         mismatched === 0
           ? `matches baseline "${input.name}" (0 of ${total} px differ)`
           : `differs from baseline "${input.name}": ${(ratio * 100).toFixed(3)}% (${mismatched} of ${total} px)`
-      return {
-        text: `${entry.id}${input.target ? ` ${input.target}` : ""} ${verdict}${diffFile ? `\ndiff image (red = changed): ${diffFile}` : ""}\n${sizes}`,
-        structured: { name: input.name, ratio, mismatched, total, ...(diffFile ? { diffFile } : {}), baseline: baseInfo ?? null, current: currentInfo }
-      }
+      return answer(`${entry.id}${input.target ? ` ${input.target}` : ""} ${verdict}${diffFile ? `\ndiff image (red = changed): ${diffFile}` : ""}\n${sizes}`, {
+        name: input.name,
+        ratio,
+        mismatched,
+        total,
+        ...(diffFile ? { diffFile } : {}),
+        baseline: baseInfo ?? null,
+        current: currentInfo
+      })
     })
 })
 
@@ -160,10 +166,12 @@ export const updateBaselineTool = defineTool({
         previous === undefined
           ? "new baseline"
           : `replaced the baseline of ${previous.takenAt}${"window" in previous ? ` (${describeCapture(previous as CaptureInfo)})` : ""}`
-      return {
-        text: `Saved baseline "${input.name}" from ${entry.id}: ${describeCapture(info)}; ${replaced}\n${paths.png}`,
-        structured: { name: input.name, file: paths.png, info, replaced: previous ?? null }
-      }
+      return answer(`Saved baseline "${input.name}" from ${entry.id}: ${describeCapture(info)}; ${replaced}\n${paths.png}`, {
+        name: input.name,
+        file: paths.png,
+        info,
+        replaced: previous ?? null
+      })
     })
 })
 
@@ -188,12 +196,11 @@ export const baselinesTool = defineTool({
         return { name: file.slice(0, -4), bytes: stat.size, takenAt: info?.takenAt ?? stat.mtime.toISOString(), info: info ?? null }
       })
       const lines = baselines.map((b) => `${b.name}  ${(b.bytes / 1024).toFixed(1)} KB  ${b.takenAt}${b.info ? `  ${describeCapture(b.info)}` : ""}`)
-      return {
-        text:
-          baselines.length === 0
-            ? `No baselines in ${dir}; create one with electron_visual_update_baseline.`
-            : [`${baselines.length} baselines in ${dir}:`, ...lines].join("\n"),
-        structured: { dir, baselines }
-      }
+      return answer(
+        baselines.length === 0
+          ? `No baselines in ${dir}; create one with electron_visual_update_baseline.`
+          : [`${baselines.length} baselines in ${dir}:`, ...lines].join("\n"),
+        { dir, baselines }
+      )
     })
 })

@@ -10,6 +10,7 @@ import { vetLaunch } from "../policy/launch-policy.js"
 import { titleOrDialog } from "../modal/dialogs.js"
 import { SessionName, TimeoutMs } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
+import { answer } from "../contract/respond.js"
 
 export const describeWindows = (session: AppSession) =>
   Effect.forEach(
@@ -75,7 +76,7 @@ export const launch = defineTool({
         return yield* new InvalidArgument({ message: `locale: ${JSON.stringify(locale)} is not a locale`, hint: "Give a BCP 47 tag like fr, de-CH or pt-BR." })
       }
       const args = locale === undefined ? input.args : [...(input.args ?? []).filter((a) => !a.startsWith("--lang=")), `--lang=${locale}`]
-      const request = yield* vetLaunch("electron_launch", { ...input, args })
+      const request = yield* vetLaunch((yield* callHandle).tool, { ...input, args })
       const lifecycle = yield* AppLifecycle
       const session = yield* lifecycle.launch(request, name)
       const named = (yield* lifecycle.sessions).find((s) => s.session === session)?.name
@@ -93,10 +94,9 @@ export const launch = defineTool({
           : reason === "executablePath given"
             ? "from executablePath"
             : ""
-      return {
-        // What the agent acts on; the binary, why it was chosen and the display's origin are in structured content and electron_status.
-        text: `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} as session ${named} (${runtime === "standin" ? "Electron stand-in" : `Electron${identity?.electron ? ` ${identity.electron}` : ""}`}${from === "" ? "" : `, ${from}`}, pid ${session.pid}${display ? `, display ${display.display}` : ""}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${windowLines(windows)}`,
-        structured: {
+      return answer(
+        `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} as session ${named} (${runtime === "standin" ? "Electron stand-in" : `Electron${identity?.electron ? ` ${identity.electron}` : ""}`}${from === "" ? "" : `, ${from}`}, pid ${session.pid}${display ? `, display ${display.display}` : ""}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${windowLines(windows)}`,
+        {
           pid: session.pid,
           runtime,
           executablePath: session.launch?.executablePath,
@@ -106,7 +106,7 @@ export const launch = defineTool({
           ...identity,
           windows
         }
-      }
+      )
     })
 })
 
@@ -125,10 +125,10 @@ export const close = defineTool({
       const left = yield* lifecycle.sessions
       const active = left.find((s) => s.active)?.name
       const rest = left.length > 0 ? ` Sessions left: ${left.map((s) => s.name).join(", ")}; active: ${active}.` : ""
-      return {
-        text: `${result.graceful ? `Closed the app of session ${result.name}.` : `The app of session ${result.name} did not quit within the bound and was killed${result.pid ? ` (pid ${result.pid})` : ""}.`}${rest}`,
-        structured: { graceful: result.graceful, session: result.name, sessions: left.map((s) => s.name), active: active ?? null }
-      }
+      return answer(
+        `${result.graceful ? `Closed the app of session ${result.name}.` : `The app of session ${result.name} did not quit within the bound and was killed${result.pid ? ` (pid ${result.pid})` : ""}.`}${rest}`,
+        { graceful: result.graceful, session: result.name, sessions: left.map((s) => s.name), active: active ?? null }
+      )
     })
 })
 
@@ -172,7 +172,7 @@ export const appInfo = defineTool({
         `appPath: ${info.appPath}`,
         ...Object.entries(info.paths).map(([k, v]) => `${k}: ${v}`)
       ].join("\n")
-      return { text, structured: info }
+      return answer(text, info)
     })
 })
 

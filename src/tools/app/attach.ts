@@ -20,6 +20,8 @@ import { InvalidArgument, LaunchFailed } from "../contract/errors.js"
 import { defineTool } from "../contract/Tool.js"
 import { SessionName, TimeoutMs } from "../contract/shapes.js"
 import { describeWindows, windowLines } from "./app.js"
+import { answer } from "../contract/respond.js"
+import { callHandle } from "../contract/handle.js"
 
 const LIST_HINT = "Call electron_attach with no arguments to list running apps, or start the app with --remote-debugging-port=PORT."
 
@@ -30,10 +32,10 @@ const appLine = (app: DebuggableApp, current: number | undefined) =>
 const listApps = Effect.gen(function* () {
   const found = yield* discoverApps
   if (!found.supported) {
-    return {
-      text: `Listing running apps reads /proc, which ${process.platform} does not have: pass port (the app's --remote-debugging-port) or cdpUrl.`,
-      structured: { apps: [], supported: false }
-    }
+    return answer(`Listing running apps reads /proc, which ${process.platform} does not have: pass port (the app's --remote-debugging-port) or cdpUrl.`, {
+      apps: [],
+      supported: false
+    })
   }
   const current = yield* Effect.map((yield* AppLifecycle).current, (s) => s?.pid)
   const apps = found.apps.map(({ pid, name, port, title, browser }) => ({
@@ -56,7 +58,7 @@ const listApps = Effect.gen(function* () {
     found.apps.length === 0
       ? `No running app with an open remote debugging port among ${found.scanned} processes of this user. Start the app with --remote-debugging-port=9222, then call electron_attach with port 9222.${more}${withoutPort}`
       : `${found.apps.length} running app(s) with an open remote debugging port (this user's processes):\n${found.apps.map((app) => appLine(app, current)).join("\n")}${more}${withoutPort}\nNext: electron_attach with pid or port.`
-  return { text, structured: { apps, ...(inspectable.length > 0 ? { withoutPort: inspectable } : {}), scanned: found.scanned } }
+  return answer(text, { apps, ...(inspectable.length > 0 ? { withoutPort: inspectable } : {}), scanned: found.scanned })
 })
 
 /** A port that answers as Chromium's remote debugging port on 127.0.0.1, or LAUNCH_FAILED saying why not. */
@@ -91,7 +93,7 @@ const attachWithoutPort = (pid: number, name: string | undefined, timeoutMs: num
       return yield* new EvalNotAuthorized({
         message: `pid ${pid} (${target.name}) has no debug port: attaching opens its main-process inspector (SIGUSR1) and runs Stagewright's code in its main process, which this server does not allow`,
         hint: `Restart the server with ${evalFlag("main")} (or --allow-eval all), or restart the app with --remote-debugging-port=9222 and attach by port (its windows only).`,
-        tool: "electron_attach",
+        tool: (yield* callHandle).tool,
         target: "main",
         flag: evalFlag("main")
       })
@@ -105,16 +107,16 @@ const attachWithoutPort = (pid: number, name: string | undefined, timeoutMs: num
         : facts.openedInspector
           ? `; its inspector was opened on 127.0.0.1:${facts.inspectorPort} and closes when the session ends`
           : `; its inspector was already open on 127.0.0.1:${facts.inspectorPort} and stays open`
-    return {
-      text: `Attached to pid ${pid} (${target.name}) through its main process: windows (through webContents.debugger) and main process${inspector}. Closing detaches; the app keeps running.\n${windowLines(windows)}`,
-      structured: {
+    return answer(
+      `Attached to pid ${pid} (${target.name}) through its main process: windows (through webContents.debugger) and main process${inspector}. Closing detaches; the app keeps running.\n${windowLines(windows)}`,
+      {
         pid,
         mainProcess: true,
         viaMainProcess: true,
         ...(facts !== undefined ? { inspectorPort: facts.inspectorPort, openedInspector: facts.openedInspector } : {}),
         windows
       }
-    }
+    )
   })
 
 export const attach = defineTool({
@@ -167,14 +169,14 @@ export const attach = defineTool({
       const session = yield* lifecycle.attach({ ...rest, cdpUrl: resolvedPort !== undefined ? `http://127.0.0.1:${resolvedPort}` : cdpUrl! }, name)
       const windows = yield* describeWindows(session)
       const target = pid !== undefined ? `pid ${pid}, port ${resolvedPort}` : resolvedPort !== undefined ? `port ${resolvedPort}` : undefined
-      return {
-        text: `Attached${target !== undefined ? ` to ${target}` : ""} (${session.hasMainProcess ? "windows and main process" : "windows only; main-process tools need inspectorUrl"}).\n${windowLines(windows)}`,
-        structured: {
+      return answer(
+        `Attached${target !== undefined ? ` to ${target}` : ""} (${session.hasMainProcess ? "windows and main process" : "windows only; main-process tools need inspectorUrl"}).\n${windowLines(windows)}`,
+        {
           mainProcess: session.hasMainProcess,
           ...(resolvedPort !== undefined ? { port: resolvedPort } : {}),
           ...(pid !== undefined ? { pid } : {}),
           windows
         }
-      }
+      )
     })
 })

@@ -10,6 +10,7 @@ import { compileSafePattern } from "../policy/patterns.js"
 import { defineTool } from "../contract/Tool.js"
 import { DEFAULT_EXPECT_TIMEOUT } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
+import { answer } from "../contract/respond.js"
 
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 
@@ -77,7 +78,6 @@ export const expectWindow = defineTool({
         })
       const urlCheck = regex !== undefined ? `app.windows().some((w) => ${regex.literal}.test(w.url()))` : undefined
       yield* call.record({
-        tool: "electron_expect_window",
         window: session.activeId ?? "",
         code:
           input.count !== undefined && !filtered
@@ -86,9 +86,9 @@ export const expectWindow = defineTool({
               ? `expect(${urlCheck}).toBe(${!negate})`
               : `// ${negate ? "no" : "a"} window ${JSON.stringify(wanted)} is open`
       })
-      return {
-        text: `Passed${negate ? " (not)" : ""}: ${outcome.actual.count} window(s) open; ${outcome.actual.windows.join("; ")}`,
-        structured: { passed: true, ...outcome.actual }
-      }
+      return answer(`Passed${negate ? " (not)" : ""}: ${outcome.actual.count} window(s) open; ${outcome.actual.windows.join("; ")}`, {
+        passed: true,
+        ...outcome.actual
+      })
     })
 })

@@ -25,7 +25,6 @@ export const expectVisible = defineTool({
   handler: (input) => {
     const visible = input.visible ?? true
     return expectOn({
-      tool: "electron_expect_visible",
       target: input.target,
       expected: visible ? "visible" : "hidden",
       describe: `${input.target} is ${visible ? "visible" : "hidden"}`,
@@ -104,7 +103,6 @@ export const expectText = defineTool({
           ? `await expect(${code}).${notPrefix(not)}toHaveAttribute(${JSON.stringify(attribute)}${presence ? "" : `, ${argument}${input.exact === true ? caseOption : ""}`})`
           : `await expect(${code}).${notPrefix(not)}${input.exact === true || regex !== undefined ? "toHaveText" : "toContainText"}(${argument}${caseOption})`
       return yield* expectOn({
-        tool: "electron_expect_text",
         target: input.target,
         expected: attribute !== undefined ? { attribute, value: expectation } : expectation,
         describe: input.not === true ? `${what} (not ${input.exact === true ? JSON.stringify(expected) : expectation})` : what,
@@ -144,7 +142,6 @@ export const expectValue = defineTool({
     return withSecrets(input.value).pipe(
       Effect.flatMap((wanted) =>
         expectOn({
-          tool: "electron_expect_value",
           target: input.target,
           expected: input.value,
           describe:
@@ -202,7 +199,6 @@ export const expectState = defineTool({
       const onlyAttached = wanted.every(([k]) => k === "attached")
       const states = wanted.map(([k, v]) => (v ? k : `not ${k}`)).join(", ")
       return yield* expectOn({
-        tool: "electron_expect_state",
         target: input.target,
         expected,
         describe: input.not === true ? `${input.target} is not (${states})` : `${input.target} is ${states}`,
@@ -260,7 +256,6 @@ export const expectCount = defineTool({
         return `{ const n = await ${code}.count(); expect(${checks.join(" && ")}).toBe(${!not}) }`
       }
       return yield* expectOn({
-        tool: "electron_expect_count",
         target: input.target,
         expected,
         describe: input.not === true ? `count of ${input.target} (not ${expected})` : `count of ${input.target}`,

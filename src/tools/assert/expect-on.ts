@@ -11,6 +11,7 @@ import { stepCode } from "../contract/step-code.js"
 import type { ToolResult } from "../contract/Tool.js"
 import { DEFAULT_EXPECT_TIMEOUT, TimeoutMs } from "../contract/shapes.js"
 import { callHandle, type HandleServices } from "../contract/handle.js"
+import { answer } from "../contract/respond.js"
 
 export const Timeout = TimeoutMs(DEFAULT_EXPECT_TIMEOUT)
 
@@ -25,7 +26,6 @@ export interface Reading<A> {
 }
 
 export interface ExpectOptions<A> {
-  readonly tool: string
   readonly target: string
   readonly expected: unknown
   /** What is asserted, as the answer and the failure name it (negation included). */
@@ -56,8 +56,8 @@ export const expectOn = <A>(options: ExpectOptions<A>): Effect.Effect<ToolResult
     const actual = boundActual(outcome.actual)
     if (!outcome.ok) return yield* new AssertionFailed({ message: `${describe} failed after ${timeout} ms`, expected, actual })
     const code = yield* stepCode(entry, options.target, locator)
-    yield* call.record({ tool: options.tool, window: entry.id, code: options.step(`window.${code}`, negate) })
-    return { text: `Passed: ${describe}; actual ${showActual(actual)}.`, structured: { passed: true, expected, actual } }
+    yield* call.record({ window: entry.id, code: options.step(`window.${code}`, negate) })
+    return answer(`Passed: ${describe}; actual ${showActual(actual)}.`, { passed: true, expected, actual })
   })
 
 const MAX_ACTUAL_CHARS = 300

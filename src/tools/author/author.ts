@@ -13,6 +13,7 @@ import { codeString, locatorCode, UNSAFE_CODE_CHARACTERS } from "../contract/ste
 import { defineTool } from "../contract/Tool.js"
 import { Target } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
+import { answer } from "../contract/respond.js"
 
 export const generateLocator = defineTool({
   name: "electron_generate_locator",
@@ -33,10 +34,7 @@ export const generateLocator = defineTool({
         return yield* new ElementNotFound({ message: `Nothing matches ${input.target} in ${entry.id}` })
       }
       const code = yield* Effect.promise(() => locatorCode(locator, input.target))
-      return {
-        text: `window.${code}${count > 1 ? `  // matches ${count} elements: add .first(), .nth(i) or a filter` : ""}`,
-        structured: { code: `window.${code}`, count }
-      }
+      return answer(`window.${code}${count > 1 ? `  // matches ${count} elements: add .first(), .nth(i) or a filter` : ""}`, { code: `window.${code}`, count })
     })
 })
 
@@ -190,10 +188,11 @@ export const exportTest = defineTool({
         catch: (cause) => new InvalidArgument({ message: `Could not write ${path}: ${String(cause)}`, hint: "Check that the output folder is writable." })
       })
       const bytes = Buffer.byteLength(code)
-      return {
-        text: `Wrote ${path} (${session.steps.length} steps, ${bytes} bytes).${input.inline === true ? `\n\n${code}` : ""}`,
-        structured: { path, steps: session.steps.length, bytes }
-      }
+      return answer(`Wrote ${path} (${session.steps.length} steps, ${bytes} bytes).${input.inline === true ? `\n\n${code}` : ""}`, {
+        path,
+        steps: session.steps.length,
+        bytes
+      })
     })
 })
 

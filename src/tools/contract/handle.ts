@@ -41,9 +41,9 @@ import { answerModal, type ModalIntent } from "../modal/modal-answer.js"
 import { modalFacts, modalRowsText } from "../modal/modal-rows.js"
 import { stepCode } from "./step-code.js"
 import type { ToolResult } from "./Tool.js"
+import { amended, answer } from "./respond.js"
 
 export interface ActOptions {
-  readonly tool: string
   readonly target: string
   readonly describe: string
   readonly step: (code: string) => string
@@ -72,7 +72,12 @@ export interface ModalView {
   readonly told: ReadonlyArray<string>
 }
 
+/** A step for test export, as a handler records it: the tool's name is the call's. */
+export type StepRecord = Omit<RecordedStep, "tool">
+
 export interface CallHandle {
+  /** The name of the tool the call runs, as its defineTool wrote it (the pipeline's; "" outside one). */
+  readonly tool: string
   /**
    * The surface the call acts on: `id`, or the active one. Gated (the default), a page an open web
    * dialog blocks is refused at once with DIALOG_OPEN; `gated: false` returns it anyway (to show its dialog).
@@ -83,7 +88,7 @@ export interface CallHandle {
   /** The open modal state and control a modal ref names; undefined for a target that is not a modal ref; REF_STALE for one no longer open. */
   readonly modalTarget: (target: string) => Effect.Effect<{ readonly state: ModalState; readonly control: ModalControl } | undefined, RefStale>
   /** Answers a modal state (`control` undefined: a key pressed on it). */
-  readonly answerModal: (tool: string, state: ModalState, control: ModalControl | undefined, intent: ModalIntent) => Effect.Effect<ToolResult, ToolError>
+  readonly answerModal: (state: ModalState, control: ModalControl | undefined, intent: ModalIntent) => Effect.Effect<ToolResult, ToolError>
   /** Resolves a page target (a ref of the surface's latest snapshot, or a selector) to a Locator. */
   readonly locate: (entry: Surface, target: string) => Effect.Effect<Locator, RefStale | InvalidArgument>
   /** Performs an action on a target (a modal control's ref answers it), records the step, answers with what changed. */
@@ -101,7 +106,7 @@ export interface CallHandle {
   /** Runs `use` with a DevTools session of a surface's page, detached after. */
   readonly cdp: <A>(entry: Surface, what: string, use: (cdp: CDPSession) => Promise<A>) => Effect.Effect<A, PlaywrightError | SessionError>
   /** Records a step for test export. */
-  readonly record: (step: RecordedStep) => Effect.Effect<void>
+  readonly record: (step: StepRecord) => Effect.Effect<void>
   /**
    * The answer of an action as the agent reads it: the open modal states' rows first (nothing added while
    * none is open), read after the IPC invokes the action started have settled or opened a dialog (by event, 1 s at most);
@@ -165,144 +170,146 @@ export class Call extends Context.Tag("stagewright/Call")<Call, CallHandle>() {}
 
 export type HandleServices = DriverServices | ServerConfig | ProfileSelector
 
-/** Makes a handle over the driver's services (the pipeline makes one per call). */
-export const makeHandle: Effect.Effect<CallHandle, never, HandleServices> = Effect.gen(function* () {
-  const context = yield* Effect.context<HandleServices>()
-  const lifecycle = yield* AppLifecycle
-  const windows = yield* Windows
-  const snapshots = yield* Snapshots
-  const pages = yield* PageOps
-  const dialogs = yield* Dialogs
-  const main = yield* MainProcess
+/** Makes the handle of a call of the tool named `tool` over the driver's services (the pipeline makes one per call). */
+export const makeHandle = (tool: string): Effect.Effect<CallHandle, never, HandleServices> =>
+  Effect.gen(function* () {
+    const context = yield* Effect.context<HandleServices>()
+    const lifecycle = yield* AppLifecycle
+    const windows = yield* Windows
+    const snapshots = yield* Snapshots
+    const pages = yield* PageOps
+    const dialogs = yield* Dialogs
+    const main = yield* MainProcess
 
-  const surface: CallHandle["surface"] = (id, options) =>
-    options?.gated === false
-      ? Effect.flatMap(lifecycle.session, (s) => ((id ?? s.activeId) === undefined ? windows.window(id) : windows.findWindow({ id: id ?? s.activeId! })))
-      : windows.window(id)
+    const surface: CallHandle["surface"] = (id, options) =>
+      options?.gated === false
+        ? Effect.flatMap(lifecycle.session, (s) => ((id ?? s.activeId) === undefined ? windows.window(id) : windows.findWindow({ id: id ?? s.activeId! })))
+        : windows.window(id)
 
-  const modalTarget: CallHandle["modalTarget"] = (target) => {
-    const ref = target.trim()
-    if (!MODAL_REF.test(ref)) return Effect.succeed(undefined)
-    return Effect.flatMap(dialogs.modalControl(ref), (found) =>
-      found !== undefined
-        ? Effect.succeed(found)
-        : Effect.fail(
-            new RefStale({
-              message: `${ref} is not a control of an open dialog or menu (it was answered or closed)`,
-              hint: "electron_snapshot shows what is open now."
+    const modalTarget: CallHandle["modalTarget"] = (target) => {
+      const ref = target.trim()
+      if (!MODAL_REF.test(ref)) return Effect.succeed(undefined)
+      return Effect.flatMap(dialogs.modalControl(ref), (found) =>
+        found !== undefined
+          ? Effect.succeed(found)
+          : Effect.fail(
+              new RefStale({
+                message: `${ref} is not a control of an open dialog or menu (it was answered or closed)`,
+                hint: "electron_snapshot shows what is open now."
+              })
+            )
+      )
+    }
+
+    // After an action: the main process's read waits for the IPC invokes the action started (a native dialog they open is shown).
+    const answerAfter: CallHandle["answer"] = (given, options) =>
+      Effect.gen(function* () {
+        const { states, told } = yield* dialogs.modalStatesAfterAction
+        const change = options?.changesOf === undefined ? "" : yield* changeSummary(options.changesOf).pipe(Effect.provide(context))
+        const result = change === "" ? given : amended(given, { after: change })
+        const rows = modalRowsText(states, told)
+        if (rows === "") return result
+        return amended(result, { before: `${rows}\n`, structured: { modals: modalFacts(states) } })
+      })
+
+    const perform = (options: ActOptions) =>
+      Effect.gen(function* () {
+        const entry = yield* windows.window()
+        const locator = yield* snapshots.locate(entry, options.target)
+        const code = yield* stepCode(entry, options.target, locator)
+        // A value typed into a password field without a placeholder never reaches the recorded step (the export).
+        const typed = options.typedInStep === false ? undefined : options.typed
+        const step = Effect.flatMap(typed === undefined || typed === "" ? Effect.succeed(false) : isPasswordField(locator), (secret) =>
+          lifecycle.recordStep({
+            tool,
+            window: entry.id,
+            code: secret ? redactInCode(options.step(`window.${code}`), typed!) : options.step(`window.${code}`)
+          })
+        )
+        const ready =
+          options.wait === "trial"
+            ? (slice: number) => options.perform(locator, entry, { timeout: slice, trial: true })
+            : options.wait === "attached"
+              ? (slice: number) => locator.waitFor({ state: "attached", timeout: slice })
+              : undefined
+        // An action that ran but could not be confirmed still happened: the exported test must replay it.
+        const outcome = yield* pages
+          .runAction({
+            what: options.describe,
+            timeoutMs: options.timeoutMs,
+            ready,
+            tryFirst: ready !== undefined && options.tryFirst !== false,
+            perform: (timeout) => options.perform(locator, entry, { timeout })
+          })
+          .pipe(
+            Effect.tapError((error) => (error._tag === "OperationFailed" && error.details?.["performed"] === true ? step : Effect.void)),
+            Effect.onExit((exit) => {
+              const typed = options.typed
+              if (typed === undefined) return Effect.void
+              return Exit.isInterrupted(exit) ? markSecret(typed) : markIfPasswordField(locator, typed)
             })
           )
-    )
-  }
-
-  // After an action: the main process's read waits for the IPC invokes the action started (a native dialog they open is shown).
-  const answer: CallHandle["answer"] = (given, options) =>
-    Effect.gen(function* () {
-      const { states, told } = yield* dialogs.modalStatesAfterAction
-      const change = options?.changesOf === undefined ? "" : yield* changeSummary(options.changesOf).pipe(Effect.provide(context))
-      const result = change === "" ? given : { ...given, text: `${given.text}${change}` }
-      const rows = modalRowsText(states, told)
-      if (rows === "") return result
-      return { ...result, text: `${rows}\n${result.text}`, structured: { ...result.structured, modals: modalFacts(states) } }
-    })
-
-  const perform = (options: ActOptions) =>
-    Effect.gen(function* () {
-      const entry = yield* windows.window()
-      const locator = yield* snapshots.locate(entry, options.target)
-      const code = yield* stepCode(entry, options.target, locator)
-      // A value typed into a password field without a placeholder never reaches the recorded step (the export).
-      const typed = options.typedInStep === false ? undefined : options.typed
-      const step = Effect.flatMap(typed === undefined || typed === "" ? Effect.succeed(false) : isPasswordField(locator), (secret) =>
-        lifecycle.recordStep({
-          tool: options.tool,
-          window: entry.id,
-          code: secret ? redactInCode(options.step(`window.${code}`), typed!) : options.step(`window.${code}`)
-        })
-      )
-      const ready =
-        options.wait === "trial"
-          ? (slice: number) => options.perform(locator, entry, { timeout: slice, trial: true })
-          : options.wait === "attached"
-            ? (slice: number) => locator.waitFor({ state: "attached", timeout: slice })
-            : undefined
-      // An action that ran but could not be confirmed still happened: the exported test must replay it.
-      const outcome = yield* pages
-        .runAction({
-          what: options.describe,
-          timeoutMs: options.timeoutMs,
-          ready,
-          tryFirst: ready !== undefined && options.tryFirst !== false,
-          perform: (timeout) => options.perform(locator, entry, { timeout })
-        })
-        .pipe(
-          Effect.tapError((error) => (error._tag === "OperationFailed" && error.details?.["performed"] === true ? step : Effect.void)),
-          Effect.onExit((exit) => {
-            const typed = options.typed
-            if (typed === undefined) return Effect.void
-            return Exit.isInterrupted(exit) ? markSecret(typed) : markIfPasswordField(locator, typed)
-          })
+        yield* step
+        if (outcome !== undefined) return yield* dialogResult(outcome, yield* dialogs.modalStates)
+        return yield* answerAfter(
+          answer(`${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).`, { window: entry.id, locator: code }),
+          { changesOf: entry }
         )
-      yield* step
-      if (outcome !== undefined) return yield* dialogResult(outcome, yield* dialogs.modalStates)
-      return yield* answer(
-        { text: `${options.describe[0]!.toUpperCase()}${options.describe.slice(1)} done (${code}).`, structured: { window: entry.id, locator: code } },
-        { changesOf: entry }
-      )
-    })
+      })
 
-  const act: CallHandle["act"] = (options) =>
-    Effect.flatMap(modalTarget(options.target), (modal): Effect.Effect<ToolResult, ToolError, HandleServices> => {
-      if (modal === undefined) return perform(options)
-      if (options.modal === undefined) {
-        return Effect.fail(
-          new InvalidArgument({
-            message: `${options.target} is a control of an open ${modal.state.kind}`,
-            hint: "electron_click, electron_fill or electron_press_key answer it."
-          })
-        )
-      }
-      return answerModal(options.tool, modal.state, modal.control, options.modal)
-    }).pipe(Effect.provide(context))
+    const act: CallHandle["act"] = (options) =>
+      Effect.flatMap(modalTarget(options.target), (modal): Effect.Effect<ToolResult, ToolError, HandleServices> => {
+        if (modal === undefined) return perform(options)
+        if (options.modal === undefined) {
+          return Effect.fail(
+            new InvalidArgument({
+              message: `${options.target} is a control of an open ${modal.state.kind}`,
+              hint: "electron_click, electron_fill or electron_press_key answer it."
+            })
+          )
+        }
+        return answerModal(tool, modal.state, modal.control, options.modal)
+      }).pipe(Effect.provide(context))
 
-  return {
-    surface,
-    modals: dialogs.modalStates,
-    modalTarget,
-    answerModal: (tool, state, control, intent) => answerModal(tool, state, control, intent).pipe(Effect.provide(context)),
-    locate: snapshots.locate,
-    act,
-    runAction: pages.runAction,
-    race: dialogs.raceModal,
-    waitSliced: pages.waitSliced,
-    run: pages.run,
-    evaluate: pages.evaluate,
-    cdp: pages.withCdp,
-    record: lifecycle.recordStep,
-    answer,
-    session: lifecycle.session,
-    current: lifecycle.current,
-    surfaces: (options) => (options?.gated === false ? windows.surfaces : windows.every),
-    findSurface: windows.findWindow,
-    selectSurface: windows.selectWindow,
-    waitForSurface: windows.waitForWindow,
-    surfaceInfo: windows.windowInfo,
-    title: windows.title,
-    snapshot: snapshots.snapshot,
-    markShown: snapshots.markShown,
-    forgetSnapshot: snapshots.forgetSnapshot,
-    count: pages.count,
-    poll: pages.poll,
-    evaluateMain: main.evaluateMain,
-    evaluateWindow: main.evaluateWindow,
-    pullMainErrors: main.pullMainErrors,
-    setDialogPolicy: dialogs.setDialogPolicy,
-    takeDialog: dialogs.takeDialog,
-    answerDialog: dialogs.answerDialog
-  }
-})
+    return {
+      tool,
+      surface,
+      modals: dialogs.modalStates,
+      modalTarget,
+      answerModal: (state, control, intent) => answerModal(tool, state, control, intent).pipe(Effect.provide(context)),
+      locate: snapshots.locate,
+      act,
+      runAction: pages.runAction,
+      race: dialogs.raceModal,
+      waitSliced: pages.waitSliced,
+      run: pages.run,
+      evaluate: pages.evaluate,
+      cdp: pages.withCdp,
+      record: (step) => lifecycle.recordStep({ tool, ...step }),
+      answer: answerAfter,
+      session: lifecycle.session,
+      current: lifecycle.current,
+      surfaces: (options) => (options?.gated === false ? windows.surfaces : windows.every),
+      findSurface: windows.findWindow,
+      selectSurface: windows.selectWindow,
+      waitForSurface: windows.waitForWindow,
+      surfaceInfo: windows.windowInfo,
+      title: windows.title,
+      snapshot: snapshots.snapshot,
+      markShown: snapshots.markShown,
+      forgetSnapshot: snapshots.forgetSnapshot,
+      count: pages.count,
+      poll: pages.poll,
+      evaluateMain: main.evaluateMain,
+      evaluateWindow: main.evaluateWindow,
+      pullMainErrors: main.pullMainErrors,
+      setDialogPolicy: dialogs.setDialogPolicy,
+      takeDialog: dialogs.takeDialog,
+      answerDialog: dialogs.answerDialog
+    }
+  })
 
-/** The call's handle: the pipeline's, or (a handler run on its own, in a unit test) a new one. */
+/** The call's handle: the pipeline's, or (a handler run on its own, in a unit test) a new one of no tool. */
 export const callHandle: Effect.Effect<CallHandle, never, HandleServices> = Effect.flatMap(Effect.serviceOption(Call), (given) =>
-  Option.isSome(given) ? Effect.succeed(given.value) : makeHandle
+  Option.isSome(given) ? Effect.succeed(given.value) : makeHandle("")
 )

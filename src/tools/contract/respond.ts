@@ -70,3 +70,17 @@ export const listAnswer = <T>(options: ListAnswer<T>): ToolResult => {
     ...(list.omitted > 0 ? { omitted: list.omitted } : {})
   })
 }
+
+/** What is added to an answer: text before and after its own (joined as given), structured fields beside its own. */
+export interface Addition {
+  readonly before?: string
+  readonly after?: string
+  readonly structured?: Record<string, unknown>
+}
+
+/** An answer with more said (the modal rows before it, the new errors after it); its images are kept. */
+export const amended = (result: ToolResult, more: Addition): ToolResult => ({
+  ...result,
+  text: `${more.before ?? ""}${result.text}${more.after ?? ""}`,
+  ...(more.structured !== undefined ? { structured: { ...result.structured, ...more.structured } } : {})
+})

@@ -13,7 +13,7 @@ import { existsSync, statSync } from "node:fs"
 import { InvalidArgument, OperationFailed } from "../contract/errors.js"
 import { defineTool } from "../contract/Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
-import { cut } from "../contract/respond.js"
+import { answer, cut } from "../contract/respond.js"
 import { mapperFor } from "./source-maps.js"
 import { callHandle } from "../contract/handle.js"
 
@@ -82,10 +82,12 @@ export const consoleTool = defineTool({
           `${time(e.at)} ${e.source === "main" ? "main" : (e.surface ?? e.window)} ${e.level}: ${e.text}${e.original !== undefined ? ` (at ${e.original})` : ""}`
       )
       if (result.omitted > 0) lines.unshift(`… ${result.omitted} older matching messages not shown`)
-      return {
-        text: `${lines.length > 0 ? lines.join("\n") : "No matching console messages."}\ncursor: ${result.cursor}`,
-        structured: { cursor: result.cursor, omitted: result.omitted, dropped: result.dropped, messages }
-      }
+      return answer(`${lines.length > 0 ? lines.join("\n") : "No matching console messages."}\ncursor: ${result.cursor}`, {
+        cursor: result.cursor,
+        omitted: result.omitted,
+        dropped: result.dropped,
+        messages
+      })
     })
 })
 
@@ -128,10 +130,11 @@ export const errorsTool = defineTool({
               : ""
           }`
       )
-      return {
-        text: `${lines.length > 0 ? lines.join("\n") : "No errors."}\ncursor: ${result.cursor}`,
-        structured: { cursor: result.cursor, omitted: result.omitted, errors }
-      }
+      return answer(`${lines.length > 0 ? lines.join("\n") : "No errors."}\ncursor: ${result.cursor}`, {
+        cursor: result.cursor,
+        omitted: result.omitted,
+        errors
+      })
     })
 })
 
@@ -168,10 +171,11 @@ export const requestsTool = defineTool({
         return `${r.method} ${cut(r.url, 200)} → ${outcome}${r.durationMs !== undefined ? ` ${r.durationMs} ms` : ""} (${r.resourceType}, ${r.surface ?? r.window})`
       })
       if (result.omitted > 0) lines.unshift(`… ${result.omitted} older matching requests not shown`)
-      return {
-        text: `${lines.length > 0 ? lines.join("\n") : "No matching requests."}\ncursor: ${result.cursor}`,
-        structured: { cursor: result.cursor, omitted: result.omitted, requests: result.shown.map((i) => ({ seq: i.seq, ...i.value })) }
-      }
+      return answer(`${lines.length > 0 ? lines.join("\n") : "No matching requests."}\ncursor: ${result.cursor}`, {
+        cursor: result.cursor,
+        omitted: result.omitted,
+        requests: result.shown.map((i) => ({ seq: i.seq, ...i.value }))
+      })
     })
 })
 
@@ -214,7 +218,7 @@ export const metricsTool = defineTool({
         ...(processes === undefined ? ["process metrics need the main process (attach with inspectorUrl)"] : []),
         `${entry.id}: DOMContentLoaded ${pageMetrics.domContentLoadedMs ?? "?"} ms, load ${pageMetrics.loadMs ?? "?"} ms, ${pageMetrics.domNodes} elements, heap ${pageMetrics.jsHeapUsedKB ?? "?"} KB, ${pageMetrics.resources} resources`
       ]
-      return { text: lines.join("\n"), structured: { processes: processes ?? null, page: { window: entry.id, ...pageMetrics } } }
+      return answer(lines.join("\n"), { processes: processes ?? null, page: { window: entry.id, ...pageMetrics } })
     })
 })
 
@@ -274,7 +278,7 @@ export const inspectTool = defineTool({
           .map(([k, v]) => `${k}: ${v}`)
           .join("; ")}`
       ].join("\n")
-      return { text, structured: details }
+      return answer(text, details)
     })
 })
 
@@ -298,7 +302,7 @@ export const traceStart = defineTool({
         session.context.tracing.start({ screenshots: input.screenshots ?? true, snapshots: input.snapshots ?? true, sources: false })
       )
       yield* lifecycle.setTracing(true)
-      return { text: "Tracing started; electron_trace_stop writes the trace.zip.", structured: { tracing: true } }
+      return answer("Tracing started; electron_trace_stop writes the trace.zip.", { tracing: true })
     })
 })
 
@@ -323,7 +327,7 @@ export const traceStop = defineTool({
       yield* call.run("stop tracing", () => session.context.tracing.stop({ path }))
       yield* lifecycle.setTracing(false)
       const bytes = yield* Effect.sync(() => (existsSync(path) ? statSync(path).size : 0))
-      return { text: `Trace written to ${path} (${bytes} bytes)`, structured: { path, bytes } }
+      return answer(`Trace written to ${path} (${bytes} bytes)`, { path, bytes })
     })
 })
 

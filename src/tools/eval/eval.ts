@@ -7,6 +7,7 @@ import { toFunction } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument } from "../contract/errors.js"
 import { defineTool } from "../contract/Tool.js"
 import { callHandle } from "../contract/handle.js"
+import { answer } from "../contract/respond.js"
 
 const MAX_RESULT_CHARS = 20_000
 
@@ -69,7 +70,7 @@ export const evalRenderer = defineTool({
       const entry = yield* call.surface()
       const fn = yield* parseFunction(input.function)
       const value = yield* call.evaluate(entry, "evaluate in the page", fn, input.arg)
-      return { text: render(value), structured: { window: entry.id, value: structuredValue(value) } }
+      return answer(render(value), { window: entry.id, value: structuredValue(value) })
     })
 })
 
@@ -87,7 +88,7 @@ export const evalMain = defineTool({
       yield* parseFunction(input.function)
       const call = yield* callHandle
       const value = yield* call.evaluateMain("evaluate in the main process", input.function, input.arg)
-      return { text: render(value), structured: { value: structuredValue(value) } }
+      return answer(render(value), { value: structuredValue(value) })
     })
 })
 

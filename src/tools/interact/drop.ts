@@ -16,6 +16,7 @@ import { InvalidArgument, NotInteractable } from "../contract/errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
 import { stepCode } from "../contract/step-code.js"
 import { defineTool } from "../contract/Tool.js"
+import { answer } from "../contract/respond.js"
 
 /** The most that is dropped in one call, all files together (their bytes cross to the page as base64). */
 export const MAX_DROP_BYTES = 8 * 1024 * 1024
@@ -153,7 +154,7 @@ export const uploadFile = defineTool({
       const call = yield* callHandle
       // A file chooser the page opened (its row's ref) takes the files as they are.
       const modal = yield* call.modalTarget(input.target)
-      if (modal !== undefined) return yield* call.answerModal("electron_upload_file", modal.state, modal.control, { verb: "files", paths })
+      if (modal !== undefined) return yield* call.answerModal(modal.state, modal.control, { verb: "files", paths })
       const entry = yield* call.surface()
       const locator = yield* call.locate(entry, input.target)
       let fileInput = false
@@ -164,7 +165,6 @@ export const uploadFile = defineTool({
       )
       if (fileInput) {
         return yield* call.act({
-          tool: "electron_upload_file",
           target: input.target,
           describe: `set ${paths.length} file(s) on ${input.target}`,
           step: (code) => `await ${code}.setInputFiles(${JSON.stringify(paths)})`,
@@ -199,18 +199,15 @@ export const uploadFile = defineTool({
           details: { retryable: false }
         })
       }
-      yield* call.record({ tool: "electron_upload_file", window: entry.id, code: dropStep(code, files) })
+      yield* call.record({ window: entry.id, code: dropStep(code, files) })
       const names = files.map((f) => f.name).join(", ")
       return yield* call.answer(
-        {
-          text: `Dropped ${files.length} file(s) on ${code}: ${names}${outcome.handled ? "" : " (no drop handler called preventDefault)"}.`,
-          structured: {
-            window: entry.id,
-            locator: code,
-            dropped: files.map((f) => ({ name: f.name, type: f.type, bytes: Buffer.byteLength(f.data, "base64") })),
-            handled: outcome.handled
-          }
-        },
+        answer(`Dropped ${files.length} file(s) on ${code}: ${names}${outcome.handled ? "" : " (no drop handler called preventDefault)"}.`, {
+          window: entry.id,
+          locator: code,
+          dropped: files.map((f) => ({ name: f.name, type: f.type, bytes: Buffer.byteLength(f.data, "base64") })),
+          handled: outcome.handled
+        }),
         { changesOf: entry }
       )
     })

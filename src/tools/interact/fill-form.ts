@@ -12,6 +12,7 @@ import { markSecret, REDACTED_CODE } from "../policy/call-secrets.js"
 import { withSecrets } from "../policy/secret-values.js"
 import { defineTool } from "../contract/Tool.js"
 import { callHandle } from "../contract/handle.js"
+import { answer } from "../contract/respond.js"
 
 const FormValue = Schema.Union(Schema.String.pipe(Schema.maxLength(100_000)), Schema.Boolean, Schema.Array(Schema.String))
 
@@ -95,12 +96,11 @@ export const fillForm = defineTool({
             // A value typed into a password field (or a field whose kind was never read) is secret in the call's record.
             Effect.ensuring(Effect.suspend(() => (typeof value === "string" && (seen === undefined || seen === "password") ? markSecret(value) : Effect.void)))
           )
-        yield* call.record({ tool: "electron_fill_form", window: entry.id, code: step })
+        yield* call.record({ window: entry.id, code: step })
         done.push(code)
       }
-      return yield* call.answer(
-        { text: `Filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}.`, structured: { window: entry.id, filled: done } },
-        { changesOf: entry }
-      )
+      return yield* call.answer(answer(`Filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}.`, { window: entry.id, filled: done }), {
+        changesOf: entry
+      })
     })
 })

@@ -18,6 +18,7 @@ import { pressKey } from "./keys.js"
 import { stepCode } from "../contract/step-code.js"
 import { fill, type } from "./typing.js"
 import { webDialog } from "../modal/web-dialog.js"
+import { answer } from "../contract/respond.js"
 
 const timeoutOf = (input: { readonly timeoutMs?: number | undefined }) => input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT
 const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
@@ -46,7 +47,6 @@ export const click = defineTool({
     if (isMenuRef(input.target) && input.button !== "right" && input.double !== true) return clickMenuRef(input.target)
     return Effect.flatMap(callHandle, (call) =>
       call.act({
-        tool: "electron_click",
         target: input.target,
         describe: `${method === "dblclick" ? "double-click" : "click"} ${input.target}`,
         step: (code) => `await ${code}.${method}(${Object.keys(options).length > 0 ? JSON.stringify(options) : ""})`,
@@ -68,7 +68,6 @@ export const hover = defineTool({
   input: Schema.Struct({ target: Target, timeoutMs: Timeout5 }),
   handler: (input) =>
     act({
-      tool: "electron_hover",
       target: input.target,
       describe: `hover ${input.target}`,
       step: (code) => `await ${code}.hover()`,
@@ -88,7 +87,6 @@ export const selectOption = defineTool({
   input: Schema.Struct({ target: Target, values: Schema.Array(Text(1_000)).pipe(Schema.minItems(1), Schema.maxItems(100)), timeoutMs: Timeout5 }),
   handler: (input) =>
     act({
-      tool: "electron_select_option",
       target: input.target,
       describe: `select ${input.values.join(", ")} in ${input.target}`,
       step: (code) => `await ${code}.selectOption(${JSON.stringify(input.values)})`,
@@ -108,7 +106,6 @@ export const check = defineTool({
   handler: (input) => {
     const checked = input.checked ?? true
     return act({
-      tool: "electron_check",
       target: input.target,
       describe: `${checked ? "check" : "uncheck"} ${input.target}`,
       step: (code) => `await ${code}.setChecked(${checked})`,
@@ -133,7 +130,6 @@ export const drag = defineTool({
       const destination = yield* call.locate(entry, input.target)
       const destinationCode = yield* stepCode(entry, input.target, destination)
       return yield* act({
-        tool: "electron_drag",
         target: input.source,
         describe: `drag ${input.source} to ${input.target}`,
         step: (code) => `await ${code}.dragTo(window.${destinationCode})`,
@@ -170,11 +166,11 @@ export const scroll = defineTool({
           perform: (timeout) => locator.scrollIntoViewIfNeeded({ timeout })
         })
         const code = yield* stepCode(entry, input.target!, locator)
-        yield* call.record({ tool: "electron_scroll", window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
+        yield* call.record({ window: entry.id, code: `await window.${code}.scrollIntoViewIfNeeded()` })
       }
       if (input.dx !== undefined || input.dy !== undefined) {
         yield* call.run("scroll", () => entry.page.mouse.wheel(input.dx ?? 0, input.dy ?? 0))
-        yield* call.record({ tool: "electron_scroll", window: entry.id, code: `await window.mouse.wheel(${input.dx ?? 0}, ${input.dy ?? 0})` })
+        yield* call.record({ window: entry.id, code: `await window.mouse.wheel(${input.dx ?? 0}, ${input.dy ?? 0})` })
       }
       if (input.target === undefined && input.dx === undefined && input.dy === undefined) {
         return yield* new InvalidArgument({ message: "give target, dx or dy", hint: 'Example: { "dy": 600 } or { "target": "text=Load more" }.' })
@@ -185,7 +181,7 @@ export const scroll = defineTool({
         "read the scroll position",
         () => new Promise<{ x: number; y: number }>((r) => requestAnimationFrame(() => r({ x: Math.round(window.scrollX), y: Math.round(window.scrollY) })))
       )
-      return { text: `Scrolled; page position ${position.x},${position.y}.`, structured: { window: entry.id, scroll: position } }
+      return answer(`Scrolled; page position ${position.x},${position.y}.`, { window: entry.id, scroll: position })
     })
 })
 

@@ -10,6 +10,7 @@ import { InvalidArgument } from "../contract/errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
 import { codeString, stepCode } from "../contract/step-code.js"
 import { focusIsPassword, markIfFocusedPassword, REDACTED_CODE } from "../policy/call-secrets.js"
+import { amended, answer } from "../contract/respond.js"
 
 /** A press that types a character (`a`, `Shift+A`), as opposed to a named key. */
 const isCharacter = (press: string): boolean => [...(press.split("+").pop() ?? "")].length === 1
@@ -149,7 +150,6 @@ export const pressKey = defineTool({
       if (input.target !== undefined && presses.length === 1) {
         const key = presses[0]!
         return yield* call.act({
-          tool: "electron_press_key",
           target: input.target,
           describe: `press ${key} on ${input.target}`,
           step: (code) => `await ${code}.press(${codeString(key)})`,
@@ -169,7 +169,7 @@ export const pressKey = defineTool({
       }
       if (input.target === undefined && presses.length === 1 && (presses[0] === "Enter" || presses[0] === "Escape")) {
         const state = yield* pressedOn(call)
-        if (state !== undefined) return yield* call.answerModal("electron_press_key", state, undefined, { verb: "press", key: presses[0] })
+        if (state !== undefined) return yield* call.answerModal(state, undefined, { verb: "press", key: presses[0] })
       }
       const entry = yield* call.surface()
       let on = ""
@@ -183,7 +183,7 @@ export const pressKey = defineTool({
           ready: (slice) => locator.waitFor({ state: "attached", timeout: slice }),
           perform: (timeout) => locator.focus({ timeout })
         })
-        yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.${code}.focus()` })
+        yield* call.record({ window: entry.id, code: `await window.${code}.focus()` })
         on = ` on ${code}`
       }
       // A character pressed into a password field is recorded redacted (a key name such as Enter is not secret).
@@ -191,19 +191,19 @@ export const pressKey = defineTool({
       for (const [index, press] of presses.entries()) {
         if (index > 0 && delay > 0) {
           yield* Effect.sleep(Duration.millis(delay))
-          yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.waitForTimeout(${delay})` })
+          yield* call.record({ window: entry.id, code: `await window.waitForTimeout(${delay})` })
         }
         const dialog = yield* call.race(`press ${press}`, () => entry.page.keyboard.press(press))
         const pressed = intoPassword && isCharacter(press) ? REDACTED_CODE : codeString(press)
-        yield* call.record({ tool: "electron_press_key", window: entry.id, code: `await window.keyboard.press(${pressed})` })
+        yield* call.record({ window: entry.id, code: `await window.keyboard.press(${pressed})` })
         if (dialog) {
           const result = yield* dialogResult(dialog, yield* call.modals)
           const rest = presses.length - index - 1
-          return rest === 0 ? result : { ...result, text: `After ${index + 1} of ${presses.length} presses (the rest not pressed): ${result.text}` }
+          return rest === 0 ? result : amended(result, { before: `After ${index + 1} of ${presses.length} presses (the rest not pressed): ` })
         }
       }
       // Keys pressed into a password field are a secret of the call's record, as typed text is.
       yield* markIfFocusedPassword(entry.page, input.key)
-      return yield* call.answer({ text: `Pressed ${presses.join(" ")}${on}.`, structured: { window: entry.id, keys: presses } }, { changesOf: entry })
+      return yield* call.answer(answer(`Pressed ${presses.join(" ")}${on}.`, { window: entry.id, keys: presses }), { changesOf: entry })
     })
 })

@@ -24,6 +24,7 @@ import { InvalidArgument } from "../contract/errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
 import { codeString, stepCode } from "../contract/step-code.js"
 import { defineTool } from "../contract/Tool.js"
+import { answer } from "../contract/respond.js"
 
 const Timeout5 = TimeoutMs(DEFAULT_ACTION_TIMEOUT)
 const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
@@ -70,33 +71,24 @@ const withTarget = <A, E, R>(call: CallHandle, target: string, timeoutMs: number
       : use(resolved)
   )
 
-/** An editor typing (editor.ts) made by a tool, whose step it records. */
-interface EditorCall extends EditorTyping {
-  readonly tool: string
-}
-
 /** Types into a code editor, records the step (focus by a click, then the keys) and answers with the read-back. */
-const editorCall = (typing: EditorCall) =>
+const editorCall = (typing: EditorTyping) =>
   Effect.gen(function* () {
     const call = yield* callHandle
     const code = yield* stepCode(typing.entry, typing.target, typing.locator)
     const after = yield* typeIntoEditor(typing)
     const keys = typing.replace ? `\n  await window.keyboard.press("ControlOrMeta+A")\n  await window.keyboard.press("Backspace")` : ""
     yield* call.record({
-      tool: typing.tool,
       window: typing.entry.id,
       code: `await window.${code}.click()${keys}\n  await window.keyboard.type(${codeString(typing.text)})`
     })
     const verb = typing.replace ? "Filled" : `Typed ${[...typing.text].length} characters into`
     return yield* call.answer(
-      {
-        text: `${verb} the ${after.kind} editor ${code} by its own keys; it holds ${editorHolds(after, typing.replace ? typing.text : undefined)}.`,
-        structured: {
-          window: typing.entry.id,
-          locator: code,
-          editor: { kind: after.kind, source: after.source, characters: after.text.length, ...(typing.replace ? { matches: after.text === typing.text } : {}) }
-        }
-      },
+      answer(`${verb} the ${after.kind} editor ${code} by its own keys; it holds ${editorHolds(after, typing.replace ? typing.text : undefined)}.`, {
+        window: typing.entry.id,
+        locator: code,
+        editor: { kind: after.kind, source: after.source, characters: after.text.length, ...(typing.replace ? { matches: after.text === typing.text } : {}) }
+      }),
       { changesOf: typing.entry }
     )
   })
@@ -121,13 +113,12 @@ export const fill = defineTool({
       const call = yield* callHandle
       // A modal state's text box (a prompt's answer, a native dialog's path, a file chooser) is filled in the modal room.
       const modal = yield* call.modalTarget(input.target)
-      if (modal !== undefined) return yield* call.answerModal("electron_fill", modal.state, modal.control, { verb: "fill", value: input.value })
+      if (modal !== undefined) return yield* call.answerModal(modal.state, modal.control, { verb: "fill", value: input.value })
       // {{secret:NAME}} becomes the operator's secret here only; the step and the record keep the placeholder.
       const value = yield* withSecrets(input.value)
       return yield* withTarget(call, input.target, timeoutMs, ({ entry, locator, probe }) => {
         if (!isEditor(probe)) {
           return call.act({
-            tool: "electron_fill",
             target: input.target,
             describe: `fill ${input.target}`,
             step: (code) => `await ${code}.fill(${codeString(input.value)})`,
@@ -138,12 +129,14 @@ export const fill = defineTool({
           })
         }
         if (probe.text === value)
-          return Effect.succeed({
-            text: `The ${probe.kind} editor ${input.target} already holds the value.`,
-            structured: { window: entry.id, editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true } }
-          })
+          return Effect.succeed(
+            answer(`The ${probe.kind} editor ${input.target} already holds the value.`, {
+              window: entry.id,
+              editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true }
+            })
+          )
         if (value.length > EDITOR_MAX_CHARS) return Effect.fail(tooLong("value", value.length))
-        return editorCall({ tool: "electron_fill", entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
+        return editorCall({ entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
       })
     })
 })
@@ -173,23 +166,18 @@ export const type = defineTool({
         yield* call.run("type", () => entry.page.keyboard.type(typed, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, typed)))
         if (input.submit === true) yield* call.run("type", () => entry.page.keyboard.press("Enter"))
         yield* call.record({
-          tool: "electron_type",
           window: entry.id,
           code: `await window.keyboard.type(${codeString(input.text)})${input.submit ? `\n  await window.keyboard.press("Enter")` : ""}`
         })
-        return yield* call.answer(
-          { text: `Typed ${input.text.length} characters into the focused element.`, structured: { window: entry.id } },
-          { changesOf: entry }
-        )
+        return yield* call.answer(answer(`Typed ${input.text.length} characters into the focused element.`, { window: entry.id }), { changesOf: entry })
       }
       const target = input.target
       const text = `${typed}${input.submit === true ? "\n" : ""}`
       return yield* withTarget(yield* callHandle, target, timeoutMs, ({ entry, locator, probe }) => {
         if (isEditor(probe) && text.length > 0) {
-          return editorCall({ tool: "electron_type", entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })
+          return editorCall({ entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })
         }
         return act({
-          tool: "electron_type",
           target,
           describe: `type into ${target}`,
           step: (code) => `await ${code}.pressSequentially(${codeString(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,

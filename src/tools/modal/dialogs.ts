@@ -11,6 +11,7 @@ import { boundDialogText } from "../../layers/driver/errors.js"
 import { ProfileSelector } from "../../profile/ProfileSelector.js"
 import { modalFacts, modalRowsText } from "./modal-rows.js"
 import type { ToolResult } from "../contract/Tool.js"
+import { answer } from "../contract/respond.js"
 
 /** The dialogs still waiting for an answer, in windows that are still open. */
 export const openDialogs = (session: AppSession): ReadonlyArray<PendingDialog> =>
@@ -47,10 +48,12 @@ export const dialogResult = (
   dialog: PendingDialog,
   open: { readonly states: ReadonlyArray<ModalState>; readonly told: ReadonlyArray<string> } = { states: [], told: [] }
 ): Effect.Effect<ToolResult, never, ProfileSelector> =>
-  Effect.map(answerAdvice, (advice) => ({
-    text: `The action opened a ${describeDialog(dialog)}. ${advice}${open.states.length > 0 || open.told.length > 0 ? `\n${modalRowsText(open.states, open.told)}` : ""}`,
-    structured: { dialog: dialogFields(dialog), ...(open.states.length > 0 ? { modals: modalFacts(open.states) } : {}) }
-  }))
+  Effect.map(answerAdvice, (advice) =>
+    answer(
+      `The action opened a ${describeDialog(dialog)}. ${advice}${open.states.length > 0 || open.told.length > 0 ? `\n${modalRowsText(open.states, open.told)}` : ""}`,
+      { dialog: dialogFields(dialog), ...(open.states.length > 0 ? { modals: modalFacts(open.states) } : {}) }
+    )
+  )
 
 /** A window's title, or a marker when a dialog blocks its page (reading the title would hang). */
 export const titleOrDialog = (session: AppSession, entry: Surface): Effect.Effect<string> => {

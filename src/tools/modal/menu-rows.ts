@@ -12,7 +12,7 @@ import { sessionLocal, type AppSession, type ElectronModule, type MainValue } fr
 import { NotInteractable, RefStale, type ToolError } from "../contract/errors.js"
 import { readMenus, type MenuNode, type Menus, type TrayMenu } from "./menu-model.js"
 import { triggerMenuItem } from "../native/native.js"
-import { cut } from "../contract/respond.js"
+import { answer, cut } from "../contract/respond.js"
 import type { ToolResult } from "../contract/Tool.js"
 import { callHandle, type HandleServices } from "../contract/handle.js"
 
@@ -180,19 +180,16 @@ export const clickMenuRef = (target: string): Effect.Effect<ToolResult, ToolErro
     if (node === undefined || node.submenu !== undefined) {
       const items = shownItems(found.items)
       const lines = items.map((n) => itemLine(session, place, n))
-      return {
-        text: `${name} (${ref}) lists ${items.filter((n) => n.type !== "separator").length} items; click one's ref:\n${lines.join("\n")}`,
-        structured: {
-          menu: place.source,
-          path: place.path,
-          items: items.map((n) => ({
-            ...n,
-            submenu: undefined,
-            hasSubmenu: n.submenu !== undefined,
-            ref: n.type === "separator" ? null : refOf(session, { ...place, path: [...place.path, n.label] })
-          }))
-        }
-      }
+      return answer(`${name} (${ref}) lists ${items.filter((n) => n.type !== "separator").length} items; click one's ref:\n${lines.join("\n")}`, {
+        menu: place.source,
+        path: place.path,
+        items: items.map((n) => ({
+          ...n,
+          submenu: undefined,
+          hasSubmenu: n.submenu !== undefined,
+          ref: n.type === "separator" ? null : refOf(session, { ...place, path: [...place.path, n.label] })
+        }))
+      })
     }
     if (!node.enabled)
       return yield* new NotInteractable({
@@ -204,12 +201,15 @@ export const clickMenuRef = (target: string): Effect.Effect<ToolResult, ToolErro
     if (place.source === "window") {
       const clicked = yield* call.evaluateMain("click the window's menu item", clickWindowItem, { webContentsId: place.contents!, positions: found.positions })
       const now = clicked.type === "checkbox" || clicked.type === "radio" ? ` (now ${clicked.checked ? "checked" : "unchecked"})` : ""
-      return {
-        text: `Clicked menu item ${name}${now}.`,
-        structured: { menu: "window", window: surfaceOf(session, place.contents!) ?? null, path: place.path, id: node.id ?? null, ...clicked }
-      }
+      return answer(`Clicked menu item ${name}${now}.`, {
+        menu: "window",
+        window: surfaceOf(session, place.contents!) ?? null,
+        path: place.path,
+        id: node.id ?? null,
+        ...clicked
+      })
     }
     const after = yield* call.evaluateMain("click the tray menu item", clickTrayItem, { tray: place.tray!, positions: found.positions })
     const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""
-    return { text: `Clicked tray menu item ${name}${state}.`, structured: { menu: "tray", tray: place.tray, path: place.path, id: node.id ?? null, ...after } }
+    return answer(`Clicked tray menu item ${name}${state}.`, { menu: "tray", tray: place.tray, path: place.path, id: node.id ?? null, ...after })
   })

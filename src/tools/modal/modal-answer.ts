@@ -17,6 +17,7 @@ import { clickMenuItem } from "./menu-model.js"
 import { KIND_NAME, modalFacts, modalRowsText } from "./modal-rows.js"
 import { UNSAFE_CODE_CHARACTERS } from "../contract/step-code.js"
 import type { ToolResult } from "../contract/Tool.js"
+import { answer } from "../contract/respond.js"
 
 /** What the agent did to a modal control. */
 export type ModalIntent =
@@ -129,59 +130,59 @@ export const answerModal = (
   Effect.gen(function* () {
     const dialogs = yield* Dialogs
     const lifecycle = yield* AppLifecycle
-    const answer = yield* meaning(state, control, intent)
+    const meant = yield* meaning(state, control, intent)
     const origin = state.origin
     // A beforeunload has no text of its own (Chromium gives none): its name is its kind alone.
     const name = state.text === "" ? KIND_NAME[state.kind] : `${KIND_NAME[state.kind]} "${boundDialogText(state.text, 100)}"`
     const window = state.surface ?? (yield* lifecycle.session).activeId ?? ""
     let done: string
-    if (answer.kind === "typed")
+    if (meant.kind === "typed")
       done = `Typed into the ${state.kind}'s ${control?.name ?? "text box"}; electron_click its ${state.kind === "prompt" ? "OK" : "accept"} button or press Enter to answer`
-    else if (answer.kind === "checkbox") {
+    else if (meant.kind === "checkbox") {
       state.checked = state.checked !== true
       done = `The ${name}'s checkbox is now ${state.checked ? "checked" : "unchecked"} (sent with the button clicked)`
-    } else if (answer.kind === "web" && "web" in origin) {
-      const promptText = state.kind === "prompt" && answer.action === "accept" ? state.typed : undefined
-      yield* dialogs.answerDialog(origin.web, answer.action, promptText)
+    } else if (meant.kind === "web" && "web" in origin) {
+      const promptText = state.kind === "prompt" && meant.action === "accept" ? state.typed : undefined
+      yield* dialogs.answerDialog(origin.web, meant.action, promptText)
       yield* lifecycle.recordStep({
         tool,
         window,
         code: comment(`the ${origin.web.type} ${JSON.stringify(origin.web.message)} is answered by the handler registered above`),
-        dialog: { action: answer.action, promptText }
+        dialog: { action: meant.action, promptText }
       })
       done =
         state.kind === "beforeunload"
-          ? answer.action === "accept"
+          ? meant.action === "accept"
             ? "Left the page (accepted its beforeunload)"
             : "Stayed on the page (dismissed its beforeunload)"
-          : `${answer.action === "accept" ? "Accepted" : "Dismissed"} the ${name}${promptText !== undefined ? ` with ${JSON.stringify(boundDialogText(promptText, 100))}` : ""}`
-    } else if (answer.kind === "files" && "chooser" in origin) {
+          : `${meant.action === "accept" ? "Accepted" : "Dismissed"} the ${name}${promptText !== undefined ? ` with ${JSON.stringify(boundDialogText(promptText, 100))}` : ""}`
+    } else if (meant.kind === "files" && "chooser" in origin) {
       const pages = yield* PageOps
-      yield* pages.run("set the chosen files", () => origin.chooser.setFiles([...answer.paths]))
+      yield* pages.run("set the chosen files", () => origin.chooser.setFiles([...meant.paths]))
       yield* dialogs.settled(state)
       yield* lifecycle.recordStep({
         tool,
         window,
-        code: comment(`file chooser: ${answer.paths.length > 0 ? `setFiles(${JSON.stringify(answer.paths)})` : "canceled"}`)
+        code: comment(`file chooser: ${meant.paths.length > 0 ? `setFiles(${JSON.stringify(meant.paths)})` : "canceled"}`)
       })
-      done = answer.paths.length > 0 ? `Chose ${answer.paths.join(", ")} in the file chooser` : "Canceled the file chooser"
-    } else if (answer.kind === "item") {
+      done = meant.paths.length > 0 ? `Chose ${meant.paths.join(", ")} in the file chooser` : "Canceled the file chooser"
+    } else if (meant.kind === "item") {
       const main = yield* MainProcess
-      const target = { source: "context" as const, positions: (answer.control.does as { positions: ReadonlyArray<number> }).positions }
+      const target = { source: "context" as const, positions: (meant.control.does as { positions: ReadonlyArray<number> }).positions }
       yield* main.evaluateMain("click the context menu item", clickMenuItem, target)
       yield* dialogs.settled(state)
       yield* lifecycle.recordStep({
         tool,
         window,
-        code: `${comment(`context menu > ${answer.control.name}`)}\nawait app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`,
+        code: `${comment(`context menu > ${meant.control.name}`)}\nawait app.evaluate(${clickMenuItem.toString()}, ${JSON.stringify(target)})`,
         mainHooks: true
       })
-      done = `Clicked the context menu item "${answer.control.name}"`
-    } else if (answer.kind === "close") {
+      done = `Clicked the context menu item "${meant.control.name}"`
+    } else if (meant.kind === "close") {
       yield* dialogs.closeMenu(state)
       done = "Closed the context menu"
-    } else if (answer.kind === "native") {
-      const held = yield* dialogs.settleNative(state, answer.answer)
+    } else if (meant.kind === "native") {
+      const held = yield* dialogs.settleNative(state, meant.answer)
       if (!held) {
         return yield* new InvalidArgument({
           message: `The ${name} no longer waits (answered or its hold ended)`,
@@ -191,9 +192,9 @@ export const answerModal = (
       yield* lifecycle.recordStep({
         tool,
         window,
-        code: comment(`native ${state.kind} ${JSON.stringify(state.text)} answered ${answer.said} (stub it with electron_dialog_stub to replay)`)
+        code: comment(`native ${state.kind} ${JSON.stringify(state.text)} answered ${meant.said} (stub it with electron_dialog_stub to replay)`)
       })
-      done = `Answered the ${name} ${answer.said}`
+      done = `Answered the ${name} ${meant.said}`
     } else done = "Nothing to answer"
     // An answer is an action: the read waits for the IPC it started (the app's work after a dialog or menu item).
     const { states, told } = yield* dialogs.modalStatesAfterAction
@@ -201,16 +202,13 @@ export const answerModal = (
     // Once a web dialog is answered its page runs again: what the answer changed there.
     const surface = state.surface === undefined ? undefined : (yield* lifecycle.session).surface(state.surface)
     const change =
-      answer.kind === "web" || answer.kind === "files"
+      meant.kind === "web" || meant.kind === "files"
         ? surface !== undefined && !states.some((s) => "web" in s.origin && s.surface === surface.id)
           ? yield* changeSummary(surface)
           : ""
         : ""
-    return {
-      text: `${done}.${change}${rows !== "" ? `\n${rows}` : ""}`,
-      structured: {
-        modal: { kind: state.kind, surface: state.surface ?? null, answered: answer.kind !== "typed" && answer.kind !== "checkbox" },
-        ...(states.length > 0 ? { modals: modalFacts(states) } : {})
-      }
-    }
+    return answer(`${done}.${change}${rows !== "" ? `\n${rows}` : ""}`, {
+      modal: { kind: state.kind, surface: state.surface ?? null, answered: meant.kind !== "typed" && meant.kind !== "checkbox" },
+      ...(states.length > 0 ? { modals: modalFacts(states) } : {})
+    })
   })

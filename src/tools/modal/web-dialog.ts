@@ -10,7 +10,7 @@ import { boundDialogText } from "../../layers/driver/errors.js"
 import { openDialogs } from "./dialogs.js"
 import { callHandle } from "../contract/handle.js"
 import { InvalidArgument } from "../contract/errors.js"
-import { bounded, moreLine } from "../contract/respond.js"
+import { answer, bounded, moreLine } from "../contract/respond.js"
 import { defineTool, type ToolResult } from "../contract/Tool.js"
 
 const SHOWN_HISTORY = 20
@@ -33,8 +33,8 @@ const listing = (session: AppSession): ToolResult => {
   const history = session.dialogHistory
   const recent = bounded([...history].reverse(), SHOWN_HISTORY)
   const open = openDialogs(session)
-  return {
-    text: [
+  return answer(
+    [
       `${history.length} web dialog(s) seen${recent.omitted > 0 ? `, newest ${SHOWN_HISTORY} first` : history.length > 0 ? ", newest first" : ""}:`,
       ...recent.shown.map((d) => `  ${describeSeen(d)}`),
       moreLine(recent, "the session keeps the last 50"),
@@ -43,8 +43,8 @@ const listing = (session: AppSession): ToolResult => {
     ]
       .filter((line): line is string => line !== undefined)
       .join("\n"),
-    structured: { history: recent.shown, total: history.length, policies: policiesOf(session), open: open.length }
-  }
+    { history: recent.shown, total: history.length, policies: policiesOf(session), open: open.length }
+  )
 }
 
 export const webDialog = defineTool({
@@ -86,7 +86,7 @@ export const webDialog = defineTool({
         })
       }
       const type = input.type
-      const answer = action === "accept" ? `dialog.accept(${input.promptText !== undefined ? JSON.stringify(input.promptText) : ""})` : "dialog.dismiss()"
+      const settle = action === "accept" ? `dialog.accept(${input.promptText !== undefined ? JSON.stringify(input.promptText) : ""})` : "dialog.dismiss()"
       const open = openDialogs(session)[0]
       // The open dialog is answered unless a type is given that it is not; a one-shot answer is used by it, or else kept for the next one.
       const answersOpen = open !== undefined && (type === undefined || open.type === type)
@@ -96,9 +96,8 @@ export const webDialog = defineTool({
         yield* call.setDialogPolicy({ action, promptText: input.promptText, type, once: true })
       }
       if ((input.always !== undefined || (input.once === true && !answersOpen)) && session.activeId !== undefined) {
-        const handler = type !== undefined ? `(dialog) => { if (dialog.type() === ${JSON.stringify(type)}) void ${answer} }` : `(dialog) => ${answer}`
+        const handler = type !== undefined ? `(dialog) => { if (dialog.type() === ${JSON.stringify(type)}) void ${settle} }` : `(dialog) => ${settle}`
         yield* call.record({
-          tool: "electron_web_dialog",
           window: session.activeId,
           code: input.always === false ? `window.removeAllListeners("dialog")` : `window.${input.once === true ? "once" : "on"}("dialog", ${handler})`
         })
@@ -110,8 +109,7 @@ export const webDialog = defineTool({
             ? `${type ?? "Web"} dialogs will wait for electron_web_dialog again.`
             : `The next ${type ?? "web"} dialog will be ${action}ed.`
       if (!answersOpen) {
-        if (input.always !== undefined || input.once === true)
-          return { text: `${prepared} ${preparedLine(session)}`, structured: { policies: policiesOf(session) } }
+        if (input.always !== undefined || input.once === true) return answer(`${prepared} ${preparedLine(session)}`, { policies: policiesOf(session) })
         return yield* new InvalidArgument({
           message: "No web dialog is open",
           hint: "Dialogs show up in the result of the action that opened them; always=true or once=true prepares an answer; list shows those seen."
@@ -123,7 +121,6 @@ export const webDialog = defineTool({
         return yield* new InvalidArgument({ message: "No web dialog is open (its window closed)", hint: "list shows the dialogs seen." })
       yield* call.answerDialog(pending, action, input.promptText)
       yield* call.record({
-        tool: "electron_web_dialog",
         window: pending.window,
         code: `// the ${pending.type} ${JSON.stringify(pending.message)} is answered by the handler registered above`,
         dialog: { action, promptText: input.promptText }
@@ -131,9 +128,13 @@ export const webDialog = defineTool({
       const more = session.pendingDialogs.length > 0 ? ` ${session.pendingDialogs.length} more dialog(s) waiting.` : ""
       const also = input.always !== undefined ? ` ${prepared}` : ""
       // The same room as the rows: what is still open (another dialog, a held native one) leads the answer.
-      return yield* call.answer({
-        text: `${action === "accept" ? "Accepted" : "Dismissed"} the ${pending.type} "${boundDialogText(pending.message)}".${more}${also}`,
-        structured: { type: pending.type, message: boundDialogText(pending.message), action, policies: policiesOf(session) }
-      })
+      return yield* call.answer(
+        answer(`${action === "accept" ? "Accepted" : "Dismissed"} the ${pending.type} "${boundDialogText(pending.message)}".${more}${also}`, {
+          type: pending.type,
+          message: boundDialogText(pending.message),
+          action,
+          policies: policiesOf(session)
+        })
+      )
     })
 })

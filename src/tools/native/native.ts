@@ -9,6 +9,7 @@ import { clickMenuItem, flatten, readMenus, renderMenu, similarity, type MenuEnt
 import { UNSAFE_CODE_CHARACTERS } from "../contract/step-code.js"
 import { callHandle } from "../contract/handle.js"
 import { defineTool } from "../contract/Tool.js"
+import { answer } from "../contract/respond.js"
 
 /** The session window a popped-up menu's window shows (matched by URL), for the agent's window ids. */
 const windowIdOf = (menus: Menus) =>
@@ -32,7 +33,6 @@ export const triggerMenuItem = (match: Pick<MenuEntry, "source" | "path" | "posi
     const after = yield* call.evaluateMain("click the menu item", clickMenuItem, target)
     const session = yield* call.session
     yield* call.record({
-      tool: "electron_menu_click",
       window: session.activeId ?? "",
       code: [
         // Labels come from the app: one line of comment, whatever they hold.
@@ -47,10 +47,7 @@ export const triggerMenuItem = (match: Pick<MenuEntry, "source" | "path" | "posi
     })
     const state = after.type === "checkbox" || after.type === "radio" ? ` (now ${after.checked ? "checked" : "unchecked"})` : ""
     // A click is an action: the answer shows what it opened (a dialog's rows) and what the app told (a copy).
-    return yield* call.answer({
-      text: `Clicked ${label}${state}.`,
-      structured: { menu: match.source, path: match.path, id: match.node.id ?? null, ...after }
-    })
+    return yield* call.answer(answer(`Clicked ${label}${state}.`, { menu: match.source, path: match.path, id: match.node.id ?? null, ...after }))
   })
 
 export const menu = defineTool({
@@ -71,10 +68,7 @@ export const menu = defineTool({
         const where = windowId ?? (menus.context.window ? `"${menus.context.window.title}"` : "no window")
         lines.push("", `Context menu (open, in ${where}; electron_menu_click looks here first):`, ...renderMenu(menus.context.items, 1))
       }
-      return {
-        text: lines.join("\n"),
-        structured: { menu: menus.app, contextMenu: menus.context ? { window: windowId ?? null, items: menus.context.items } : null }
-      }
+      return answer(lines.join("\n"), { menu: menus.app, contextMenu: menus.context ? { window: windowId ?? null, items: menus.context.items } : null })
     })
 })
 
@@ -297,7 +291,6 @@ export const dialogStub = defineTool({
       if (input.action !== "list") {
         const session = yield* call.session
         yield* call.record({
-          tool: "electron_dialog_stub",
           window: session.activeId ?? "",
           code: `await app.evaluate(${applyStub.toString()}, ${JSON.stringify(command)})`
         })
@@ -318,10 +311,10 @@ export const dialogStub = defineTool({
         ...open.told.map((t) => `\n(${t})`),
         held > 0 ? `\n${held} native dialog(s) opened before the stub still wait for an answer: electron_snapshot shows their rows.` : ""
       ].join("")
-      return {
-        text: `${head}\n${calls.length > 0 ? `Calls:\n${calls.join("\n")}` : "No dialog calls recorded."}${waiting}`,
-        structured: { ...result, ...(held > 0 ? { held } : {}) }
-      }
+      return answer(`${head}\n${calls.length > 0 ? `Calls:\n${calls.join("\n")}` : "No dialog calls recorded."}${waiting}`, {
+        ...result,
+        ...(held > 0 ? { held } : {})
+      })
     })
 })
 
@@ -358,7 +351,7 @@ export const clipboard = defineTool({
         },
         { action: input.action, ...(input.text !== undefined ? { text: input.text } : {}) }
       )
-      return { text: input.action === "write" ? `Clipboard set (${text.length} chars).` : text === "" ? "(clipboard is empty)" : text, structured: { text } }
+      return answer(input.action === "write" ? `Clipboard set (${text.length} chars).` : text === "" ? "(clipboard is empty)" : text, { text })
     })
 })
 

@@ -8,6 +8,7 @@ import { confineFileUrl } from "../policy/confine.js"
 import { defineTool } from "../contract/Tool.js"
 import { TimeoutMs } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
+import { answer } from "../contract/respond.js"
 
 const WAIT_UNTIL = ["load", "domcontentloaded", "networkidle", "commit"] as const
 const WaitUntil = Schema.optional(Schema.Literal(...WAIT_UNTIL)).annotations({ description: "default load" })
@@ -27,9 +28,9 @@ export const navigate = defineTool({
     Effect.gen(function* () {
       const url = input.url.trim()
       // The policy comes first: a caller-written document is code whatever the app state.
-      yield* gateCode("electron_navigate", [classifyNavigation(url)])
-      if (urlScheme(url) === "file") yield* confineFileUrl(url)
       const call = yield* callHandle
+      yield* gateCode(call.tool, [classifyNavigation(url)])
+      if (urlScheme(url) === "file") yield* confineFileUrl(url)
       const entry = yield* call.surface()
       if (urlScheme(url) === "javascript") {
         const raw = url.replace(/^[^:]*:/, "")
@@ -42,17 +43,19 @@ export const navigate = defineTool({
         })()
         // A string is evaluated by the page itself (never compiled in this process).
         const value = yield* call.evaluate(entry, "run the javascript: URL", source)
-        return { text: `Ran the javascript: URL in ${entry.id}${value !== undefined ? `: ${JSON.stringify(value)}` : ""}.` }
+        return answer(`Ran the javascript: URL in ${entry.id}${value !== undefined ? `: ${JSON.stringify(value)}` : ""}.`)
       }
       const response = yield* call.run(`navigate to ${url}`, () =>
         entry.scope.goto(url, { waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 })
       )
       const title = yield* call.run("read the title", () => entry.scope.title())
       const status = response?.status()
-      return {
-        text: `${entry.id} at ${entry.url()} "${title}"${status !== undefined ? ` (HTTP ${status})` : ""}`,
-        structured: { window: entry.id, url: entry.url(), title, ...(status !== undefined ? { status } : {}) }
-      }
+      return answer(`${entry.id} at ${entry.url()} "${title}"${status !== undefined ? ` (HTTP ${status})` : ""}`, {
+        window: entry.id,
+        url: entry.url(),
+        title,
+        ...(status !== undefined ? { status } : {})
+      })
     })
 })
 
@@ -70,10 +73,11 @@ export const history = defineTool({
       const options = { timeout: input.timeoutMs ?? 30_000 }
       const response = yield* call.run(`go ${input.direction}`, () => (input.direction === "back" ? entry.page.goBack(options) : entry.page.goForward(options)))
       const moved = response !== null || entry.page.url() !== before
-      return {
-        text: moved ? `${entry.id} at ${entry.page.url()}` : `No ${input.direction} entry; still at ${before}`,
-        structured: { window: entry.id, url: entry.page.url(), moved }
-      }
+      return answer(moved ? `${entry.id} at ${entry.page.url()}` : `No ${input.direction} entry; still at ${before}`, {
+        window: entry.id,
+        url: entry.page.url(),
+        moved
+      })
     })
 })
 
@@ -90,7 +94,7 @@ export const reload = defineTool({
       const entry = yield* call.surface()
       yield* call.run("reload", () => entry.page.reload({ waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 }))
       yield* call.forgetSnapshot(entry)
-      return { text: `Reloaded ${entry.id} (${entry.page.url()}). Refs reset: take a new snapshot.`, structured: { window: entry.id, url: entry.page.url() } }
+      return answer(`Reloaded ${entry.id} (${entry.page.url()}). Refs reset: take a new snapshot.`, { window: entry.id, url: entry.page.url() })
     })
 })
 

@@ -11,7 +11,7 @@ import { Duration, Effect, Schema } from "effect"
 import { budgetMs } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, Timeout } from "../contract/errors.js"
 import { ARGUMENT_BUDGET, armOnElectron, armOnElement, armOnPage, armOnWindow, mainCancel, mainTake } from "./event-values.js"
-import { cut } from "../contract/respond.js"
+import { answer, cut } from "../contract/respond.js"
 import { Target, TimeoutMs } from "../contract/shapes.js"
 import { defineTool } from "../contract/Tool.js"
 import { callHandle } from "../contract/handle.js"
@@ -122,9 +122,9 @@ export const waitForEvent = defineTool({
       if (!fired.fired) return yield* timedOut()
       const elapsedMs = Date.now() - started
       const data = fired.event ?? fired.args
-      return {
-        text: `${what} fired after ${elapsedMs} ms: ${cut(JSON.stringify(data) ?? "null", 1_500)}${fired.sender !== undefined ? ` (sender ${JSON.stringify(fired.sender)})` : ""}`,
-        structured: {
+      return answer(
+        `${what} fired after ${elapsedMs} ms: ${cut(JSON.stringify(data) ?? "null", 1_500)}${fired.sender !== undefined ? ` (sender ${JSON.stringify(fired.sender)})` : ""}`,
+        {
           on,
           event: input.event,
           window,
@@ -132,6 +132,6 @@ export const waitForEvent = defineTool({
           ...(fired.event !== undefined ? { fired: fired.event } : { args: fired.args }),
           ...(fired.sender !== undefined ? { sender: fired.sender } : {})
         }
-      }
+      )
     })
 })

@@ -19,6 +19,7 @@ import { menuRow } from "../modal/menu-rows.js"
 import { rowsBeforeTree, withRows } from "./snapshot-rows.js"
 import { defineTool } from "../contract/Tool.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
+import { answer } from "../contract/respond.js"
 
 export { compactSnapshot } from "../snapshot/snapshot-view.js"
 
@@ -62,10 +63,12 @@ export const snapshot = defineTool({
         })
       const rows = yield* rowsBeforeTree(call, entry)
       if (rows.blocked) {
-        return {
-          text: `${entry.id} ${entry.url()} (its page is blocked until the dialog below is answered; the tree shows again after)\n${rows.text}`,
-          structured: { window: entry.id, incremental: false, blocked: true, ...rows.structured }
-        }
+        return answer(`${entry.id} ${entry.url()} (its page is blocked until the dialog below is answered; the tree shows again after)\n${rows.text}`, {
+          window: entry.id,
+          incremental: false,
+          blocked: true,
+          ...rows.structured
+        })
       }
       const previous = entry.shownSnapshot
       const text = yield* call.snapshot(entry, {
@@ -81,27 +84,21 @@ export const snapshot = defineTool({
         const diff = diffSnapshots(previous, text)
         const none = diff.added === 0 && diff.removed === 0 && diff.changed === 0
         const view = none ? undefined : viewDiff(diff.text, options)
-        return {
-          text: withRows(`${head}\nchanges since last snapshot: ${diffCounts(diff)}\n${view?.text ?? "(no change)"}`, rows.text),
-          structured: {
-            window: entry.id,
-            incremental: true,
-            added: diff.added,
-            removed: diff.removed,
-            changed: diff.changed,
-            ...viewFacts(view),
-            ...rows.structured
-          }
-        }
+        return answer(withRows(`${head}\nchanges since last snapshot: ${diffCounts(diff)}\n${view?.text ?? "(no change)"}`, rows.text), {
+          window: entry.id,
+          incremental: true,
+          added: diff.added,
+          removed: diff.removed,
+          changed: diff.changed,
+          ...viewFacts(view),
+          ...rows.structured
+        })
       }
       const body = input.depth !== undefined && entry.latestSnapshot !== undefined ? markCutSubtrees(text, entry.latestSnapshot) : text
       // The application menu as one collapsed row before the page tree (./menu-rows.ts), on a window's unscoped snapshot.
       const menubar = input.target === undefined && entry.frame === undefined && entry.kind !== "guest" ? yield* menuRow : ""
       const view = viewSnapshot(menubar === "" ? body : `${menubar}\n${body}`, options, head)
-      return {
-        text: withRows(view.text, rows.text),
-        structured: { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view), ...rows.structured }
-      }
+      return answer(withRows(view.text, rows.text), { window: entry.id, incremental: false, refs: entry.refs.size, ...viewFacts(view), ...rows.structured })
     })
 })
 
@@ -152,11 +149,11 @@ export const screenshot = defineTool({
       const size = pngSize(buffer)
       const dims = size ? `${size.width}x${size.height}, ` : ""
       const withImage = input.name === undefined || input.inline === true
-      return {
-        text: `Screenshot of ${input.target ?? entry.id} (${dims}${buffer.length} bytes)${path ? ` saved to ${path}` : ""}.`,
-        structured: { window: entry.id, bytes: buffer.length, ...(size ?? {}), ...(path ? { path } : {}) },
-        ...(withImage ? { images: [{ data: buffer.toString("base64"), mimeType: "image/png" }] } : {})
-      }
+      return answer(
+        `Screenshot of ${input.target ?? entry.id} (${dims}${buffer.length} bytes)${path ? ` saved to ${path}` : ""}.`,
+        { window: entry.id, bytes: buffer.length, ...(size ?? {}), ...(path ? { path } : {}) },
+        withImage ? [{ data: buffer.toString("base64"), mimeType: "image/png" }] : undefined
+      )
     })
 })
 
@@ -253,16 +250,13 @@ export const find = defineTool({
       else if (count > limit) lines.push(`… ${count - limit} more`)
       const near = count === 0 ? yield* nearbyFor(input.target) : []
       if (count === 0) lines.push(...noMatchLines(near, input.target))
-      return {
-        text: `${heading}${lines.length > 0 ? "\n" + lines.join("\n") : ""}`,
-        structured: {
-          window: entry.id,
-          count,
-          items: kept,
-          ...(kept.length < limit ? { cut: { shown: kept.length, budget: input.budget } } : {}),
-          ...(count === 0 ? { near } : {})
-        }
-      }
+      return answer(`${heading}${lines.length > 0 ? "\n" + lines.join("\n") : ""}`, {
+        window: entry.id,
+        count,
+        items: kept,
+        ...(kept.length < limit ? { cut: { shown: kept.length, budget: input.budget } } : {}),
+        ...(count === 0 ? { near } : {})
+      })
     })
 })
 
@@ -279,10 +273,10 @@ export const getText = defineTool({
       const locator = yield* call.locate(entry, input.target)
       if (input.all === true) {
         const texts = yield* call.run("read texts", () => locator.allInnerTexts())
-        return { text: texts.map((t, i) => `${i + 1}. ${t}`).join("\n") || "(no matches)", structured: { texts } }
+        return answer(texts.map((t, i) => `${i + 1}. ${t}`).join("\n") || "(no matches)", { texts })
       }
       const text = yield* call.run("read text", () => locator.innerText({ timeout: input.timeoutMs ?? DEFAULT_ACTION_TIMEOUT }))
-      return { text, structured: { text } }
+      return answer(text, { text })
     })
 })
 
@@ -307,7 +301,7 @@ export const getAttribute = defineTool({
                 .getAttribute(input.name, { timeout })
                 .then((read) => (read !== null && input.name.toLowerCase() === "value" ? shownFieldValue(locator, read, timeout) : read))
             )
-      return { text: value === null ? `(no ${input.name} attribute)` : JSON.stringify(value), structured: { name: input.name, value } }
+      return answer(value === null ? `(no ${input.name} attribute)` : JSON.stringify(value), { name: input.name, value })
     })
 })
 
@@ -392,7 +386,7 @@ export const waitFor = defineTool({
         })
       }
       const elapsed = Date.now() - started
-      return { text: `${conditions.join("; ")} after ${elapsed} ms.`, structured: { window: entry.id, elapsedMs: elapsed } }
+      return answer(`${conditions.join("; ")} after ${elapsed} ms.`, { window: entry.id, elapsedMs: elapsed })
     })
 })
 

@@ -81,7 +81,7 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
   const tellsErrors = page && tool.type !== "debug"
   const targets = targetPaths(tool)
   const withHandle = (effect: Effect.Effect<ToolResult, ToolError, R | ServerConfig>) =>
-    Effect.flatMap(makeHandle, (handle) => Effect.provideService(effect, Call, handle)) as Staged<R>
+    Effect.flatMap(makeHandle(tool.name), (handle) => Effect.provideService(effect, Call, handle)) as Staged<R>
   return (input) => {
     const files = fileArgs === undefined ? [] : argumentsAt(input, fileArgs)
     const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))

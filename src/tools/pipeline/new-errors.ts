@@ -12,7 +12,7 @@
 import { Effect } from "effect"
 import { AppLifecycle, sessionLocal, type AppSession } from "../../layers/driver/ElectronDriver.js"
 import { AssertionFailed, type ToolError } from "../contract/errors.js"
-import { cut } from "../contract/respond.js"
+import { amended, cut } from "../contract/respond.js"
 import { mapperFor, type Mapper } from "../debug/source-maps.js"
 import type { ToolResult } from "../contract/Tool.js"
 
@@ -134,9 +134,5 @@ export const withNewErrors = <R>(effect: Effect.Effect<ToolResult, ToolError, R>
     if (session === undefined) return result
     const { count, shown } = yield* newErrors(session)
     if (count === 0) return result
-    return {
-      ...result,
-      text: `${result.text}\n${linesOf(count, shown).join("\n")}`,
-      structured: { ...(result.structured ?? {}), newErrors: structuredOf(count, shown) }
-    }
+    return amended(result, { after: `\n${linesOf(count, shown).join("\n")}`, structured: { newErrors: structuredOf(count, shown) } })
   })

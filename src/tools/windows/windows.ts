@@ -7,6 +7,7 @@ import { InvalidArgument } from "../contract/errors.js"
 import { defineTool } from "../contract/Tool.js"
 import { SessionName, TimeoutMs, WindowId } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
+import { answer } from "../contract/respond.js"
 
 const formatWindow = (w: WindowInfo) => {
   const flags = [
@@ -54,7 +55,7 @@ export const windows = defineTool({
       const surfaces = yield* call.surfaces({ gated: false })
       const session = yield* call.session
       const infos = yield* Effect.forEach(surfaces, (w) => infoOf(session, w), { concurrency: "unbounded" })
-      return { text: infos.length > 0 ? infos.map(formatWindow).join("\n") : "No open windows.", structured: { windows: infos } }
+      return answer(infos.length > 0 ? infos.map(formatWindow).join("\n") : "No open windows.", { windows: infos })
     })
 })
 
@@ -84,7 +85,7 @@ export const selectWindow = defineTool({
       const chosen = input.window !== undefined || input.title !== undefined || input.url !== undefined || input.index !== undefined
       const entry = chosen ? yield* call.selectSurface({ id: input.window, title: input.title, url: input.url, index: input.index }) : yield* call.surface()
       const info = yield* infoOf(yield* call.session, entry)
-      return { text: `Active window: ${formatWindow(info).trim()}`, structured: { window: info } }
+      return answer(`Active window: ${formatWindow(info).trim()}`, { window: info })
     })
 })
 
@@ -105,7 +106,7 @@ export const waitForWindow = defineTool({
       const call = yield* callHandle
       const entry = yield* call.waitForSurface({ title: input.title, url: input.url }, { timeoutMs: input.timeoutMs ?? 10_000, select: input.select !== false })
       const info = yield* call.surfaceInfo(entry)
-      return { text: `Window ${formatWindow(info).trim()}`, structured: { window: info } }
+      return answer(`Window ${formatWindow(info).trim()}`, { window: info })
     })
 })
 
@@ -153,7 +154,7 @@ export const windowState = defineTool({
         input.action
       )
       const info = yield* call.surfaceInfo(entry)
-      return { text: formatWindow(info).trim(), structured: { window: info } }
+      return answer(formatWindow(info).trim(), { window: info })
     })
 })
 
@@ -187,7 +188,7 @@ export const windowBounds = defineTool({
         },
         change as Record<string, number>
       )
-      return { text: `${entry.id}: ${bounds.width}x${bounds.height} at ${bounds.x},${bounds.y}`, structured: { window: entry.id, bounds } }
+      return answer(`${entry.id}: ${bounds.width}x${bounds.height} at ${bounds.x},${bounds.y}`, { window: entry.id, bounds })
     })
 })
 
@@ -211,10 +212,11 @@ export const windowClose = defineTool({
       yield* call.run("close the window", () => entry.page.close({ runBeforeUnload: false }))
       const session = yield* call.current
       const left = session && !session.exit ? session.windows.filter((w) => !w.page.isClosed()).map((w) => w.id) : []
-      return {
-        text: `Closed ${entry.id}. ${left.length > 0 ? `Open: ${left.join(", ")}; active: ${session?.activeId}` : "No windows left."}`,
-        structured: { closed: entry.id, open: left, active: session?.activeId ?? null }
-      }
+      return answer(`Closed ${entry.id}. ${left.length > 0 ? `Open: ${left.join(", ")}; active: ${session?.activeId}` : "No windows left."}`, {
+        closed: entry.id,
+        open: left,
+        active: session?.activeId ?? null
+      })
     })
 })
 
