@@ -371,9 +371,12 @@ export class Agent {
     return out
   }
 
-  /** Waits for a window whose title matches, and makes it active. */
+  /**
+   * Waits for a window whose title matches, and makes it active: with electron_wait_for_window only for a title an
+   * earlier answer showed (a view that was not listed yet has a title the agent cannot know), else by listing.
+   */
   async switchTo(title: string | RegExp, timeoutMs = 10_000): Promise<string> {
-    if (this.has("electron_wait_for_window") && typeof title === "string") {
+    if (this.has("electron_wait_for_window") && typeof title === "string" && this.calls.some((c) => c.answer.includes(`"${title}"`))) {
       await this.must("electron_wait_for_window", { title, select: true, timeoutMs })
       const w = (await this.windows()).find((x) => x.active)
       return w?.id ?? ""
