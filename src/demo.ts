@@ -43,7 +43,7 @@ const steps = (userData: string): ReadonlyArray<Step> => [
   { tool: "electron_expect_text", args: { target: "testid=notice", text: `Added "${TITLE}"` }, why: "check the app confirmed it" },
   { tool: "electron_find", args: { target: "testid=task-title", limit: 3 }, why: "check it is at the top of the list" },
   { tool: "electron_click", args: { target: "testid=open-settings" }, why: "open the settings window" },
-  { tool: "electron_wait_for_window", args: { title: "Settings" }, why: "wait for it and make it active" },
+  { tool: "electron_wait_for", args: { window: "Settings" }, why: "wait for it and make it active" },
   { tool: "electron_screenshot", args: { name: "settings-window.png" }, why: "screenshot the settings window" },
   { tool: "electron_select_window", args: { index: 0 }, why: "back to the board" },
   { tool: "electron_screenshot", args: { name: "task-board.png" }, why: "screenshot the board" },

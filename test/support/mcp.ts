@@ -46,9 +46,17 @@ const wrap = (client: Client, close: () => Promise<void>): TestClient => ({
   close
 })
 
+/**
+ * Tests exercise tools, not the default profile (essential, ADR 0001 A5): a test server lists the full profile
+ * unless the test names a profile or a tool list. The default itself is checked where it is the subject
+ * (manifest:check against the ADR, test/bench/docs.test.ts, test/cli/default-profile.test.ts).
+ */
+const FULL_UNLESS_NAMED = { toolProfile: "full" } as const
+
 /** A server built with createServer() and an SDK client on the in-memory linked pair. */
 export const inMemoryClient = async (options: CreateServerOptions = {}): Promise<TestClient> => {
-  const server = await createServer({ outputDir: mkdtempSync(join(tmpdir(), "stagewright-out-")), ...options })
+  const profile = options.toolProfile === undefined && options.tools === undefined ? FULL_UNLESS_NAMED : {}
+  const server = await createServer({ outputDir: mkdtempSync(join(tmpdir(), "stagewright-out-")), ...profile, ...options })
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
   await server.connect(serverTransport)
   const client = new Client({ name: "stagewright-tests", version: "1.0.0" })
@@ -87,14 +95,15 @@ export const callUntil = (
 export const electronChoice = (): Record<string, string> =>
   process.env.STAGEWRIGHT_ELECTRON !== undefined ? { STAGEWRIGHT_ELECTRON: process.env.STAGEWRIGHT_ELECTRON } : {}
 
-/** The built server over stdio (dist/cli.js serve ...args). */
+/** The built server over stdio (dist/cli.js serve ...args; the full profile unless args name one, as inMemoryClient). */
 export const stdioClient = async (
   args: ReadonlyArray<string> = [],
   env?: Record<string, string>
 ): Promise<TestClient & { readonly pid: number | undefined }> => {
+  const named = args.some((a) => a === "--tool-profile" || a.startsWith("--tool-profile=") || a === "--tools" || a.startsWith("--tools="))
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, "serve", ...args],
+    args: [CLI, "serve", ...(named ? [] : ["--tool-profile", FULL_UNLESS_NAMED.toolProfile]), ...args],
     stderr: "pipe",
     // The SDK passes a child only a few variables: the Electron the tests chose (STAGEWRIGHT_ELECTRON) goes too.
     env: { ...getDefaultEnvironment(), ...electronChoice(), ...(env ?? {}) }

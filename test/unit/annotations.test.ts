@@ -13,6 +13,7 @@ import { OVERRIDES } from "../../src/tools/contract/annotations.js"
 describe("tool annotations", () => {
   it("destructive for caller code and app changes, open-world for URLs and files, as tools/list carries them", async () => {
     const server = await createServer({
+      toolProfile: "full",
       plugins: Object.keys(firstPartyPlugins),
       allowEval: ["renderer", "main"],
       allowProfileSwitch: true,

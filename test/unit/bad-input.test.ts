@@ -9,7 +9,7 @@ import { coreTools } from "../../src/server/tools.js"
 
 describe("bad input for every tool", () => {
   it("an unknown argument is INVALID_ARGUMENT with its name, for every core and eval tool", async () => {
-    const server = await createServer({ allowEval: ["renderer", "main"], outputDir: mkdtempSync(join(tmpdir(), "sw-bad-")) })
+    const server = await createServer({ toolProfile: "full", allowEval: ["renderer", "main"], outputDir: mkdtempSync(join(tmpdir(), "sw-bad-")) })
     try {
       expect(coreTools.map((t) => t.name).sort()).toEqual([...CORE_TOOL_NAMES, ...EVAL_TOOL_NAMES].sort())
       for (const tool of coreTools) {

@@ -11,8 +11,9 @@ import { coreTools } from "../../src/server/tools.js"
 const samplePlugin = fileURLToPath(new URL("../fixtures/plugins/sample-plugin.mjs", import.meta.url))
 
 /** Runs `f` with the Dispatcher of a server built from `config` (built for the call, then released). */
+// Every core tool unless the test names a profile (the default, essential, is test/cli/default-profile.test.ts's).
 const withDispatcher = <A>(config: Partial<ServerConfigShape>, f: (d: Dispatcher["Type"]) => Effect.Effect<A>) =>
-  Effect.runPromise(Effect.flatMap(Dispatcher, f).pipe(Effect.provide(coreLayer(config)), Effect.scoped))
+  Effect.runPromise(Effect.flatMap(Dispatcher, f).pipe(Effect.provide(coreLayer({ toolProfile: "full", ...config })), Effect.scoped))
 
 const text = (result: { content: ReadonlyArray<{ type: string; text?: string }> }) => result.content.map((c) => c.text ?? "").join("\n")
 const code = (result: { structuredContent?: Record<string, unknown> }) => (result.structuredContent?.error as { code?: string } | undefined)?.code

@@ -15,7 +15,7 @@ import { createServer, type CreateServerOptions } from "../../src/index.js"
 const samplePlugin = fileURLToPath(new URL("../fixtures/plugins/sample-plugin.mjs", import.meta.url))
 
 const withServer = async <A>(options: CreateServerOptions, f: (call: (name: string, args?: Record<string, unknown>) => Promise<any>) => Promise<A>) => {
-  const server = await createServer({ outputDir: mkdtempSync(join(tmpdir(), "sw-sec-out-")), ...options })
+  const server = await createServer({ toolProfile: "full", outputDir: mkdtempSync(join(tmpdir(), "sw-sec-out-")), ...options })
   try {
     return await f((name, args = {}) => server.callTool(name, args))
   } finally {
@@ -204,7 +204,7 @@ describe("privacy of the last_error breadcrumb", () => {
 
 describe("MCP cancellation", () => {
   it("notifications/cancelled interrupts the running call, and the server keeps serving", async () => {
-    const server = await createServer({ plugins: [samplePlugin], outputDir: mkdtempSync(join(tmpdir(), "sw-cancel-")) })
+    const server = await createServer({ toolProfile: "full", plugins: [samplePlugin], outputDir: mkdtempSync(join(tmpdir(), "sw-cancel-")) })
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
     await server.connect(serverTransport)
     const client = new Client({ name: "cancel-test", version: "1" })

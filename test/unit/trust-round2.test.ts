@@ -12,7 +12,7 @@ import { join } from "node:path"
 import { createServer, resolveElectronRuntime, type CreateServerOptions } from "../../src/index.js"
 
 const withServer = async <A>(options: CreateServerOptions, f: (call: (name: string, args?: Record<string, unknown>) => Promise<any>) => Promise<A>) => {
-  const server = await createServer({ outputDir: mkdtempSync(join(tmpdir(), "sw-sec2-out-")), ...options })
+  const server = await createServer({ toolProfile: "full", outputDir: mkdtempSync(join(tmpdir(), "sw-sec2-out-")), ...options })
   try {
     return await f((name, args = {}) => server.callTool(name, args))
   } finally {
