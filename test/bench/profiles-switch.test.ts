@@ -37,13 +37,13 @@ describe("profile benchmark: essential+switch", () => {
   })
 
   it.live(
-    "solves drag-reorder, which essential misses, by switching to full once and finding electron_drag by search",
+    "solves import-tasks with a tool essential does not list (electron_dialog_stub) by switching to full once and finding it by search",
     () =>
       Effect.gen(function* () {
         const dir = mkdtempSync(join(tmpdir(), "profiles-switch-"))
         const args = yield* parseRunArgs([
           "--tasks",
-          "drag-reorder",
+          "import-tasks",
           "--variants",
           "essential+switch",
           "--no-control",
@@ -54,8 +54,8 @@ describe("profile benchmark: essential+switch", () => {
         ])
         const report = yield* runBench(args)
         const r = report.results[0]!
-        expect(r).toMatchObject({ task: "drag-reorder", variant: "essential+switch", success: true })
-        expect(r.toolsUsed).toEqual(expect.arrayContaining(["electron_profile", "electron_drag"]))
+        expect(r).toMatchObject({ task: "import-tasks", variant: "essential+switch", success: true })
+        expect(r.toolsUsed).toEqual(expect.arrayContaining(["electron_profile", "electron_dialog_stub"]))
         // No call to a tool it was not listed: the switch comes first, then the new tools/list (counted as manifest).
         expect(r.failedCalls).toBe(0)
         expect(r.totalBpe).toBe(r.manifestBpe + r.responseBpe + r.requestBpe)

@@ -12,7 +12,7 @@ import { Dispatcher, coreLayer } from "../../src/index.js"
 import { sampleAppPath } from "../../src/samples.js"
 import { freshUserData } from "../support/mcp.js"
 
-const runtime = ManagedRuntime.make(coreLayer({ operationTimeoutMs: 60_000 }) as Layer.Layer<Dispatcher | Windows, unknown>)
+const runtime = ManagedRuntime.make(coreLayer({ toolProfile: "full", operationTimeoutMs: 60_000 }) as Layer.Layer<Dispatcher | Windows, unknown>)
 const run = <A, E>(effect: Effect.Effect<A, E, Dispatcher | Windows>) => runtime.runPromise(effect)
 const call = (name: string, args: Record<string, unknown>) => Effect.flatMap(Dispatcher, (d) => d.call(name, args))
 

@@ -44,7 +44,7 @@ const runAgainst = (dispatcher: Dispatcher["Type"], calls: Parameters<typeof run
     return tally
   })
 
-layer(coreLayer({ allowEval: ["renderer", "main"], outputDir }), { excludeTestServices: true })(
+layer(coreLayer({ toolProfile: "full", allowEval: ["renderer", "main"], outputDir }), { excludeTestServices: true })(
   "Dispatcher fuzz without an app (full profile, eval allowed)",
   (it) => {
     it.effect(
@@ -136,7 +136,7 @@ describe("the generator", () => {
  * Minimal reproductions of the defects the fuzz run found, one call each, so a fix can be checked
  * directly (and a regression shows by name).
  */
-layer(coreLayer({ outputDir }), { excludeTestServices: true })("defects found by fuzzing (minimal reproductions)", (it) => {
+layer(coreLayer({ toolProfile: "full", outputDir }), { excludeTestServices: true })("defects found by fuzzing (minimal reproductions)", (it) => {
   const call = (name: string, args: unknown) =>
     Effect.flatMap(Dispatcher, (d) => Effect.exit(d.call(name, args).pipe(Logger.withMinimumLogLevel(LogLevel.None))))
 

@@ -25,6 +25,17 @@ describe("fromPlaywright", () => {
     expect(typing.details).toMatchObject({ performed: true })
     const pressing = fromPlaywright(timeout(["  - waiting for locator('aria-ref=e2')", "  - performing click action"]), "click e2")
     expect(pressing._tag).toBe("OperationFailed")
+    // A drag whose source step is done and whose target is still awaited is a wait: the target is what is missing.
+    const dragging = fromPlaywright(
+      timeout([
+        "  - waiting for locator('#source')",
+        "  - performing move and down action",
+        "  - move and down action done",
+        "  - waiting for locator('#nothing')"
+      ]),
+      "drag #source to #nothing"
+    )
+    expect(dragging._tag).toBe("ElementNotFound")
   })
 
   it("keeps REF_STALE for a ref that never resolved, and ELEMENT_NOT_FOUND for a selector that matched nothing", () => {

@@ -27,6 +27,20 @@ const lastWaitUnresolved = (message: string) => {
 }
 
 /** Maps a playwright-core rejection onto the shared error vocabulary. */
+/**
+ * Whether Playwright's log shows an action started and not done when the time ran out: the last "performing …
+ * action" (or keys typed) has no "… action done" after it. A drag whose source step is done ("move and down action
+ * done") and whose target is still awaited is a wait for the target, which the target's own error says.
+ */
+const underWay = (message: string): boolean => {
+  const lines = message.split("\n")
+  let last = -1
+  lines.forEach((line, i) => {
+    if (/performing .+ action|elementHandle\.(?:type|press)\(/.test(line)) last = i
+  })
+  return last >= 0 && !lines.slice(last + 1).some((line) => /\baction done\b/.test(line))
+}
+
 export const fromPlaywright = (error: unknown, what: string, session?: Pick<AppSession, "exit">): PlaywrightError => {
   const message = error instanceof Error ? error.message : String(error)
   const firstLine = message.split("\n")[0] ?? message
@@ -53,7 +67,7 @@ export const fromPlaywright = (error: unknown, what: string, session?: Pick<AppS
   }
   // The action was under way (pointer events sent, keys typed) when the time ran out: it may have partly taken
   // effect, so it is no stale ref or plain timeout an agent would repeat (a repeat types the text twice).
-  if (/Timeout/.test(message) && /performing .+ action|elementHandle\.(?:type|press)\(/.test(message)) {
+  if (/Timeout/.test(message) && underWay(message)) {
     return new OperationFailed({
       message: `${what}: the action started but did not finish in time; it may have partly taken effect`,
       hint: "Check with electron_snapshot before repeating it.",
