@@ -11,6 +11,7 @@
 import { Clock, Effect } from "effect"
 import { budgetMs } from "./call-context.js"
 import { ElementNotFound, Timeout, type PlaywrightError } from "./errors.js"
+import { ACTION_BEGUN } from "./playwright-errors.js"
 import type { PendingDialog } from "./session.js"
 import type { Action } from "./shape.js"
 import * as waits from "./waits.js"
@@ -20,9 +21,10 @@ const notReadyYet = (error: PlaywrightError) =>
   error._tag === "Timeout" || error._tag === "ElementNotFound" || error._tag === "NotInteractable" || error._tag === "RefStale"
 
 /** Playwright's log shows the action under way (pointer events sent, keys typed): it must not be made again. */
-const STARTED = /performing .+ action|action done|elementHandle\.(?:type|press)\(/
-
-const started = (error: PlaywrightError) => STARTED.test(typeof error.cause === "string" ? error.cause : String(error.cause ?? ""))
+const started = (error: PlaywrightError) => {
+  const log = typeof error.cause === "string" ? error.cause : String(error.cause ?? "")
+  return ACTION_BEGUN.test(log) || /action done/.test(log)
+}
 
 /** A slice's failure states the slice's bound: the agent is told the whole wait. */
 const withBound = (error: PlaywrightError, ms: number): PlaywrightError => {

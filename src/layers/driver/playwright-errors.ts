@@ -32,11 +32,14 @@ const lastWaitUnresolved = (message: string) => {
  * action" (or keys typed) has no "… action done" after it. A drag whose source step is done ("move and down action
  * done") and whose target is still awaited is a wait for the target, which the target's own error says.
  */
+/** A line of Playwright's log that says an action began: its pointer events sent, or keys typed. */
+export const ACTION_BEGUN = /performing .+ action|elementHandle\.(?:type|press)\(/
+
 const underWay = (message: string): boolean => {
   const lines = message.split("\n")
   let last = -1
   lines.forEach((line, i) => {
-    if (/performing .+ action|elementHandle\.(?:type|press)\(/.test(line)) last = i
+    if (ACTION_BEGUN.test(line)) last = i
   })
   return last >= 0 && !lines.slice(last + 1).some((line) => /\baction done\b/.test(line))
 }

@@ -189,7 +189,7 @@ export const metricsTool = defineTool({
     Effect.gen(function* () {
       const call = yield* callHandle
       const entry = yield* call.surface()
-      const processes = yield* (yield* callHandle)
+      const processes = yield* call
         .evaluateMain(
           "read app metrics",
           ({ app }: ElectronModule) =>
