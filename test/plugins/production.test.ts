@@ -169,7 +169,9 @@ describe("production plugin, in the running app", () => {
   it("the insecure build's report differs finding by finding, including an unvalidated shell.openExternal", async () => {
     const launched = await mcp.call("electron_production_launch", { build: insecure, env: { SAMPLE_APP_USER_DATA: freshUserData() }, timeoutMs: 45_000 })
     expect(launched.isError, launched.text).toBe(false)
-    expect((await mcp.call("electron_wait_for", { target: 'css=body[data-ready="true"]' })).isError).toBe(false)
+    // The build starts cold under the whole suite's load: its page may take longer than the 10 s default.
+    const ready = await mcp.call("electron_wait_for", { target: 'css=body[data-ready="true"]', timeoutMs: 30_000 })
+    expect(ready.isError, ready.text).toBe(false)
     expect((await mcp.call("electron_fill", { target: "label=URL to open", value: "file:///etc/passwd" })).isError).toBe(false)
     expect((await mcp.call("electron_click", { target: "testid=open-url-button" })).isError).toBe(false)
     expect((await mcp.call("electron_wait_for", { target: "text=Opened without validation: file:///etc/passwd" })).isError).toBe(false)
