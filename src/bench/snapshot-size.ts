@@ -34,7 +34,7 @@ interface Measure {
 
 const main = async () => {
   const userData = mkdtempSync(join(tmpdir(), "stagewright-snapshot-size-"))
-  const server = await createServer({})
+  const server = await createServer({ toolProfile: "full" })
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
   await server.connect(serverTransport)
   const client = new Client({ name: "stagewright-snapshot-size", version: "1.0.0" })

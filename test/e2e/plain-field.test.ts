@@ -5,12 +5,15 @@
  * `field`; inputs inside Monaco, CodeMirror 6 and 5 containers, contenteditable hosts, a textarea holding
  * text and a missing target are left to the probe; a target in two places is not plain. Over MCP on the
  * tasks app: a plain input is filled and typed into as before, and a target that matches a plain input and
- * a button fails AMBIGUOUS_LOCATOR as the probe always made it fail.
+ * a button fails AMBIGUOUS_LOCATOR as the probe always made it fail. A password field is never plain, and
+ * the recorded step's password check (one count too) counts a gone or ambiguous target as a password.
  */
+import { Effect } from "effect"
 import { chromium, type Browser, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sampleAppPath } from "../../src/samples.js"
 import { isPlainField, probeEditor } from "../../src/tools/interact/editor.js"
+import { isPasswordField } from "../../src/tools/policy/call-secrets.js"
 import { freshUserData, inMemoryClient, type TestClient } from "../support/mcp.js"
 
 let browser: Browser
@@ -31,6 +34,7 @@ beforeAll(async () => {
     <div id="editable" contenteditable="true">text</div>
     <button id="button">Go</button>
     <input class="twice"><input class="twice">
+    <input id="pw" type="password"><input id="pw-caps" type="PassWord">
   `)
 })
 
@@ -56,6 +60,25 @@ describe("a plain field told by one selector count", () => {
 
   it("a target matching two fields is not one plain field", async () => {
     expect(await plain(".twice")).toBe(false)
+  })
+
+  it("a password field is never plain: what is typed into it goes through the password check", async () => {
+    for (const selector of ["#pw", "#pw-caps"]) expect(await plain(selector), selector).toBe(false)
+  })
+})
+
+describe("the password check of a recorded step: one selector count", () => {
+  const secret = (selector: string) => Effect.runPromise(isPasswordField(page.locator(selector)))
+  it("a password field (its type in any case) is one; a text field or textarea is not", async () => {
+    expect(await secret("#pw")).toBe(true)
+    expect(await secret("#pw-caps")).toBe(true)
+    expect(await secret("#plain")).toBe(false)
+    expect(await secret("#notes")).toBe(false)
+  })
+
+  it("a target that is gone or ambiguous counts as one: a record never holds a password because the check could not tell", async () => {
+    expect(await secret("#missing")).toBe(true)
+    expect(await secret(".twice")).toBe(true)
   })
 })
 

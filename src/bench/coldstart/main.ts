@@ -40,12 +40,12 @@ interface Variant {
 }
 
 const VARIANTS: ReadonlyArray<Variant> = [
-  { name: "essential", flags: ["--tool-profile", "essential"] },
+  { name: "essential (default)", flags: [] },
   { name: "testing", flags: ["--tool-profile", "testing"] },
   { name: "debug", flags: ["--tool-profile", "debug"] },
-  { name: "full (default)", flags: [] },
-  { name: "full + eval all", flags: ["--allow-eval", "all"] },
-  { name: "full, no compile cache", flags: [], noCache: true }
+  { name: "full", flags: ["--tool-profile", "full"] },
+  { name: "full + eval all", flags: ["--tool-profile", "full", "--allow-eval", "all"] },
+  { name: "full, no compile cache", flags: ["--tool-profile", "full"], noCache: true }
 ]
 
 interface Summary {

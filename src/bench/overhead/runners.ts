@@ -192,7 +192,7 @@ export const inMemoryRunner = (snapshot: boolean): Runner => {
   return {
     name: snapshot ? "in-memory" : "in-memory, no snapshot",
     setup: async () => {
-      const server = await createServer({ outputDir: temp("stagewright-overhead-out-") })
+      const server = await createServer({ toolProfile: "full", outputDir: temp("stagewright-overhead-out-") })
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
       await server.connect(serverTransport)
       client = new Client({ name: "overhead-bench", version: "1" })
@@ -223,7 +223,7 @@ export const stdioRunner = (): Runner => {
       if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`)
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: [cli, "serve", "--output-dir", temp("stagewright-overhead-out-")],
+        args: [cli, "serve", "--tool-profile", "full", "--output-dir", temp("stagewright-overhead-out-")],
         env: { ...getDefaultEnvironment(), STAGEWRIGHT_ELECTRON: process.env.STAGEWRIGHT_ELECTRON ?? "standin" },
         stderr: "ignore"
       })

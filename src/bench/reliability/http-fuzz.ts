@@ -60,7 +60,7 @@ export const ensureBuilt = (root: string) =>
 const startHttpServer = (cli: string) =>
   Effect.acquireRelease(
     Effect.async<{ readonly child: ChildProcess; readonly url: URL }, BenchSetupFailed>((resume) => {
-      const child = spawn(process.execPath, [cli, "serve", "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] })
+      const child = spawn(process.execPath, [cli, "serve", "--tool-profile", "full", "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] })
       const timer = setTimeout(
         () => resume(Effect.fail(new BenchSetupFailed({ step: "serve --port 0", cause: "no 'stagewright listening on' line within 30 s" }))),
         30_000

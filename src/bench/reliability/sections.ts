@@ -90,7 +90,7 @@ export const launchArgs = (userData: string) => ({ app: sampleAppPath("tasks"), 
 /** A server from createServer(), closed with the scope. */
 export const scopedServer = (outputDir: string) =>
   Effect.acquireRelease(
-    Effect.tryPromise({ try: () => createServer({ outputDir }), catch: (cause) => new BenchSetupFailed({ step: "createServer", cause }) }),
+    Effect.tryPromise({ try: () => createServer({ toolProfile: "full", outputDir }), catch: (cause) => new BenchSetupFailed({ step: "createServer", cause }) }),
     (server) => Effect.promise(() => server.close().catch(() => undefined))
   )
 

@@ -120,7 +120,14 @@ const runServer = (
     const temp = mkdtempSync(join(tmpdir(), "sw-security-tmp-"))
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [join(repoRoot(), "dist", "cli.js"), "serve", "--output-dir", places.out, ...flags],
+      args: [
+        join(repoRoot(), "dist", "cli.js"),
+        "serve",
+        ...(flags.includes("--tool-profile") ? [] : ["--tool-profile", "full"]),
+        "--output-dir",
+        places.out,
+        ...flags
+      ],
       stderr: "ignore",
       env: { ...getDefaultEnvironment(), STAGEWRIGHT_ELECTRON: process.env.STAGEWRIGHT_ELECTRON ?? "standin", TMPDIR: temp, SW_BENCH_SECRET: ENV_SECRET }
     })

@@ -62,6 +62,8 @@ export interface ActOptions {
   readonly typed?: string
   /** Whether `typed` is redacted from the recorded step in a password field (default true; a key name such as Enter is not). */
   readonly typedInStep?: boolean
+  /** The target was told no password field just before (the plain-field count excludes them): the step's check is skipped. */
+  readonly notPassword?: boolean
   /** What the action means on a modal control (a dialog's button or text box, a menu item); without it a modal ref is refused. */
   readonly modal?: ModalIntent
 }
@@ -219,12 +221,14 @@ export const makeHandle = (tool: string): Effect.Effect<CallHandle, never, Handl
         const code = yield* stepCode(entry, options.target, locator)
         // A value typed into a password field without a placeholder never reaches the recorded step (the export).
         const typed = options.typedInStep === false ? undefined : options.typed
-        const step = Effect.flatMap(typed === undefined || typed === "" ? Effect.succeed(false) : isPasswordField(locator), (secret) =>
-          lifecycle.recordStep({
-            tool,
-            window: entry.id,
-            code: secret ? redactInCode(options.step(`window.${code}`), typed!) : options.step(`window.${code}`)
-          })
+        const step = Effect.flatMap(
+          typed === undefined || typed === "" || options.notPassword === true ? Effect.succeed(false) : isPasswordField(locator),
+          (secret) =>
+            lifecycle.recordStep({
+              tool,
+              window: entry.id,
+              code: secret ? redactInCode(options.step(`window.${code}`), typed!) : options.step(`window.${code}`)
+            })
         )
         const ready =
           options.wait === "trial"
@@ -246,6 +250,7 @@ export const makeHandle = (tool: string): Effect.Effect<CallHandle, never, Handl
             Effect.onExit((exit) => {
               const typed = options.typed
               if (typed === undefined) return Effect.void
+              // The trace's record checks after the action even so (one count, observed calls only).
               return Exit.isInterrupted(exit) ? markSecret(typed) : markIfPasswordField(locator, typed)
             })
           )

@@ -74,12 +74,13 @@ const inPage = pageFunction((el: Element, op: "read" | "focus"): EditorProbe => 
 })
 
 /**
- * An input or textarea with nothing of an editor around or in it: no code editor's container (Monaco,
- * CodeMirror 6 and 5) above it, no contenteditable on or above it, no child nodes. Whatever `inPage` reads
- * of such an element is `field`; an element this does not match may still be one (the probe tells).
+ * An input (not a password field) or textarea with nothing of an editor around or in it: no code editor's
+ * container (Monaco, CodeMirror 6 and 5) above it, no contenteditable on or above it, no child nodes.
+ * Whatever `inPage` reads of such an element is `field`, and what is typed into it is no password; an
+ * element this does not match may still be a field (the probe tells, and the password check runs).
  */
 const NOT_IN_EDITOR = ":not(.monaco-editor *, .cm-editor *, .CodeMirror *, [contenteditable] *, [contenteditable]):empty"
-export const PLAIN_FIELD_CSS = `css=input${NOT_IN_EDITOR}, textarea${NOT_IN_EDITOR}`
+export const PLAIN_FIELD_CSS = `css=input:not([type=password])${NOT_IN_EDITOR}, textarea${NOT_IN_EDITOR}`
 
 /** What the probe would read of a plain field, as far as the tools use it (a field is filled by Playwright). */
 export const PLAIN_FIELD: EditorProbe = { kind: "field", text: "", source: "value", readOnly: false }

@@ -116,11 +116,12 @@ export const fill = defineTool({
       if (modal !== undefined) return yield* call.answerModal(modal.state, modal.control, { verb: "fill", value: input.value })
       // {{secret:NAME}} becomes the operator's secret here only; the step and the record keep the placeholder.
       const value = yield* withSecrets(input.value)
-      return yield* withTarget(call, input.target, timeoutMs, ({ entry, locator, probe }) => {
+      return yield* withTarget(call, input.target, timeoutMs, ({ entry, locator, probe, plain }) => {
         if (!isEditor(probe)) {
           return call.act({
             target: input.target,
             describe: `fill ${input.target}`,
+            notPassword: plain,
             step: (code) => `await ${code}.fill(${codeString(input.value)})`,
             timeoutMs,
             wait: "repeat",
@@ -173,7 +174,7 @@ export const type = defineTool({
       }
       const target = input.target
       const text = `${typed}${input.submit === true ? "\n" : ""}`
-      return yield* withTarget(yield* callHandle, target, timeoutMs, ({ entry, locator, probe }) => {
+      return yield* withTarget(yield* callHandle, target, timeoutMs, ({ entry, locator, probe, plain }) => {
         if (isEditor(probe) && text.length > 0) {
           return editorCall({ entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })
         }
@@ -184,6 +185,7 @@ export const type = defineTool({
           timeoutMs,
           wait: "attached",
           typed,
+          notPassword: plain,
           perform: async (element, _entry, { timeout }) => {
             await element.pressSequentially(typed, { delay, timeout })
             if (input.submit === true) await element.press("Enter", { timeout })

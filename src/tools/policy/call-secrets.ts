@@ -11,8 +11,12 @@ import type { Locator, Page } from "playwright-core"
 import { pageFunction } from "../../layers/driver/ElectronDriver.js"
 import { codeString } from "../contract/step-code.js"
 
-/** Whether an element is a password field. Runs in the page. */
-const isPassword = pageFunction((el: Element): boolean => el.tagName === "INPUT" && (el as HTMLInputElement).type === "password")
+/**
+ * Matches the locator's own element when it is not a password field (`type` is matched as HTML does, without
+ * regard to case): one selector count, a single round trip, where an evaluation on the element takes about
+ * eleven (it resolves, checks and releases a handle).
+ */
+const NOT_PASSWORD = ":scope:not(input[type=password])"
 
 /** Whether the focused element (inside open shadow roots) is a password field or a frame (unknown: secret). Runs in the page. */
 const focusIsSecret = pageFunction((): boolean => {
@@ -40,12 +44,7 @@ const CHECK_MS = 1_000
  */
 export const markIfPasswordField = (locator: Locator, value: string): Effect.Effect<void> =>
   Effect.flatMap(secretsWatched, (watched) =>
-    !watched || value === ""
-      ? Effect.void
-      : Effect.tryPromise(() => locator.evaluate(isPassword, undefined, { timeout: CHECK_MS })).pipe(
-          Effect.orElseSucceed(() => true),
-          Effect.flatMap((secret) => (secret ? markSecret(value) : Effect.void))
-        )
+    !watched || value === "" ? Effect.void : Effect.flatMap(isPasswordField(locator), (secret) => (secret ? markSecret(value) : Effect.void))
   )
 
 /** The same for what was typed into the focused element (inside open shadow roots; a frame counts as secret). */
@@ -60,9 +59,16 @@ export const markIfFocusedPassword = (page: Page, value: string): Effect.Effect<
         )
   )
 
-/** Whether `locator` is a password field, observed call or not (unknown counts as one): for recorded steps. */
+/**
+ * Whether `locator` is a password field, observed call or not: for recorded steps. Only one element there and
+ * not a password field counts as not one; gone (the page navigated), ambiguous or unanswered counts as one.
+ */
 export const isPasswordField = (locator: Locator): Effect.Effect<boolean> =>
-  Effect.tryPromise(() => locator.evaluate(isPassword, undefined, { timeout: CHECK_MS })).pipe(Effect.orElseSucceed(() => true))
+  Effect.tryPromise(() => locator.locator(NOT_PASSWORD).count()).pipe(
+    Effect.timeoutFail({ duration: CHECK_MS, onTimeout: () => "timeout" as const }),
+    Effect.map((n) => n !== 1),
+    Effect.orElseSucceed(() => true)
+  )
 
 /** Whether the focused element is a password field (or a frame, or unknown), observed call or not. */
 export const focusIsPassword = (page: Page): Effect.Effect<boolean> =>
