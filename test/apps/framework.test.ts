@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { ConsoleMessage, Page } from "playwright-core"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { sampleAppPath } from "../../src/samples.js"
+import { activityLines } from "../support/activity.js"
 import {
   cleanUp,
   clickThatClosesItsWindow,
@@ -54,7 +55,7 @@ describe(`framework app on ${runtime.kind}`, () => {
     expect(await page.getByTestId("item").count()).toBe(30)
     expect(await text(page, "greeting")).toBe("Hello, stranger!")
     expect(await text(page, "form-validity")).toBe("4 fields need attention")
-    expect(await text(page, "last-menu-action")).toBe("Last menu action: none")
+    expect(await page.getByTestId("document").count()).toBe(0)
   })
 
   it("app.getName() is the productName; api.getInfo() agrees", async () => {
@@ -176,25 +177,40 @@ describe(`framework app on ${runtime.kind}`, () => {
     await expect.poll(() => text(page, "counter-value"), poll).toBe("1")
     await clickMenuItem(launched.app, "increment")
     await expect.poll(() => text(page, "counter-value"), poll).toBe("2")
-    expect(await text(page, "last-menu-action")).toBe("Last menu action: increment")
+    expect(activityLines(launched.userData, "menu")).toEqual(["menu increment"])
     await page.getByTestId("reset-counter").click()
     await expect.poll(() => text(page, "counter-value"), poll).toBe("0")
   })
 
-  it("replaced dialogs: showOpenDialog (button) and showMessageBox (Help > About from main)", async () => {
+  it("replaced dialogs: the picked file is shown as a document (button); the About box's answer is logged, not shown (Help > About from main)", async () => {
+    const picked = join(launched.userData, "picked.txt")
+    writeFileSync(picked, "first line\nsecond line\n")
     const calls = await stubDialogs(launched.app, {
-      open: { canceled: false, filePaths: ["/tmp/stagewright/picked.txt", "/tmp/other.txt"] },
+      open: { canceled: false, filePaths: [picked, join(launched.userData, "other.txt")] },
       messageBox: { response: 0 }
     })
     await page.getByRole("button", { name: "Open file…" }).click()
-    await expect.poll(() => text(page, "dialog-result"), poll).toBe("Opened: /tmp/stagewright/picked.txt")
+    await page.getByRole("heading", { level: 2, name: "picked.txt" }).waitFor({ state: "visible", timeout: UI_TIMEOUT })
+    expect(await text(page, "document-content")).toBe("first line\nsecond line\n")
     await clickMenuItem(launched.app, "about")
-    await expect.poll(() => text(page, "dialog-result"), poll).toBe("About: OK (response 0)")
-    expect(await text(page, "last-menu-action")).toBe("Last menu action: about")
+    await expect.poll(() => activityLines(launched.userData, "message-box"), poll).toEqual(["message-box About: OK"])
+    expect(activityLines(launched.userData, "menu", "open-dialog")).toEqual(["menu increment", `open-dialog ${picked}`, "menu about"])
+    expect(await page.locator("body").innerText()).not.toMatch(/About: OK|response 0|Opened: /)
     const recorded = await calls()
     expect(recorded.map((c) => c.method)).toEqual(["showOpenDialog", "showMessageBox"])
     expect(recorded[0]!.options).toMatchObject({ title: "Open a file", properties: ["openFile"] })
     expect(recorded[1]!.options).toMatchObject({ message: "Framework Demo 0.9.0", buttons: ["OK", "Cancel"], cancelId: 1 })
+  })
+
+  it("an About box closed with Cancel and a canceled open dialog leave the page as it was; the activity log tells them apart", async () => {
+    const notice = await text(page, "notice")
+    await stubDialogs(launched.app, { open: { canceled: true, filePaths: [] }, messageBox: { response: 1 } })
+    await page.getByTestId("about-button").click()
+    await expect.poll(() => activityLines(launched.userData, "message-box").at(-1), poll).toBe("message-box About: Cancel")
+    await clickMenuItem(launched.app, "open-file")
+    await expect.poll(() => activityLines(launched.userData, "open-dialog").at(-1), poll).toBe("open-dialog canceled")
+    expect(await text(page, "document-title")).toBe("picked.txt")
+    expect(await text(page, "notice")).toBe(notice)
   })
 
   it("File > Open Second Window opens a window seen by waitForEvent('window'); the button focuses it", async () => {

@@ -3,7 +3,10 @@
  * through unmodified playwright-core, launched once for the whole file. Tests run in order and share the app.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
 import type { Page } from "playwright-core"
+import { activityLines } from "../support/activity.js"
 import {
   cleanUp,
   clickThatClosesItsWindow,
@@ -143,35 +146,52 @@ describe(`hardened app on ${runtime.kind}`, () => {
   })
 
   it("shell.openExternal only for https URLs through IPC", async () => {
+    const before = await text(page, "security-result")
     await page.getByTestId("open-external-button").click()
-    await expect.poll(() => text(page, "security-result"), poll).toBe("Opened in the browser: https://example.com/docs")
+    // The app records what it handed to the browser; its page shows nothing of it, as a real app's.
+    const opened = ["https://example.com/", "https://example.com/popup", "https://example.com/direct", "https://example.com/docs"]
+    await expect.poll(() => activityLines(launched.userData, "open-external"), poll).toEqual(opened.map((url) => `open-external ${url}`))
+    expect(await text(page, "security-result")).toBe(before)
     expect(await page.evaluate(() => (window as any).api.openExternal("file:///etc/passwd"))).toEqual({
       ok: false,
       error: "only https URLs are opened"
     })
-    expect(await openedUrls()).toEqual(["https://example.com/", "https://example.com/popup", "https://example.com/direct", "https://example.com/docs"])
+    expect(await openedUrls()).toEqual(opened)
   })
 
   it("View > Say Hello clicked from the main process shows its message", async () => {
     await clickMenuItem(launched.app, "say-hello")
     await expect.poll(() => text(page, "menu-result"), poll).toBe("Hello from the menu")
-    expect(await text(page, "last-menu-action")).toBe("Last menu action: say-hello")
+    expect(activityLines(launched.userData, "menu")).toEqual(["menu say-hello"])
   })
 
-  it("replaced dialogs: showOpenDialog (File > Open… from main) and showMessageBox (button)", async () => {
-    const calls = await stubDialogs(launched.app, {
-      open: { canceled: false, filePaths: ["/srv/hardened/report.pdf"] },
-      messageBox: { response: 0 }
-    })
+  it("replaced dialogs: File > Open… (from main) shows the picked file as a document; the About box's answer is logged, not shown", async () => {
+    const file = join(launched.userData, "report.txt")
+    writeFileSync(file, "Quarterly report\nAll checks passed.\n")
+    const calls = await stubDialogs(launched.app, { open: { canceled: false, filePaths: [file] }, messageBox: { response: 0 } })
     await clickMenuItem(launched.app, "open-file")
-    await expect.poll(() => text(page, "dialog-result"), poll).toBe("Opened: /srv/hardened/report.pdf")
-    expect(await text(page, "last-menu-action")).toBe("Last menu action: open-file")
+    await expect.poll(() => text(page, "document-title"), poll).toBe("report.txt")
+    await page.getByRole("heading", { level: 2, name: "report.txt" }).waitFor({ state: "visible" })
+    expect(await text(page, "document-content")).toBe("Quarterly report\nAll checks passed.\n")
     await page.getByRole("button", { name: "About", exact: true }).click()
-    await expect.poll(() => text(page, "dialog-result"), poll).toBe("About: OK (response 0)")
+    await expect.poll(() => activityLines(launched.userData, "message-box"), poll).toEqual(["message-box About: OK"])
+    expect(activityLines(launched.userData, "menu", "open-dialog")).toEqual(["menu say-hello", "menu open-file", `open-dialog ${file}`])
+    expect(await page.locator("body").innerText()).not.toMatch(/About: OK|response 0|Opened: /)
     expect((await calls()).map((c) => [c.method, c.options.title])).toEqual([
       ["showOpenDialog", "Open a file"],
       ["showMessageBox", "About Hardened Demo"]
     ])
+  })
+
+  it("a canceled open dialog and an About box closed with Cancel change nothing on the page; the log tells them apart", async () => {
+    await stubDialogs(launched.app, { open: { canceled: true, filePaths: [] }, messageBox: { response: 1 } })
+    await page.getByRole("button", { name: "Open file…" }).click()
+    await clickMenuItem(launched.app, "about")
+    await expect
+      .poll(() => activityLines(launched.userData, "open-dialog", "message-box").slice(-2), poll)
+      .toEqual(["open-dialog canceled", "message-box About: Cancel"])
+    expect(await text(page, "document-title")).toBe("report.txt")
+    expect(await text(page, "notice")).toBe("Ready")
   })
 
   it("the button opens a second window (waitForEvent('window')), hardened too; the menu focuses it", async () => {
@@ -189,7 +209,7 @@ describe(`hardened app on ${runtime.kind}`, () => {
     await expect.poll(() => text(second!, "ping-result"), poll).toBe("pong:second")
 
     await clickMenuItem(launched.app, "open-second")
-    await expect.poll(() => text(page, "last-menu-action"), poll).toBe("Last menu action: open-second")
+    await expect.poll(() => activityLines(launched.userData, "menu").at(-1), poll).toBe("menu open-second")
     expect(await launched.app.evaluate(({ BrowserWindow }: any) => BrowserWindow.getAllWindows().length)).toBe(2)
     expect(launched.app.windows()).toHaveLength(2)
   })

@@ -4,7 +4,10 @@
  * share the app.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
 import type { Page } from "playwright-core"
+import { activityLines } from "../support/activity.js"
 import {
   cleanUp,
   clickMenuItem,
@@ -106,33 +109,51 @@ describe(`insecure app on ${runtime.kind}`, () => {
     expect(await url.inputValue()).toBe("https://example.com/")
     await url.fill("file:///etc/passwd")
     await page.getByRole("button", { name: "Open URL" }).click()
-    await expect.poll(() => text(page, "external-result"), poll).toBe("Opened without validation: file:///etc/passwd")
+    // The app records what it handed to the OS; its page shows nothing of it, as a real app's.
+    await expect.poll(() => activityLines(launched.userData, "open-external"), poll).toEqual(["open-external file:///etc/passwd"])
     // The raw send() reaches the same channel with any scheme.
     await page.evaluate(() => (window as any).api.send("shell:open", "smb://attacker.example/share"))
-    await expect.poll(openedUrls, poll).toEqual(["file:///etc/passwd", "smb://attacker.example/share"])
-    await expect.poll(() => text(page, "external-result"), poll).toBe("Opened without validation: smb://attacker.example/share")
+    await expect
+      .poll(() => activityLines(launched.userData, "open-external"), poll)
+      .toEqual(["open-external file:///etc/passwd", "open-external smb://attacker.example/share"])
+    expect(await openedUrls()).toEqual(["file:///etc/passwd", "smb://attacker.example/share"])
+    expect(await page.locator("body").innerText()).not.toMatch(/passwd|attacker/)
   })
 
   it("View > Say Hello clicked from the main process shows its message", async () => {
     await clickMenuItem(launched.app, "say-hello")
     await expect.poll(() => text(page, "menu-result"), poll).toBe("Hello from the menu")
-    expect(await text(page, "last-menu-action")).toBe("Last menu action: say-hello")
+    expect(activityLines(launched.userData, "menu")).toEqual(["menu say-hello"])
   })
 
-  it("replaced dialogs: showOpenDialog (button) and showMessageBox (Help > About from main)", async () => {
-    const calls = await stubDialogs(launched.app, {
-      open: { canceled: false, filePaths: ["/home/user/secret.txt"] },
-      messageBox: { response: 0 }
-    })
+  it("replaced dialogs: the picked file is shown as a document (button); the About box's answer is logged, not shown (Help > About from main)", async () => {
+    const file = join(launched.userData, "secret.txt")
+    writeFileSync(file, "the secret is 42\n")
+    const calls = await stubDialogs(launched.app, { open: { canceled: false, filePaths: [file] }, messageBox: { response: 0 } })
     await page.getByRole("button", { name: "Open file…" }).click()
-    await expect.poll(() => text(page, "dialog-result"), poll).toBe("Opened: /home/user/secret.txt")
+    await expect.poll(() => text(page, "document-title"), poll).toBe("secret.txt")
+    expect(await text(page, "document-content")).toBe("the secret is 42\n")
     await clickMenuItem(launched.app, "about")
-    await expect.poll(() => text(page, "dialog-result"), poll).toBe("About: OK (response 0)")
-    expect(await text(page, "last-menu-action")).toBe("Last menu action: about")
+    await expect.poll(() => activityLines(launched.userData, "message-box"), poll).toEqual(["message-box About: OK"])
+    expect(activityLines(launched.userData, "menu", "open-dialog")).toEqual(["menu say-hello", `open-dialog ${file}`, "menu about"])
+    expect(await page.locator("body").innerText()).not.toMatch(/About: OK|response 0|Opened: /)
     expect((await calls()).map((c) => [c.method, c.options.title])).toEqual([
       ["showOpenDialog", "Open a file"],
       ["showMessageBox", "About Insecure Demo"]
     ])
+  })
+
+  it("a file that cannot be read is an error notice; a canceled dialog changes nothing (the log says which)", async () => {
+    const missing = join(launched.userData, "gone.txt")
+    await stubDialogs(launched.app, { open: { canceled: false, filePaths: [missing] } })
+    await clickMenuItem(launched.app, "open-file")
+    await expect.poll(() => text(page, "notice"), poll).toBe("Could not open gone.txt: no such file")
+    expect(await text(page, "document-title")).toBe("secret.txt")
+    await stubDialogs(launched.app, { open: { canceled: true, filePaths: [] } })
+    await page.getByRole("button", { name: "Open file…" }).click()
+    await expect.poll(() => activityLines(launched.userData, "open-dialog").at(-1), poll).toBe("open-dialog canceled")
+    expect(await text(page, "document-title")).toBe("secret.txt")
+    expect(await text(page, "notice")).toBe("Could not open gone.txt: no such file")
   })
 
   it("File > Open Second Window opens a window seen by waitForEvent('window'); the button focuses it", async () => {
@@ -145,8 +166,12 @@ describe(`insecure app on ${runtime.kind}`, () => {
     await second.getByTestId("ping-button").click()
     await expect.poll(() => text(second!, "ping-result"), poll).toBe("pong:two")
 
+    expect(activityLines(launched.userData, "menu").at(-1)).toBe("menu open-second")
+    const focused = () => launched.app.evaluate(({ BrowserWindow }: any) => BrowserWindow.getFocusedWindow()?.getTitle())
+    await (await launched.app.browserWindow(page)).evaluate((w: any) => w.focus())
+    expect(await focused()).toBe("Insecure Demo")
     await page.getByRole("button", { name: "Open second window" }).click()
-    await expect.poll(() => text(page, "last-menu-action"), poll).toBe("Last menu action: open-second")
+    await expect.poll(focused, poll).toBe("Second Window")
     expect(await launched.app.evaluate(({ BrowserWindow }: any) => BrowserWindow.getAllWindows().length)).toBe(2)
     expect(launched.app.windows()).toHaveLength(2)
   })

@@ -7,6 +7,7 @@ import type { ConsoleMessage, Dialog, Page } from "playwright-core"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { activityLines } from "../support/activity.js"
 import {
   cleanUp,
   clickThatClosesItsWindow,
@@ -264,12 +265,16 @@ describe(`tasks app on ${runtime.kind}`, () => {
   })
 
   it("web links go to shell.openExternal (stubbed in main), never to a new window", async () => {
+    // The browser opening is the whole effect: the app records it, the page shows nothing of it.
+    const opened = () => activityLines(launched.userData, "open-external")
     await page.getByRole("link", { name: "Project website" }).click()
-    await expect.poll(() => text(page, "external-result"), poll).toBe("Opened in browser: https://example.com/")
+    await expect.poll(opened, poll).toEqual(["open-external https://example.com/"])
     await page.getByTestId("open-docs-button").click()
-    await expect.poll(() => text(page, "external-result"), poll).toBe("Opened in browser: https://example.com/help")
+    await expect.poll(opened, poll).toEqual(["open-external https://example.com/", "open-external https://example.com/help"])
+    expect(await text(page, "external-result")).toBe("–")
     await clickMenuItem(launched.app, "open-website")
     await expect.poll(() => text(page, "notice"), poll).toBe("Opening https://example.com/")
+    await expect.poll(opened, poll).toHaveLength(3)
     expect(await openedUrls()).toEqual(["https://example.com/", "https://example.com/help", "https://example.com/"])
     // Only https goes through the IPC path.
     expect(await page.evaluate(() => (window as any).api.openExternal("file:///etc/passwd"))).toEqual({

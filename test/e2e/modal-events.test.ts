@@ -6,11 +6,14 @@
  * wait) is answered by policy and the answer says so; a per-window menu (`win.setMenu`) is in the menubar row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
+import { activityLines } from "../support/activity.js"
 import { freshUserData, inMemoryClient, type TestClient, type ToolCallOutcome } from "../support/mcp.js"
 
 const app = join(packageRoot(), "test", "fixtures", "apps", "modals")
+const userData = freshUserData()
 let mcp: TestClient
 
 /** The ref of the row `- <role> "<name>" … [ref=dN]` in an answer. */
@@ -28,7 +31,7 @@ const textIs = async (testid: string, text: string) => {
 
 beforeAll(async () => {
   mcp = await inMemoryClient({ toolProfile: "essential" })
-  const launched = await mcp.call("electron_launch", { app, env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+  const launched = await mcp.call("electron_launch", { app, env: { SAMPLE_APP_USER_DATA: userData } })
   expect(launched.isError, launched.text).toBe(false)
   expect((await mcp.call("electron_wait_for", { target: 'css=body[data-ready="true"]', state: "attached" })).isError).toBe(false)
 })
@@ -44,14 +47,23 @@ describe("modal states in the answer of the action that opened them (essential)"
     expect(clicked.text).toMatch(/- dialog "message box: Late box[^"]*" \[modal\] \(in w1; held: answers its default in \d+ s\):/)
     const answered = await mcp.call("electron_click", { target: refOf(clicked, "button", "Discard") })
     expect(answered.text).toContain('"Discard" (response 1)')
-    await textIs("result", "late: response 1")
+    // The app does what Discard means (the draft is emptied) and shows nothing else of the answer.
+    const emptied = await mcp.call("electron_expect_value", { target: "testid=draft", value: "" })
+    expect(emptied.isError, emptied.text).toBe(false)
+    expect(activityLines(userData, "message-box")).toEqual(["message-box Late box: Discard"])
+    await textIs("result", "none")
   })
 
   it("a Sync message box is answered by policy at once, and the click's answer says so", async () => {
     const clicked = await mcp.call("electron_click", { target: "testid=sync-box" })
     expect(clicked.isError, clicked.text).toBe(false)
     expect(clicked.text).toContain('showMessageBoxSync "Sync box" answered at once by policy (response 1): a Sync dialog cannot wait for the agent')
-    await textIs("result", "sync: response 1")
+    // Cancel: the app writes nothing and shows nothing; its activity log says the box was answered Cancel.
+    await expect
+      .poll(() => activityLines(userData, "message-box"), { timeout: 15_000 })
+      .toEqual(["message-box Late box: Discard", "message-box Sync box: Cancel"])
+    expect(existsSync(join(userData, "notes.txt"))).toBe(false)
+    await textIs("result", "none")
     // Told once: the next answer does not repeat it.
     expect((await mcp.call("electron_snapshot")).text).not.toContain("answered at once by policy")
   })
