@@ -242,7 +242,7 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions, re
           statement: `${task.statement} ${task.goal ?? ""}`,
           instructions: session.instructions
         })
-        const script = variant.control === true ? controlScript(agent, task, env, variant.controlKind ?? "idle") : task.run(agent, env)
+        const script = Effect.suspend(() => (variant.control === true ? controlScript(agent, task, env, variant.controlKind ?? "idle") : task.run(agent, env)))
         const outcome = yield* runScript(script, options.taskTimeoutMs)
         yield* filesSettled(env.userData)
         return { agent, outcome, tools: session.tools, instructions: session.instructions }
