@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Agent, switchHint } from "../../src/bench/profiles/agent.js"
+import { type AgentOptions, makeAgent, switchHint } from "../../src/bench/profiles/agent.js"
 import { parseRunArgs, runBench } from "../../src/bench/profiles/cli.js"
 import { ALL_VARIANTS, VARIANTS } from "../../src/bench/profiles/run.js"
 
@@ -26,12 +26,16 @@ describe("profile benchmark: essential+switch", () => {
   })
 
   it("knows no catalog: an unlisted tool is usable only through electron_profile, and eval tools not when eval is off", () => {
-    const client = {} as ConstructorParameters<typeof Agent>[0]
-    const signal = new AbortController().signal
-    const plain = new Agent(client, ["electron_click"], signal, 1000)
+    const client = {} as AgentOptions["client"]
+    const plain = makeAgent({ client, tools: ["electron_click"], perCallTimeoutMs: 1000 })
     expect(plain.has("electron_click")).toBe(true)
     expect(plain.has("electron_drag")).toBe(false)
-    const switching = new Agent(client, ["electron_click", "electron_profile"], signal, 1000, "", "Active: profile essential; plugins none; eval off.")
+    const switching = makeAgent({
+      client,
+      tools: ["electron_click", "electron_profile"],
+      perCallTimeoutMs: 1000,
+      instructions: "Active: profile essential; plugins none; eval off."
+    })
     expect(switching.has("electron_drag")).toBe(true)
     expect(switching.has("electron_eval_main")).toBe(false)
   })

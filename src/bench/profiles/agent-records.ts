@@ -2,6 +2,8 @@
  * What the scripted agent (agent.ts) shares with the tasks and the runner: the switch tool, giving up, the
  * records of its steps and calls, and which tools only read.
  */
+import { Data, type Effect } from "effect"
+
 /** The server tool that switches the active profile (listed only with --allow-profile-switch). */
 export const PROFILE_SWITCH = "electron_profile"
 
@@ -10,14 +12,27 @@ export const switchHint = (text: string): string | undefined =>
   /TOOL_NOT_IN_PROFILE/.test(text) ? /call electron_profile \{ "profile": "([a-z]+)" \}/.exec(text)?.[1] : undefined
 
 /** The agent stops: a tool it needs is not listed (and no fallback is), or the app did not do what it expected. */
-export class GiveUp extends Error {
-  constructor(
-    readonly reason: string,
-    readonly missingTool?: string
-  ) {
-    super(missingTool === undefined ? reason : `${reason} (missing ${missingTool})`)
+export class GiveUp extends Data.TaggedError("GiveUp")<{ readonly reason: string; readonly missingTool?: string }> {
+  override get message() {
+    return this.missingTool === undefined ? this.reason : `${this.reason} (missing ${this.missingTool})`
   }
 }
+
+/** Gives up (a typed failure): `return yield* giveUp(reason, missingTool)`. */
+export const giveUp = (reason: string, missingTool?: string): GiveUp => new GiveUp(missingTool === undefined ? { reason } : { reason, missingTool })
+
+/** A request to the server failed (a protocol error, the SDK's per-call timeout, the transport closed). */
+export class CallFailed extends Data.TaggedError("CallFailed")<{ readonly tool: string; readonly cause: unknown }> {
+  override get message() {
+    return this.cause instanceof Error ? this.cause.message : String(this.cause)
+  }
+}
+
+/** What an agent operation can fail with. */
+export type AgentError = GiveUp | CallFailed
+
+/** An agent operation, or a task's step or script: an Effect that gives up or fails a call in its error channel. */
+export type AgentEffect<A> = Effect.Effect<A, AgentError>
 
 /** One step of a task as the selection proxy scores it: the plain-words intent and the tool the step used. */
 export interface StepRecord {

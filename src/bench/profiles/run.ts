@@ -5,13 +5,12 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { setMaxListeners } from "node:events"
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Data, Duration, Effect, Schedule } from "effect"
 import { createServer, PROFILE_NAMES, PROFILES, type ProfileName, type StagewrightServer } from "../../index.js"
-import { Agent, GiveUp } from "./agent.js"
+import { type Agent, type AgentEffect, type GiveUp, giveUp, makeAgent } from "./agent.js"
 import { accountingOf } from "./accounting.js"
 import { unseenTargets } from "./observed.js"
 import { detectRetries, manifestBpe, responseByTool, type TaskResult, totalOf } from "./scoring.js"
@@ -147,28 +146,48 @@ const openSession = (variant: Variant, env: TaskEnv, plugins: ReadonlyArray<stri
   )
 
 /** A control agent's whole script (see Variant.controlKind). */
-const controlScript = async (agent: Agent, task: TaskDef, env: TaskEnv, kind: ControlKind): Promise<string | undefined> => {
-  await launchApp(agent, task.app, env)
-  if (kind === "idle") {
-    await agent.must("electron_close")
-    return undefined
-  }
-  if (kind === "wrong-route") {
-    if (task.wrongRoute === undefined) throw new GiveUp("this task names no route")
-    return task.wrongRoute(agent, env)
-  }
-  const nodes = await agent.settle()
-  if (kind === "claim") return /"([^"]+)"/.exec(task.statement)?.[1] ?? "Done"
-  // read-only: the status line, else the first text the window shows.
-  return nodes.find((n) => n.role === "status" && n.text !== "")?.text ?? nodes.find((n) => n.text !== "")?.text
-}
+const controlScript = (agent: Agent, task: TaskDef, env: TaskEnv, kind: ControlKind): AgentEffect<string | undefined> =>
+  Effect.gen(function* () {
+    yield* launchApp(agent, task.app, env)
+    if (kind === "idle") {
+      yield* agent.must("electron_close")
+      return undefined
+    }
+    if (kind === "wrong-route") {
+      if (task.wrongRoute === undefined) return yield* giveUp("this task names no route")
+      return yield* task.wrongRoute(agent, env)
+    }
+    const nodes = yield* agent.settle()
+    if (kind === "claim") return /"([^"]+)"/.exec(task.statement)?.[1] ?? "Done"
+    // read-only: the status line, else the first text the window shows.
+    return nodes.find((n) => n.role === "status" && n.text !== "")?.text ?? nodes.find((n) => n.text !== "")?.text
+  })
 
-interface Outcome {
+export interface Outcome {
   readonly answer?: string
   readonly gaveUp?: GiveUp
   readonly error?: string
   readonly timedOut: boolean
 }
+
+class TaskTimedOut extends Data.TaggedError("TaskTimedOut")<{ readonly ms: number }> {}
+
+/**
+ * Runs a task's script under the task's timeout: its answer, or how it ended (gave up, a failed call or a
+ * defect, timed out). The timeout interrupts the script, and with it the call in flight: the SDK aborts the
+ * request (the server is told to cancel it) and nothing of the script runs after.
+ */
+export const runScript = (script: AgentEffect<string | undefined>, timeoutMs: number): Effect.Effect<Outcome> =>
+  script.pipe(
+    Effect.map((answer): Outcome => ({ answer, timedOut: false })),
+    Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout: () => new TaskTimedOut({ ms: timeoutMs }) }),
+    Effect.catchTags({
+      TaskTimedOut: (t) => Effect.succeed<Outcome>({ timedOut: true, error: `timed out after ${t.ms} ms` }),
+      GiveUp: (gaveUp) => Effect.succeed<Outcome>({ gaveUp, timedOut: false }),
+      CallFailed: (failed) => Effect.succeed<Outcome>({ error: failed.message, timedOut: false })
+    }),
+    Effect.catchAllDefect((defect) => Effect.succeed<Outcome>({ error: defect instanceof Error ? defect.message : String(defect), timedOut: false }))
+  )
 
 /**
  * Before the session closes the app: the files the app writes in its data folder have not changed for
@@ -216,35 +235,15 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions, re
     const { agent, outcome, tools, instructions } = yield* Effect.scoped(
       Effect.gen(function* () {
         const session = yield* openSession(variant, env, task.plugins ?? [])
-        const controller = new AbortController()
-        setMaxListeners(1000, controller.signal)
-        const agent = new Agent(
-          session.client,
-          session.tools,
-          controller.signal,
-          options.callTimeoutMs,
-          `${task.statement} ${task.goal ?? ""}`,
-          session.instructions
-        )
-        const outcome: Outcome = yield* Effect.tryPromise({
-          try: async () => ({
-            answer: await (variant.control === true ? controlScript(agent, task, env, variant.controlKind ?? "idle") : task.run(agent, env)),
-            timedOut: false
-          }),
-          catch: (cause) => cause
-        }).pipe(
-          Effect.timeoutFail({ duration: Duration.millis(options.taskTimeoutMs), onTimeout: () => "timeout" as const }),
-          Effect.ensuring(Effect.sync(() => controller.abort())),
-          Effect.catchAll((cause) =>
-            Effect.succeed<Outcome>(
-              cause === "timeout"
-                ? { timedOut: true, error: `timed out after ${options.taskTimeoutMs} ms` }
-                : cause instanceof GiveUp
-                  ? { gaveUp: cause, timedOut: false }
-                  : { error: cause instanceof Error ? cause.message : String(cause), timedOut: false }
-            )
-          )
-        )
+        const agent = makeAgent({
+          client: session.client,
+          tools: session.tools,
+          perCallTimeoutMs: options.callTimeoutMs,
+          statement: `${task.statement} ${task.goal ?? ""}`,
+          instructions: session.instructions
+        })
+        const script = Effect.suspend(() => (variant.control === true ? controlScript(agent, task, env, variant.controlKind ?? "idle") : task.run(agent, env)))
+        const outcome = yield* runScript(script, options.taskTimeoutMs)
         yield* filesSettled(env.userData)
         return { agent, outcome, tools: session.tools, instructions: session.instructions }
       })
@@ -263,7 +262,7 @@ export const runTask = (task: TaskDef, variant: Variant, options: RunOptions, re
     // The control scripts launch with the operator's arguments only: the rule is for the agent's own choices.
     const unseen = unseenTargets(calls, `${task.statement} ${task.goal ?? ""}`)
     // Each tools/list the agent read after a switch is manifest it was shown too.
-    const manifest = manifestBpe(tools) + agent.relistedManifestBpe
+    const manifest = manifestBpe(tools) + agent.relistedManifestBpe()
     const responseBpe = calls.reduce((a, c) => a + c.responseBpe, 0)
     const requestBpe = calls.reduce((a, c) => a + c.requestBpe, 0)
     const detail =

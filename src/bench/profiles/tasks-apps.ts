@@ -6,7 +6,8 @@
  */
 import { readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { GiveUp } from "./agent.js"
+import { Effect } from "effect"
+import { giveUp } from "./agent.js"
 import { all, fail, pass, readJson, routeTaken, savedBoard, seedTasks } from "./checks.js"
 import { appFolder, chooseOption, launchAndLook, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
 import { resultWhenSet } from "./task-steps.js"
@@ -19,22 +20,23 @@ export const frameworkProfile: TaskDef = {
   goal: "A user fills in their profile in a React app (name, age, role), accepts the terms and saves it.",
   covers: "a controlled (React) form saved through IPC to a file",
   statement: `In the framework app, save the profile ${PROFILE.name}, age ${PROFILE.age}, role ${PROFILE.role}, terms accepted.`,
-  run: async (agent, env) => {
-    await launchAndLook(agent, "framework", env)
-    agent.step("type the name")
-    await agent.fill("textbox", "Name", PROFILE.name)
-    agent.step("type the age")
-    await agent.fill("spinbutton", "Age", PROFILE.age)
-    agent.step(`pick ${PROFILE.role} in the Role list`)
-    await chooseOption(agent, ["combobox", "Role"], PROFILE.role, "Role")
-    agent.step("tick I accept the terms")
-    await setChecked(agent, ["checkbox", "I accept the terms"], true, false)
-    agent.step("press Save")
-    await agent.click("button", "Save")
-    agent.step("wait until the app says the profile was saved")
-    await agent.waitText(`Saved profile for ${PROFILE.name}`)
-    return undefined
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchAndLook(agent, "framework", env)
+      agent.step("type the name")
+      yield* agent.fill("textbox", "Name", PROFILE.name)
+      agent.step("type the age")
+      yield* agent.fill("spinbutton", "Age", PROFILE.age)
+      agent.step(`pick ${PROFILE.role} in the Role list`)
+      yield* chooseOption(agent, ["combobox", "Role"], PROFILE.role, "Role")
+      agent.step("tick I accept the terms")
+      yield* setChecked(agent, ["checkbox", "I accept the terms"], true, false)
+      agent.step("press Save")
+      yield* agent.click("button", "Save")
+      agent.step("wait until the app says the profile was saved")
+      yield* agent.waitText(`Saved profile for ${PROFILE.name}`)
+      return undefined
+    }),
   check: async (env) => {
     const saved = readJson(join(env.userData, "profile.json")) as { name?: string; age?: number; role?: string; terms?: boolean } | undefined
     return saved?.name === PROFILE.name && saved.age === Number(PROFILE.age) && saved.role === PROFILE.role.toLowerCase() && saved.terms === true
@@ -49,18 +51,19 @@ export const viewsSection: TaskDef = {
   goal: "A user picks Calendar in the sidebar of a window made of two views and reads the first entry the content pane then shows.",
   covers: "one window of two WebContentsViews (act in one, read the other)",
   statement: "In the views app, choose Calendar in the sidebar and report the first item of the content pane.",
-  run: async (agent, env) => {
-    await launchAndLook(agent, "views", env)
-    agent.step("go to the sidebar view")
-    await agent.switchTo("Sidebar")
-    agent.step("press Calendar in the sidebar")
-    await agent.click("button", "Calendar")
-    agent.step("go to the content pane, now titled Calendar")
-    await agent.switchTo("Calendar")
-    agent.step("read the items the content pane lists")
-    const items = await agent.findAll("listitem")
-    return items[0]?.text || items[0]?.name
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchAndLook(agent, "views", env)
+      agent.step("go to the sidebar view")
+      yield* agent.switchTo("Sidebar")
+      agent.step("press Calendar in the sidebar")
+      yield* agent.click("button", "Calendar")
+      agent.step("go to the content pane, now titled Calendar")
+      yield* agent.switchTo("Calendar")
+      agent.step("read the items the content pane lists")
+      const items = yield* agent.findAll("listitem")
+      return items[0]?.text || items[0]?.name
+    }),
   check: async (env, answer) => {
     const source = readFileSync(join(appFolder(env.repoRoot, "views"), "main.js"), "utf8")
     const first = /calendar: \{[^}]*items: \['([^']*)'/.exec(source)?.[1]
@@ -76,14 +79,15 @@ export const schemeDownload: TaskDef = {
   goal: "A user downloads the CSV export of an app served from its own app:// scheme and finds it in their downloads folder.",
   covers: "a download saved by the app (will-download) from a custom protocol",
   statement: "In the scheme app, download the export and report what the page says.",
-  run: async (agent, env) => {
-    await launchAndLook(agent, "scheme", env)
-    agent.step("press the Download export link")
-    await agent.click("button", "Download export")
-    agent.step("wait until the page says the file was saved")
-    await agent.waitText("Saved export.csv")
-    return undefined
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchAndLook(agent, "scheme", env)
+      agent.step("press the Download export link")
+      yield* agent.click("button", "Download export")
+      agent.step("wait until the page says the file was saved")
+      yield* agent.waitText("Saved export.csv")
+      return undefined
+    }),
   check: async (env) => {
     const file = join(env.filesDir, "export.csv")
     try {
@@ -104,15 +108,16 @@ export const offlineQuote: TaskDef = {
   goal: "With the network down, a user asks for a quote and gets a failure message instead of a spinner that never ends.",
   covers: "a network failure state (network plugin: offline)",
   statement: "Take the app offline, press Load quote and report what the Quote line says.",
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    agent.step("cut the app off from the network")
-    await agent.must(agent.pick("electron_network_offline"), { offline: true })
-    agent.step("press Load quote")
-    await agent.click("button", "Load quote")
-    agent.step("read the Quote line of the Diagnostics panel once it shows an outcome")
-    return resultWhenSet(agent, "Diagnostics", "Quote")
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      agent.step("cut the app off from the network")
+      yield* agent.must(yield* agent.pick("electron_network_offline"), { offline: true })
+      agent.step("press Load quote")
+      yield* agent.click("button", "Load quote")
+      agent.step("read the Quote line of the Diagnostics panel once it shows an outcome")
+      return yield* resultWhenSet(agent, "Diagnostics", "Quote")
+    }),
   check: async (_env, answer) =>
     answer?.startsWith("Quote failed") === true && !/HTTP \d/.test(answer) ? pass("a network failure, shown") : fail(`answer ${JSON.stringify(answer)}`)
 }
@@ -126,19 +131,20 @@ export const saveErrorIpc: TaskDef = {
   goal: "When the app cannot save (its disk is full), a user who adds a task is told so rather than losing it silently.",
   covers: "an error state forced through IPC (ipc plugin: a failing channel)",
   statement: `Make the app's save channel (tasks:save) fail with "disk full", add the task "${UNSAVED}" and report the status line.`,
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    agent.step("make saving fail as if the disk were full")
-    await agent.must(agent.pick("electron_ipc_mock"), { channel: "tasks:save", error: "disk full" })
-    agent.step("type the new task's title")
-    await agent.fill("textbox", "Title", UNSAVED)
-    agent.step("press the Add task button")
-    await agent.click("button", "Add task")
-    agent.step("wait until the app says it could not save")
-    await agent.waitText("Could not save")
-    agent.step("read the status message")
-    return statusText(agent)
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      agent.step("make saving fail as if the disk were full")
+      yield* agent.must(yield* agent.pick("electron_ipc_mock"), { channel: "tasks:save", error: "disk full" })
+      agent.step("type the new task's title")
+      yield* agent.fill("textbox", "Title", UNSAVED)
+      agent.step("press the Add task button")
+      yield* agent.click("button", "Add task")
+      agent.step("wait until the app says it could not save")
+      yield* agent.waitText("Could not save")
+      agent.step("read the status message")
+      return yield* statusText(agent)
+    }),
   check: async (env, answer) =>
     all(
       savedBoard(env.userData)?.tasks.some((t) => t.title === UNSAVED) !== true ? pass("nothing saved") : fail("the task was saved"),
@@ -156,14 +162,15 @@ export const a11yAudit: TaskDef = {
   goal: "An accessibility reviewer lists the problems a screen-reader or low-vision user would hit on a page.",
   covers: "an accessibility audit (a11y plugin)",
   statement: "Audit the a11y app's page and report the rules it breaks.",
-  run: async (agent, env) => {
-    await launchAndLook(agent, "a11y", env)
-    agent.step("check the page for accessibility problems")
-    const out = await agent.must(agent.pick("electron_a11y_audit"))
-    const rules = [...out.matchAll(/^(?:critical|serious|moderate|minor) ([a-z0-9-]+):/gm)].map((m) => m[1] ?? "")
-    if (rules.length === 0) throw new GiveUp("the audit names no rule")
-    return [...new Set(rules)].sort().join(",")
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchAndLook(agent, "a11y", env)
+      agent.step("check the page for accessibility problems")
+      const out = yield* agent.must(yield* agent.pick("electron_a11y_audit"))
+      const rules = [...out.matchAll(/^(?:critical|serious|moderate|minor) ([a-z0-9-]+):/gm)].map((m) => m[1] ?? "")
+      if (rules.length === 0) return yield* giveUp("the audit names no rule")
+      return [...new Set(rules)].sort().join(",")
+    }),
   check: async (_env, answer) =>
     answer === PLANTED_RULES.join(",")
       ? pass("the planted problems, and no others")
@@ -177,20 +184,21 @@ export const notificationClick: TaskDef = {
   goal: "A user gets a desktop notification saying how many tasks are open and clicks it to come back to the app.",
   covers: "a notification shown, read and clicked (native plugin)",
   statement: "Press Notify, report the notification's text and click it.",
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    agent.step("press Notify")
-    await agent.click("button", "Notify")
-    agent.step("wait until the app says it showed a notification")
-    await agent.waitText("Notification shown")
-    agent.step("see the notifications the app showed")
-    const listed = await agent.must(agent.pick("electron_native_notifications"))
-    const m = /^#(\d+) \S+ "Tasks": (.*)$/m.exec(listed)
-    if (m === null) throw new GiveUp("no notification from Tasks")
-    agent.step("click the notification")
-    await agent.must("electron_native_notifications", { click: Number(m[1]) })
-    return m[2]
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      agent.step("press Notify")
+      yield* agent.click("button", "Notify")
+      agent.step("wait until the app says it showed a notification")
+      yield* agent.waitText("Notification shown")
+      agent.step("see the notifications the app showed")
+      const listed = yield* agent.must(yield* agent.pick("electron_native_notifications"))
+      const m = /^#(\d+) \S+ "Tasks": (.*)$/m.exec(listed)
+      if (m === null) return yield* giveUp("no notification from Tasks")
+      agent.step("click the notification")
+      yield* agent.must("electron_native_notifications", { click: Number(m[1]) })
+      return m[2]
+    }),
   check: async (env, answer) => {
     const open = seedTasks().filter((t) => !t.done).length
     return all(
@@ -198,12 +206,13 @@ export const notificationClick: TaskDef = {
       routeTaken(env.userData, "notification-click", undefined, "the notification was clicked")
     )
   },
-  wrongRoute: async (agent) => {
-    await agent.settle()
-    await agent.click("button", "Notify")
-    const listed = await agent.must("electron_native_notifications")
-    return /^#\d+ \S+ "Tasks": (.*)$/m.exec(listed)?.[1]
-  }
+  wrongRoute: (agent) =>
+    Effect.gen(function* () {
+      yield* agent.settle()
+      yield* agent.click("button", "Notify")
+      const listed = yield* agent.must("electron_native_notifications")
+      return /^#\d+ \S+ "Tasks": (.*)$/m.exec(listed)?.[1]
+    })
 }
 
 const TRAY_TASK = "Call the bank"
@@ -215,37 +224,39 @@ export const trayNewTask: TaskDef = {
   goal: "From the tray icon's menu, a user starts a new task and adds it.",
   covers: "a tray menu item (native plugin)",
   statement: `Choose New Task in the tray menu, then add the task "${TRAY_TASK}".`,
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    agent.step("open the tray icon's menu")
-    const menu = await agent.must(agent.pick("electron_native_tray"))
-    const id = /New Task \[id=([^\],]+)/.exec(menu)?.[1]
-    if (id === undefined) throw new GiveUp("no New Task in the tray menu")
-    agent.step("choose New Task in the tray menu")
-    await agent.must("electron_native_tray", { id })
-    agent.step("wait until the app is ready for a new task")
-    await agent.waitText("Ready for a new task")
-    // The tray shows and focuses the window, then the page focuses Title: the focus can land after the
-    // notice, so the title goes into the field by name rather than wherever the focus is.
-    agent.step("type the title into the new task's Title")
-    await agent.act(agent.pick("electron_type"), [["textbox", "Title"]], ([target]) => ({ target, text: TRAY_TASK }))
-    agent.step("press the Add task button")
-    await agent.click("button", "Add task")
-    agent.step("wait until the app says the task was added")
-    await agent.waitText(`Added "${TRAY_TASK}"`)
-    return undefined
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      agent.step("open the tray icon's menu")
+      const menu = yield* agent.must(yield* agent.pick("electron_native_tray"))
+      const id = /New Task \[id=([^\],]+)/.exec(menu)?.[1]
+      if (id === undefined) return yield* giveUp("no New Task in the tray menu")
+      agent.step("choose New Task in the tray menu")
+      yield* agent.must("electron_native_tray", { id })
+      agent.step("wait until the app is ready for a new task")
+      yield* agent.waitText("Ready for a new task")
+      // The tray shows and focuses the window, then the page focuses Title: the focus can land after the
+      // notice, so the title goes into the field by name rather than wherever the focus is.
+      agent.step("type the title into the new task's Title")
+      yield* agent.act(yield* agent.pick("electron_type"), [["textbox", "Title"]], ([target]) => ({ target, text: TRAY_TASK }))
+      agent.step("press the Add task button")
+      yield* agent.click("button", "Add task")
+      agent.step("wait until the app says the task was added")
+      yield* agent.waitText(`Added "${TRAY_TASK}"`)
+      return undefined
+    }),
   check: async (env) =>
     all(
       savedBoard(env.userData)?.tasks[0]?.title === TRAY_TASK ? pass("added at the top and saved") : fail("not saved"),
       routeTaken(env.userData, "tray", "tray-new-task", "New Task was chosen in the tray menu")
     ),
-  wrongRoute: async (agent) => {
-    await agent.settle()
-    await agent.fill("textbox", "Title", TRAY_TASK)
-    await agent.click("button", "Add task")
-    return undefined
-  }
+  wrongRoute: (agent) =>
+    Effect.gen(function* () {
+      yield* agent.settle()
+      yield* agent.fill("textbox", "Title", TRAY_TASK)
+      yield* agent.click("button", "Add task")
+      return undefined
+    })
 }
 
 export const APP_TASKS: ReadonlyArray<TaskDef> = [frameworkProfile, viewsSection, schemeDownload]

@@ -1,6 +1,7 @@
 /** Tasks on the tasks app's main window: forms, search, edit and relaunch, web dialogs, keyboard, late UI. */
 
-import { Agent, GiveUp } from "./agent.js"
+import { Effect } from "effect"
+import { type Agent, giveUp } from "./agent.js"
 import { activityOf, all, fail, pass, savedBoard, seedTasks, titlesAfterRelaunch } from "./checks.js"
 import { chooseOption, launchTasks, relaunchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
 import { answerDialog, dialogIn, overrideSeenDialog } from "./task-steps.js"
@@ -13,39 +14,40 @@ export const formSubmit: TaskDef = {
   goal: "A user adds a fully described task (notes, priority, urgency, category) and sees the app confirm it.",
   covers: "fill and submit a form and check the app's acknowledgement",
   statement: `Add the task "${NEW_TASK.title}" (notes "${NEW_TASK.notes}", priority High, urgent, category Home) and report the acknowledgement.`,
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    const title = ["textbox", "Title"] as const
-    const notes = ["textbox", "Notes"] as const
-    agent.step("enter the title, notes, priority, urgency and category of the new task")
-    if (agent.has("electron_fill_form")) {
-      await agent.act("electron_fill_form", [title, notes, ["combobox", "Priority"], ["checkbox", "Urgent"], ["radio", "Home"]], (refs) => ({
-        fields: [
-          { target: refs[0], value: NEW_TASK.title },
-          { target: refs[1], value: NEW_TASK.notes },
-          { target: refs[2], value: NEW_TASK.priority },
-          { target: refs[3], value: true },
-          { target: refs[4], value: true }
-        ]
-      }))
-    } else {
-      await agent.fill(...title, NEW_TASK.title)
-      agent.step("type the notes of the task")
-      await agent.fill(...notes, NEW_TASK.notes)
-      agent.step("pick High in the priority list")
-      await chooseOption(agent, ["combobox", "Priority"], NEW_TASK.priority, "Priority")
-      agent.step("tick the Urgent box")
-      await setChecked(agent, ["checkbox", "Urgent"], true, false)
-      agent.step("choose the Home category")
-      await setChecked(agent, ["radio", "Home"], true, false)
-    }
-    agent.step("press the Add task button")
-    await agent.click("button", "Add task")
-    agent.step("wait until the app says the task was added")
-    await agent.waitText(`Added "${NEW_TASK.title}"`)
-    agent.step("read the status message")
-    return statusText(agent)
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      const title = ["textbox", "Title"] as const
+      const notes = ["textbox", "Notes"] as const
+      agent.step("enter the title, notes, priority, urgency and category of the new task")
+      if (agent.has("electron_fill_form")) {
+        yield* agent.act("electron_fill_form", [title, notes, ["combobox", "Priority"], ["checkbox", "Urgent"], ["radio", "Home"]], (refs) => ({
+          fields: [
+            { target: refs[0], value: NEW_TASK.title },
+            { target: refs[1], value: NEW_TASK.notes },
+            { target: refs[2], value: NEW_TASK.priority },
+            { target: refs[3], value: true },
+            { target: refs[4], value: true }
+          ]
+        }))
+      } else {
+        yield* agent.fill(...title, NEW_TASK.title)
+        agent.step("type the notes of the task")
+        yield* agent.fill(...notes, NEW_TASK.notes)
+        agent.step("pick High in the priority list")
+        yield* chooseOption(agent, ["combobox", "Priority"], NEW_TASK.priority, "Priority")
+        agent.step("tick the Urgent box")
+        yield* setChecked(agent, ["checkbox", "Urgent"], true, false)
+        agent.step("choose the Home category")
+        yield* setChecked(agent, ["radio", "Home"], true, false)
+      }
+      agent.step("press the Add task button")
+      yield* agent.click("button", "Add task")
+      agent.step("wait until the app says the task was added")
+      yield* agent.waitText(`Added "${NEW_TASK.title}"`)
+      agent.step("read the status message")
+      return yield* statusText(agent)
+    }),
   check: async (env, answer) => {
     const t = savedBoard(env.userData)?.tasks.find((x) => x.title === NEW_TASK.title)
     if (t === undefined) return fail("tasks.json has no such task")
@@ -64,17 +66,18 @@ export const validationMessage: TaskDef = {
   goal: "A user forgets the title and wants to know what the form says is wrong.",
   covers: "a validation message",
   statement: "Submit the add-task form with an empty title and report the validation message under Title.",
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    agent.step("press Add task without typing a title")
-    await agent.click("button", "Add task")
-    agent.step("look at the add-task form to read the message under Title")
-    const nodes = await agent.snapshotOf("form", "Add a task")
-    const i = nodes.findIndex((n) => n.role === "textbox" && n.name === "Title")
-    const message = nodes.slice(i + 1).find((n) => n.role === "paragraph" && n.text !== "")?.text
-    if (i < 0 || message === undefined) throw new GiveUp("no message under Title")
-    return message
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      agent.step("press Add task without typing a title")
+      yield* agent.click("button", "Add task")
+      agent.step("look at the add-task form to read the message under Title")
+      const nodes = yield* agent.snapshotOf("form", "Add a task")
+      const i = nodes.findIndex((n) => n.role === "textbox" && n.name === "Title")
+      const message = nodes.slice(i + 1).find((n) => n.role === "paragraph" && n.text !== "")?.text
+      if (i < 0 || message === undefined) return yield* giveUp("no message under Title")
+      return message
+    }),
   check: async (env, answer) =>
     all(
       answer === "Title is required" ? pass("message read") : fail(`answer ${JSON.stringify(answer)}`),
@@ -90,20 +93,21 @@ export const searchRead: TaskDef = {
   goal: "A user searches for the insurance task and reads its notes.",
   covers: "search and read a result",
   statement: `Search the tasks for "${QUERY}" and report the notes of the task found.`,
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    agent.step(`type ${QUERY} into the search box`)
-    await agent.fill("searchbox", "Search tasks", QUERY)
-    agent.step("wait until the list shows one result")
-    await agent.waitText("Showing 1 of")
-    agent.step("look at the task list to read the result's notes")
-    const nodes = await agent.snapshotOf("list", "Task list")
-    const items = nodes.filter((n) => n.role === "listitem")
-    if (items.length !== 1) throw new GiveUp(`${items.length} results`)
-    // title, meta, notes: the notes are the last plain text of the row.
-    const texts = nodes.filter((n) => n.role === "generic" && n.text !== "" && !n.attrs.includes("aria-hidden"))
-    return texts[texts.length - 1]?.text
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      agent.step(`type ${QUERY} into the search box`)
+      yield* agent.fill("searchbox", "Search tasks", QUERY)
+      agent.step("wait until the list shows one result")
+      yield* agent.waitText("Showing 1 of")
+      agent.step("look at the task list to read the result's notes")
+      const nodes = yield* agent.snapshotOf("list", "Task list")
+      const items = nodes.filter((n) => n.role === "listitem")
+      if (items.length !== 1) return yield* giveUp(`${items.length} results`)
+      // title, meta, notes: the notes are the last plain text of the row.
+      const texts = nodes.filter((n) => n.role === "generic" && n.text !== "" && !n.attrs.includes("aria-hidden"))
+      return texts[texts.length - 1]?.text
+    }),
   check: async (_env, answer) => {
     const hits = seedTasks().filter((t) => `${t.title} ${t.notes}`.toLowerCase().includes(QUERY))
     return hits.length === 1 && answer === hits[0]?.notes
@@ -121,24 +125,25 @@ export const editPersist: TaskDef = {
   goal: "A user renames a task and expects the new name to be there the next time they open the app.",
   covers: "edit and persist, then relaunch and check",
   statement: `Rename the task "${OLD}" to "${NEW}", restart the app and confirm the new title is still there.`,
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    agent.step("open the task's editor with its Edit button")
-    await agent.click("button", `Edit ${OLD}`)
-    agent.step("replace the task's title")
-    await agent.fill("textbox", "Task title", NEW)
-    agent.step("press Save")
-    await agent.click("button", "Save")
-    agent.step("wait until the app says the change was saved")
-    await agent.waitText(`Saved changes to "${NEW}"`)
-    agent.step("quit the app")
-    await agent.must("electron_close")
-    await launchTasks(agent, env)
-    agent.step("look for the renamed task in the list")
-    const found = await agent.findAll("checkbox", `Done: ${NEW}`)
-    if (found.length !== 1) throw new GiveUp("the new title is not there after the restart")
-    return found[0]?.name
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      agent.step("open the task's editor with its Edit button")
+      yield* agent.click("button", `Edit ${OLD}`)
+      agent.step("replace the task's title")
+      yield* agent.fill("textbox", "Task title", NEW)
+      agent.step("press Save")
+      yield* agent.click("button", "Save")
+      agent.step("wait until the app says the change was saved")
+      yield* agent.waitText(`Saved changes to "${NEW}"`)
+      agent.step("quit the app")
+      yield* agent.must("electron_close")
+      yield* launchTasks(agent, env)
+      agent.step("look for the renamed task in the list")
+      const found = yield* agent.findAll("checkbox", `Done: ${NEW}`)
+      if (found.length !== 1) return yield* giveUp("the new title is not there after the restart")
+      return found[0]?.name
+    }),
   check: async (env) => {
     const titles = savedBoard(env.userData)?.tasks.map((t) => t.title) ?? []
     const saved = titles.includes(NEW) && !titles.includes(OLD)
@@ -158,25 +163,29 @@ export const confirmDelete: TaskDef = {
   goal: "A user deletes a task and confirms when the app asks whether they are sure.",
   covers: "a confirm() web dialog",
   statement: `Delete the task "${DOOMED}" (the app asks for confirmation: confirm it).`,
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    const press = async () => {
-      agent.step("press the task's Delete button")
-      return agent.click("button", `Delete ${DOOMED}`)
-    }
-    let out = await press()
-    agent.step("say yes to the are-you-sure question")
-    const seen = dialogIn(out)
-    if (seen !== undefined && !(await answerDialog(agent, out, true))) {
-      out = await overrideSeenDialog(agent, seen, [true], async (prepare) => {
-        await relaunchTasks(agent, env)
-        await prepare()
-        return press()
-      })
-    }
-    agent.step("read the status message")
-    return statusText(agent)
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      const press = () =>
+        Effect.gen(function* () {
+          agent.step("press the task's Delete button")
+          return yield* agent.click("button", `Delete ${DOOMED}`)
+        })
+      let out = yield* press()
+      agent.step("say yes to the are-you-sure question")
+      const seen = dialogIn(out)
+      if (seen !== undefined && !(yield* answerDialog(agent, out, true))) {
+        out = yield* overrideSeenDialog(agent, seen, [true], (prepare) =>
+          Effect.gen(function* () {
+            yield* relaunchTasks(agent, env)
+            yield* prepare
+            return yield* press()
+          })
+        )
+      }
+      agent.step("read the status message")
+      return yield* statusText(agent)
+    }),
   check: async (env) => {
     const board = savedBoard(env.userData)
     if (board === undefined) return fail("nothing saved")
@@ -196,33 +205,37 @@ export const promptRename: TaskDef = {
   // the app shows its own inline rename form, the path real users take. A dialog is answered only if one opens.
   covers: "an app's inline rename form (Electron has no prompt())",
   statement: `Rename the board to "${BOARD}" with Rename board.`,
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    const press = async () => {
-      agent.step("press Rename board")
-      return agent.click("button", "Rename board")
-    }
-    const out = await press()
-    const seen = dialogIn(out)
-    if (seen !== undefined) {
-      agent.step("type the new name into the box that pops up and press OK")
-      if (!(await answerDialog(agent, out, true, BOARD))) {
-        await overrideSeenDialog(agent, seen, [BOARD], async (prepare) => {
-          await relaunchTasks(agent, env)
-          await prepare()
-          return press()
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      const press = () =>
+        Effect.gen(function* () {
+          agent.step("press Rename board")
+          return yield* agent.click("button", "Rename board")
         })
+      const out = yield* press()
+      const seen = dialogIn(out)
+      if (seen !== undefined) {
+        agent.step("type the new name into the box that pops up and press OK")
+        if (!(yield* answerDialog(agent, out, true, BOARD))) {
+          yield* overrideSeenDialog(agent, seen, [BOARD], (prepare) =>
+            Effect.gen(function* () {
+              yield* relaunchTasks(agent, env)
+              yield* prepare
+              return yield* press()
+            })
+          )
+        }
+      } else {
+        // Electron has no prompt(): the app shows its own rename form instead (a textbox and a button).
+        agent.step("type the new name into the board's rename form")
+        yield* agent.fill("textbox", /board name/i, BOARD)
+        agent.step("confirm the new name")
+        yield* agent.click("button", /^(?:Save name|Save|Rename|OK)$/)
       }
-    } else {
-      // Electron has no prompt(): the app shows its own rename form instead (a textbox and a button).
-      agent.step("type the new name into the board's rename form")
-      await agent.fill("textbox", /board name/i, BOARD)
-      agent.step("confirm the new name")
-      await agent.click("button", /^(?:Save name|Save|Rename|OK)$/)
-    }
-    agent.step("read the status message")
-    return statusText(agent)
-  },
+      agent.step("read the status message")
+      return yield* statusText(agent)
+    }),
   check: async (env) => {
     const name = savedBoard(env.userData)?.board.name
     return name === BOARD ? pass("board renamed and saved") : fail(`board name ${JSON.stringify(name)}`)
@@ -237,17 +250,18 @@ export const keyboardOnly: TaskDef = {
   goal: "A user who does not use the mouse adds a task by typing its title and pressing Enter.",
   covers: "keyboard-only operation",
   statement: `Using only the keyboard, add the task "${TYPED}": type it into Title and press Enter.`,
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    const title = ["textbox", "Title"] as const
-    agent.step("type the title letter by letter")
-    await agent.act(agent.pick("electron_type"), [title], ([target]) => ({ target, text: TYPED }))
-    agent.step("hit Enter to submit")
-    await agent.act(agent.pick("electron_press_key"), [title], ([target]) => ({ key: "Enter", target }))
-    agent.step("wait until the app says the task was added")
-    await agent.waitText(`Added "${TYPED}"`)
-    return statusText(agent)
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      const title = ["textbox", "Title"] as const
+      agent.step("type the title letter by letter")
+      yield* agent.act(yield* agent.pick("electron_type"), [title], ([target]) => ({ target, text: TYPED }))
+      agent.step("hit Enter to submit")
+      yield* agent.act(yield* agent.pick("electron_press_key"), [title], ([target]) => ({ key: "Enter", target }))
+      agent.step("wait until the app says the task was added")
+      yield* agent.waitText(`Added "${TYPED}"`)
+      return yield* statusText(agent)
+    }),
   check: async (env) => {
     const submits = activityOf(env.userData).filter((a) => a.kind === "page:submit-task")
     return all(
@@ -257,12 +271,13 @@ export const keyboardOnly: TaskDef = {
         : fail(`the app's log says the form was submitted by ${submits.map((a) => a.detail).join(", ") || "nothing"}`)
     )
   },
-  wrongRoute: async (agent) => {
-    await agent.settle()
-    await agent.fill("textbox", "Title", TYPED)
-    await agent.click("button", "Add task")
-    return statusText(agent)
-  }
+  wrongRoute: (agent) =>
+    Effect.gen(function* () {
+      yield* agent.settle()
+      yield* agent.fill("textbox", "Title", TYPED)
+      yield* agent.click("button", "Add task")
+      return yield* statusText(agent)
+    })
 }
 
 export const lateSection: TaskDef = {
@@ -271,14 +286,15 @@ export const lateSection: TaskDef = {
   goal: "A user waits for the recommendations that load a moment after the board and reads the first one.",
   covers: "a late-loading section",
   statement: "Wait for the Recommendations section and report its first recommendation.",
-  run: async (agent, env) => {
-    await launchTasks(agent, env)
-    agent.step("wait for the Recommendations section to show up")
-    await agent.waitText("Recommendations")
-    agent.step("read the items of the Recommendations section")
-    const first = (await agent.snapshotOf("region", "Recommendations")).find((n) => n.role === "listitem")
-    return first?.text
-  },
+  run: (agent, env) =>
+    Effect.gen(function* () {
+      yield* launchTasks(agent, env)
+      agent.step("wait for the Recommendations section to show up")
+      yield* agent.waitText("Recommendations")
+      agent.step("read the items of the Recommendations section")
+      const first = (yield* agent.snapshotOf("region", "Recommendations")).find((n) => n.role === "listitem")
+      return first?.text
+    }),
   check: async (_env, answer) => (answer === "Review overdue tasks first" ? pass("read") : fail(`answer ${JSON.stringify(answer)}`))
 }
 

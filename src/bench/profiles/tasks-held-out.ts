@@ -5,13 +5,16 @@
  * tasks-held-out-2.ts. The tasks are kept as they were: each uses only the agent's generic steps (it looks,
  * then acts on what it saw) and a check that reads the app's files or its activity log.
  */
-import { type Agent, GiveUp } from "./agent.js"
+import { Effect } from "effect"
+import { type Agent, type AgentEffect, giveUp } from "./agent.js"
 import { activityOf, all, fail, pass, routeTaken, savedBoard, savedSettings, seedTasks } from "./checks.js"
 import { chooseOption, launchAndLook, launchTasks, setChecked, statusText, type TaskDef } from "./task-kit.js"
 import { answerDialog, clickMenu, dialogIn } from "./task-steps.js"
 
-const countLine = async (agent: Agent): Promise<string | undefined> =>
-  (await agent.snapshotOf("region", "Tasks")).find((n) => n.role === "paragraph" && n.text.startsWith("Showing"))?.text
+const countLine = (agent: Agent): AgentEffect<string | undefined> =>
+  Effect.gen(function* () {
+    return (yield* agent.snapshotOf("region", "Tasks")).find((n) => n.role === "paragraph" && n.text.startsWith("Showing"))?.text
+  })
 
 /** Formerly marked held out; seen while descriptions were tuned on 2026-12-02, so tuned now (no heldOut flag). */
 const formerlyHeldOut = (t: Omit<TaskDef, "heldOut">): TaskDef => t
@@ -26,13 +29,14 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     goal: "A user wants to see only what is still open and how many that is.",
     covers: "a filter select, then a count read",
     statement: "Show only open tasks and report the count line.",
-    run: async (agent, env) => {
-      await launchTasks(agent, env)
-      agent.step("choose Open in the Show list")
-      await chooseOption(agent, ["combobox", "Show"], "Open", "Show")
-      agent.step("read the line that counts the tasks shown")
-      return countLine(agent)
-    },
+    run: (agent, env) =>
+      Effect.gen(function* () {
+        yield* launchTasks(agent, env)
+        agent.step("choose Open in the Show list")
+        yield* chooseOption(agent, ["combobox", "Show"], "Open", "Show")
+        agent.step("read the line that counts the tasks shown")
+        return yield* countLine(agent)
+      }),
     check: async (_env, answer) => {
       const seed = seedTasks()
       const open = seed.filter((t) => !t.done).length
@@ -46,18 +50,19 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     goal: "A user files a low-priority work chore.",
     covers: "a form with a select and a radio",
     statement: `Add the task "${LOW}" with priority Low in the Work category.`,
-    run: async (agent, env) => {
-      await launchTasks(agent, env)
-      agent.step("type the title of the new task")
-      await agent.fill("textbox", "Title", LOW)
-      agent.step("pick Low in the priority list")
-      await chooseOption(agent, ["combobox", "Priority"], "Low", "Priority")
-      agent.step("choose the Work category")
-      await setChecked(agent, ["radio", "Work"], true, false)
-      agent.step("press the Add task button")
-      await agent.click("button", "Add task")
-      return statusText(agent)
-    },
+    run: (agent, env) =>
+      Effect.gen(function* () {
+        yield* launchTasks(agent, env)
+        agent.step("type the title of the new task")
+        yield* agent.fill("textbox", "Title", LOW)
+        agent.step("pick Low in the priority list")
+        yield* chooseOption(agent, ["combobox", "Priority"], "Low", "Priority")
+        agent.step("choose the Work category")
+        yield* setChecked(agent, ["radio", "Work"], true, false)
+        agent.step("press the Add task button")
+        yield* agent.click("button", "Add task")
+        return yield* statusText(agent)
+      }),
     check: async (env) => {
       const t = savedBoard(env.userData)?.tasks.find((x) => x.title === LOW)
       return t?.priority === "low" && t.category === "work" ? pass("saved as low, work") : fail(`saved as ${JSON.stringify(t)}`)
@@ -70,15 +75,16 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     goal: "A user ticked a task done by mistake and wants it open again.",
     covers: "unticking a done task",
     statement: 'Mark "Water the plants" as not done.',
-    run: async (agent, env) => {
-      await launchTasks(agent, env)
-      agent.step("see whether the task is ticked")
-      const box = (await agent.findAll("checkbox", /Water the plants/))[0]
-      if (box === undefined) throw new GiveUp("no such task")
-      agent.step("untick the task")
-      await setChecked(agent, ["checkbox", /Water the plants/], false, box.attrs.includes("checked"))
-      return undefined
-    },
+    run: (agent, env) =>
+      Effect.gen(function* () {
+        yield* launchTasks(agent, env)
+        agent.step("see whether the task is ticked")
+        const box = (yield* agent.findAll("checkbox", /Water the plants/))[0]
+        if (box === undefined) return yield* giveUp("no such task")
+        agent.step("untick the task")
+        yield* setChecked(agent, ["checkbox", /Water the plants/], false, box.attrs.includes("checked"))
+        return undefined
+      }),
     check: async (env) =>
       savedBoard(env.userData)?.tasks.find((t) => t.title === "Water the plants")?.done === false ? pass("open again, saved") : fail("not saved as open")
   }),
@@ -89,20 +95,21 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     goal: "A user pulls a task to the top of the list from its right-click menu.",
     covers: "a context-menu item that reorders",
     statement: 'Right-click "Schedule car service" and choose Move to top.',
-    run: async (agent, env) => {
-      await launchTasks(agent, env)
-      agent.step("right-click the task")
-      await agent.act("electron_click", [["checkbox", /Schedule car service/]], ([target]) => ({ target, button: "right" }))
-      agent.step("choose Move to top in the menu that popped up")
-      if (agent.has("electron_menu_click")) {
-        await agent.must("electron_menu_click", { path: ["Move to top"] })
+    run: (agent, env) =>
+      Effect.gen(function* () {
+        yield* launchTasks(agent, env)
+        agent.step("right-click the task")
+        yield* agent.act("electron_click", [["checkbox", /Schedule car service/]], ([target]) => ({ target, button: "right" }))
+        agent.step("choose Move to top in the menu that popped up")
+        if (agent.has("electron_menu_click")) {
+          yield* agent.must("electron_menu_click", { path: ["Move to top"] })
+          return undefined
+        }
+        const row = (yield* agent.snapshot()).find((n) => /^menuitem/.test(n.role) && n.name === "Move to top" && n.ref !== undefined)
+        if (row?.ref === undefined) return yield* giveUp("cannot click a context menu item", "electron_menu_click")
+        yield* agent.must("electron_click", { target: row.ref })
         return undefined
-      }
-      const row = (await agent.snapshot()).find((n) => /^menuitem/.test(n.role) && n.name === "Move to top" && n.ref !== undefined)
-      if (row?.ref === undefined) throw new GiveUp("cannot click a context menu item", "electron_menu_click")
-      await agent.must("electron_click", { target: row.ref })
-      return undefined
-    },
+      }),
     check: async (env) =>
       all(
         savedBoard(env.userData)?.tasks[0]?.title === "Schedule car service"
@@ -118,16 +125,17 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     goal: "A user starts a task from File > New Task in the menu bar and adds it.",
     covers: "an application-menu command, then a form",
     statement: 'Choose File > New Task in the menu, then add the task "Renew gym membership".',
-    run: async (agent, env) => {
-      await launchTasks(agent, env)
-      agent.step("choose File > New Task in the menu bar")
-      await clickMenu(agent, ["File", "New Task"])
-      agent.step("type the title into the new task's Title")
-      await agent.fill("textbox", "Title", "Renew gym membership")
-      agent.step("press the Add task button")
-      await agent.click("button", "Add task")
-      return undefined
-    },
+    run: (agent, env) =>
+      Effect.gen(function* () {
+        yield* launchTasks(agent, env)
+        agent.step("choose File > New Task in the menu bar")
+        yield* clickMenu(agent, ["File", "New Task"])
+        agent.step("type the title into the new task's Title")
+        yield* agent.fill("textbox", "Title", "Renew gym membership")
+        agent.step("press the Add task button")
+        yield* agent.click("button", "Add task")
+        return undefined
+      }),
     check: async (env) =>
       all(
         savedBoard(env.userData)?.tasks[0]?.title === "Renew gym membership" ? pass("added, saved") : fail("not saved"),
@@ -141,18 +149,19 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     goal: "A user prefers the light theme and sets it in the Settings window.",
     covers: "a setting chosen in a second window",
     statement: "Open Settings and choose the Light theme.",
-    run: async (agent, env) => {
-      await launchTasks(agent, env)
-      agent.step("press the Settings button")
-      await agent.click("button", "Settings")
-      agent.step("go to the Settings window once it opens")
-      await agent.switchTo("Settings")
-      agent.step("look at the Settings window")
-      await agent.settle()
-      agent.step("pick Light in the Theme list")
-      await chooseOption(agent, ["combobox", "Theme"], "Light", "Theme")
-      return undefined
-    },
+    run: (agent, env) =>
+      Effect.gen(function* () {
+        yield* launchTasks(agent, env)
+        agent.step("press the Settings button")
+        yield* agent.click("button", "Settings")
+        agent.step("go to the Settings window once it opens")
+        yield* agent.switchTo("Settings")
+        agent.step("look at the Settings window")
+        yield* agent.settle()
+        agent.step("pick Light in the Theme list")
+        yield* chooseOption(agent, ["combobox", "Theme"], "Light", "Theme")
+        return undefined
+      }),
     check: async (env) =>
       savedSettings(env.userData)?.theme === "light" ? pass("light saved") : fail(`settings ${JSON.stringify(savedSettings(env.userData))}`)
   }),
@@ -163,16 +172,17 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     goal: "A user clears two tasks they no longer need, confirming each time.",
     covers: "two confirm() dialogs accepted",
     statement: 'Delete "Return library books" and "Back up photo library", confirming both.',
-    run: async (agent, env) => {
-      await launchTasks(agent, env)
-      for (const title of ["Return library books", "Back up photo library"]) {
-        agent.step(`press the Delete button of ${title}`)
-        const out = await agent.click("button", new RegExp(`^Delete ${title}$`))
-        agent.step("say yes to the are-you-sure question")
-        if (dialogIn(out) !== undefined && !(await answerDialog(agent, out, true))) throw new GiveUp("cannot answer the question", "electron_web_dialog")
-      }
-      return undefined
-    },
+    run: (agent, env) =>
+      Effect.gen(function* () {
+        yield* launchTasks(agent, env)
+        for (const title of ["Return library books", "Back up photo library"]) {
+          agent.step(`press the Delete button of ${title}`)
+          const out = yield* agent.click("button", new RegExp(`^Delete ${title}$`))
+          agent.step("say yes to the are-you-sure question")
+          if (dialogIn(out) !== undefined && !(yield* answerDialog(agent, out, true))) return yield* giveUp("cannot answer the question", "electron_web_dialog")
+        }
+        return undefined
+      }),
     check: async (env) => {
       const titles = savedBoard(env.userData)?.tasks.map((t) => t.title) ?? []
       return titles.length === seedTasks().length - 2 && !titles.includes("Return library books") && !titles.includes("Back up photo library")
@@ -187,13 +197,14 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     goal: "A user wants to know how many tasks mention a review.",
     covers: "search then a count",
     statement: 'Search the tasks for "review" and report the count line.',
-    run: async (agent, env) => {
-      await launchTasks(agent, env)
-      agent.step("type review into the search box")
-      await agent.fill("searchbox", "Search tasks", "review")
-      agent.step("read the line that counts the tasks shown")
-      return countLine(agent)
-    },
+    run: (agent, env) =>
+      Effect.gen(function* () {
+        yield* launchTasks(agent, env)
+        agent.step("type review into the search box")
+        yield* agent.fill("searchbox", "Search tasks", "review")
+        agent.step("read the line that counts the tasks shown")
+        return yield* countLine(agent)
+      }),
     check: async (_env, answer) => {
       const seed = seedTasks()
       const hits = seed.filter((t) => `${t.title} ${t.notes}`.toLowerCase().includes("review")).length
@@ -207,14 +218,15 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     goal: "A fast typist adds a task by typing and pressing Enter, never touching the mouse.",
     covers: "typing and Enter only",
     statement: 'With the keyboard only, add the task "Book train tickets".',
-    run: async (agent, env) => {
-      await launchTasks(agent, env)
-      agent.step("type the title into Title")
-      await agent.act(agent.pick("electron_type"), [["textbox", "Title"]], ([target]) => ({ target, text: "Book train tickets" }))
-      agent.step("press Enter")
-      await agent.act(agent.pick("electron_press_key"), [["textbox", "Title"]], ([target]) => ({ target, key: "Enter" }))
-      return undefined
-    },
+    run: (agent, env) =>
+      Effect.gen(function* () {
+        yield* launchTasks(agent, env)
+        agent.step("type the title into Title")
+        yield* agent.act(yield* agent.pick("electron_type"), [["textbox", "Title"]], ([target]) => ({ target, text: "Book train tickets" }))
+        agent.step("press Enter")
+        yield* agent.act(yield* agent.pick("electron_press_key"), [["textbox", "Title"]], ([target]) => ({ target, key: "Enter" }))
+        return undefined
+      }),
     check: async (env) => {
       const submits = activityOf(env.userData).filter((a) => a.kind === "page:submit-task")
       return all(
@@ -224,12 +236,13 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
           : fail(`submitted by ${submits.map((a) => a.detail).join(", ") || "nothing"}`)
       )
     },
-    wrongRoute: async (agent) => {
-      await agent.settle()
-      await agent.fill("textbox", "Title", "Book train tickets")
-      await agent.click("button", "Add task")
-      return undefined
-    }
+    wrongRoute: (agent) =>
+      Effect.gen(function* () {
+        yield* agent.settle()
+        yield* agent.fill("textbox", "Title", "Book train tickets")
+        yield* agent.click("button", "Add task")
+        return undefined
+      })
   }),
   formerlyHeldOut({
     id: "ho-ping-hello",
@@ -238,18 +251,19 @@ export const FORMER_HELD_OUT_TASKS: ReadonlyArray<TaskDef> = [
     goal: "A developer checks that the hardened app's background process answers a message.",
     covers: "an IPC round trip read from the page",
     statement: 'In the hardened app, send "hello-held-out" with Ping and report the reply.',
-    run: async (agent, env) => {
-      await launchAndLook(agent, "hardened", env)
-      agent.step("type the message to send")
-      await agent.fill("textbox", "Message", "hello-held-out")
-      agent.step("press Ping")
-      await agent.click("button", "Ping")
-      agent.step("wait for the reply to show up")
-      await agent.waitText("hello-held-out")
-      agent.step("read the reply")
-      const nodes = await agent.snapshotOf("region", "Basics")
-      return nodes.find((n) => n.text.includes("pong:hello-held-out"))?.text
-    },
+    run: (agent, env) =>
+      Effect.gen(function* () {
+        yield* launchAndLook(agent, "hardened", env)
+        agent.step("type the message to send")
+        yield* agent.fill("textbox", "Message", "hello-held-out")
+        agent.step("press Ping")
+        yield* agent.click("button", "Ping")
+        agent.step("wait for the reply to show up")
+        yield* agent.waitText("hello-held-out")
+        agent.step("read the reply")
+        const nodes = yield* agent.snapshotOf("region", "Basics")
+        return nodes.find((n) => n.text.includes("pong:hello-held-out"))?.text
+      }),
     check: async (_env, answer) => (answer?.includes("pong:hello-held-out") === true ? pass("reply read") : fail(`answer ${JSON.stringify(answer)}`))
   })
 ]

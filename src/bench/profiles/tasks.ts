@@ -1,6 +1,7 @@
 /**
  * Every task of the profile benchmark, in report order. To add a task: write a TaskDef (goal first, then
- * the script with agent.step(intent) before each action, then a check that reads files or a fresh launch)
+ * the script, an Effect program with agent.step(intent) before each action — `(agent, env) => Effect.gen(function* () {
+ * … yield* agent.click(…) … })`, giving up with `return yield* giveUp(…)` — then a check that reads files or a fresh launch)
  * in the file of its kind, and list it here; `npm run bench:profiles -- --tasks <id> --variants full` runs it alone.
  * Each task's capability (the report's success per capability) is listed below.
  */
