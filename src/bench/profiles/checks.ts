@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, mkdirSync }
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { resolveElectronRuntime } from "../../index.js"
-import { sampleAppPath } from "../../samples.js"
+import { type Activity, readActivity, sampleAppPath } from "../../samples.js"
 
 export interface Check {
   readonly ok: boolean
@@ -52,20 +52,10 @@ export const savedBoard = (userData: string): SavedBoard | undefined => {
 export const savedSettings = (userData: string): { readonly theme?: string; readonly showCompleted?: boolean } | undefined =>
   readJson(join(userData, "settings.json")) as { theme?: string; showCompleted?: boolean } | undefined
 
-/** One line of the tasks app's own activity log (`<userData>/activity.jsonl`): how the user got something done. */
-export interface Activity {
-  readonly at: string
-  /** menu, context-menu, tray, shortcut, notification-click, page:submit-task, page:alert-closed, … */
-  readonly kind: string
-  readonly detail: string
-}
-
+/** The app's activity log for a check: an unreadable log reads as empty (the check then fails saying what is missing). */
 export const activityOf = (userData: string): ReadonlyArray<Activity> => {
   try {
-    return readFileSync(join(userData, "activity.jsonl"), "utf8")
-      .split("\n")
-      .filter((l) => l.trim() !== "")
-      .map((l) => JSON.parse(l) as Activity)
+    return readActivity(userData)
   } catch {
     return []
   }
