@@ -104,11 +104,13 @@ export class ProfileSelector extends Context.Tag("stagewright/ProfileSelector")<
       }
       const switchable = options.allowProfileSwitch === true
       const ref = yield* SubscriptionRef.make(initial)
-      // A Ref read needs no service and never suspends: safe to run synchronously for sync readers.
-      const current = () => Effect.runSync(SubscriptionRef.get(ref))
-      const isActive = (tool: string) => current().tools.has(tool)
+      // What the ref holds, for the readers on every call (tools/call, tools/list): written with each switch, under its lock.
+      let selection = initial
+      const current = () => selection
+      const isActive = (tool: string) => selection.tools.has(tool)
       const check = (tool: string) =>
-        Effect.flatMap(SubscriptionRef.get(ref), (selected) => {
+        Effect.suspend(() => {
+          const selected = selection
           if (selected.tools.has(tool)) return Effect.void
           const holding = profilesHolding(tool)
           const smallest = holding[0] ?? "full"
@@ -136,7 +138,11 @@ export class ProfileSelector extends Context.Tag("stagewright/ProfileSelector")<
               }
               // An unchanged selection is not written: no change event, no tools/list_changed.
               const unchanged = before.profile === profile && change.added.length === 0 && change.removed.length === 0
-              return Effect.succeed([change, unchanged ? before : { profile, tools: next }] as const)
+              const after: Selection = unchanged ? before : { profile, tools: next }
+              return Effect.sync(() => {
+                selection = after
+                return [change, after] as const
+              })
             })
           : Effect.fail(new ProfileSwitchNotAllowed({ profile }))
       return {
@@ -148,7 +154,7 @@ export class ProfileSelector extends Context.Tag("stagewright/ProfileSelector")<
           return CORE_TOOL_NAMES.filter((name) => selected.has(name)).length
         },
         current,
-        selection: SubscriptionRef.get(ref),
+        selection: Effect.sync(() => selection),
         isActive,
         check,
         switchable,

@@ -11,7 +11,7 @@
  *   observers see every call, may add a note to its answer or refuse it first (./observers.ts). Given a progress sink (the request carried a progress token), the run sends progress
  *   while it lasts (./progress.ts).
  */
-import { Cause, Context, Effect, Layer, Option, Schema } from "effect"
+import { Cause, Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { LoadedPlugins, pluginOfToolName } from "../plugins/PluginLoader.js"
@@ -142,12 +142,22 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         return pipeline
       }
 
-      // Each tool's decoder is built once, not on every call.
-      const decoders = new Map<string, ReturnType<typeof Schema.decodeUnknown<any, unknown, never>>>()
+      // Each tool's decoder is built once, not on every call. It decodes synchronously (no fiber work on every
+      // call); a schema that can only be decoded asynchronously (a plugin's) is decoded as an Effect.
+      const decoders = new Map<string, (args: unknown) => Effect.Effect<unknown, ParseResult.ParseError>>()
       const decoderOf = (tool: AnyTool) => {
         let decoder = decoders.get(tool.name)
         if (decoder === undefined) {
-          decoder = Schema.decodeUnknown(tool.input as Schema.Schema<any, unknown, never>, { onExcessProperty: "error", errors: "all" })
+          const schema = tool.input as Schema.Schema<any, unknown, never>
+          const options = { onExcessProperty: "error", errors: "all" } as const
+          const now = Schema.decodeUnknownEither(schema, options)
+          const later = Schema.decodeUnknown(schema, options)
+          decoder = (args) =>
+            Either.match(now(args), {
+              onRight: (input) => Effect.succeed(input),
+              onLeft: (error) =>
+                ParseResult.ArrayFormatter.formatIssueSync(error.issue).some((i) => i._tag === "Forbidden") ? later(args) : Effect.fail(error)
+            })
           decoders.set(tool.name, decoder)
         }
         return decoder
@@ -254,7 +264,8 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
             return Effect.as(Effect.zipRight(logDefect, state.recordFailure(breadcrumb)), errorResult(error))
           }),
           Effect.provide(context),
-          Effect.withSpan("Dispatcher.call", { attributes: { tool: name } })
+          // One span a call; no stack trace taken for it (the call names its tool).
+          Effect.withSpan("Dispatcher.call", { attributes: { tool: name }, captureStackTrace: false })
         )
 
       return Dispatcher.of({

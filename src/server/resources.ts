@@ -113,7 +113,8 @@ const within = (root: string, path: string) => {
 
 const statOf = (path: string): Stats | undefined => {
   try {
-    return statSync(path)
+    // A missing path answers undefined without an exception (made on every call's change check otherwise).
+    return statSync(path, { throwIfNoEntry: false })
   } catch {
     return undefined
   }
@@ -181,12 +182,23 @@ const listFiles = (config: ServerConfigShape): Array<FileEntry> => {
   return files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0))
 }
 
-/** The folders and their modification times: a file added, removed or renamed changes its folder's. */
-const signature = (config: ServerConfigShape): string => {
-  const parts: Array<string> = []
-  walk(config, (dir) => parts.push(`${dir}@${statOf(dir)?.mtimeMs ?? "absent"}`))
-  return parts.join("\n")
+/** The folders a walk saw (real paths) with their modification times ("absent" for a root not there). */
+interface Signature {
+  readonly dirs: ReadonlyArray<readonly [string, number | "absent"]>
+  readonly text: string
 }
+
+const mtimeOf = (dir: string): number | "absent" => statOf(dir)?.mtimeMs ?? "absent"
+
+/** The folders and their modification times: a file added, removed or renamed changes its folder's. */
+const signature = (config: ServerConfigShape): Signature => {
+  const dirs: Array<readonly [string, number | "absent"]> = []
+  walk(config, (dir) => dirs.push([dir, mtimeOf(dir)]))
+  return { dirs, text: dirs.map(([dir, at]) => `${dir}@${at}`).join("\n") }
+}
+
+/** Whether any folder of `seen` changed since (a folder added or removed under one changes that one's time). */
+const anyMoved = (seen: Signature) => seen.dirs.some(([dir, at]) => mtimeOf(dir) !== at)
 
 // A cursor is the position (mtime, uri) of the last entry given: files written since do not shift the pages.
 const encodeCursor = (file: FileEntry) => Buffer.from(JSON.stringify([file.mtimeMs, file.uri])).toString("base64url")
@@ -318,9 +330,12 @@ export const makeResources = Effect.gen(function* () {
       }
     })
 
-  const changed = Effect.suspend(() => {
+  // Asked after every call: the folders the last walk saw are stat-ed (a few calls); they are walked again
+  // (folders resolved, listed) only when one of them moved.
+  const changed = Effect.flatMap(Ref.get(last), (before) => {
+    if (!anyMoved(before)) return Effect.succeed(false)
     const now = signature(config)
-    return Ref.modify(last, (before) => [before !== now, now] as const)
+    return Effect.as(Ref.set(last, now), before.text !== now.text)
   })
 
   return { list: (cursor) => Effect.suspend(() => list(cursor)), read, changed } satisfies ResourcesShape

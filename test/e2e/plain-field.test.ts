@@ -35,14 +35,23 @@ beforeAll(async () => {
     <button id="button">Go</button>
     <input class="twice"><input class="twice">
     <input id="pw" type="password"><input id="pw-caps" type="PassWord">
+    <div class="monaco-editor"><div><div id="deep-host"></div></div></div>
+    <div id="host"></div>
   `)
+  // Inputs in shadow trees (one of them under an editor's container): XPath cannot look past a shadow root.
+  await page.evaluate(() => {
+    for (const id of ["host", "deep-host"]) {
+      const root = document.getElementById(id)!.attachShadow({ mode: "open" })
+      root.innerHTML = `<input id="${id}-input">`
+    }
+  })
 })
 
 afterAll(async () => {
   await browser?.close()
 })
 
-const plain = (selector: string) => isPlainField(page, page.locator(selector))
+const plain = (selector: string) => isPlainField(page.locator(selector))
 
 describe("a plain field told by one selector count", () => {
   it("an input or empty textarea outside any editor is plain, and the probe reads it as a field", async () => {
@@ -53,9 +62,25 @@ describe("a plain field told by one selector count", () => {
   })
 
   it("editors, editable hosts, a textarea holding text, a button and a missing target are left to the probe", async () => {
-    for (const selector of ["#prefilled", "#monaco", "#in-cm", "#cm5", "#in-editable", "#editable-input", "#editable", "#button", "#missing"]) {
+    for (const selector of [
+      "#prefilled",
+      "#monaco",
+      "#in-cm",
+      "#cm5",
+      "#in-editable",
+      "#editable-input",
+      "#editable",
+      "#button",
+      "#missing",
+      "#deep-host-input"
+    ]) {
       expect(await plain(selector), selector).toBe(false)
     }
+  })
+
+  it("an input in a shadow tree is left to the probe (which reads it as a field)", async () => {
+    expect(await plain("#host-input")).toBe(false)
+    expect((await probeEditor(page.locator("#host-input"), 1_000)).kind).toBe("field")
   })
 
   it("a target matching two fields is not one plain field", async () => {

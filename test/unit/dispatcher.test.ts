@@ -9,6 +9,7 @@ import { EVAL_TOOL_NAMES, PROFILE_NAMES, PROFILES } from "../../src/profile/prof
 import { coreTools } from "../../src/server/tools.js"
 
 const samplePlugin = fileURLToPath(new URL("../fixtures/plugins/sample-plugin.mjs", import.meta.url))
+const asyncInputPlugin = fileURLToPath(new URL("../fixtures/plugins/async-input-plugin.mjs", import.meta.url))
 
 /** Runs `f` with the Dispatcher of a server built from `config` (built for the call, then released). */
 // Every core tool unless the test names a profile (the default, essential, is test/cli/default-profile.test.ts's).
@@ -54,6 +55,18 @@ describe("Dispatcher", () => {
     expect(code(result)).toBe("EVAL_NOT_AUTHORIZED")
     expect(text(result)).toContain("--allow-eval main")
     expect(result.structuredContent?.error).toMatchObject({ flag: "--allow-eval main", target: "main" })
+  })
+
+  it("decodes an input only an asynchronous check can decide (a plugin's effectful filter): passed, refused, and other faults still found", async () => {
+    const passed = await withDispatcher({ plugins: [asyncInputPlugin] }, (d) => d.call("later_echo", { text: "fine" }))
+    expect(passed.isError, text(passed)).toBeFalsy()
+    expect(text(passed)).toContain("later: fine")
+    const refused = await withDispatcher({ plugins: [asyncInputPlugin] }, (d) => d.call("later_echo", { text: "bad" }))
+    expect(code(refused)).toBe("INVALID_ARGUMENT")
+    expect(text(refused)).toContain("the word bad is refused")
+    const excess = await withDispatcher({ plugins: [asyncInputPlugin] }, (d) => d.call("later_echo", { text: "fine", more: 1 }))
+    expect(code(excess)).toBe("INVALID_ARGUMENT")
+    expect(text(excess)).toContain("more")
   })
 
   it("suggests near misses for an unknown name", async () => {

@@ -71,6 +71,40 @@ describe("resources of an over-long result", () => {
   })
 })
 
+describe("the change check after each call", () => {
+  it("sees a folder that was not there (a screenshot root made later) and a file in a new subfolder, and nothing when nothing moved", async () => {
+    const outputDir = mkdtempSync(join(tmpdir(), "sw-res-roots-"))
+    const screenshotDir = join(mkdtempSync(join(tmpdir(), "sw-res-shots-")), "later")
+    await withClient({ outputDir, screenshotDir, plugins: [samplePlugin] }, async (client, changes) => {
+      await client.callTool({ name: "sample_echo", arguments: { text: "a" } })
+      expect(changes.count()).toBe(0)
+      mkdirSync(screenshotDir)
+      writeFileSync(join(screenshotDir, "shot.png"), "png")
+      let next = changes.next()
+      await client.callTool({ name: "sample_echo", arguments: { text: "b" } })
+      await next
+      expect(changes.count()).toBe(1)
+      mkdirSync(join(outputDir, "deep", "er"), { recursive: true })
+      writeFileSync(join(outputDir, "deep", "er", "report.json"), "{}")
+      next = changes.next()
+      await client.callTool({ name: "sample_echo", arguments: { text: "c" } })
+      await next
+      expect(changes.count()).toBe(2)
+      // A file added to the new subfolder moves only that folder, which the check now knows.
+      writeFileSync(join(outputDir, "deep", "er", "second.json"), "{}")
+      next = changes.next()
+      await client.callTool({ name: "sample_echo", arguments: { text: "d" } })
+      await next
+      expect(changes.count()).toBe(3)
+      await client.callTool({ name: "sample_echo", arguments: { text: "e" } })
+      expect(changes.count()).toBe(3)
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(
+        expect.arrayContaining(["stagewright://screenshots/shot.png", "stagewright://output/deep/er/second.json"])
+      )
+    })
+  })
+})
+
 describe("resources/list", () => {
   it("pages the files newest first, 50 a page, with the documents first and a cursor stable under new files", async () => {
     const outputDir = mkdtempSync(join(tmpdir(), "sw-res-list-"))

@@ -56,7 +56,8 @@ const make = Effect.gen(function* () {
   const openIds = (s: AppSession) => s.surfaces.map((w) => w.id).join(", ") || "none"
   const gate = (s: AppSession, entry: Surface) => modalGate(s.pendingDialogs, (e) => (e.frame === undefined ? e.id : s.windowOf(e.page)?.id), entry)
 
-  const window = Effect.fn("Windows.window")(function* (id?: string) {
+  // On every page-touching call: untraced (the call has its span, Dispatcher.call).
+  const window = Effect.fnUntraced(function* (id?: string) {
     const s = yield* session
     const wanted = id ?? s.activeId
     const entry = wanted === undefined ? undefined : s.surface(wanted)

@@ -8,7 +8,7 @@
  * whose typing changed nothing fails NOT_INTERACTABLE instead of answering success.
  */
 import { Duration, Effect } from "effect"
-import type { Locator, Page } from "playwright-core"
+import type { Locator } from "playwright-core"
 import { budgetMs, pageFunction, type Surface } from "../../layers/driver/ElectronDriver.js"
 import { NotInteractable, Timeout, type PlaywrightError } from "../contract/errors.js"
 import { callHandle, type HandleServices } from "../contract/handle.js"
@@ -77,24 +77,33 @@ const inPage = pageFunction((el: Element, op: "read" | "focus"): EditorProbe => 
  * An input (not a password field) or textarea with nothing of an editor around or in it: no code editor's
  * container (Monaco, CodeMirror 6 and 5) above it, no contenteditable on or above it, no child nodes.
  * Whatever `inPage` reads of such an element is `field`, and what is typed into it is no password; an
- * element this does not match may still be a field (the probe tells, and the password check runs).
+ * element this does not match may still be a field (the probe tells, and the password check runs); so may
+ * one inside a shadow root, which is left to the probe.
  */
-const NOT_IN_EDITOR = ":not(.monaco-editor *, .cm-editor *, .CodeMirror *, [contenteditable] *, [contenteditable]):empty"
-export const PLAIN_FIELD_CSS = `css=input:not([type=password])${NOT_IN_EDITOR}, textarea${NOT_IN_EDITOR}`
+const classHas = (name: string) => `contains(concat(' ', normalize-space(@class), ' '), ' ${name} ')`
+const LOWER = "translate(@type, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+/**
+ * The same as an XPath on the target's own elements (`self::`): XPath's `ancestor` axis looks above them
+ * through the whole document (a chained CSS `:scope` would look only below the target), and the whole match
+ * is Chromium's own (a document-wide CSS match of the same test took twice as long on the tasks board).
+ * The ancestors stop at a shadow root, so an element without `html` above it (in a shadow tree) is not plain.
+ */
+export const PLAIN_FIELD_SELECTOR =
+  `xpath=self::*[(self::input and not(${LOWER} = 'password')) or self::textarea][not(node())][ancestor::html]` +
+  `[not(ancestor-or-self::*[@contenteditable])][not(ancestor::*[${classHas("monaco-editor")} or ${classHas("cm-editor")} or ${classHas("CodeMirror")}])]`
 
 /** What the probe would read of a plain field, as far as the tools use it (a field is filled by Playwright). */
 export const PLAIN_FIELD: EditorProbe = { kind: "field", text: "", source: "value", readOnly: false }
 
 /**
- * Whether the target is one plain field (PLAIN_FIELD_CSS), told by one selector count (one round trip, where
+ * Whether the target is one plain field (PLAIN_FIELD_SELECTOR), told by one selector count (one round trip, where
  * the probe's page function takes eleven): false when it is not there yet, not plain or not known (the
  * probe tells then). The target may match more elements than this one: the caller's action then fails
  * AMBIGUOUS_LOCATOR, and the caller asks the probe, which fails as it always did (src/tools/interact/typing.ts).
  */
-export const isPlainField = (scope: Pick<Page, "locator">, locator: Locator): Promise<boolean> =>
+export const isPlainField = (locator: Locator): Promise<boolean> =>
   Promise.resolve()
-    // `and` needs both in one frame: a target in another frame (a frame's ref) is left to the probe.
-    .then(() => locator.and(scope.locator(PLAIN_FIELD_CSS)).count())
+    .then(() => locator.locator(PLAIN_FIELD_SELECTOR).count())
     .then(
       (n) => n === 1,
       () => false

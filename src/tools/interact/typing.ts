@@ -46,7 +46,7 @@ const resolveTarget = (call: CallHandle, target: string, timeoutMs: number, quic
   Effect.gen(function* () {
     const entry = yield* call.surface()
     const locator = yield* call.locate(entry, target)
-    if (quick && (yield* call.run(`find ${target}`, () => isPlainField(entry.scope, locator)).pipe(Effect.orElseSucceed(() => false)))) {
+    if (quick && (yield* call.run(`find ${target}`, () => isPlainField(locator)).pipe(Effect.orElseSucceed(() => false)))) {
       return { entry, locator, probe: PLAIN_FIELD, plain: true } satisfies Resolved
     }
     let probe: EditorProbe | undefined

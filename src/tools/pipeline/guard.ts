@@ -21,7 +21,7 @@ import { CurrentCall } from "../contract/call-bounds.js"
 import { confine } from "../policy/confine.js"
 import { answerAdvice } from "../modal/dialogs.js"
 import type { DialogOpen, ToolError } from "../contract/errors.js"
-import { Call, makeHandle } from "../contract/handle.js"
+import { Call, makeHandle, type CallHandle } from "../contract/handle.js"
 import { explainNoMatch } from "./nearby.js"
 import { withNewErrors } from "./new-errors.js"
 import { argumentsAt } from "../contract/tool-args.js"
@@ -80,8 +80,11 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
   const page = touchesPage(tool)
   const tellsErrors = page && tool.type !== "debug"
   const targets = targetPaths(tool)
+  // The handle is made on the first call and kept: a pipeline serves one server, whose services do not change.
+  let made: CallHandle | undefined
+  const handleOf = Effect.suspend(() => (made !== undefined ? Effect.succeed(made) : Effect.tap(makeHandle(tool.name), (handle) => void (made = handle))))
   const withHandle = (effect: Effect.Effect<ToolResult, ToolError, R | ServerConfig>) =>
-    Effect.flatMap(makeHandle(tool.name), (handle) => Effect.provideService(effect, Call, handle)) as Staged<R>
+    Effect.flatMap(handleOf, (handle) => Effect.provideService(effect, Call, handle)) as Staged<R>
   return (input) => {
     const files = fileArgs === undefined ? [] : argumentsAt(input, fileArgs)
     const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
