@@ -317,12 +317,14 @@ describe(`tasks app on ${runtime.kind}`, () => {
   })
 
   it("opens the Settings window from the menu (seen by waitForEvent('window')); the button focuses it", async () => {
-    // A console listener added from electronApp.on('window') sees the new window's first messages.
+    // The context's console listener, on before the window opens, sees the new window's first messages (a page's
+    // own listener, added in electronApp.on('window'), subscribes once the page already runs).
     const early: Array<string> = []
-    const onWindow = (w: Page) => w.on("console", (m: ConsoleMessage) => early.push(`${m.type()} ${m.text()}`))
-    launched.app.once("window", onWindow)
+    const onConsole = (m: ConsoleMessage) => void (m.page() !== page && early.push(`${m.type()} ${m.text()}`))
+    launched.app.context().on("console", onConsole)
     settings = await openWindow(launched.app, () => clickMenuItem(launched.app, "open-settings"))
     await expect.poll(() => early, poll).toContain("log [tasks:settings] window ready")
+    launched.app.context().off("console", onConsole)
     await settings.getByRole("heading", { level: 1, name: "Settings" }).waitFor({ state: "visible" })
     expect(await settings.title()).toBe("Settings")
     expect(await text(settings, "settings-status")).toBe("Settings loaded")

@@ -67,6 +67,26 @@ describe("a password field's value never appears in an answer", () => {
     expect((await mcp.call("electron_fill", { target: "testid=passphrase-input", value: PASSWORD })).isError).toBe(false)
   })
 
+  it("a change summary that takes a snapshot (the page changed beyond the field) masks the value its check read while arming", async () => {
+    // Typing into the field now also changes the page elsewhere: the summary is not quiet, so it snapshots the page.
+    const wired = await mcp.call("electron_eval_renderer", {
+      function:
+        "() => { const note = document.createElement('p'); note.id = 'typed-note'; document.body.append(note); document.querySelector('[data-testid=passphrase-input]').addEventListener('input', (e) => { note.textContent = 'typed ' + e.target.value.length }) }"
+    })
+    expect(wired.isError, wired.text).toBe(false)
+    // Emptied first, so the snapshot shows the field without a value and the summary's diff shows it filled.
+    expect((await mcp.call("electron_fill", { target: "testid=passphrase-input", value: "" })).isError).toBe(false)
+    expect((await mcp.call("electron_snapshot")).text).toMatch(/textbox "Passphrase"(?: \[active\])? \[ref=e\d+\]$/m)
+    const filled = await mcp.call("electron_fill", { target: "testid=passphrase-input", value: `${PASSWORD} armed` })
+    expect(filled.isError, filled.text).toBe(false)
+    expect(filled.text).toMatch(/typed \d+/)
+    expect(filled.text).toMatch(/textbox "Passphrase"(?: \[active\])? \[ref=e\d+\]: ••••$/m)
+    expectNoPassword(filled, [...PASSWORD_FORMS, "armed"])
+    const snapshot = await mcp.call("electron_snapshot")
+    expectNoPassword(snapshot, [...PASSWORD_FORMS, "armed"])
+    expect((await mcp.call("electron_fill", { target: "testid=passphrase-input", value: PASSWORD })).isError).toBe(false)
+  })
+
   it("get_attribute value, expect_value's actual, inspect", async () => {
     const value = await mcp.call("electron_get_attribute", { target: "testid=passphrase-input", name: "value" })
     expect(value.structured).toMatchObject({ name: "value", value: MASK })

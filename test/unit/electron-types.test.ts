@@ -5,7 +5,7 @@
  * member Electron lacks or a member of the wrong shape (the lib file is replaced in memory only); main-process
  * code typed with ElectronModule fails on a misspelt member; docs/electron-coverage.md is in step.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { afterEach, describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import ts from "typescript"
@@ -30,6 +30,11 @@ const withDialog = (edit: (text: string) => string) => {
   expect(changed).not.toBe(original)
   return standinProgram(new Map([[DIALOG, changed]])).errors()
 }
+
+// Each test type-checks synchronously for seconds. Between tests the worker's event loop gets a full turn
+// (setImmediate runs after the I/O poll), so vitest's replies to this worker are read before their timers
+// fire: back to back, thirteen checks (88 s under CI load) made a reply wait past vitest's 60 s RPC timeout.
+afterEach(() => new Promise<void>((resolve) => setImmediate(resolve)))
 
 describe("the stand-in against electron.d.ts", () => {
   it("conforms on the real tree", () => {

@@ -34,6 +34,9 @@ export interface FieldChange {
 
 export type PageChanges = { readonly quiet: false } | { readonly quiet: true; readonly fields: ReadonlyArray<FieldChange>; readonly focus: string | undefined }
 
+/** At most this many password values are read for masking (snapshot-ops.ts reads as many). */
+export const MAX_PASSWORDS = 100
+
 const KEY = "stagewright.page-changes"
 
 /**
@@ -45,11 +48,13 @@ const install = pageFunction(
     key: keyName,
     maxFields,
     maxElements,
+    maxPasswords,
     mask
   }: {
     readonly key: string
     readonly maxFields: number
     readonly maxElements: number
+    readonly maxPasswords: number
     readonly mask: string
   }): void => {
     type Noted = {
@@ -111,7 +116,9 @@ const install = pageFunction(
 
     const valuesOf = (elements: ReadonlyArray<Element>) => elements.map((e) => (isField(e) ? valueOf(e) : ""))
 
-    const arm = (): void => {
+    // Returns the non-empty password fields' values it saw (undefined for a page too big to note), for the
+    // snapshot that follows to mask without reading them again.
+    const arm = (): ReadonlyArray<string> | undefined => {
       const elements: Array<Element> = []
       const roots: Array<ShadowRoot> = []
       elementsOf(document, elements, roots)
@@ -119,7 +126,7 @@ const install = pageFunction(
         // Too big to note cheaply: never quiet (the full snapshot of such a page is the slow part anyway).
         noted.dirty = true
         noted.elements = []
-        return
+        return undefined
       }
       const options = { subtree: true, childList: true, attributes: true, characterData: true }
       noted.observer.observe(document, options)
@@ -130,6 +137,12 @@ const install = pageFunction(
       noted.values = valuesOf(elements)
       noted.visible = elements.map(visibleOf)
       noted.active = deepActive()
+      const passwords: Array<string> = []
+      for (const e of elements) {
+        if (passwords.length === maxPasswords) break
+        if (e instanceof HTMLInputElement && e.type === "password" && e.value !== "") passwords.push(e.value)
+      }
+      return passwords
     }
 
     const check = (): PageChanges => {
@@ -161,18 +174,22 @@ const install = pageFunction(
     }
 
     Object.defineProperty(window, key, { value: { arm, check }, enumerable: false, configurable: true })
-    arm()
+    void arm()
   }
 )
 
-const LIMITS = { key: KEY, maxFields: MAX_FIELDS, maxElements: MAX_ELEMENTS, mask: PASSWORD_MASK } as const
+const LIMITS = { key: KEY, maxFields: MAX_FIELDS, maxElements: MAX_ELEMENTS, maxPasswords: MAX_PASSWORDS, mask: PASSWORD_MASK } as const
 const ARM = `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; if (noted === undefined) return false; noted.arm(); return true })()`
 // A page that is not quiet (or `force`: armed ahead and never snapshotted) is armed in the same evaluation,
-// for the full snapshot that follows: one evaluation instead of a check and an arm.
+// for the full snapshot that follows: one evaluation instead of a check and an arm, which also reads the
+// password values that snapshot masks (`passwords`; absent for a page too big to note).
 const checkAndArm = (force: boolean) =>
-  `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; if (noted === undefined) return { quiet: false }; const r = noted.check(); if (${force} || !r.quiet) { noted.arm(); return { quiet: false, armed: true } } return r })()`
+  `(() => { const noted = window[Symbol.for(${JSON.stringify(KEY)})]; if (noted === undefined) return { quiet: false }; const r = noted.check(); if (${force} || !r.quiet) { const passwords = noted.arm(); return { quiet: false, armed: true, passwords } } return r })()`
 const CHECK = checkAndArm(false)
 const CHECK_FORCED = checkAndArm(true)
+
+/** Whether a page (or frame) holds frames, which the check does not see into. */
+export const hasFrames = (page: Page | Frame): boolean => ("frames" in page ? page.frames().length - 1 : page.childFrames().length) > 0
 
 /** Notes the page's state as the baseline of the next check; call it right before a full snapshot. */
 export const armPageChanges = (page: Page | Frame): Promise<void> =>
@@ -190,8 +207,11 @@ export const armPageChanges = (page: Page | Frame): Promise<void> =>
  * same evaluation (`armed`: the full snapshot that follows skips its own arm); `stale` (armed ahead by the
  * last check, but no snapshot followed) is never quiet and is armed again.
  */
-export const checkPageChanges = async (page: Page | Frame, stale = false): Promise<PageChanges & { readonly armed?: boolean }> => {
-  if (("frames" in page ? page.frames().length - 1 : page.childFrames().length) > 0) return { quiet: false }
-  const result = await page.evaluate<PageChanges & { armed?: boolean }>(stale ? CHECK_FORCED : CHECK).catch(() => undefined)
+export const checkPageChanges = async (
+  page: Page | Frame,
+  stale = false
+): Promise<PageChanges & { readonly armed?: boolean; readonly passwords?: ReadonlyArray<string> }> => {
+  if (hasFrames(page)) return { quiet: false }
+  const result = await page.evaluate<PageChanges & { armed?: boolean; passwords?: ReadonlyArray<string> }>(stale ? CHECK_FORCED : CHECK).catch(() => undefined)
   return result ?? { quiet: false }
 }

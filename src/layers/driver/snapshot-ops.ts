@@ -10,7 +10,7 @@
 import { Effect } from "effect"
 import type { Frame, Locator, Page } from "playwright-core"
 import { InvalidArgument, RefStale, type PlaywrightError } from "./errors.js"
-import { armPageChanges, checkPageChanges, PASSWORD_MASK } from "./page-changes.js"
+import { armPageChanges, checkPageChanges, hasFrames, MAX_PASSWORDS, PASSWORD_MASK } from "./page-changes.js"
 import { expandSelector, pageFunction, REF_PATTERN } from "./selectors.js"
 import { pageSelector } from "./selector-patterns.js"
 import { annotateFrames, prefixRefs, refLocator, refNotHere } from "./refs.js"
@@ -33,11 +33,11 @@ export { PASSWORD_MASK }
 /** Whether an element is a password field (`<input type=password>`). Runs in the page. */
 const isPasswordInput = pageFunction((element: Element): boolean => element.tagName === "INPUT" && (element as HTMLInputElement).type === "password")
 
-/** The non-empty values of a document's password fields, open shadow roots included. Runs in the page. */
-const collectPasswords = pageFunction((): Array<string> => {
+/** The non-empty values of a document's password fields (at most `max`), open shadow roots included. Runs in the page. */
+const collectPasswords = pageFunction((max: number): Array<string> => {
   const values: Array<string> = []
   const roots: Array<Document | ShadowRoot> = [document]
-  for (let i = 0; i < roots.length && values.length < 100; i++) {
+  for (let i = 0; i < roots.length && values.length < max; i++) {
     for (const element of Array.from(roots[i]!.querySelectorAll("*"))) {
       if (element.shadowRoot) roots.push(element.shadowRoot)
       if (element.tagName === "INPUT" && (element as HTMLInputElement).type === "password" && (element as HTMLInputElement).value !== "")
@@ -49,7 +49,9 @@ const collectPasswords = pageFunction((): Array<string> => {
 
 /** The values of the password fields in every frame of a page (a frame that cannot be read has none). */
 export const passwordValues = (page: Page): Promise<ReadonlyArray<string>> =>
-  Promise.all(page.frames().map((frame) => frame.evaluate(collectPasswords).catch(() => [] as Array<string>))).then((lists) => [...new Set(lists.flat())])
+  Promise.all(page.frames().map((frame) => frame.evaluate(collectPasswords, MAX_PASSWORDS).catch(() => [] as Array<string>))).then((lists) => [
+    ...new Set(lists.flat())
+  ])
 
 /** A value as Playwright's aria snapshot prints it (YAML, quoted only when it has to be). */
 const yamlValue = (text: string): string => {
@@ -124,11 +126,14 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
     return typeof selector !== "string" ? Effect.fail(selector) : Effect.succeed(entry.scope.locator(selector))
   }
 
-  /** What the agent is shown of a surface's snapshot: password values masked, frames named, refs with the surface's prefix. */
-  const shown = (entry: Surface, text: string) =>
+  /**
+   * What the agent is shown of a surface's snapshot: password values masked (`passwords`: as the arming check
+   * just read them, else read now), frames named, refs with the surface's prefix.
+   */
+  const shown = (entry: Surface, text: string, passwords?: ReadonlyArray<string>) =>
     Effect.flatMap(current, (s) =>
       Effect.promise(() =>
-        maskSnapshot(entry.page, text)
+        (passwords !== undefined ? Promise.resolve(maskPasswordValues(text, passwords)) : maskSnapshot(entry.page, text))
           .then((masked) => annotateFrames(s, entry, masked))
           .then((named) => prefixRefs(entry.refPrefix, named))
       )
@@ -142,12 +147,16 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
   // the change summary's snapshot (`armed`) follows a check that armed it already.
   // A snapshot that did not complete (failed, or cut by the summary's time box) may leave the page armed
   // without a latest snapshot to match: the next check is then never quiet (armedAhead).
+  // The summary's snapshot masks with the password values its check read while arming (one evaluation, not two),
+  // unless frames came since (the check read none of theirs).
   const fullSnapshot = (entry: Surface, armed = false) =>
     Effect.suspend(() => {
       const ahead = armed && entry.armedAhead
+      const passwords = ahead ? entry.armedPasswords : undefined
+      entry.armedPasswords = undefined
       return Effect.flatMap(
         run("snapshot", () => (ahead ? surfaceSnapshot(entry.scope) : armPageChanges(entry.scope).then(() => surfaceSnapshot(entry.scope)))),
-        (text) => shown(entry, text)
+        (text) => shown(entry, text, passwords !== undefined && !hasFrames(entry.scope) ? passwords : undefined)
       ).pipe(Effect.onExit((exit) => Effect.sync(() => void (entry.armedAhead = exit._tag === "Failure"))))
     })
   const refreshRefs = (entry: Surface) => Effect.map(fullSnapshot(entry), (full) => entry.recordSnapshot(full))
@@ -157,6 +166,7 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
       Effect.tap((changes) =>
         Effect.sync(() => {
           entry.armedAhead = changes.armed === true
+          entry.armedPasswords = changes.armed === true ? changes.passwords : undefined
           if (changes.quiet && changes.fields.length > 0) entry.noteFieldsTold()
         })
       )

@@ -48,6 +48,11 @@ export class Surface {
    * follows), so the change summary's snapshot need not arm it again (./page-changes.ts).
    */
   armedAhead = false
+  /**
+   * @internal driver only: the values of the page's password fields the arming check read (in the same
+   * evaluation), for masking the snapshot that follows without reading them again; undefined when not read.
+   */
+  armedPasswords: ReadonlyArray<string> | undefined = undefined
   /** @internal the driver caches the CDP target id here */
   targetId: string | undefined
   /** @internal set by the driver once the main process said what this page is (frames: at creation) */
