@@ -81,7 +81,7 @@ export class McpServer extends Context.Tag("stagewright/McpServer")<McpServer, M
           signal: extra.signal
         })
         // A call that wrote into the output folders changed resources/list (./resources.ts).
-        if (Runtime.runSync(runtime)(resources.changed)) await extra.sendNotification({ method: "notifications/resources/list_changed" }).catch(() => undefined)
+        if (resources.changed()) await extra.sendNotification({ method: "notifications/resources/list_changed" }).catch(() => undefined)
         // A profile switch (electron_profile, --allow-profile-switch) changed tools/list.
         if (profile.current() !== selection) await server.sendToolListChanged().catch(() => undefined)
         if (Exit.isSuccess(exit)) {

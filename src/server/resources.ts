@@ -7,7 +7,7 @@
  * modification times of the folders), whether the listing changed since it was last asked.
  */
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js"
-import { Data, Effect, Ref } from "effect"
+import { Data, Effect } from "effect"
 import { readdirSync, statSync, type Stats } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { basename, isAbsolute, join, relative, sep } from "node:path"
@@ -92,8 +92,8 @@ export const toMcpError = (error: ResourceError): Error & { readonly code: numbe
 export interface ResourcesShape {
   readonly list: (cursor: string | undefined) => Effect.Effect<{ resources: Array<ListedResource>; nextCursor?: string }, ResourceRefused>
   readonly read: (uri: string) => Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError>
-  /** Whether the folders changed since the last call (or since the server started). */
-  readonly changed: Effect.Effect<boolean>
+  /** Whether the folders changed since the last time it was asked (or since the server started); asked after every call, so synchronous. */
+  readonly changed: () => boolean
 }
 
 /** The folders resources are served from, by root name; screenshots only when --screenshot-dir is set. */
@@ -237,7 +237,7 @@ export const makeResources = Effect.gen(function* () {
   const config = yield* ServerConfig
   const loaded = yield* LoadedPlugins
   const selector = yield* ProfileSelector
-  const last = yield* Ref.make(signature(config))
+  let last = signature(config)
 
   // The manifest `stagewright tools --json` prints (core, eval and every first-party plugin's tools),
   // with this server's own loaded plugins beside them. Built once, on first read.
@@ -332,11 +332,12 @@ export const makeResources = Effect.gen(function* () {
 
   // Asked after every call: the folders the last walk saw are stat-ed (a few calls); they are walked again
   // (folders resolved, listed) only when one of them moved.
-  const changed = Effect.flatMap(Ref.get(last), (before) => {
-    if (!anyMoved(before)) return Effect.succeed(false)
-    const now = signature(config)
-    return Effect.as(Ref.set(last, now), before.text !== now.text)
-  })
+  const changed = () => {
+    if (!anyMoved(last)) return false
+    const before = last
+    last = signature(config)
+    return before.text !== last.text
+  }
 
   return { list: (cursor) => Effect.suspend(() => list(cursor)), read, changed } satisfies ResourcesShape
 })

@@ -20,9 +20,15 @@ export class RingBuffer<T> {
     return seq
   }
 
-  /** Entries with a sequence number above `cursor` (all kept entries when omitted). */
+  /**
+   * Entries with a sequence number above `cursor` (all kept entries when omitted). Read on every answer, so it
+   * does not walk the buffer: the kept entries' numbers run on by one from the oldest, so the first new one's
+   * index is known.
+   */
   since(cursor = 0): ReadonlyArray<{ readonly seq: number; readonly value: T }> {
-    return this.items.filter((item) => item.seq > cursor)
+    const oldest = this.items[0]
+    if (oldest === undefined) return []
+    return this.items.slice(Math.max(0, Math.floor(cursor) - oldest.seq + 1))
   }
 
   /** The cursor a reader passes next time to see only newer entries. */
