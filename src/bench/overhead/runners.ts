@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { _electron, type ElectronApplication, type Page } from "playwright-core"
 import { createServer, resolveElectronRuntime } from "../../index.js"
 import { sampleAppPath } from "../../samples.js"
+import { PLAIN_FIELD_SELECTOR } from "../../tools/interact/editor.js"
 import { repoRoot } from "../repo-root.js"
 import { CALL_TYPES, type CallType } from "./sequence.js"
 
@@ -58,9 +59,9 @@ export const PROBES: ReadonlyArray<{
     run: (page) => page.locator("[data-testid=task-title-input]").evaluate((el) => el.tagName)
   },
   {
-    name: "locator.and(plain field).count() (editor detection, plain field)",
+    name: "locator.locator(plain field).count() (editor detection, plain field)",
     stage: "editor detection (plain field)",
-    run: (page) => page.locator("[data-testid=task-title-input]").and(page.locator("input:not(.monaco-editor *)")).count()
+    run: (page) => page.locator("[data-testid=task-title-input]").locator(PLAIN_FIELD_SELECTOR).count()
   },
   { name: "page.evaluate() (page-changes check or arm)", stage: "change summary: page check", run: (page) => page.evaluate("1") },
   { name: "frame.evaluate() (password values of a snapshot)", stage: "change summary: password masking", run: (page) => page.mainFrame().evaluate("[]") }
