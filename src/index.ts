@@ -65,6 +65,8 @@ export {
   type ObserverHooks
 } from "./plugins/observer.js"
 export { markSecret } from "./tools/policy/call-secrets.js"
+// For tools that type into fields: a plain input or textarea told from a code editor by one selector count.
+export { isPlainField, PLAIN_FIELD_SELECTOR } from "./tools/interact/editor.js"
 export { Call, callHandle, type ActOptions, type CallHandle, type HandleServices, type ModalView } from "./tools/contract/handle.js"
 export { EvalPolicy, type EvalTarget } from "./eval-policy/EvalPolicy.js"
 export { ProfileSelector, ConflictingToolSelection, UnknownToolInSelection, ToolExcludedByProfile } from "./profile/ProfileSelector.js"

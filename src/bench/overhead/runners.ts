@@ -10,9 +10,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 import { _electron, type ElectronApplication, type Page } from "playwright-core"
-import { createServer, resolveElectronRuntime } from "../../index.js"
+import { createServer, PLAIN_FIELD_SELECTOR, resolveElectronRuntime } from "../../index.js"
 import { sampleAppPath } from "../../samples.js"
-import { PLAIN_FIELD_SELECTOR } from "../../tools/interact/editor.js"
 import { repoRoot } from "../repo-root.js"
 import { CALL_TYPES, type CallType } from "./sequence.js"
 
