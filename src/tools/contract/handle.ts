@@ -1,5 +1,6 @@
 /**
- * The handle a tool call is given (the pipeline, src/tools/pipeline/guard.ts, provides one per call as `Call`;
+ * The handle a tool call is given (the pipeline, src/tools/pipeline/guard.ts, provides it as `Call`: one per tool,
+ * made on its first call, as it holds no state of a call;
  * outside the pipeline `callHandle` makes one): the surface the call acts on, the modal states open in
  * the app, a target resolved in one place (a modal control's ref `d3`, or a page ref / selector of the
  * surface), an action performed without outliving the call (answering a modal state when its target is
@@ -167,12 +168,12 @@ export interface CallHandle {
   readonly answerDialog: DialogsShape["answerDialog"]
 }
 
-/** The per-call handle the pipeline provides. */
+/** The handle the pipeline provides to each call (a tool's calls share it: it holds none of their state). */
 export class Call extends Context.Tag("stagewright/Call")<Call, CallHandle>() {}
 
 export type HandleServices = DriverServices | ServerConfig | ProfileSelector
 
-/** Makes the handle of a call of the tool named `tool` over the driver's services (the pipeline makes one per call). */
+/** Makes the handle of the calls of the tool named `tool` over the driver's services (the pipeline makes one per tool; it must keep no call's state). */
 export const makeHandle = (tool: string): Effect.Effect<CallHandle, never, HandleServices> =>
   Effect.gen(function* () {
     const context = yield* Effect.context<HandleServices>()
