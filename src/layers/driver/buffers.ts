@@ -28,7 +28,7 @@ export class RingBuffer<T> {
   since(cursor = 0): ReadonlyArray<{ readonly seq: number; readonly value: T }> {
     const oldest = this.items[0]
     if (oldest === undefined) return []
-    return this.items.slice(Math.max(0, Math.floor(cursor) - oldest.seq + 1))
+    return this.items.slice(Math.max(0, cursor - oldest.seq + 1))
   }
 
   /** The cursor a reader passes next time to see only newer entries. */

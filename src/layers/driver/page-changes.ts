@@ -91,7 +91,8 @@ const install = pageFunction(
       return ""
     }
     // A password field's value is compared as it is, but told masked, whatever its length.
-    const shownValueOf = (e: Element, value: string): string => (e instanceof HTMLInputElement && e.type === "password" && value !== "" ? mask : value)
+    const isPassword = (e: Element): e is HTMLInputElement => e instanceof HTMLInputElement && e.type === "password"
+    const shownValueOf = (e: Element, value: string): string => (isPassword(e) && value !== "" ? mask : value)
     const labelOf = (e: Element): string => {
       const field = e as HTMLInputElement
       const labelled = field.labels && field.labels[0] ? field.labels[0].innerText || field.labels[0].textContent || "" : ""
@@ -140,7 +141,7 @@ const install = pageFunction(
       const passwords: Array<string> = []
       for (const e of elements) {
         if (passwords.length === maxPasswords) break
-        if (e instanceof HTMLInputElement && e.type === "password" && e.value !== "") passwords.push(e.value)
+        if (isPassword(e) && e.value !== "") passwords.push(e.value)
       }
       return passwords
     }
