@@ -11,7 +11,7 @@
  *   observers see every call, may add a note to its answer or refuse it first (./observers.ts). Given a progress sink (the request carried a progress token), the run sends progress
  *   while it lasts (./progress.ts).
  */
-import { Cause, Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
+import { Cause, Context, Effect, Either, FiberRef, Layer, Option, ParseResult, Schema } from "effect"
 import { ServerConfig } from "../layers/config/ServerConfig.js"
 import { EvalPolicy } from "../eval-policy/EvalPolicy.js"
 import { LoadedPlugins, pluginOfToolName } from "../plugins/PluginLoader.js"
@@ -126,6 +126,13 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           return tool
         })
 
+      // The usual call names a visible tool that runs no caller code: told at once, without an Effect of its own
+      // (the same answer resolveTool gives; anything else goes there for its error).
+      const resolveKnown = (name: string): Effect.Effect<AnyTool, ServerError> => {
+        const tool = known.get(name)
+        return tool !== undefined && tool.evalTarget === undefined && (!isCoreToolName(name) || profile.isActive(name)) ? Either.right(tool) : resolveTool(name)
+      }
+
       // Schema.Struct({}) accepts any object; a tool without parameters must still reject unknown ones.
       const takesNothing = new Set(
         [...known.values()].filter((t) => Object.keys((inputJsonSchema(t).properties as object | undefined) ?? {}).length === 0).map((t) => t.name)
@@ -142,9 +149,14 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         return pipeline
       }
 
-      // Each tool's decoder is built once, not on every call. It decodes synchronously (no fiber work on every
-      // call); a schema that can only be decoded asynchronously (a plugin's) is decoded as an Effect.
-      const decoders = new Map<string, (args: unknown) => Effect.Effect<unknown, ParseResult.ParseError>>()
+      // Each tool's decoder is built once, not on every call. It decodes synchronously, to an Either (no fiber
+      // work on every call); a schema that can only be decoded asynchronously (a plugin's) is decoded as an Effect.
+      const invalid = (tool: AnyTool, error: ParseResult.ParseError) =>
+        new InvalidArgument({
+          message: `${tool.name}: ${formatDecodeError(error)}`,
+          hint: "Fix the named argument; the tool's inputSchema gives the expected form and defaults."
+        })
+      const decoders = new Map<string, (args: unknown) => Effect.Effect<unknown, InvalidArgument>>()
       const decoderOf = (tool: AnyTool) => {
         let decoder = decoders.get(tool.name)
         if (decoder === undefined) {
@@ -152,50 +164,79 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
           const options = { onExcessProperty: "error", errors: "all" } as const
           const now = Schema.decodeUnknownEither(schema, options)
           const later = Schema.decodeUnknown(schema, options)
-          decoder = (args) =>
-            Either.match(now(args), {
-              onRight: (input) => Effect.succeed(input),
-              onLeft: (error) =>
-                ParseResult.ArrayFormatter.formatIssueSync(error.issue).some((i) => i._tag === "Forbidden") ? later(args) : Effect.fail(error)
-            })
+          decoder = (args) => {
+            const decoded = now(args)
+            if (Either.isRight(decoded)) return Either.right(decoded.right)
+            const error = decoded.left
+            return ParseResult.ArrayFormatter.formatIssueSync(error.issue).some((i) => i._tag === "Forbidden")
+              ? Effect.mapError(later(args), (e) => invalid(tool, e))
+              : Either.left(invalid(tool, error))
+          }
           decoders.set(tool.name, decoder)
         }
         return decoder
       }
 
-      const decode = (tool: AnyTool, args: unknown) => {
+      const decode = (tool: AnyTool, args: unknown): Effect.Effect<unknown, InvalidArgument> => {
         const problem = argumentsTooLarge(args)
-        return problem !== undefined
-          ? Effect.fail(
-              new InvalidArgument({ message: `${tool.name}: ${problem}`, hint: "Send plain, reasonably sized JSON arguments as the inputSchema describes." })
-            )
-          : decodeShaped(tool, args)
+        if (problem !== undefined)
+          return Either.left(
+            new InvalidArgument({ message: `${tool.name}: ${problem}`, hint: "Send plain, reasonably sized JSON arguments as the inputSchema describes." })
+          )
+        if (!isArgumentObject(args))
+          return Either.left(
+            new InvalidArgument({
+              message: `${tool.name}: arguments must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`,
+              hint: "Send the arguments as an object, {} when there are none."
+            })
+          )
+        if (takesNothing.has(tool.name) && args !== null && typeof args === "object" && Object.keys(args).length > 0)
+          return Either.left(
+            new InvalidArgument({
+              message: `${tool.name}: ${Object.keys(args).join(", ")}: unexpected, this tool takes no arguments`,
+              hint: "Call it with {}."
+            })
+          )
+        return decoderOf(tool)(args ?? {})
       }
 
-      const decodeShaped = (tool: AnyTool, args: unknown) =>
-        !isArgumentObject(args)
-          ? Effect.fail(
-              new InvalidArgument({
-                message: `${tool.name}: arguments must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`,
-                hint: "Send the arguments as an object, {} when there are none."
-              })
-            )
-          : takesNothing.has(tool.name) && args !== null && typeof args === "object" && Object.keys(args).length > 0
-            ? Effect.fail(
-                new InvalidArgument({
-                  message: `${tool.name}: ${Object.keys(args).join(", ")}: unexpected, this tool takes no arguments`,
-                  hint: "Call it with {}."
-                })
-              )
-            : decoderOf(tool)(args ?? {}).pipe(
-                Effect.mapError(
-                  (error) =>
-                    new InvalidArgument({
-                      message: `${tool.name}: ${formatDecodeError(error)}`,
-                      hint: "Fix the named argument; the tool's inputSchema gives the expected form and defaults."
-                    })
-                )
-              )
+      // One rule (./timeouts.ts): the call's own timeoutMs governs, up to the cap; the bound leaves its own timeout
+      // the time to answer with what it waited for. Every tool, core, eval, plugin or third-party, runs through the
+      // same stages (files confined, held to web dialogs, hints on DIALOG_OPEN and ELEMENT_NOT_FOUND:
+      // tools/pipeline/guard.ts) inside one bound.
+      const bounded = (tool: AnyTool, input: unknown, options: CallOptions | undefined) => {
+        const over = timeoutOverCap(input, config.operationTimeoutMs)
+        if (over !== undefined) {
+          return Effect.fail(
+            new InvalidArgument({
+              message: `timeoutMs ${over} is over this server's cap of ${config.operationTimeoutMs} ms (--operation-timeout-ms)`,
+              hint: `Pass timeoutMs ${config.operationTimeoutMs} or less, or ask the operator to restart the server with a larger --operation-timeout-ms.`
+            })
+          )
+        }
+        const limitMs = callLimitMs(input, config.operationTimeoutMs)
+        const own = (input as { timeoutMs?: unknown } | null)?.timeoutMs === limitMs
+        const run = withinCallBound(
+          pipelineOf(tool)(input),
+          limitMs + ANSWER_GRACE_MS,
+          () =>
+            new Timeout({
+              message: `${tool.name} did not finish within ${limitMs} ms (${own ? "its timeoutMs" : "--operation-timeout-ms"})`,
+              hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
+            })
+        )
+        const sink = options?.progress
+        return sink === undefined ? run : withProgress(run, { tool: tool.name, limitMs, activity: describeCall(input, isReadOnly(tool)), sink })
+      }
+
+      // The Dispatcher's services under the caller's (as Effect.provide merges them), merged once per caller
+      // context: a server runs its calls in one runtime, whose context does not change.
+      let merged: { readonly parent: Context.Context<never>; readonly context: Context.Context<never> } | undefined
+      const withServices = <A, E>(effect: Effect.Effect<A, E, ToolServices | ServerServices>): Effect.Effect<A, E> =>
+        Effect.contextWithEffect((parent: Context.Context<never>) => {
+          if (merged === undefined || merged.parent !== parent) merged = { parent, context: Context.merge(parent, context) }
+          return Effect.locally(effect as Effect.Effect<A, E>, FiberRef.currentContext, merged.context)
+        })
 
       // Observers (plugins' call observers: ./observers.ts) see every call; `gate` runs their `before`
       // once the name and arguments are checked, and may refuse the call (CALL_REFUSED).
@@ -207,42 +248,13 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         )
 
       const answer = (name: string, args: unknown, gate: Effect.Effect<void, CallRefused>, options?: CallOptions): Effect.Effect<CallResult> =>
-        Effect.gen(function* () {
-          yield* state.recordCall
-          const tool = yield* resolveTool(name)
-          const input = yield* decode(tool, args)
-          yield* gate
-          const over = timeoutOverCap(input, config.operationTimeoutMs)
-          if (over !== undefined) {
-            return yield* new InvalidArgument({
-              message: `timeoutMs ${over} is over this server's cap of ${config.operationTimeoutMs} ms (--operation-timeout-ms)`,
-              hint: `Pass timeoutMs ${config.operationTimeoutMs} or less, or ask the operator to restart the server with a larger --operation-timeout-ms.`
-            })
-          }
-          // One rule (./timeouts.ts): the call's own timeoutMs governs, up to the cap; the bound leaves its
-          // own timeout the time to answer with what it waited for.
-          const limitMs = callLimitMs(input, config.operationTimeoutMs)
-          const own = (input as { timeoutMs?: unknown } | null)?.timeoutMs === limitMs
-          // Every tool, core, eval, plugin or third-party, runs through the same stages (files confined, held
-          // to web dialogs, hints on DIALOG_OPEN and ELEMENT_NOT_FOUND: tools/pipeline/guard.ts) inside one bound.
-          const run = withinCallBound(
-            pipelineOf(tool)(input),
-            limitMs + ANSWER_GRACE_MS,
-            () =>
-              new Timeout({
-                message: `${name} did not finish within ${limitMs} ms (${own ? "its timeoutMs" : "--operation-timeout-ms"})`,
-                hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
-              })
-          )
-          const sink = options?.progress
-          if (sink === undefined) return yield* run
-          return yield* withProgress(run, {
-            tool: name,
-            limitMs,
-            activity: describeCall(input, isReadOnly(tool)),
-            sink
-          })
-        }).pipe(
+        state.recordCall.pipe(
+          Effect.zipRight(resolveKnown(name)),
+          Effect.flatMap((tool) =>
+            Effect.flatMap(decode(tool, args), (input) =>
+              observers.active ? Effect.zipRight(gate, bounded(tool, input, options)) : bounded(tool, input, options)
+            )
+          ),
           Effect.map((result) => successResult(capResult(name, hideSecrets(result, config.secrets), config.maxResponseChars, config.outputDir))),
           Effect.catchAllCause((cause) => {
             const failure = Cause.failureOption(cause)
@@ -263,7 +275,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
             }
             return Effect.as(Effect.zipRight(logDefect, state.recordFailure(breadcrumb)), errorResult(error))
           }),
-          Effect.provide(context),
+          withServices,
           // One span a call; no stack trace taken for it (the call names its tool).
           Effect.withSpan("Dispatcher.call", { attributes: { tool: name }, captureStackTrace: false })
         )

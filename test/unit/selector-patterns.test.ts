@@ -187,6 +187,13 @@ describe("regexes found in selectors", () => {
       yield* locate(entry, "placeholder=/(a+)+$/")
       yield* locate(entry, "text=/^pong:a+$/")
       assert.deepStrictEqual(touched, ['internal:attr=[placeholder="/(a+)+$/"i]', "text=/^pong:a+$/"])
+      // A target's selector is decided once and kept: asked again, the same rewritten selector; a refused one is refused again.
+      touched.length = 0
+      yield* locate(entry, "text=/.*Save/")
+      yield* locate(entry, "text=/.*Save/")
+      yield* locate(entry, "placeholder=/(a+)+$/")
+      assert.strictEqual((yield* Effect.flip(locate(entry, "text=/(a+)+$/")))._tag, "InvalidArgument")
+      assert.deepStrictEqual(touched, ["text=/Save/", "text=/Save/", 'internal:attr=[placeholder="/(a+)+$/"i]'])
     })
   )
 })

@@ -91,6 +91,26 @@ export const maskSnapshot = (page: Page, snapshot: string): Promise<string> => p
 export const shownFieldValue = (locator: Locator, value: string, timeout: number): Promise<string> =>
   value === "" ? Promise.resolve(value) : locator.evaluate(isPasswordInput, undefined, { timeout }).then((secret) => (secret ? PASSWORD_MASK : value))
 
+/** At most this many targets' page selectors are kept (a target of up to 2,000 characters each). */
+const SELECTORS_KEPT = 500
+const decidedSelectors = new Map<string, string>()
+
+/**
+ * The selector a target runs as in the page: shorthands expanded, and a regex in it in its linear-time form (it
+ * runs on V8's backtracking engine), or INVALID_ARGUMENT when it has none. Decided by the target's text alone,
+ * so an agent's repeated targets are decided once (the oldest forgotten past SELECTORS_KEPT).
+ */
+const selectorOf = (target: string): string | InvalidArgument => {
+  const known = decidedSelectors.get(target)
+  if (known !== undefined) return known
+  const selector = pageSelector(expandSelector(target))
+  if (typeof selector === "string") {
+    if (decidedSelectors.size >= SELECTORS_KEPT) decidedSelectors.delete(decidedSelectors.keys().next().value!)
+    decidedSelectors.set(target, selector)
+  }
+  return selector
+}
+
 /** The driver's snapshot operations; `current` is the session (refs are checked across its surfaces). */
 export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefined>) => {
   const locate = (entry: Surface, target: string): Effect.Effect<Locator, RefStale | InvalidArgument> => {
@@ -121,8 +141,7 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
       if (!entry.refs.has(trimmed)) return Effect.flatMap(current, (s) => Effect.fail(refNotHere(s, entry, trimmed)))
       return Effect.succeed(refLocator(entry, trimmed))
     }
-    // A regex in the selector runs in the page on V8's backtracking engine: it goes in its linear-time form or is refused here.
-    const selector = pageSelector(expandSelector(trimmed))
+    const selector = selectorOf(trimmed)
     return typeof selector !== "string" ? Effect.fail(selector) : Effect.succeed(entry.scope.locator(selector))
   }
 

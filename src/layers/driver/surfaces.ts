@@ -92,24 +92,29 @@ export const pageFacts = (s: AppSession, page: Page, ms = 3_000): Promise<PageFa
 }
 
 /** Classifies the pages not classified yet (one main-process call for all), then links parents. Never fails. */
-export const classifyPages = (s: AppSession, run: Run, evaluateIn: EvaluateIn): Effect.Effect<void> =>
-  Effect.gen(function* () {
-    const pending = s.windows.filter((w) => !w.classified && !w.closed)
-    if (pending.length > 0 && !s.hasMainProcess) for (const w of pending) w.classified = true
-    if (pending.length > 0 && s.hasMainProcess) {
-      const ids = yield* Effect.forEach(pending, (w) => targetIdOf(s, w, run).pipe(Effect.orElseSucceed(() => null)), { concurrency: "unbounded" })
-      const facts = yield* evaluateIn(s, "tell windows from views", readFacts, ids).pipe(Effect.timeout(5_000), Effect.either)
-      // A main process that did not answer in time is asked again next time; one that failed, never.
-      if (facts._tag === "Right" || facts.left._tag !== "TimeoutException") {
-        pending.forEach((w, i) => {
-          const f = facts._tag === "Right" ? (facts.right[i] ?? null) : null
-          w.classified = true
-          if (f === null) return
-          w.facts = f
-          w.kind = kindOf(f)
-        })
-      }
+export const classifyPages = (s: AppSession, run: Run, evaluateIn: EvaluateIn): Effect.Effect<void> => {
+  const pending = s.windows.filter((w) => !w.classified && !w.closed)
+  // On every page-touching call there is usually nothing to ask the main process: no fiber work for that.
+  if (pending.length === 0 || !s.hasMainProcess)
+    return Effect.sync(() => {
+      for (const w of pending) w.classified = true
+      s.linkParents()
+      s.preferWindow()
+    })
+  return Effect.gen(function* () {
+    const ids = yield* Effect.forEach(pending, (w) => targetIdOf(s, w, run).pipe(Effect.orElseSucceed(() => null)), { concurrency: "unbounded" })
+    const facts = yield* evaluateIn(s, "tell windows from views", readFacts, ids).pipe(Effect.timeout(5_000), Effect.either)
+    // A main process that did not answer in time is asked again next time; one that failed, never.
+    if (facts._tag === "Right" || facts.left._tag !== "TimeoutException") {
+      pending.forEach((w, i) => {
+        const f = facts._tag === "Right" ? (facts.right[i] ?? null) : null
+        w.classified = true
+        if (f === null) return
+        w.facts = f
+        w.kind = kindOf(f)
+      })
     }
     s.linkParents()
     s.preferWindow()
   }).pipe(Effect.catchAllCause(() => Effect.void))
+}
