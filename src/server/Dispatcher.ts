@@ -35,6 +35,9 @@ import { coreTools, profileSwitch, type ServerServices } from "./tools.js"
 import { cut } from "../tools/contract/respond.js"
 import { hideSecrets } from "../layers/config/secrets-file.js"
 
+/** Effect's own tracer, as every runtime has it unless a tracer is installed. */
+const NATIVE_TRACER = Effect.runSync(Effect.tracer)
+
 /** Whether a url argument is a javascript: URL (anything but a string is not). */
 const isJavascriptUrl = (url: unknown): boolean => typeof url === "string" && /^\s*javascript:/i.test(url)
 
@@ -217,7 +220,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         const limitMs = callLimitMs(input, config.operationTimeoutMs)
         const own = (input as { timeoutMs?: unknown } | null)?.timeoutMs === limitMs
         const run = withinCallBound(
-          pipelineOf(tool)(input),
+          inServices(pipelineOf(tool)(input)),
           limitMs + ANSWER_GRACE_MS,
           () =>
             new Timeout({
@@ -230,13 +233,23 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
       }
 
       // The Dispatcher's services under the caller's (as Effect.provide merges them), merged once per caller
-      // context: a server runs its calls in one runtime, whose context does not change.
+      // context (a server runs its calls in one runtime, whose context does not change) and set in the call's own
+      // fiber (the bound's: call-bounds.ts), the only place they are needed, instead of scoped around the call.
       let merged: { readonly parent: Context.Context<never>; readonly context: Context.Context<never> } | undefined
-      const withServices = <A, E>(effect: Effect.Effect<A, E, ToolServices | ServerServices>): Effect.Effect<A, E> =>
-        Effect.contextWithEffect((parent: Context.Context<never>) => {
-          if (merged === undefined || merged.parent !== parent) merged = { parent, context: Context.merge(parent, context) }
-          return Effect.locally(effect as Effect.Effect<A, E>, FiberRef.currentContext, merged.context)
-        })
+      const servicesUnder = (parent: Context.Context<never>) => {
+        if (merged === undefined || merged.parent !== parent) merged = { parent, context: Context.merge(parent, context) }
+        return merged.context
+      }
+      const inServices = <A, E>(effect: Effect.Effect<A, E, ToolServices | ServerServices>): Effect.Effect<A, E> =>
+        Effect.zipRight(FiberRef.update(FiberRef.currentContext, servicesUnder), effect) as unknown as Effect.Effect<A, E>
+
+      // One span a call (no stack trace taken for it: the call names its tool), under a tracer an integrator
+      // installed; under Effect's own, which records spans nowhere, the call pays for none (a span is a third of
+      // a read's fiber work).
+      const traced = <A, E>(name: string, effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+        Effect.tracerWith((tracer) =>
+          tracer === NATIVE_TRACER ? effect : Effect.withSpan(effect, "Dispatcher.call", { attributes: { tool: name }, captureStackTrace: false })
+        )
 
       // Observers (plugins' call observers: ./observers.ts) see every call; `gate` runs their `before`
       // once the name and arguments are checked, and may refuse the call (CALL_REFUSED).
@@ -275,9 +288,7 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
             }
             return Effect.as(Effect.zipRight(logDefect, state.recordFailure(breadcrumb)), errorResult(error))
           }),
-          withServices,
-          // One span a call; no stack trace taken for it (the call names its tool).
-          Effect.withSpan("Dispatcher.call", { attributes: { tool: name }, captureStackTrace: false })
+          (answered) => traced(name, answered)
         )
 
       return Dispatcher.of({

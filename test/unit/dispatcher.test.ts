@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Tracer } from "effect"
 import { fileURLToPath } from "node:url"
 import { Dispatcher } from "../../src/server/Dispatcher.js"
 import { nearMisses } from "../../src/server/resolve.js"
@@ -55,6 +55,21 @@ describe("Dispatcher", () => {
     expect(code(result)).toBe("EVAL_NOT_AUTHORIZED")
     expect(text(result)).toContain("--allow-eval main")
     expect(result.structuredContent?.error).toMatchObject({ flag: "--allow-eval main", target: "main" })
+  })
+
+  it("traces each call as a Dispatcher.call span naming its tool under an installed tracer", async () => {
+    const native = Effect.runSync(Effect.tracer)
+    const seen: Array<{ readonly name: string; readonly attributes: unknown }> = []
+    const recording = Tracer.make({
+      span: (name, parent, context, links, startTime, kind, options) => {
+        seen.push({ name, attributes: options?.attributes })
+        return native.span(name, parent, context, links, startTime, kind, options)
+      },
+      context: (f, fiber) => native.context(f, fiber)
+    })
+    const result = await withDispatcher({}, (d) => d.call("electron_status", {}).pipe(Effect.withTracer(recording)))
+    expect(result.isError, text(result)).toBeFalsy()
+    expect(seen.filter((span) => span.name === "Dispatcher.call")).toEqual([{ name: "Dispatcher.call", attributes: { tool: "electron_status" } }])
   })
 
   it("decodes an input only an asynchronous check can decide (a plugin's effectful filter): passed, refused, and other faults still found", async () => {

@@ -38,6 +38,8 @@ export const PROBES: ReadonlyArray<{
   readonly name: string
   readonly stage: string
   readonly run: (page: Page, app: ElectronApplication) => Promise<unknown>
+  /** Done before each timed run, untimed: the state the stage meets in a tool call (an action just made). */
+  readonly before?: (page: Page, round: number) => Promise<unknown>
 }> = [
   {
     name: "locator.normalize() (locatorCode: the step's code)",
@@ -62,7 +64,20 @@ export const PROBES: ReadonlyArray<{
     stage: "editor detection (plain field)",
     run: (page) => page.locator("[data-testid=task-title-input]").locator(PLAIN_FIELD_SELECTOR).count()
   },
-  { name: "page.evaluate() (page-changes check or arm)", stage: "change summary: page check", run: (page) => page.evaluate("1") },
+  {
+    // The check after an action reads every element's visibility and every field's value of a page the action
+    // just changed (its style and layout not computed yet): timed after a fill, as a tool call meets it.
+    name: "page.evaluate() of every element's visibility and value, after a fill (page-changes check)",
+    stage: "change summary: page check",
+    before: (page, round) => page.locator("[data-testid=task-title-input]").fill(`Probe ${round}`),
+    run: (page) =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll("*")).reduce(
+          (n, e) => n + (e.checkVisibility() ? 1 : 0) + (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement ? e.value.length : 0),
+          0
+        )
+      )
+  },
   { name: "frame.evaluate() (password values of a snapshot)", stage: "change summary: password masking", run: (page) => page.mainFrame().evaluate("[]") }
 ]
 
@@ -94,6 +109,7 @@ export const directRunner = (): Runner => {
         await probe.run(page!, app!)
         const times: Array<number> = []
         for (let i = 0; i < rounds; i++) {
+          await probe.before?.(page!, i)
           const t0 = performance.now()
           await probe.run(page!, app!)
           times.push(performance.now() - t0)

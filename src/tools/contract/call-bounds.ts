@@ -20,6 +20,10 @@ export const CurrentCall = globalValue("stagewright/CurrentCall", () => FiberRef
 /**
  * Runs `effect` as one call (not respond.ts's `bounded`, which cuts a list): `onTimeout()` ends it after `timeoutMs`, and code inside it can end it
  * through `CurrentCall`. An ended call fails with its reason once its fiber has stopped (finalizers run).
+ *
+ * The call runs in a fiber of its own, awaited (never joined): what that fiber sets is its own and ends with it, so
+ * its state (`CurrentCall`, `CallDeadline`, and what the stages inside set: guard.ts) is set there, not scoped
+ * around it, and its timer is cleared when it ends (an observer of the fiber, no finalizer).
  */
 export const withinCallBound = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, timeoutMs: number, onTimeout: () => E2): Effect.Effect<A, E | E2, R> =>
   Effect.suspend(() => {
@@ -33,16 +37,15 @@ export const withinCallBound = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, tim
       }
     }
     // The deadline lets the driver bound each Playwright call by what is left of the call (call-context.ts).
-    const run = effect.pipe(Effect.locally(CurrentCall, control), Effect.locally(CallDeadline, Date.now() + timeoutMs))
+    const run = Effect.zipRight(Effect.zipRight(FiberRef.set(CurrentCall, control), FiberRef.set(CallDeadline, Date.now() + timeoutMs)), effect)
     return Effect.flatMap(Effect.fork(run), (child) => {
       fiber = child
       const timer = setTimeout(() => control.endWith(onTimeout()), timeoutMs)
-      return Fiber.await(child).pipe(
-        Effect.ensuring(Effect.sync(() => clearTimeout(timer))),
-        Effect.flatMap(
-          (exit): Effect.Effect<A, E | E2> =>
-            Exit.isFailure(exit) && reason !== undefined && Cause.isInterruptedOnly(exit.cause) ? Effect.fail(reason.error as E2) : exit
-        )
+      child.addObserver(() => clearTimeout(timer))
+      return Effect.flatMap(
+        Fiber.await(child),
+        (exit): Effect.Effect<A, E | E2> =>
+          Exit.isFailure(exit) && reason !== undefined && Cause.isInterruptedOnly(exit.cause) ? Effect.fail(reason.error as E2) : exit
       )
     })
   })

@@ -12,7 +12,7 @@
  * 5. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing;
  * 6. a page-touching answer (debug tools aside) tells the console and page errors new since the last one (./new-errors.ts).
  */
-import { Effect, FiberRef, Queue } from "effect"
+import { Context, Effect, FiberRef, Queue } from "effect"
 import { ModalClaims, AppLifecycle, Dialogs, type PendingDialog, type DriverServices } from "../../layers/driver/ElectronDriver.js"
 import { dialogOpen } from "../../layers/driver/errors.js"
 import type { ServerConfig } from "../../layers/config/ServerConfig.js"
@@ -47,7 +47,9 @@ const holdToModals = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A
     const off = yield* dialogs.onModal((dialog) => {
       if (!claims.has(dialog)) control.endWith(dialogOpen(dialog, Effect.runSync(Effect.provideService(answerAdvice, ProfileSelector, profile))))
     }, true)
-    return yield* Effect.locally(handled, ModalClaims, claims).pipe(Effect.ensuring(Effect.sync(off)))
+    // The bound's fiber is this call's own (call-bounds.ts): its claims are set there for the rest of the call.
+    yield* FiberRef.set(ModalClaims, claims)
+    return yield* handled.pipe(Effect.ensuring(Effect.sync(off)))
   })
 
 /** The same outside a bound (a handler run on its own): the call raced against the next unclaimed dialog. */
@@ -83,8 +85,19 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
   // The handle is made on the first call and kept: a pipeline serves one server, whose services do not change.
   let made: CallHandle | undefined
   const handleOf = Effect.suspend(() => (made !== undefined ? Effect.succeed(made) : Effect.tap(makeHandle(tool.name), (handle) => void (made = handle))))
+  // In the bound's fiber (the call's own: call-bounds.ts) the handle is added to its context for the rest of the call;
+  // a pipeline run on its own (a unit test) provides it around the handler.
   const withHandle = (effect: Effect.Effect<ToolResult, ToolError, R | ServerConfig>) =>
-    Effect.flatMap(handleOf, (handle) => Effect.provideService(effect, Call, handle)) as Staged<R>
+    Effect.flatMap(handleOf, (handle) =>
+      Effect.flatMap(FiberRef.get(CurrentCall), (control) =>
+        control === undefined
+          ? Effect.provideService(effect, Call, handle)
+          : Effect.zipRight(
+              FiberRef.update(FiberRef.currentContext, (context) => Context.add(context, Call, handle)),
+              effect
+            )
+      )
+    ) as Staged<R>
   return (input) => {
     const files = fileArgs === undefined ? [] : argumentsAt(input, fileArgs)
     const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
