@@ -4,7 +4,7 @@
  * its own passes through; an interrupted caller stops the call.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber, FiberRef, Ref } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, FiberRef, Ref } from "effect"
 import { CurrentCall, withinCallBound } from "../../src/tools/contract/call-bounds.js"
 
 describe("withinCallBound", () => {
@@ -76,4 +76,38 @@ describe("withinCallBound", () => {
       yield* Deferred.await(stopped).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "the call kept running" }))
     })
   )
+
+  it.live("an interrupted caller returns only once the call's finalizers have run", () =>
+    Effect.gen(function* () {
+      const running = yield* Deferred.make<void>()
+      const finalized = yield* Ref.make(false)
+      const call = Effect.zipRight(Deferred.succeed(running, undefined), Effect.never).pipe(
+        Effect.ensuring(Effect.zipRight(Effect.sleep("50 millis"), Ref.set(finalized, true)))
+      )
+      const fiber = yield* Effect.fork(withinCallBound(call, 60_000, () => "timed out"))
+      yield* Deferred.await(running)
+      yield* Fiber.interrupt(fiber)
+      expect(yield* Ref.get(finalized)).toBe(true)
+    })
+  )
+
+  it.effect("the call runs with the caller's services and fiber-locals, in a fiber it owns (a fiber it forks is not)", () => {
+    class Marker extends Context.Tag("test/Marker")<Marker, string>() {}
+    const local = FiberRef.unsafeMake("default")
+    return Effect.gen(function* () {
+      const seen = yield* withinCallBound(
+        Effect.gen(function* () {
+          const control = yield* FiberRef.get(CurrentCall)
+          const own = yield* Effect.withFiberRuntime((fiber) => Effect.succeed(control?.ownedBy(fiber)))
+          const forked = yield* Fiber.join(yield* Effect.fork(Effect.withFiberRuntime((fiber) => Effect.succeed(control?.ownedBy(fiber)))))
+          return { marker: yield* Marker, local: yield* FiberRef.get(local), own, forked }
+        }),
+        1_000,
+        () => "timeout"
+      ).pipe(Effect.provideService(Marker, "given"), Effect.locally(local, "set by the caller"))
+      expect(seen).toStrictEqual({ marker: "given", local: "set by the caller", own: true, forked: false })
+      // Outside the call, the caller's fiber is not the call's.
+      expect(yield* FiberRef.get(CurrentCall)).toBeUndefined()
+    })
+  })
 })

@@ -64,7 +64,8 @@ const make = Effect.gen(function* () {
   const lock = yield* Effect.makeSemaphore(1)
   const lifecycle = yield* Effect.makeSemaphore(1)
 
-  const current = Effect.map(Ref.get(state), (held) => held.sessions.find((s) => s.name === held.active)?.session)
+  // Read on nearly every call (several times): one step of the fiber (a modify that changes nothing), not a get and a map.
+  const current = Ref.modify(state, (held): [AppSession | undefined, HeldSessions] => [held.sessions.find((s) => s.name === held.active)?.session, held])
 
   const session = Effect.flatMap(current, (s): Effect.Effect<AppSession, SessionError> => {
     if (s === undefined) return Effect.fail(new AppNotRunning({ message: "No app is running" }))

@@ -4,7 +4,7 @@
  * sets the call's deadline (CallDeadline) so each Playwright call inside is bounded by what is left of it.
  * Web dialogs do not end a call here: tools/pipeline/guard.ts races a page-touching call against them.
  */
-import { Cause, Effect, Exit, Fiber, FiberId, FiberRef } from "effect"
+import { Cause, Effect, Exit, Fiber, FiberId, FiberRef, FiberRefs, Runtime } from "effect"
 import { globalValue } from "effect/GlobalValue"
 import { CallDeadline } from "../../layers/driver/ElectronDriver.js"
 
@@ -12,6 +12,8 @@ import { CallDeadline } from "../../layers/driver/ElectronDriver.js"
 export interface CallControl {
   /** Ends the call with `error` (the first reason wins; after the call ended it does nothing). */
   readonly endWith: (error: unknown) => void
+  /** Whether `fiber` is the call's own (the bound's): what ends with it ends with the call. */
+  readonly ownedBy: (fiber: Fiber.RuntimeFiber<unknown, unknown>) => boolean
 }
 
 /** The call the current fiber runs in, if it runs under `withinCallBound`. */
@@ -23,29 +25,46 @@ export const CurrentCall = globalValue("stagewright/CurrentCall", () => FiberRef
  *
  * The call runs in a fiber of its own, awaited (never joined): what that fiber sets is its own and ends with it, so
  * its state (`CurrentCall`, `CallDeadline`, and what the stages inside set: guard.ts) is set there, not scoped
- * around it, and its timer is cleared when it ends (an observer of the fiber, no finalizer).
+ * around it, and its timer is cleared when it ends (an observer of the fiber, no finalizer). The fiber is started at
+ * once, with the caller's services and fiber-locals and the call's own set as it is made (not scheduled to start
+ * later, as a fork is); interrupting the caller interrupts it and waits for it to stop.
  */
 export const withinCallBound = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, timeoutMs: number, onTimeout: () => E2): Effect.Effect<A, E | E2, R> =>
-  Effect.suspend(() => {
+  Effect.flatMap(Effect.runtime<R>(), (runtime) => {
     let reason: { readonly error: unknown } | undefined
     let fiber: Fiber.RuntimeFiber<A, E> | undefined
+    let own: FiberId.Runtime | undefined
     const control: CallControl = {
       endWith: (error) => {
-        if (reason !== undefined || fiber === undefined) return
+        if (reason !== undefined) return
         reason = { error }
-        fiber.unsafeInterruptAsFork(FiberId.none)
-      }
+        // Before the fiber is known (it runs at once, until its first wait), it is interrupted once it is.
+        fiber?.unsafeInterruptAsFork(FiberId.none)
+      },
+      ownedBy: (other) => own !== undefined && other.id() === own
     }
     // The deadline lets the driver bound each Playwright call by what is left of the call (call-context.ts).
-    const run = Effect.zipRight(Effect.zipRight(FiberRef.set(CurrentCall, control), FiberRef.set(CallDeadline, Date.now() + timeoutMs)), effect)
-    return Effect.flatMap(Effect.fork(run), (child) => {
-      fiber = child
-      const timer = setTimeout(() => control.endWith(onTimeout()), timeoutMs)
-      child.addObserver(() => clearTimeout(timer))
-      return Effect.flatMap(
+    const deadline = Date.now() + timeoutMs
+    const child = Runtime.runFork(runtime)(effect, {
+      updateRefs: (refs, id) => {
+        own = id
+        return FiberRefs.updateAs(FiberRefs.updateAs(refs, { fiberId: id, fiberRef: CurrentCall, value: control }), {
+          fiberId: id,
+          fiberRef: CallDeadline,
+          value: deadline
+        })
+      }
+    })
+    fiber = child
+    if (reason !== undefined) child.unsafeInterruptAsFork(FiberId.none)
+    const timer = setTimeout(() => control.endWith(onTimeout()), timeoutMs)
+    child.addObserver(() => clearTimeout(timer))
+    return Effect.onInterrupt(
+      Effect.flatMap(
         Fiber.await(child),
         (exit): Effect.Effect<A, E | E2> =>
           Exit.isFailure(exit) && reason !== undefined && Cause.isInterruptedOnly(exit.cause) ? Effect.fail(reason.error as E2) : exit
-      )
-    })
+      ),
+      () => Fiber.interrupt(child)
+    )
   })

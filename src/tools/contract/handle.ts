@@ -316,6 +316,7 @@ export const makeHandle = (tool: string): Effect.Effect<CallHandle, never, Handl
   })
 
 /** The call's handle: the pipeline's, or (a handler run on its own, in a unit test) a new one of no tool. */
-export const callHandle: Effect.Effect<CallHandle, never, HandleServices> = Effect.flatMap(Effect.serviceOption(Call), (given) =>
-  Option.isSome(given) ? Effect.succeed(given.value) : makeHandle("")
-)
+export const callHandle: Effect.Effect<CallHandle, never, HandleServices> = Effect.withFiberRuntime((fiber) => {
+  const given = Context.getOption(fiber.currentContext, Call)
+  return Option.isSome(given) ? Effect.succeed(given.value) : makeHandle("")
+})

@@ -21,9 +21,9 @@ import { CurrentCall } from "../contract/call-bounds.js"
 import { confine } from "../policy/confine.js"
 import { answerAdvice } from "../modal/dialogs.js"
 import type { DialogOpen, ToolError } from "../contract/errors.js"
-import { Call, makeHandle, type CallHandle } from "../contract/handle.js"
+import { Call, makeHandle, type CallHandle, type HandleServices } from "../contract/handle.js"
 import { explainNoMatch } from "./nearby.js"
-import { withNewErrors } from "./new-errors.js"
+import { failureWithNewErrors, resultWithNewErrors, withNewErrors } from "./new-errors.js"
 import { argumentsAt } from "../contract/tool-args.js"
 import { targetPaths, touchesPage, type Tool, type ToolResult } from "../contract/Tool.js"
 
@@ -98,16 +98,59 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
             )
       )
     ) as Staged<R>
-  return (input) => {
+  const confinedOf = (input: unknown) => {
     const files = fileArgs === undefined ? [] : argumentsAt(input, fileArgs)
-    const confined = files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
-    const handled = withHandle(confined)
-    const told = tellsErrors ? withNewErrors(handled) : handled
-    return (page ? holdToModals(told) : told).pipe(
-      Effect.catchTag("DialogOpen", (error) => Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(error, hint)))),
-      Effect.catchTag("ElementNotFound", (error) => explainNoMatch(error, argumentsAt(input, targets)))
-    )
+    return files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
   }
+  // What DIALOG_OPEN and ELEMENT_NOT_FOUND say (the handler's own failures; a dialog the listener saw ends the call with its advice).
+  const explained = (error: ToolError, input: unknown): Effect.Effect<never, ToolError, HandleServices> =>
+    error._tag === "DialogOpen"
+      ? Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(error, hint)))
+      : error._tag === "ElementNotFound"
+        ? explainNoMatch(error, argumentsAt(input, targets))
+        : Effect.fail(error)
+
+  // The general composition: the first call (which makes the handle) and a pipeline run outside a bound.
+  const composed = (input: unknown): Staged<R> => {
+    const handled = withHandle(confinedOf(input))
+    const told = tellsErrors ? withNewErrors(handled) : handled
+    return Effect.catchAll(page ? holdToModals(told) : told, (error) => explained(error, input))
+  }
+
+  // The usual call, in the bound's own fiber (call-bounds.ts) with the handle made: the same stages as `composed`, set up
+  // in one step of that fiber (the handle added to the services it already has, the dialog listener removed when the
+  // fiber ends), the answer and its failures shaped in one.
+  let withCall: { readonly base: Context.Context<never>; readonly context: Context.Context<never> } | undefined
+  const callContext = (base: Context.Context<never>, handle: CallHandle) => {
+    if (withCall === undefined || withCall.base !== base) withCall = { base, context: Context.add(base, Call, handle) }
+    return withCall.context
+  }
+  const answered = (input: unknown, handle: CallHandle) =>
+    Effect.matchEffect(confinedOf(input), {
+      onFailure: (error) =>
+        tellsErrors && error._tag === "AssertionFailed" ? Effect.flatMap(handle.current, (s) => failureWithNewErrors(s, error)) : explained(error, input),
+      onSuccess: (result) => (tellsErrors ? Effect.flatMap(handle.current, (s) => resultWithNewErrors(s, result)) : Effect.succeed(result))
+    })
+
+  return (input) =>
+    Effect.withFiberRuntime<ToolResult, ToolError, R | HandleServices | ServerConfig>((fiber) => {
+      const control = fiber.getFiberRef(CurrentCall)
+      const handle = made
+      if (handle === undefined || control === undefined || !control.ownedBy(fiber)) return composed(input)
+      const base = fiber.getFiberRef(FiberRef.currentContext)
+      const inCall = FiberRef.set(FiberRef.currentContext, callContext(base, handle))
+      if (!page) return Effect.zipRight(inCall, answered(input, handle))
+      return Effect.flatMap(handle.current, (session) => {
+        if (session === undefined || session.exit !== undefined) return Effect.zipRight(inCall, answered(input, handle))
+        const claims = new Set<PendingDialog>()
+        const profile = Context.get(base as Context.Context<ProfileSelector>, ProfileSelector)
+        const off = session.modals.onModal((dialog) => {
+          if (!claims.has(dialog)) control.endWith(dialogOpen(dialog, Effect.runSync(Effect.provideService(answerAdvice, ProfileSelector, profile))))
+        }, true)
+        fiber.addObserver(off)
+        return Effect.zipRight(Effect.zipRight(inCall, FiberRef.set(ModalClaims, claims)), answered(input, handle))
+      })
+    }) as Staged<R>
 }
 
 /** One tool call through the stages above (the Dispatcher bounds it and maps its outcome). */

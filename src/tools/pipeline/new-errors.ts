@@ -84,11 +84,9 @@ const locate = async (mapper: Mapper, e: Taken): Promise<NewError> => {
   return mapped === null ? rest : { ...rest, at: `${mapped[1]} [${mapped[2]}]` }
 }
 
-/** The errors new since the last answer (how many, the first NEW_ERRORS_SHOWN located through the app's source maps). */
-const newErrors = (session: AppSession): Effect.Effect<{ readonly count: number; readonly shown: ReadonlyArray<NewError> }> =>
+/** The errors taken (how many, the first NEW_ERRORS_SHOWN located through the app's source maps). */
+const locateAll = (session: AppSession, fresh: ReadonlyArray<Taken>): Effect.Effect<{ readonly count: number; readonly shown: ReadonlyArray<NewError> }> =>
   Effect.gen(function* () {
-    const fresh = takeNew(session)
-    if (fresh.length === 0) return { count: 0, shown: [] }
     const mapper = yield* mapperFor(session.launch)
     const shown = yield* Effect.promise(() => Promise.all(fresh.slice(0, NEW_ERRORS_SHOWN).map((e) => locate(mapper, e))))
     return { count: fresh.length, shown }
@@ -105,34 +103,44 @@ const linesOf = (count: number, shown: ReadonlyArray<NewError>) => {
 
 const structuredOf = (count: number, shown: ReadonlyArray<NewError>) => ({ count, shown: shown.map((e) => ({ ...e, text: cut(e.text, LINE_CHARS) })) })
 
+/** A successful result with the errors new since the last answer after its text (none new: the result as it is, without fiber work). */
+export const resultWithNewErrors = (session: AppSession | undefined, result: ToolResult): Effect.Effect<ToolResult> => {
+  if (session === undefined) return Effect.succeed(result)
+  const fresh = takeNew(session)
+  if (fresh.length === 0) return Effect.succeed(result)
+  return Effect.map(locateAll(session, fresh), ({ count, shown }) =>
+    amended(result, { after: `\n${linesOf(count, shown).join("\n")}`, structured: { newErrors: structuredOf(count, shown) } })
+  )
+}
+
+/** A failed assertion with the errors new since the last answer in its message (and `newErrors` in its details); any other error as it is. */
+export const failureWithNewErrors = <E extends ToolError>(session: AppSession | undefined, error: E): Effect.Effect<never, E | AssertionFailed> => {
+  if (error._tag !== "AssertionFailed" || session === undefined) return Effect.fail(error)
+  const fresh = takeNew(session)
+  if (fresh.length === 0) return Effect.fail(error)
+  return Effect.flatMap(locateAll(session, fresh), ({ count, shown }) =>
+    Effect.fail(
+      new AssertionFailed({
+        message: `${error.message}\nNew errors of the app since the last answer:\n${linesOf(count, shown).join("\n")}`,
+        hint: error.hint,
+        expected: error.expected,
+        actual: error.actual,
+        details: { ...(error.details ?? {}), newErrors: structuredOf(count, shown) },
+        cause: error.cause
+      })
+    )
+  )
+}
+
 /**
  * The result of `effect` with the errors that came while it ran (or since the last answer) added after its text;
- * a failed assertion gets them in its message (and `newErrors` in its details).
+ * a failed assertion gets them in its message (and `newErrors` in its details). The session is read after `effect`
+ * (it may have started or ended one).
  */
 export const withNewErrors = <R>(effect: Effect.Effect<ToolResult, ToolError, R>): Effect.Effect<ToolResult, ToolError, R | AppLifecycle> =>
-  Effect.gen(function* () {
-    const lifecycle = yield* AppLifecycle
-    const outcome = yield* Effect.either(effect)
-    const session = yield* lifecycle.current
-    if (outcome._tag === "Left") {
-      const error = outcome.left
-      if (error._tag !== "AssertionFailed" || session === undefined) return yield* Effect.fail(error)
-      const { count, shown } = yield* newErrors(session)
-      if (count === 0) return yield* Effect.fail(error)
-      return yield* Effect.fail(
-        new AssertionFailed({
-          message: `${error.message}\nNew errors of the app since the last answer:\n${linesOf(count, shown).join("\n")}`,
-          hint: error.hint,
-          expected: error.expected,
-          actual: error.actual,
-          details: { ...(error.details ?? {}), newErrors: structuredOf(count, shown) },
-          cause: error.cause
-        })
-      )
-    }
-    const result = outcome.right
-    if (session === undefined) return result
-    const { count, shown } = yield* newErrors(session)
-    if (count === 0) return result
-    return amended(result, { after: `\n${linesOf(count, shown).join("\n")}`, structured: { newErrors: structuredOf(count, shown) } })
-  })
+  Effect.flatMap(AppLifecycle, (lifecycle) =>
+    Effect.matchEffect(effect, {
+      onFailure: (error) => Effect.flatMap(lifecycle.current, (session) => failureWithNewErrors(session, error)),
+      onSuccess: (result) => Effect.flatMap(lifecycle.current, (session) => resultWithNewErrors(session, result))
+    })
+  )
