@@ -34,9 +34,7 @@ import type { CallRefused } from "../plugins/observer.js"
 import { coreTools, profileSwitch, type ServerServices } from "./tools.js"
 import { cut } from "../tools/contract/respond.js"
 import { hideSecrets } from "../layers/config/secrets-file.js"
-
-/** Effect's own tracer, as every runtime has it unless a tracer is installed. */
-const NATIVE_TRACER = Effect.runSync(Effect.tracer)
+import { spanned } from "../layers/driver/ElectronDriver.js"
 
 /** Whether a url argument is a javascript: URL (anything but a string is not). */
 const isJavascriptUrl = (url: unknown): boolean => typeof url === "string" && /^\s*javascript:/i.test(url)
@@ -244,12 +242,8 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         Effect.zipRight(FiberRef.update(FiberRef.currentContext, servicesUnder), effect) as unknown as Effect.Effect<A, E>
 
       // One span a call (no stack trace taken for it: the call names its tool), under a tracer an integrator
-      // installed; under Effect's own, which records spans nowhere, the call pays for none (a span is a third of
-      // a read's fiber work).
-      const traced = <A, E>(name: string, effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-        Effect.tracerWith((tracer) =>
-          tracer === NATIVE_TRACER ? effect : Effect.withSpan(effect, "Dispatcher.call", { attributes: { tool: name }, captureStackTrace: false })
-        )
+      // installed; under Effect's own, which records spans nowhere, the call pays for none (driver/spans.ts).
+      const traced = <A, E>(name: string, effect: Effect.Effect<A, E>): Effect.Effect<A, E> => spanned("Dispatcher.call", { tool: name })(effect)
 
       // Observers (plugins' call observers: ./observers.ts) see every call; `gate` runs their `before`
       // once the name and arguments are checked, and may refuse the call (CALL_REFUSED).

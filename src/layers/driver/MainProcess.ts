@@ -4,6 +4,7 @@
  * plugins install there at every launch or attach; and the errors the main process recorded.
  */
 import { Context, Effect, Layer, Ref } from "effect"
+import { spanned } from "./spans.js"
 import * as failedLoads from "./failed-loads.js"
 import { windowOfTarget } from "./main-hooks.js"
 import type { AppSession, Surface } from "./session.js"
@@ -30,7 +31,7 @@ const make = Effect.gen(function* () {
   const store = yield* SessionStore
 
   const evaluateMain = <R, A>(what: string, fn: MainCode<R, A>, arg: A): Effect.Effect<R, MainError> =>
-    Effect.flatMap(store.session, (s) => store.evaluateIn<R, A>(s, what, fn, arg)).pipe(Effect.withSpan("MainProcess.evaluateMain", { attributes: { what } }))
+    Effect.flatMap(store.session, (s) => store.evaluateIn<R, A>(s, what, fn, arg)).pipe(spanned("MainProcess.evaluateMain", { what }))
 
   const targetIdOf = (s: AppSession, entry: Surface) => readTargetId(s, entry, store.run)
 
@@ -45,7 +46,7 @@ const make = Effect.gen(function* () {
         return await (${fn.toString()})(win, input.arg)
       }`
       return yield* store.evaluateIn<R, { targetId: string; arg: A }>(s, what, wrapper, { targetId, arg })
-    }).pipe(Effect.withSpan("MainProcess.evaluateWindow", { attributes: { what } }))
+    }).pipe(spanned("MainProcess.evaluateWindow", { what }))
 
   const installMainHooks = (list: ReadonlyArray<MainHook>) =>
     Effect.gen(function* () {
@@ -73,7 +74,7 @@ const make = Effect.gen(function* () {
       s.errors.push({ at: e.at, kind: e.kind, message: e.message })
     }
     yield* failedLoads.resolveFailedLoadWindows(s)
-  }).pipe(Effect.withSpan("MainProcess.pullMainErrors"))
+  }).pipe(spanned("MainProcess.pullMainErrors"))
 
   return MainProcess.of({ evaluateMain, evaluateWindow, installMainHooks, pullMainErrors })
 })

@@ -5,6 +5,7 @@
  * slices, and performing an action on an element that never outlives its call (./actions.ts).
  */
 import { Context, Effect, Layer } from "effect"
+import { spanned } from "./spans.js"
 import type { CDPSession, Locator } from "playwright-core"
 import { makeRunAction } from "./actions.js"
 import type { PlaywrightError } from "./errors.js"
@@ -67,9 +68,7 @@ const make = Effect.map(SessionStore, (store) => {
       ),
     poll: waits.poll,
     waitSliced: (what, attempt, timeoutMs) =>
-      waits
-        .waitSliced((slice) => run(what, () => attempt(slice)), timeoutMs)
-        .pipe(Effect.asVoid, Effect.withSpan("PageOps.waitSliced", { attributes: { what } })),
+      waits.waitSliced((slice) => run(what, () => attempt(slice)), timeoutMs).pipe(Effect.asVoid, spanned("PageOps.waitSliced", { what })),
     runAction: makeRunAction(run, (what, f) => Effect.flatMap(store.current, (s) => raceModal(run, s?.modals, what, f)))
   })
 })

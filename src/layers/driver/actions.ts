@@ -9,6 +9,7 @@
  * Playwright call, and no action lands later.
  */
 import { Clock, Effect } from "effect"
+import { spanned } from "./spans.js"
 import { budgetMs } from "./call-context.js"
 import { ElementNotFound, Timeout, type PlaywrightError } from "./errors.js"
 import { ACTION_BEGUN } from "./playwright-errors.js"
@@ -100,4 +101,4 @@ export const makeRunAction =
         })
       if (action.tryFirst !== true) return yield* rest(undefined)
       return yield* perform(Math.max(1, Math.min(SLICE_MS, bound)), undefined).pipe(Effect.catchAll((error) => rest(error)))
-    }).pipe(Effect.withSpan("ElectronDriver.runAction", { attributes: { what: action.what } }))
+    }).pipe(spanned("ElectronDriver.runAction", { what: action.what }))

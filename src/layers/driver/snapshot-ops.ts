@@ -8,6 +8,7 @@
  * the driver returns or records has those values replaced by PASSWORD_MASK, whatever their length.
  */
 import { Effect } from "effect"
+import { spanned } from "./spans.js"
 import type { Frame, Locator, Page } from "playwright-core"
 import { InvalidArgument, RefStale, type PlaywrightError } from "./errors.js"
 import { armPageChanges, checkPageChanges, hasFrames, MAX_PASSWORDS, PASSWORD_MASK } from "./page-changes.js"
@@ -191,7 +192,8 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
       )
     )
 
-  const snapshot = Effect.fn("ElectronDriver.snapshot")(function* (
+  // Spanned only under an installed tracer (./spans.ts): an action's change summary takes one.
+  const snapshotOf = Effect.fnUntraced(function* (
     entry: Surface,
     options: { readonly target?: string; readonly depth?: number; readonly armed?: boolean } = {}
   ) {
@@ -231,6 +233,9 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
       entry.recordSnapshot(undefined)
       entry.markShown(undefined)
     })
+
+  const snapshot = (entry: Surface, options: { readonly target?: string; readonly depth?: number; readonly armed?: boolean } = {}) =>
+    spanned("ElectronDriver.snapshot")(snapshotOf(entry, options))
 
   return { locate, snapshot, pageChanges, recordSnapshot, refCode, markShown, forgetSnapshot }
 }

@@ -4,6 +4,7 @@
  * `describing` names what a call is waiting for, for its progress notifications (src/server/progress.ts).
  */
 import { Clock, Data, Duration, Effect, FiberRef, Ref, Schedule } from "effect"
+import { spanned } from "./spans.js"
 import { globalValue } from "effect/GlobalValue"
 import type { PlaywrightError } from "./errors.js"
 import type { Check } from "./shape.js"
@@ -65,7 +66,7 @@ const retry = <A, E, R>(check: Effect.Effect<Check<A>, E, R>, first: Check<A>, r
     )
     // Past the bound the last complete reading decides (one cut short by the bound does not count).
     return held ?? (yield* Ref.get(last))
-  }).pipe(Effect.withSpan("PageOps.poll"))
+  }).pipe(spanned("PageOps.poll"))
 
 /** A wait's failures that say "not yet" (the element is not there, or not ready): worth another slice. */
 const stillWaiting = (error: PlaywrightError) => error._tag === "Timeout" || error._tag === "ElementNotFound"
