@@ -30,41 +30,47 @@ export const CurrentCall = globalValue("stagewright/CurrentCall", () => FiberRef
  * later, as a fork is); interrupting the caller interrupts it and waits for it to stop.
  */
 export const withinCallBound = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, timeoutMs: number, onTimeout: () => E2): Effect.Effect<A, E | E2, R> =>
-  Effect.flatMap(Effect.runtime<R>(), (runtime) => {
-    let reason: { readonly error: unknown } | undefined
-    let fiber: Fiber.RuntimeFiber<A, E> | undefined
-    let own: FiberId.Runtime | undefined
-    const control: CallControl = {
-      endWith: (error) => {
-        if (reason !== undefined) return
-        reason = { error }
-        // Before the fiber is known (it runs at once, until its first wait), it is interrupted once it is.
-        fiber?.unsafeInterruptAsFork(FiberId.none)
-      },
-      ownedBy: (other) => own !== undefined && other.id() === own
-    }
-    // The deadline lets the driver bound each Playwright call by what is left of the call (call-context.ts).
-    const deadline = Date.now() + timeoutMs
-    const child = Runtime.runFork(runtime)(effect, {
-      updateRefs: (refs, id) => {
-        own = id
-        return FiberRefs.updateAs(FiberRefs.updateAs(refs, { fiberId: id, fiberRef: CurrentCall, value: control }), {
-          fiberId: id,
-          fiberRef: CallDeadline,
-          value: deadline
-        })
+  // The runtime is taken while the caller is interruptible (the call's fiber gets its flags); the fiber is made and
+  // the caller's interruption hooked up with none in between.
+  Effect.flatMap(Effect.runtime<R>(), (runtime) =>
+    Effect.uninterruptibleMask((restore) => {
+      let reason: { readonly error: unknown } | undefined
+      let fiber: Fiber.RuntimeFiber<A, E> | undefined
+      let own: FiberId.Runtime | undefined
+      const control: CallControl = {
+        endWith: (error) => {
+          if (reason !== undefined) return
+          reason = { error }
+          // Before the fiber is known (it runs at once, until its first wait), it is interrupted once it is.
+          fiber?.unsafeInterruptAsFork(FiberId.none)
+        },
+        ownedBy: (other) => own !== undefined && other.id() === own
       }
+      // The deadline lets the driver bound each Playwright call by what is left of the call (call-context.ts).
+      const deadline = Date.now() + timeoutMs
+      const child = Runtime.runFork(runtime)(effect, {
+        updateRefs: (refs, id) => {
+          own = id
+          return FiberRefs.updateAs(FiberRefs.updateAs(refs, { fiberId: id, fiberRef: CurrentCall, value: control }), {
+            fiberId: id,
+            fiberRef: CallDeadline,
+            value: deadline
+          })
+        }
+      })
+      fiber = child
+      if (reason !== undefined) child.unsafeInterruptAsFork(FiberId.none)
+      const timer = setTimeout(() => control.endWith(onTimeout()), timeoutMs)
+      child.addObserver(() => clearTimeout(timer))
+      return Effect.onInterrupt(
+        restore(
+          Effect.flatMap(
+            Fiber.await(child),
+            (exit): Effect.Effect<A, E | E2> =>
+              Exit.isFailure(exit) && reason !== undefined && Cause.isInterruptedOnly(exit.cause) ? Effect.fail(reason.error as E2) : exit
+          )
+        ),
+        () => Fiber.interrupt(child)
+      )
     })
-    fiber = child
-    if (reason !== undefined) child.unsafeInterruptAsFork(FiberId.none)
-    const timer = setTimeout(() => control.endWith(onTimeout()), timeoutMs)
-    child.addObserver(() => clearTimeout(timer))
-    return Effect.onInterrupt(
-      Effect.flatMap(
-        Fiber.await(child),
-        (exit): Effect.Effect<A, E | E2> =>
-          Exit.isFailure(exit) && reason !== undefined && Cause.isInterruptedOnly(exit.cause) ? Effect.fail(reason.error as E2) : exit
-      ),
-      () => Fiber.interrupt(child)
-    )
-  })
+  )
