@@ -241,10 +241,6 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
       const inServices = <A, E>(effect: Effect.Effect<A, E, ToolServices | ServerServices>): Effect.Effect<A, E> =>
         Effect.zipRight(FiberRef.update(FiberRef.currentContext, servicesUnder), effect) as unknown as Effect.Effect<A, E>
 
-      // One span a call (no stack trace taken for it: the call names its tool), under a tracer an integrator
-      // installed; under Effect's own, which records spans nowhere, the call pays for none (driver/spans.ts).
-      const traced = <A, E>(name: string, effect: Effect.Effect<A, E>): Effect.Effect<A, E> => spanned("Dispatcher.call", { tool: name })(effect)
-
       // Observers (plugins' call observers: ./observers.ts) see every call; `gate` runs their `before`
       // once the name and arguments are checked, and may refuse the call (CALL_REFUSED).
       // The operator's secrets (--secrets) never reach an answer: each value is shown as {{secret:NAME}}.
@@ -282,7 +278,8 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
             }
             return Effect.as(Effect.zipRight(logDefect, state.recordFailure(breadcrumb)), errorResult(error))
           }),
-          (answered) => traced(name, answered)
+          // One span a call, named with its tool, only under a tracer an integrator installed (driver/spans.ts).
+          spanned("Dispatcher.call", { tool: name })
         )
 
       return Dispatcher.of({

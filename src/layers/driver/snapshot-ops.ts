@@ -234,8 +234,7 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
       entry.markShown(undefined)
     })
 
-  const snapshot = (entry: Surface, options: { readonly target?: string; readonly depth?: number; readonly armed?: boolean } = {}) =>
-    spanned("ElectronDriver.snapshot")(snapshotOf(entry, options))
+  const snapshot = (...args: Parameters<typeof snapshotOf>) => spanned("ElectronDriver.snapshot")(snapshotOf(...args))
 
   return { locate, snapshot, pageChanges, recordSnapshot, refCode, markShown, forgetSnapshot }
 }

@@ -12,12 +12,12 @@
  * 5. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing;
  * 6. a page-touching answer (debug tools aside) tells the console and page errors new since the last one (./new-errors.ts).
  */
-import { Context, Effect, FiberRef, Queue } from "effect"
+import { Context, Effect, type Fiber, FiberRef, Queue } from "effect"
 import { ModalClaims, AppLifecycle, Dialogs, type PendingDialog, type DriverServices } from "../../layers/driver/ElectronDriver.js"
 import { dialogOpen } from "../../layers/driver/errors.js"
 import type { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { ProfileSelector } from "../../profile/ProfileSelector.js"
-import { CurrentCall } from "../contract/call-bounds.js"
+import { CurrentCall, type CallControl } from "../contract/call-bounds.js"
 import { confine } from "../policy/confine.js"
 import { answerAdvice } from "../modal/dialogs.js"
 import type { DialogOpen, ToolError } from "../contract/errors.js"
@@ -28,37 +28,18 @@ import { argumentsAt } from "../contract/tool-args.js"
 import { targetPaths, touchesPage, type Tool, type ToolResult } from "../contract/Tool.js"
 
 /**
- * Runs `handled` until it ends or a web dialog it did not claim opens, whichever comes first; in the second
- * case the call fails with DIALOG_OPEN and `handled` is interrupted (a Playwright call blocked by the
- * dialog is abandoned; the driver's actions leave none in flight). Under the Dispatcher's bound
- * (./call-bounds.ts) a dialog listener ends the call through `CurrentCall`: no fiber, queue or race per
- * call. The listener is a late one: it runs after the action's race has claimed its own dialog.
+ * Outside a bound's own fiber (a handler run on its own, or a pipeline run in a fiber a call forked): `handled` is
+ * raced against the next web dialog it did not claim; such a dialog fails it with DIALOG_OPEN and interrupts it (a
+ * Playwright call blocked by the dialog is abandoned; the driver's actions leave none in flight). In the bound's
+ * fiber the same is a dialog listener that ends the call through `CurrentCall` (`stagesOf`): no fiber, queue or race.
  */
-const holdToModals = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
+const raceModals = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
   Effect.gen(function* () {
     const lifecycle = yield* AppLifecycle
     const dialogs = yield* Dialogs
     const session = yield* lifecycle.current
     if (session === undefined || session.exit !== undefined) return yield* handled
     const claims = new Set<PendingDialog>()
-    const control = yield* FiberRef.get(CurrentCall)
-    if (control === undefined) return yield* raceModals(handled, claims)
-    const profile = yield* ProfileSelector
-    const off = yield* dialogs.onModal((dialog) => {
-      if (!claims.has(dialog)) control.endWith(dialogOpen(dialog, Effect.runSync(Effect.provideService(answerAdvice, ProfileSelector, profile))))
-    }, true)
-    // The bound's fiber is this call's own (call-bounds.ts): its claims are set there for the rest of the call.
-    yield* FiberRef.set(ModalClaims, claims)
-    return yield* handled.pipe(Effect.ensuring(Effect.sync(off)))
-  })
-
-/** The same outside a bound (a handler run on its own): the call raced against the next unclaimed dialog. */
-const raceModals = <A, E, R>(
-  handled: Effect.Effect<A, E, R>,
-  claims: Set<PendingDialog>
-): Effect.Effect<A, E | DialogOpen, R | DriverServices | ProfileSelector> =>
-  Effect.gen(function* () {
-    const dialogs = yield* Dialogs
     const opened = yield* Queue.unbounded<PendingDialog>()
     // The claim is made in the same dialog event, before this side resumes: it reads a settled set.
     const unclaimed = Queue.take(opened).pipe(Effect.repeat({ until: (dialog) => !claims.has(dialog) }))
@@ -85,19 +66,6 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
   // The handle is made on the first call and kept: a pipeline serves one server, whose services do not change.
   let made: CallHandle | undefined
   const handleOf = Effect.suspend(() => (made !== undefined ? Effect.succeed(made) : Effect.tap(makeHandle(tool.name), (handle) => void (made = handle))))
-  // In the bound's fiber (the call's own: call-bounds.ts) the handle is added to its context for the rest of the call;
-  // a pipeline run on its own (a unit test) provides it around the handler.
-  const withHandle = (effect: Effect.Effect<ToolResult, ToolError, R | ServerConfig>) =>
-    Effect.flatMap(handleOf, (handle) =>
-      Effect.flatMap(FiberRef.get(CurrentCall), (control) =>
-        control === undefined
-          ? Effect.provideService(effect, Call, handle)
-          : Effect.zipRight(
-              FiberRef.update(FiberRef.currentContext, (context) => Context.add(context, Call, handle)),
-              effect
-            )
-      )
-    ) as Staged<R>
   const confinedOf = (input: unknown) => {
     const files = fileArgs === undefined ? [] : argumentsAt(input, fileArgs)
     return files.length === 0 ? tool.handler(input) : Effect.zipRight(confine(files.map((f) => [f.value, f.name] as const)), tool.handler(input))
@@ -110,16 +78,16 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
         ? explainNoMatch(error, argumentsAt(input, targets))
         : Effect.fail(error)
 
-  // The general composition: the first call (which makes the handle) and a pipeline run outside a bound.
+  // Outside a bound's own fiber: the same stages composed around the handler, the handle provided to it.
   const composed = (input: unknown): Staged<R> => {
-    const handled = withHandle(confinedOf(input))
+    const handled = Effect.flatMap(handleOf, (handle) => Effect.provideService(confinedOf(input), Call, handle))
     const told = tellsErrors ? withNewErrors(handled) : handled
-    return Effect.catchAll(page ? holdToModals(told) : told, (error) => explained(error, input))
+    return Effect.catchAll(page ? raceModals(told) : told, (error) => explained(error, input)) as Staged<R>
   }
 
-  // The usual call, in the bound's own fiber (call-bounds.ts) with the handle made: the same stages as `composed`, set up
-  // in one step of that fiber (the handle added to the services it already has, the dialog listener removed when the
-  // fiber ends), the answer and its failures shaped in one.
+  // In the bound's own fiber (call-bounds.ts), the usual call: the stages set up in one step of that fiber (the handle
+  // added to the services it already has, the dialog listener removed when the fiber ends), the answer and its
+  // failures shaped in one.
   let withCall: { readonly base: Context.Context<never>; readonly context: Context.Context<never> } | undefined
   const callContext = (base: Context.Context<never>, handle: CallHandle) => {
     if (withCall === undefined || withCall.base !== base) withCall = { base, context: Context.add(base, Call, handle) }
@@ -131,25 +99,28 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
         tellsErrors && error._tag === "AssertionFailed" ? Effect.flatMap(handle.current, (s) => failureWithNewErrors(s, error)) : explained(error, input),
       onSuccess: (result) => (tellsErrors ? Effect.flatMap(handle.current, (s) => resultWithNewErrors(s, result)) : Effect.succeed(result))
     })
+  const inBound = (input: unknown, fiber: Fiber.RuntimeFiber<ToolResult, ToolError>, control: CallControl, handle: CallHandle) => {
+    const base = fiber.getFiberRef(FiberRef.currentContext)
+    const inCall = FiberRef.set(FiberRef.currentContext, callContext(base, handle))
+    if (!page) return Effect.zipRight(inCall, answered(input, handle))
+    return Effect.flatMap(handle.current, (session) => {
+      if (session === undefined || session.exit !== undefined) return Effect.zipRight(inCall, answered(input, handle))
+      const claims = new Set<PendingDialog>()
+      const profile = Context.get(base as Context.Context<ProfileSelector>, ProfileSelector)
+      // A late listener: it runs after the action's race has claimed its own dialog.
+      const off = session.modals.onModal((dialog) => {
+        if (!claims.has(dialog)) control.endWith(dialogOpen(dialog, Effect.runSync(Effect.provideService(answerAdvice, ProfileSelector, profile))))
+      }, true)
+      fiber.addObserver(off)
+      return Effect.zipRight(Effect.zipRight(inCall, FiberRef.set(ModalClaims, claims)), answered(input, handle))
+    })
+  }
 
   return (input) =>
     Effect.withFiberRuntime<ToolResult, ToolError, R | HandleServices | ServerConfig>((fiber) => {
       const control = fiber.getFiberRef(CurrentCall)
-      const handle = made
-      if (handle === undefined || control === undefined || !control.ownedBy(fiber)) return composed(input)
-      const base = fiber.getFiberRef(FiberRef.currentContext)
-      const inCall = FiberRef.set(FiberRef.currentContext, callContext(base, handle))
-      if (!page) return Effect.zipRight(inCall, answered(input, handle))
-      return Effect.flatMap(handle.current, (session) => {
-        if (session === undefined || session.exit !== undefined) return Effect.zipRight(inCall, answered(input, handle))
-        const claims = new Set<PendingDialog>()
-        const profile = Context.get(base as Context.Context<ProfileSelector>, ProfileSelector)
-        const off = session.modals.onModal((dialog) => {
-          if (!claims.has(dialog)) control.endWith(dialogOpen(dialog, Effect.runSync(Effect.provideService(answerAdvice, ProfileSelector, profile))))
-        }, true)
-        fiber.addObserver(off)
-        return Effect.zipRight(Effect.zipRight(inCall, FiberRef.set(ModalClaims, claims)), answered(input, handle))
-      })
+      if (control === undefined || !control.ownedBy(fiber)) return composed(input)
+      return made !== undefined ? inBound(input, fiber, control, made) : Effect.flatMap(handleOf, (handle) => inBound(input, fiber, control, handle))
     }) as Staged<R>
 }
 
