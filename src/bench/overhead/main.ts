@@ -34,7 +34,19 @@ import { resolveElectronRuntime } from "../../index.js"
 import { repoRoot } from "../repo-root.js"
 import { CALL_TYPES, ROUNDS } from "./sequence.js"
 import { stageRows, stagesMarkdown, type StageRow } from "./stages.js"
-import { type Runner, PROBES, directRunner, inMemoryRunner, sdkFloorRunner, stdioFloorRunner, stdioRunner, timeInterleaved, median, round2 } from "./runners.js"
+import {
+  type Runner,
+  DIRECT_THEN_SNAPSHOT,
+  PROBES,
+  directRunner,
+  inMemoryRunner,
+  sdkFloorRunner,
+  stdioFloorRunner,
+  stdioRunner,
+  timeInterleaved,
+  median,
+  round2
+} from "./runners.js"
 
 // This program runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
 process.env.STAGEWRIGHT_ELECTRON ||= "standin"
@@ -183,7 +195,7 @@ const main = async () => {
   const log = (line: string) => process.stderr.write(line + "\n")
   const start = loadavg()
   log(`overhead: ${rounds * CALL_TYPES.length} calls per runner on the tasks app (${resolveElectronRuntime().kind})`)
-  const runners = [directRunner(), sdkFloorRunner(), inMemoryRunner(true), stdioFloorRunner(), stdioRunner(), inMemoryRunner(false)]
+  const runners = [directRunner(), directRunner(true), sdkFloorRunner(), inMemoryRunner(true), stdioFloorRunner(), stdioRunner(), inMemoryRunner(false)]
   const probes: Record<string, number> = {}
   const timings = await timeInterleaved(runners, rounds, log, probes)
   log(`counting round trips (${countRounds} rounds with DEBUG=pw:protocol,pw:api)`)
@@ -236,6 +248,11 @@ const main = async () => {
     const theirs = picked.reduce((sum, t) => sum + t.direct.medianMs, 0)
     return round2(ours / theirs)
   }
+  // Actions after a snapshot against the same actions each followed by the page's snapshot, all through playwright-core.
+  const againstSnapshot = (runner: string) => {
+    const actions = types.filter((t) => t.kind === "action")
+    return round2(actions.reduce((sum, t) => sum + t.via[runner]!.medianMs, 0) / actions.reduce((sum, t) => sum + t.via[DIRECT_THEN_SNAPSHOT]!.medianMs, 0))
+  }
   const report: OverheadReport = {
     date: new Date().toISOString(),
     label: saveAs,
@@ -249,6 +266,7 @@ const main = async () => {
     summary: Object.fromEntries(
       runners.filter((r) => r.name !== "direct").map((r) => [r.name, { read: kindRatio("read", r.name), action: kindRatio("action", r.name) }])
     ),
+    actionsAgainstSnapshot: { inMemory: againstSnapshot("in-memory"), stdio: againstSnapshot("stdio") },
     types,
     stages,
     probes: Object.fromEntries(Object.entries(probes).map(([name, ms]) => [name, { medianMs: ms, cdpCommands: counts.probeSends[name] }]))
@@ -279,6 +297,8 @@ interface OverheadReport {
   readonly calls: number
   readonly goal: typeof GOALS
   readonly summary: Readonly<Record<string, { readonly read: number; readonly action: number }>>
+  /** Actions after a snapshot (in-memory, stdio) over the direct actions each followed by the page's aria snapshot. */
+  readonly actionsAgainstSnapshot: { readonly inMemory: number; readonly stdio: number }
   readonly types: ReadonlyArray<{
     readonly name: string
     readonly kind: string
@@ -300,6 +320,7 @@ const toMarkdown = (report: OverheadReport): string => {
   lines.push(
     `${report.date}, ${report.runtime} runtime, Node ${report.node}, ${report.cpus} CPUs, load average ${report.loadAverage.start.join(" ")} → ${report.loadAverage.end.join(" ")}.`,
     `${report.calls} calls per runner (${report.calls / 8} rounds of 4 reads and 4 actions on the tasks app, after an untimed warm-up round; the runners take turns call by call); median latency per call type.`,
+    `"${DIRECT_THEN_SNAPSHOT}" is the direct calls with each action followed by the page's aria snapshot (\`page.ariaSnapshot({ mode: "ai" })\`): what showing an agent the page after an action costs through playwright-core alone.`,
     `"in-memory" and "stdio" took an electron_snapshot first (so actions return the change in the accessibility tree); "in-memory, no snapshot" did not. "bare SDK handler" is an MCP SDK server whose handler makes the direct call (on the in-memory pair, and over stdio in a child process): the MCP hop's own cost.`,
     `Reproduce: \`${report.command}\`.`,
     ""
@@ -316,6 +337,11 @@ const toMarkdown = (report: OverheadReport): string => {
   }
   lines.push(`| **all reads** | | | ${others.map((o) => `| ${report.summary[o].read}×`).join(" | ")} |`)
   lines.push(`| **all actions** | | | ${others.map((o) => `| ${report.summary[o].action}×`).join(" | ")} |`, "")
+  const a = report.actionsAgainstSnapshot
+  lines.push(
+    `Actions after a snapshot (their answers carry the change summary) against the same actions each followed by the page's aria snapshot through playwright-core ("${DIRECT_THEN_SNAPSHOT}"): in-memory ${a.inMemory}×, stdio ${a.stdio}×.`,
+    ""
+  )
   lines.push("## Round trips per call", "")
   lines.push(
     "CDP commands playwright-core sent to the app during the call (DEBUG=pw:protocol), and the playwright-core API calls Stagewright made beyond the direct ones (DEBUG=pw:api).",

@@ -18,6 +18,9 @@ import { CALL_TYPES, type CallType } from "./sequence.js"
 const root = repoRoot()
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
 
+/** The runner whose actions are each followed by the page's aria snapshot (directRunner(true)). */
+export const DIRECT_THEN_SNAPSHOT = "direct, then a snapshot"
+
 export interface Runner {
   readonly name: string
   readonly setup: () => Promise<void>
@@ -81,11 +84,32 @@ export const PROBES: ReadonlyArray<{
   { name: "frame.evaluate() (password values of a snapshot)", stage: "change summary: password masking", run: (page) => page.mainFrame().evaluate("[]") }
 ]
 
-export const directRunner = (): Runner => {
+/**
+ * The direct calls; with `snapshotAfterActions`, each action is followed by the page's AI-mode aria snapshot:
+ * what showing an agent the page after an action costs through playwright-core alone (a server that answers
+ * every action with the page's snapshot pays this), the reference for what a change summary costs.
+ */
+export const directRunner = (snapshotAfterActions = false): Runner => {
   let app: ElectronApplication | undefined
   let page: Page | undefined
+  // The added calls timed alone: once, by the plain direct runner.
+  const probe = async (rounds: number) => {
+    const result: Record<string, number> = {}
+    for (const probe of PROBES) {
+      await probe.run(page!, app!)
+      const times: Array<number> = []
+      for (let i = 0; i < rounds; i++) {
+        await probe.before?.(page!, i)
+        const t0 = performance.now()
+        await probe.run(page!, app!)
+        times.push(performance.now() - t0)
+      }
+      result[probe.name] = round2(median(times))
+    }
+    return result
+  }
   return {
-    name: "direct",
+    name: snapshotAfterActions ? DIRECT_THEN_SNAPSHOT : "direct",
     setup: async () => {
       app = await _electron.launch({
         executablePath: resolveElectronRuntime().executablePath,
@@ -97,27 +121,14 @@ export const directRunner = (): Runner => {
     },
     call: async (type, i) => {
       await type.direct(page!, i)
+      if (snapshotAfterActions && type.kind === "action") await page!.ariaSnapshot({ mode: "ai", timeout: 5_000 })
     },
     teardown: async () => {
       await app?.close()
     },
     page: () => page!,
     app: () => app!,
-    probe: async (rounds) => {
-      const result: Record<string, number> = {}
-      for (const probe of PROBES) {
-        await probe.run(page!, app!)
-        const times: Array<number> = []
-        for (let i = 0; i < rounds; i++) {
-          await probe.before?.(page!, i)
-          const t0 = performance.now()
-          await probe.run(page!, app!)
-          times.push(performance.now() - t0)
-        }
-        result[probe.name] = round2(median(times))
-      }
-      return result
-    }
+    ...(snapshotAfterActions ? {} : { probe })
   }
 }
 
