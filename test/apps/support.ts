@@ -4,7 +4,7 @@
  * `resolveElectronRuntime()` picks (a real Electron when STAGEWRIGHT_ELECTRON is set, else the stand-in).
  */
 import { _electron, type ElectronApplication, type Locator, type Page } from "playwright-core"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { resolveElectronRuntime } from "../../src/layers/driver/electron-runtime.js"
@@ -78,6 +78,15 @@ export const cleanUp = async (launched: Launched | undefined): Promise<void> => 
 
 /** The text of the element with `data-testid=<testId>` (for expect.poll). */
 export const text = (page: Page, testId: string): Promise<string | null> => page.getByTestId(testId).textContent()
+
+/** The tasks board's row titles, in order. */
+export const rowTitles = (page: Page): Promise<Array<string>> => page.getByTestId("task-title").allTextContents()
+
+/** The tasks app's saved board (<userData>/tasks.json), or null before its first save. */
+export const savedBoard = (launched: Launched): any => {
+  const file = join(launched.userData, "tasks.json")
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : null
+}
 
 /** Runs `trigger` and resolves the window it opens, once that window's ready signal is set. */
 export const openWindow = async (app: ElectronApplication, trigger: () => Promise<unknown>): Promise<Page> => {
