@@ -1,10 +1,14 @@
-// Paired A/B of the read path: playwright-core directly, a bare MCP SDK server, and Stagewright built from two
-// trees, called in turn on the tasks app (each server on its own app, over the in-memory transport), the same
-// four reads as the overhead benchmark. Prints each runner's median latency, its ratio to direct, and the mean
-// CPU of this process per call (process.cpuUsage() around it: the calls run one at a time).
+// Paired A/B of the call path: playwright-core directly, a bare MCP SDK server, and Stagewright built from two
+// trees, called in turn on the tasks app (each server on its own app, over the in-memory transport). `reads`
+// (the default) are the overhead benchmark's four reads; `actions` its four actions, without a snapshot first.
+// Prints each runner's median latency (for actions, per action and their sum), its ratio to direct, and the
+// mean CPU of this process per call (process.cpuUsage() around it: the calls run one at a time).
 //
-//   node scripts/overhead-ab.mjs <dist-a> <dist-b> [rounds]     e.g. a copy of dist/ built at an older commit, and dist
+//   node scripts/overhead-ab.mjs <dist-a> <dist-b> [rounds] [reads|actions]
+//     e.g. a copy of dist/ built at an older commit, and dist
 //
+// Actions favour the second server's app (launched last): run both orders, or the same dist twice to see
+// the bias (on 2026-12-06, ~3 ms over the four actions' medians, with the same build in both places).
 // Runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -16,9 +20,9 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { _electron } from "playwright-core"
 
-const [distA, distB, roundsArg] = process.argv.slice(2)
-if (distA === undefined || distB === undefined) {
-  console.error("usage: node scripts/overhead-ab.mjs <dist-a> <dist-b> [rounds]")
+const [distA, distB, roundsArg, mode = "reads"] = process.argv.slice(2)
+if (distA === undefined || distB === undefined || !["reads", "actions"].includes(mode)) {
+  console.error("usage: node scripts/overhead-ab.mjs <dist-a> <dist-b> [rounds] [reads|actions]")
   process.exit(2)
 }
 process.env.STAGEWRIGHT_ELECTRON ||= "standin"
@@ -31,21 +35,45 @@ const temp = (prefix) => mkdtempSync(join(tmpdir(), prefix))
 const READS = [
   {
     tool: "electron_get_text",
-    args: { target: "[data-testid=board-name]" },
+    args: () => ({ target: "[data-testid=board-name]" }),
     direct: (p) => p.locator("[data-testid=board-name]").innerText({ timeout: 5000 })
   },
   {
     tool: "electron_get_attribute",
-    args: { target: "[data-testid=task-title-input]", name: "placeholder" },
+    args: () => ({ target: "[data-testid=task-title-input]", name: "placeholder" }),
     direct: (p) => p.locator("[data-testid=task-title-input]").getAttribute("placeholder", { timeout: 5000 })
   },
-  { tool: "electron_expect_visible", args: { target: "[data-testid=notice]" }, direct: (p) => p.locator("[data-testid=notice]").isVisible() },
+  { tool: "electron_expect_visible", args: () => ({ target: "[data-testid=notice]" }), direct: (p) => p.locator("[data-testid=notice]").isVisible() },
   {
     tool: "electron_expect_text",
-    args: { target: "[data-testid=board-name]", text: "My board" },
+    args: () => ({ target: "[data-testid=board-name]", text: "My board" }),
     direct: (p) => p.locator("[data-testid=board-name]").innerText({ timeout: 5000 })
   }
 ]
+const PRIORITIES = ["low", "medium", "high"]
+const ACTIONS = [
+  {
+    tool: "electron_fill",
+    args: (i) => ({ target: "[data-testid=task-title-input]", value: `Task ${i}` }),
+    direct: (p, i) => p.locator("[data-testid=task-title-input]").fill(`Task ${i}`, { timeout: 5000 })
+  },
+  {
+    tool: "electron_click",
+    args: () => ({ target: "[data-testid=toggle-theme-button]" }),
+    direct: (p) => p.locator("[data-testid=toggle-theme-button]").click({ timeout: 5000 })
+  },
+  {
+    tool: "electron_check",
+    args: (i) => ({ target: "[data-testid=task-urgent-checkbox]", checked: i % 2 === 0 }),
+    direct: (p, i) => p.locator("[data-testid=task-urgent-checkbox]").setChecked(i % 2 === 0, { timeout: 5000 })
+  },
+  {
+    tool: "electron_select_option",
+    args: (i) => ({ target: "[data-testid=task-priority-select]", values: [PRIORITIES[i % 3]] }),
+    direct: (p, i) => p.locator("[data-testid=task-priority-select]").selectOption([PRIORITIES[i % 3]], { timeout: 5000 })
+  }
+]
+const CALLS = mode === "actions" ? ACTIONS : READS
 
 const app = await _electron.launch({
   executablePath: resolveElectronRuntime().executablePath,
@@ -64,8 +92,8 @@ const connect = async (server) => {
 }
 const bare = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} } })
 bare.setRequestHandler(CallToolRequestSchema, async (request) => {
-  const read = READS.find((r) => r.tool === request.params.name)
-  return { content: [{ type: "text", text: String(await read.direct(page)) }] }
+  const one = CALLS.find((c) => c.tool === request.params.name)
+  return { content: [{ type: "text", text: String(await one.direct(page, request.params.arguments.i)) }] }
 })
 const bareClient = await connect(bare)
 
@@ -79,32 +107,34 @@ const stagewright = async (dist) => {
   }
   await call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: temp("ab-ud-") } })
   await call("electron_wait_for", { target: "[data-testid=board-name]" })
-  await call("electron_snapshot", {})
+  // Reads after a snapshot, as the overhead benchmark's in-memory runner; actions without one (no change summary).
+  if (mode === "reads") await call("electron_snapshot", {})
   return { call, close: () => call("electron_close", {}).then(() => server.close()) }
 }
 const a = await stagewright(distA)
 const b = await stagewright(distB)
 
+// The bare SDK server drives the direct runner's page: for actions it would undo or repeat the direct call's change.
 const runners = {
-  direct: (read) => read.direct(page),
-  "bare SDK": (read) => bareClient.callTool({ name: read.tool, arguments: read.args }),
-  [`A ${distA}`]: (read) => a.call(read.tool, read.args),
-  [`B ${distB}`]: (read) => b.call(read.tool, read.args)
+  direct: (one, i) => one.direct(page, i),
+  ...(mode === "reads" ? { "bare SDK": (one, i) => bareClient.callTool({ name: one.tool, arguments: { i } }) } : {}),
+  [`A ${distA}`]: (one, i) => a.call(one.tool, one.args(i)),
+  [`B ${distB}`]: (one, i) => b.call(one.tool, one.args(i))
 }
 const names = Object.keys(runners)
-const times = Object.fromEntries(names.map((n) => [n, []]))
+const times = Object.fromEntries(names.map((n) => [n, Object.fromEntries(CALLS.map((c) => [c.tool, []]))]))
 const cpu = Object.fromEntries(names.map((n) => [n, []]))
 for (let round = 0; round < rounds; round++) {
-  for (const read of READS) {
+  for (const one of CALLS) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(round + k) % names.length]
       const c0 = process.cpuUsage()
       const t0 = performance.now()
-      await runners[name](read)
+      await runners[name](one, round)
       const ms = performance.now() - t0
       const c = process.cpuUsage(c0)
       if (round >= 10) {
-        times[name].push(ms)
+        times[name][one.tool].push(ms)
         cpu[name].push((c.user + c.system) / 1000)
       }
     }
@@ -112,10 +142,20 @@ for (let round = 0; round < rounds; round++) {
 }
 const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1]
 const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length
-const direct = median(times.direct)
-console.log(`${rounds} rounds of ${READS.length} reads; median ms, ratio to direct, mean CPU ms a call`)
-for (const name of names)
-  console.log(`${name.padEnd(30)} ${median(times[name]).toFixed(2)}  ${(median(times[name]) / direct).toFixed(2)}×  ${mean(cpu[name]).toFixed(3)}`)
+const all = (name) => Object.values(times[name]).flat()
+const sum = (name) => CALLS.reduce((total, c) => total + median(times[name][c.tool]), 0)
+if (mode === "reads") {
+  const direct = median(all("direct"))
+  console.log(`${rounds} rounds of ${CALLS.length} reads; median ms, ratio to direct, mean CPU ms a call`)
+  for (const name of names)
+    console.log(`${name.padEnd(30)} ${median(all(name)).toFixed(2)}  ${(median(all(name)) / direct).toFixed(2)}×  ${mean(cpu[name]).toFixed(3)}`)
+} else {
+  console.log(`${rounds} rounds of ${CALLS.length} actions; median ms of each, their sum, its ratio to direct, mean CPU ms a call`)
+  for (const name of names) {
+    const each = CALLS.map((c) => `${c.tool.replace("electron_", "")} ${median(times[name][c.tool]).toFixed(2)}`).join("  ")
+    console.log(`${name.padEnd(30)} ${each}  sum ${sum(name).toFixed(2)}  ${(sum(name) / sum("direct")).toFixed(2)}×  ${mean(cpu[name]).toFixed(3)}`)
+  }
+}
 await a.close()
 await b.close()
 await app.close()

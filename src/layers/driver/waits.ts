@@ -73,7 +73,9 @@ const stillWaiting = (error: PlaywrightError) => error._tag === "Timeout" || err
 
 /**
  * `run` makes one Playwright call with the slice's bound; it is retried, while its failure is one of
- * `retryable`'s (by default: a timeout, no element yet), until it succeeds or the deadline passes.
+ * `retryable`'s (by default: a timeout, no element yet), until it succeeds or the deadline passes. A call
+ * that succeeds at once (the usual action) costs that call and nothing else: the retry's schedule is set
+ * up only after a failure worth another slice.
  */
 export const waitSliced = <A>(
   run: (sliceMs: number) => Effect.Effect<A, PlaywrightError>,
@@ -83,5 +85,6 @@ export const waitSliced = <A>(
   Effect.gen(function* () {
     const deadline = (yield* Clock.currentTimeMillis) + timeoutMs
     const once = Effect.flatMap(Clock.currentTimeMillis, (now) => run(Math.max(1, Math.min(WAIT_SLICE_MS, deadline - now))))
-    return yield* once.pipe(Effect.retry({ while: (error) => retryable(error) && Date.now() < deadline - 5 }))
+    const again = (error: PlaywrightError) => retryable(error) && Date.now() < deadline - 5
+    return yield* Effect.catchIf(once, again, () => Effect.retry(once, { while: again }))
   })
