@@ -25,7 +25,13 @@ beforeAll(async () => {
   const launched = await mcp.call("electron_launch", { app, env: { SAMPLE_APP_USER_DATA: freshUserData() } })
   expect(launched.isError, launched.text).toBe(false)
   const ready = await mcp.call("electron_wait_for", { text: "Guest ready", timeoutMs: 30_000 })
-  expect(ready.isError, ready.text).toBe(false)
+  if (ready.isError) {
+    // Seen once under the whole suite's load (not reproduced): say what the page and the app showed by then.
+    const status = await mcp.call("electron_get_text", { target: "[data-testid=webview-status]" })
+    const surfaces = await mcp.call("electron_windows")
+    const logs = await mcp.call("electron_console", {})
+    expect.fail([ready.text, `webview status: ${status.text}`, surfaces.text, logs.text].join("\n\n"))
+  }
 })
 
 afterAll(async () => {
