@@ -26,11 +26,12 @@ beforeAll(async () => {
   expect(launched.isError, launched.text).toBe(false)
   const ready = await mcp.call("electron_wait_for", { text: "Guest ready", timeoutMs: 30_000 })
   if (ready.isError) {
-    // Seen once under the whole suite's load (not reproduced): say what the page and the app showed by then.
+    // Seen under the whole suite's load (not reproduced alone): say what the launch answered (which surface was active)
+    // and what the page and the app showed by then.
     const status = await mcp.call("electron_get_text", { target: "[data-testid=webview-status]" })
     const surfaces = await mcp.call("electron_windows")
     const logs = await mcp.call("electron_console", {})
-    expect.fail([ready.text, `webview status: ${status.text}`, surfaces.text, logs.text].join("\n\n"))
+    expect.fail([ready.text, `webview status: ${status.text}`, `the launch answered:\n${launched.text}`, surfaces.text, logs.text].join("\n\n"))
   }
 })
 
