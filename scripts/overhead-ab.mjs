@@ -90,12 +90,17 @@ const connect = async (server) => {
   await client.connect(clientSide)
   return client
 }
-const bare = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} } })
-bare.setRequestHandler(CallToolRequestSchema, async (request) => {
-  const one = CALLS.find((c) => c.tool === request.params.name)
-  return { content: [{ type: "text", text: String(await one.direct(page, request.params.arguments.i)) }] }
-})
-const bareClient = await connect(bare)
+// A bare SDK server whose handler makes the direct call: reads only (it drives the direct runner's page, where an
+// action would undo or repeat the direct call's change).
+const bareClient = mode === "reads" ? await connect(bareServer()) : undefined
+function bareServer() {
+  const bare = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} } })
+  bare.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const one = CALLS.find((c) => c.tool === request.params.name)
+    return { content: [{ type: "text", text: String(await one.direct(page)) }] }
+  })
+  return bare
+}
 
 const stagewright = async (dist) => {
   const { createServer } = await load(dist)
@@ -114,10 +119,9 @@ const stagewright = async (dist) => {
 const a = await stagewright(distA)
 const b = await stagewright(distB)
 
-// The bare SDK server drives the direct runner's page: for actions it would undo or repeat the direct call's change.
 const runners = {
   direct: (one, i) => one.direct(page, i),
-  ...(mode === "reads" ? { "bare SDK": (one, i) => bareClient.callTool({ name: one.tool, arguments: { i } }) } : {}),
+  ...(bareClient === undefined ? {} : { "bare SDK": (one) => bareClient.callTool({ name: one.tool, arguments: one.args() }) }),
   [`A ${distA}`]: (one, i) => a.call(one.tool, one.args(i)),
   [`B ${distB}`]: (one, i) => b.call(one.tool, one.args(i))
 }
