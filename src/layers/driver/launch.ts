@@ -24,7 +24,7 @@ import { AppSession, type AttachOptions, type LaunchOptions } from "./session.js
 import type { XvfbMode } from "./display.js"
 import { displayForLaunch } from "./xvfb.js"
 import { LAUNCH_TOKEN, watchSpawns } from "./spawn-watch.js"
-import { pageFacts } from "./surfaces.js"
+import { pageFacts, windowPageOf } from "./surfaces.js"
 
 export const firstLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
 
@@ -156,13 +156,15 @@ export const launchSession =
       // Native dialogs wait for the agent in the modal room (./main-modals.ts).
       const held = toFunction(mainSource(installHeldDialogs)) as Parameters<typeof electronApp.evaluate>[0]
       yield* Effect.promise(() => electronApp.evaluate(held, HOLD_MS as never).catch(() => undefined))
-      yield* Effect.tryPromise({
+      const first = yield* Effect.tryPromise({
         try: async () => {
           const page = await electronApp.firstWindow({ timeout })
           // A new Electron window has no document until the app's first loadURL/loadFile commits, and
           // playwright-core reports such a page only after that first navigation: no wait of our own here.
           await page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined)
-          session.launchedWith((await session.addPage(page, pageFacts(session, page))).id)
+          const entry = await session.addPage(page, pageFacts(session, page))
+          session.launchedWith(entry.id)
+          return entry
         },
         catch: (cause) =>
           new LaunchFailed({
@@ -171,6 +173,7 @@ export const launchSession =
             cause
           })
       })
+      yield* windowPageOf(session, first, Math.min(timeout, 10_000))
       yield* Effect.logInfo(`launched ${app ?? runtime.executablePath} (pid ${child.pid}, ${runtime.kind})`)
       return session
     })

@@ -46,6 +46,7 @@ export class AppSession {
   private viewSeq = 0
   private guestSeq = 0
   readonly #pendingPages = new Map<Page, Promise<Surface>>()
+  readonly #windowListeners = new Set<() => void>()
   readonly #locals = new Map<symbol, unknown>()
 
   /**
@@ -183,7 +184,14 @@ export class AppSession {
     this.watchPage(entry)
     this.linkParents()
     this.preferWindow()
+    if (kind === "window") for (const listener of [...this.#windowListeners]) listener()
     return entry
+  }
+
+  /** @internal driver only: calls `listener` each time a window's own page is registered; returns its removal. */
+  onWindowAdded(listener: () => void): () => void {
+    this.#windowListeners.add(listener)
+    return () => void this.#windowListeners.delete(listener)
   }
 
   /**
@@ -228,11 +236,7 @@ export class AppSession {
     if (chosen) this.#activeChosen = true
   }
 
-  /**
-   * @internal driver only: the launch's first page (playwright-core's firstWindow) becomes the default active
-   * surface, and gives way to a window at once when it is a view or guest: which page a loaded machine
-   * reports first does not decide the active surface (a window registered later takes over as well).
-   */
+  /** @internal driver only: the launch's first page is the default active surface; a view or guest gives way to a window (now or once registered). */
   launchedWith(id: string): void {
     this.setActive(id)
     this.preferWindow()

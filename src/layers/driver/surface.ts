@@ -27,6 +27,11 @@ export interface PageFacts {
   readonly hostId: number | undefined
   /** A view's bounds within its window. */
   readonly bounds?: { x: number; y: number; width: number; height: number } | undefined
+  /**
+   * A view's or guest's: the window it is shown in has a page of its own with a document, loaded or loading
+   * (playwright-core will report that page as well); false for a BaseWindow's views.
+   */
+  readonly windowPage?: boolean
 }
 
 /** What main-process facts make a page: a guest (`webview`), a window's own page, or a view shown in a window. */

@@ -48,13 +48,15 @@ const readFacts = (electron: ElectronModule, targetIds: ReadonlyArray<string | n
         (typeof win.getBrowserViews === "function" ? win.getBrowserViews().find((v: MainValue) => v.webContents === wc) : undefined)
       if (view && typeof view.getBounds === "function") bounds = view.getBounds()
     }
+    const ownerPage: MainValue = win && !own ? win.webContents : undefined
     return {
       webContentsId: wc.id,
       type: wc.getType(),
       windowId: win ? win.id : undefined,
       own,
       hostId: wc.hostWebContents ? wc.hostWebContents.id : undefined,
-      bounds
+      bounds,
+      windowPage: Boolean(ownerPage && !ownerPage.isDestroyed() && (ownerPage.isLoading() || ownerPage.getURL() !== ""))
     }
   })
 
@@ -90,6 +92,24 @@ export const pageFacts = (s: AppSession, page: Page, ms = 3_000): Promise<PageFa
     )
   )
 }
+
+/**
+ * When `first` (the launch's first page) is a view or guest whose window has a page of its own that is not
+ * registered yet, waits up to `ms` for that page, so the launch answers with the window active and not with
+ * whichever of its pages a busy machine reported first (a BaseWindow's views have no such page: no wait).
+ */
+export const windowPageOf = (s: AppSession, first: Surface, ms: number): Effect.Effect<void> =>
+  Effect.suspend(() =>
+    first.kind === "window" || first.facts?.windowPage !== true || s.windows.some((w) => w.kind === "window" && !w.closed)
+      ? Effect.void
+      : Effect.async<void>((resume) => {
+          const off = s.onWindowAdded(() => {
+            off()
+            resume(Effect.void)
+          })
+          return Effect.sync(off)
+        }).pipe(Effect.timeoutOption(ms), Effect.asVoid)
+  )
 
 /** Classifies the pages not classified yet (one main-process call for all), then links parents. Never fails. */
 export const classifyPages = (s: AppSession, run: Run, evaluateIn: EvaluateIn): Effect.Effect<void> => {

@@ -12,22 +12,17 @@ import { SessionName, TimeoutMs } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
 import { answer } from "../contract/respond.js"
 
+/** The session's pages as listed when the call began (which is active, and each one's parent, read then too), with their titles. */
 export const describeWindows = (session: AppSession) =>
-  Effect.forEach(
-    session.surfaces.filter((w) => w.frame === undefined),
-    (w) =>
-      titleOrDialog(session, w).pipe(
-        Effect.map((title) => ({
-          id: w.id,
-          kind: w.kind,
-          ...(w.parentId !== undefined ? { parent: w.parentId } : {}),
-          active: session.activeId === w.id,
-          title,
-          url: w.page.url()
-        }))
-      ),
-    { concurrency: "unbounded" }
-  )
+  Effect.suspend(() => {
+    const activeId = session.activeId
+    const listed = session.surfaces
+      .filter((w) => w.frame === undefined)
+      .map((w) => ({ w, row: { id: w.id, kind: w.kind, ...(w.parentId !== undefined ? { parent: w.parentId } : {}), active: activeId === w.id } }))
+    return Effect.forEach(listed, ({ w, row }) => titleOrDialog(session, w).pipe(Effect.map((title) => ({ ...row, title, url: w.page.url() }))), {
+      concurrency: "unbounded"
+    })
+  })
 
 export const windowLines = (windows: ReadonlyArray<{ id: string; kind: string; parent?: string; active: boolean; title: string; url: string }>) =>
   windows
