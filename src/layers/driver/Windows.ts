@@ -59,9 +59,14 @@ const make = Effect.gen(function* () {
   // On every page-touching call: untraced (the call has its span, Dispatcher.call).
   const window = Effect.fnUntraced(function* (id?: string) {
     const s = yield* session
-    const wanted = id ?? s.activeId
-    const entry = wanted === undefined ? undefined : s.surface(wanted)
+    const found = (wanted: string | undefined) => (wanted === undefined ? undefined : s.surface(wanted))
+    const entry = found(id ?? s.activeId)
     if (entry && !entry.closed) return yield* gate(s, entry)
+    // A page playwright-core reported may still be on its way in (what it is, asked of the main process; bounded):
+    // the window that replaces a closed one (a splash screen's successor) is active once it is registered.
+    yield* Effect.promise(() => s.pagesSettled())
+    const settled = found(id ?? s.activeId)
+    if (settled && !settled.closed) return yield* gate(s, settled)
     return yield* new WindowNotFound({
       message: id === undefined ? `No active window (open surfaces: ${openIds(s)})` : `No window or surface ${id} (open: ${openIds(s)})`
     })

@@ -8,12 +8,13 @@ import { prefixRefs, titleOf, type Surface } from "../../layers/driver/ElectronD
 import { maskPasswordValues, passwordValues, shownFieldValue } from "../../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
-import { InvalidArgument, Timeout } from "../contract/errors.js"
+import { InvalidArgument } from "../contract/errors.js"
 import { nearbyFor, noMatchLines } from "../pipeline/nearby.js"
 import { diffCounts, diffSnapshots, markCutSubtrees } from "../snapshot/snapshot-diff.js"
 import { parseExpand } from "../snapshot/snapshot-fold.js"
 import { CHARS_PER_TOKEN, viewDiff, viewSnapshot, withinBudget, type SnapshotView } from "../snapshot/snapshot-view.js"
 import { waitForEvent } from "./events.js"
+import { waitFor } from "./wait-for.js"
 import { callHandle, type CallHandle } from "../contract/handle.js"
 import { menuRow } from "../modal/menu-rows.js"
 import { rowsBeforeTree, withRows } from "./snapshot-rows.js"
@@ -302,91 +303,6 @@ export const getAttribute = defineTool({
                 .then((read) => (read !== null && input.name.toLowerCase() === "value" ? shownFieldValue(locator, read, timeout) : read))
             )
       return answer(value === null ? `(no ${input.name} attribute)` : JSON.stringify(value), { name: input.name, value })
-    })
-})
-
-export const waitFor = defineTool({
-  name: "electron_wait_for",
-  description:
-    "Wait until a target reaches a state (visible by default, hidden, attached, detached), text appears or disappears in the window, the URL contains a string, or a window opens. Use it for late UI before acting.",
-  type: "read",
-  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "TIMEOUT", "INVALID_ARGUMENT"],
-  input: Schema.Struct({
-    target: Schema.optional(Target),
-    state: Schema.optional(Schema.Literal("visible", "hidden", "attached", "detached")),
-    text: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "text that must appear" }),
-    textGone: Schema.optional(Schema.String.pipe(Schema.maxLength(1_000))).annotations({ description: "text that must disappear" }),
-    url: Schema.optional(Schema.String.pipe(Schema.maxLength(2_000))).annotations({ description: "URL contains" }),
-    window: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
-      description: "title or URL part of a window to wait for (an open one counts); it becomes active"
-    }),
-    timeoutMs: TimeoutMs(10_000)
-  }),
-  handler: (input) =>
-    Effect.gen(function* () {
-      const call = yield* callHandle
-      const timeout = input.timeoutMs ?? 10_000
-      const started = Date.now()
-      const conditions: Array<string> = []
-      if (input.window !== undefined) {
-        const query = input.window
-        // By title or by URL, whichever matches first; then made active, so the other conditions wait in it.
-        const found = yield* Effect.race(
-          call.waitForSurface({ title: query }, { timeoutMs: timeout, select: false }),
-          call.waitForSurface({ url: query }, { timeoutMs: timeout, select: false })
-        )
-        yield* call.selectSurface({ id: found.id })
-        conditions.push(`window ${found.id} "${yield* call.title(found)}" is active`)
-      }
-      const entry = yield* call.surface()
-      const asTimeout = <A, E extends { readonly _tag: string }, R>(what: string, effect: Effect.Effect<A, E, R>) =>
-        effect.pipe(
-          Effect.catchIf(
-            (e: { readonly _tag: string }) => e._tag === "Timeout" || e._tag === "ElementNotFound",
-            () => Effect.fail(new Timeout({ message: `${what} did not happen within ${timeout} ms` }))
-          )
-        )
-      if (input.target !== undefined) {
-        const locator = yield* call.locate(entry, input.target)
-        const state = input.state ?? "visible"
-        yield* asTimeout(
-          `${input.target} ${state}`,
-          call.waitSliced(`wait for ${input.target}`, (slice) => locator.first().waitFor({ state, timeout: slice }), timeout)
-        )
-        conditions.push(`${input.target} is ${state}`)
-      }
-      if (input.text !== undefined) {
-        const text = input.text
-        yield* asTimeout(
-          `text "${text}"`,
-          call.waitSliced("wait for text", (slice) => entry.scope.getByText(text).first().waitFor({ state: "visible", timeout: slice }), timeout)
-        )
-        conditions.push(`"${text}" appeared`)
-      }
-      if (input.textGone !== undefined) {
-        const text = input.textGone
-        yield* asTimeout(
-          `text "${text}" gone`,
-          call.waitSliced("wait for text to go", (slice) => entry.scope.getByText(text).first().waitFor({ state: "hidden", timeout: slice }), timeout)
-        )
-        conditions.push(`"${text}" is gone`)
-      }
-      if (input.url !== undefined) {
-        const part = input.url
-        yield* asTimeout(
-          `URL containing "${part}"`,
-          call.waitSliced("wait for URL", (slice) => entry.scope.waitForURL((u) => u.href.includes(part), { timeout: slice, waitUntil: "commit" }), timeout)
-        )
-        conditions.push(`URL contains "${part}"`)
-      }
-      if (conditions.length === 0) {
-        return yield* new InvalidArgument({
-          message: "give target, text, textGone, url or window",
-          hint: 'Example: { "text": "Saved" }, { "target": "testid=late-panel" } or { "window": "Settings" }.'
-        })
-      }
-      const elapsed = Date.now() - started
-      return answer(`${conditions.join("; ")} after ${elapsed} ms.`, { window: entry.id, elapsedMs: elapsed })
     })
 })
 
