@@ -4,7 +4,7 @@
  * wait hands it over, with the time left, to the window active after it (a splash screen's successor, the main
  * window that replaces a login window); the answer names both.
  */
-import { Effect, Schema } from "effect"
+import { Effect, Schedule, Schema } from "effect"
 import type { Surface } from "../../layers/driver/ElectronDriver.js"
 import { InvalidArgument, Timeout, type ToolError } from "../contract/errors.js"
 import { callHandle, type CallHandle } from "../contract/handle.js"
@@ -81,21 +81,23 @@ const conditionsIn = (call: CallHandle, entry: Surface, input: Input, bound: Bou
     return conditions
   })
 
-/** The surface active now that `gone` closed, or the next window the app opens in the time left. */
-const successor = (call: CallHandle, gone: Surface, bound: Bound) =>
-  call
-    .surface()
-    .pipe(
-      Effect.catchTag("WindowNotFound", () =>
-        call
-          .waitForSurface({}, { timeoutMs: Math.max(1, left(bound)), select: true })
-          .pipe(
-            Effect.catchTag("Timeout", () =>
-              Effect.fail(new Timeout({ message: `${gone.id} closed during the wait, and no other window opened within ${bound.timeout} ms` }))
-            )
-          )
-      )
-    )
+/**
+ * The surface active now that `gone` closed (or, without `gone`, while no window is open): at once when one is
+ * (a window left, or a page being registered), else the first window the app opens in the time left (a new
+ * window is active while no other is open).
+ */
+const successor = (call: CallHandle, gone: Surface | undefined, bound: Bound) =>
+  call.surface().pipe(
+    Effect.retry({ schedule: Schedule.spaced("100 millis"), while: (error) => error._tag === "WindowNotFound" }),
+    Effect.timeoutFail({
+      duration: Math.max(1, left(bound)),
+      onTimeout: () =>
+        new Timeout({
+          message: `${gone === undefined ? "No window was open" : `${gone.id} closed during the wait`}, and no other window opened within ${bound.timeout} ms`,
+          hint: "electron_windows lists the windows; pass a larger timeoutMs if the app opens one later."
+        })
+    })
+  )
 
 interface Waited {
   readonly entry: Surface
@@ -141,13 +143,21 @@ export const waitFor = defineTool({
           hint: 'Example: { "text": "Saved" }, { "target": "testid=late-panel" } or { "window": "Settings" }.'
         })
       }
-      const waited = yield* inSurface(call, yield* call.surface(), input, bound, [])
+      // With no window open (a splash screen gone before its successor came), the conditions wait in the next one.
+      const first = yield* call.surface().pipe(
+        Effect.map((entry) => ({ entry, none: false })),
+        Effect.catchTag("WindowNotFound", () => Effect.map(successor(call, undefined, bound), (entry) => ({ entry, none: true })))
+      )
+      const waited = yield* inSurface(call, first.entry, input, bound, [])
       const elapsed = Date.now() - bound.started
-      const handed = waited.closed.length === 0 ? "" : `${waited.closed.join(", ")} closed during the wait; in ${waited.entry.id}: `
+      const handed = `${first.none ? `No window was open${waited.closed.length === 0 ? `; in ${waited.entry.id}: ` : ", then "}` : ""}${
+        waited.closed.length === 0 ? "" : `${waited.closed.join(", ")} closed during the wait; in ${waited.entry.id}: `
+      }`
       return answer(`${handed}${[...opened, ...waited.conditions].join("; ")} after ${elapsed} ms.`, {
         window: waited.entry.id,
         elapsedMs: elapsed,
-        ...(waited.closed.length === 0 ? {} : { closed: waited.closed })
+        ...(waited.closed.length === 0 ? {} : { closed: waited.closed }),
+        ...(first.none ? { noWindowAtStart: true } : {})
       })
     })
 })
