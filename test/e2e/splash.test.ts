@@ -3,7 +3,7 @@
  * launch answers with the splash active, and a wait the agent starts right away for the main window's content
  * is handed over to the window that is active once the splash closes, with the time left, instead of failing
  * because its window closed. The answer names both; later calls go to the main window. A wait started while the
- * app has no window at all waits for the next one. The splash shows for seconds (SPLASH_MS), longer than a launch
+ * app has no window at all waits for the next one; a hidden background window is never the default. The splash shows for seconds (SPLASH_MS), longer than a launch
  * takes on a loaded machine, so each wait starts in the state it is about.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -75,5 +75,18 @@ describe("a wait started while the app has no window (SPLASH_GAP_MS)", () => {
     expect(waited.isError, waited.text).toBe(false)
     expect(waited.text).toMatch(/^No window was open; in w2: "Main ready" appeared after \d+ ms\.$/)
     expect(waited.structured).toMatchObject({ window: "w2", noWindowAtStart: true })
+  })
+})
+
+describe("a hidden background window made before the splash (SPLASH_WORKER=1)", () => {
+  it("is never the default active window: the launch answers with the splash, the wait ends in the main window", { timeout: 60_000 }, async () => {
+    const launched = await launch({ SPLASH_WORKER: "1", SPLASH_MS: "5000" })
+    expect(launched.text).toMatch(/^\* w\d "Loading" \S+splash\.html$/m)
+    const waited = await mcp.call("electron_wait_for", { text: "Main ready", timeoutMs: 20_000 })
+    expect(waited.isError, waited.text).toBe(false)
+    expect(waited.text).toMatch(/^w\d closed during the wait; in w\d: "Main ready" appeared after \d+ ms\.$/)
+    const listed = await mcp.call("electron_windows")
+    expect(listed.text).toMatch(/^\* w\d "Splash Demo" \S+index\.html/m)
+    expect(listed.text).toMatch(/^ {2}w\d "Worker" \S+worker\.html .*\[hidden\]/m)
   })
 })

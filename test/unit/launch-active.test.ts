@@ -111,3 +111,39 @@ describe("a page still being registered when the active window closes", () => {
     expect(s.activeId).toBe("w2")
   })
 })
+
+describe("a hidden window (a background window the app made) as the default active surface", () => {
+  const hidden: PageFacts = { ...windowFacts, visible: false }
+  const shown = (n: number): PageFacts => ({ ...windowFacts, webContentsId: 10 + n, windowId: 10 + n, visible: true })
+
+  it("gives way to a shown window when one registers", () => {
+    const s = newSession()
+    const worker = s.addWindow(fakePage("file:///worker.html"), hidden)
+    s.launchedWith(worker.id)
+    expect(s.activeId).toBe(worker.id)
+    const main = s.addWindow(fakePage("file:///index.html"), shown(1))
+    expect(s.activeId).toBe(main.id)
+  })
+
+  it("stays where the agent chose it", () => {
+    const s = newSession()
+    const worker = s.addWindow(fakePage("file:///worker.html"), hidden)
+    s.setActive(worker.id, true)
+    s.addWindow(fakePage("file:///index.html"), shown(1))
+    expect(s.activeId).toBe(worker.id)
+  })
+
+  it("is not where the active window's close leads while a shown window is left, however new", () => {
+    const s = newSession()
+    const main = s.addWindow(fakePage("file:///index.html"), shown(1))
+    s.addWindow(fakePage("file:///worker.html"), hidden)
+    const dialogPage = fakePage("file:///about.html")
+    let closed = false
+    Object.assign(dialogPage, { isClosed: () => closed })
+    const about = s.addWindow(dialogPage, shown(2))
+    s.setActive(about.id, true)
+    closed = true
+    ;(dialogPage as unknown as EventEmitter).emit("close")
+    expect(s.activeId).toBe(main.id)
+  })
+})

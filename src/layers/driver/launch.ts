@@ -24,7 +24,10 @@ import { AppSession, type AttachOptions, type LaunchOptions } from "./session.js
 import type { XvfbMode } from "./display.js"
 import { displayForLaunch } from "./xvfb.js"
 import { LAUNCH_TOKEN, watchSpawns } from "./spawn-watch.js"
-import { pageFacts, windowPageOf } from "./surfaces.js"
+import { awaitShownWindow, pageFacts, windowPageOf } from "./surfaces.js"
+
+/** How long a launch whose first window is hidden waits for a window to show (a tray app shows none). */
+const SHOWN_WINDOW_MS = 3_000
 
 export const firstLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
 
@@ -174,6 +177,7 @@ export const launchSession =
           })
       })
       yield* windowPageOf(session, first, Math.min(timeout, 10_000))
+      yield* awaitShownWindow(session, Math.min(timeout, SHOWN_WINDOW_MS))
       yield* Effect.logInfo(`launched ${app ?? runtime.executablePath} (pid ${child.pid}, ${runtime.kind})`)
       return session
     })

@@ -13,7 +13,7 @@ import { DialogAnswers, type DialogPolicy, type DialogSeen } from "./dialog-answ
 import type { InspectorClient } from "./inspector-client.js"
 import { scriptSurface } from "./event-surface.js"
 import { ModalRoom } from "./modal-room.js"
-import { kindOf, Surface, type PageFacts } from "./surface.js"
+import { isShownWindow, kindOf, Surface, type PageFacts } from "./surface.js"
 import type { AppSessionOptions, ExitInfo, LaunchInfo, PendingDialog, RecordedStep } from "./session-types.js"
 
 export { Surface, type SurfaceKind } from "./surface.js"
@@ -49,10 +49,7 @@ export class AppSession {
   readonly #windowListeners = new Set<() => void>()
   readonly #locals = new Map<symbol, unknown>()
 
-  /**
-   * The session's value under `key`, made by `init` at its first use (session-local.ts: each key belongs
-   * to one declaration, which alone reads and writes it, so the value has the declaration's type).
-   */
+  /** The session's value under `key`, made by `init` at its first use (session-local.ts: one declaration owns each key). */
   local<A>(key: symbol, init: () => A): A {
     if (!this.#locals.has(key)) this.#locals.set(key, init())
     return this.#locals.get(key) as A
@@ -96,6 +93,11 @@ export class AppSession {
 
   get activeId(): string | undefined {
     return this.#activeId
+  }
+
+  /** Whether the agent chose the active surface (a default one may move to a shown window). */
+  get activeChosen(): boolean {
+    return this.#activeChosen
   }
 
   get pendingDialogs(): ReadonlyArray<PendingDialog> {
@@ -242,12 +244,12 @@ export class AppSession {
     this.preferWindow()
   }
 
-  /** @internal driver only: a default active surface that turned out to be a view or guest gives way to a window. */
+  /** @internal driver only: a default active surface that is a view, a guest or a hidden window gives way to a shown window. */
   preferWindow(): void {
     if (this.#activeChosen) return
     const active = this.#activeId === undefined ? undefined : this.surface(this.#activeId)
-    if (active !== undefined && active.kind === "window") return
-    const window = this.#windows.find((w) => w.kind === "window" && !w.closed)
+    if (active !== undefined && active.kind === "window" && (isShownWindow(active) || !this.#windows.some(isShownWindow))) return
+    const window = this.#windows.find(isShownWindow) ?? this.#windows.find((w) => w.kind === "window" && !w.closed)
     if (window !== undefined) this.#activeId = window.id
   }
 
@@ -280,11 +282,11 @@ export class AppSession {
     this.#steps.push(step)
   }
 
-  /** @internal driver only: after a surface went away, the active one is the newest window left. */
+  /** @internal driver only: after a surface went away, the active one is the newest window left (a shown one first). */
   private activeGone(): void {
     if (this.#activeId === undefined || this.surface(this.#activeId)?.closed === false) return
     const open = this.#windows.filter((w) => !w.closed)
-    this.#activeId = (open.filter((w) => w.kind === "window").pop() ?? open.pop())?.id
+    this.#activeId = (open.filter(isShownWindow).pop() ?? open.filter((w) => w.kind === "window").pop() ?? open.pop())?.id
   }
 
   private watchPage(entry: Surface): void {

@@ -32,9 +32,14 @@ export interface PageFacts {
    * (playwright-core will report that page as well); false for a BaseWindow's views.
    */
   readonly windowPage?: boolean
+  /** Whether the window it is shown in was visible when the facts were read (a hidden window: a background worker). */
+  readonly visible?: boolean
 }
 
 /** What main-process facts make a page: a guest (`webview`), a window's own page, or a view shown in a window. */
+/** An open window's own page not known to be hidden (when facts were last read): what a default active surface prefers. */
+export const isShownWindow = (s: Surface): boolean => s.kind === "window" && !s.closed && s.facts?.visible !== false
+
 export const kindOf = (facts: PageFacts): SurfaceKind => (facts.type === "webview" ? "guest" : facts.own || facts.windowId === undefined ? "window" : "view")
 
 /**

@@ -6,7 +6,7 @@
  * WebContentsView's or a BrowserView's; its bounds from `contentView.children`). Without a main process
  * every page stays a window. Pages are classified once, the first time the driver looks after they opened.
  */
-import { Effect } from "effect"
+import { Effect, Schedule } from "effect"
 import type { PlaywrightError } from "./errors.js"
 import type { AppSession } from "./session.js"
 import type { MainValue, MainError, ElectronModule } from "./shape.js"
@@ -56,9 +56,75 @@ const readFacts = (electron: ElectronModule, targetIds: ReadonlyArray<string | n
       own,
       hostId: wc.hostWebContents ? wc.hostWebContents.id : undefined,
       bounds,
-      windowPage: Boolean(ownerPage && !ownerPage.isDestroyed() && (ownerPage.isLoading() || ownerPage.getURL() !== ""))
+      windowPage: Boolean(ownerPage && !ownerPage.isDestroyed() && (ownerPage.isLoading() || ownerPage.getURL() !== "")),
+      visible: win ? Boolean(win.isVisible()) : undefined
     }
   })
+
+/** Runs `code` in the main process of a session that has one (launched: playwright-core's evaluate; attached: the inspector). */
+const inMain = async <A, R>(s: AppSession, code: (electron: ElectronModule, arg: A) => R, arg: A): Promise<R> => {
+  const source = mainSource(code)
+  const app = s.electronApp
+  return app
+    ? ((await app.evaluate(toFunction(source) as Parameters<typeof app.evaluate>[0], arg as never)) as R)
+    : await s.inspector!.evaluate<R, A>(source, arg)
+}
+
+/** Runs in the main process: whether each BrowserWindow (by id) is visible now (false when it is gone). */
+const readVisible = (electron: ElectronModule, ids: ReadonlyArray<number>): Array<boolean> =>
+  ids.map((id) => {
+    const win: MainValue = electron.BrowserWindow.fromId(id)
+    return Boolean(win && !win.isDestroyed() && win.isVisible())
+  })
+
+/** Whether the active surface is a default (not chosen) window that was hidden when its facts were last read. */
+const hiddenDefault = (s: AppSession): boolean => {
+  const active = s.activeId === undefined ? undefined : s.surface(s.activeId)
+  return !s.activeChosen && active?.kind === "window" && active.facts?.visible === false
+}
+
+/** Reads the windows' visibility again (one main-process call, bounded) and lets a shown window take the default place. */
+const refreshVisibility = (s: AppSession): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    const windows = s.windows.filter((w) => w.kind === "window" && !w.closed && w.facts?.windowId !== undefined)
+    if (!s.hasMainProcess || windows.length === 0) return Effect.void
+    return Effect.tryPromise(() =>
+      inMain(
+        s,
+        readVisible,
+        windows.map((w) => w.facts!.windowId!)
+      )
+    ).pipe(
+      Effect.timeoutOption(3_000),
+      Effect.flatMap((read) =>
+        Effect.sync(() => {
+          if (read._tag === "Some") windows.forEach((w, i) => void (w.facts = { ...w.facts!, visible: read.value[i] === true }))
+          s.preferWindow()
+        })
+      ),
+      Effect.ignore
+    )
+  })
+
+/**
+ * When a call looks for the default active surface and it is a window hidden when last read while other windows
+ * are open (a background window the app made first): their visibility is read again, so a shown one takes over.
+ */
+export const preferShownWindow = (s: AppSession): Effect.Effect<void> =>
+  Effect.suspend(() => (hiddenDefault(s) && s.windows.filter((w) => w.kind === "window" && !w.closed).length > 1 ? refreshVisibility(s) : Effect.void))
+
+/**
+ * At the launch's end, while the default active surface is a window hidden when last read: waits up to `ms`
+ * (the windows' visibility read again every 100 ms) for a shown window, a main window shown on `ready-to-show`
+ * or one made after a hidden background window. An app that shows no window (a tray app) launches `ms` later.
+ */
+export const awaitShownWindow = (s: AppSession, ms: number): Effect.Effect<void> =>
+  Effect.suspend(() => (hiddenDefault(s) ? refreshVisibility(s) : Effect.void)).pipe(
+    Effect.map(() => !hiddenDefault(s)),
+    Effect.repeat({ schedule: Schedule.spaced("100 millis"), until: (shown) => shown }),
+    Effect.timeoutOption(ms),
+    Effect.asVoid
+  )
 
 /**
  * A page's facts as it opens (before it is registered, so its id says what it is): undefined when the main
@@ -75,12 +141,7 @@ export const pageFacts = (s: AppSession, page: Page, ms = 3_000): Promise<PageFa
     } finally {
       await cdp.detach().catch(() => undefined)
     }
-    const source = mainSource(readFacts)
-    const app = s.electronApp
-    const facts = app
-      ? await app.evaluate(toFunction(source) as Parameters<typeof app.evaluate>[0], [targetId] as never)
-      : await s.inspector!.evaluate<Array<PageFacts | null>, Array<string>>(source, [targetId])
-    return (facts as Array<PageFacts | null>)[0] ?? null
+    return (await inMain(s, readFacts, [targetId]))[0] ?? null
   }
   // An event callback, not a call: a main process that does not answer within `ms` leaves the page a window,
   // never unregistered (the read is bounded by Effect's timeout; a failed read is "not known" too).
