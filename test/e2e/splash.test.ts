@@ -68,6 +68,8 @@ describe("a wait started while the app has no window (SPLASH_GAP_MS)", () => {
     let listed = await mcp.call("electron_windows")
     while (!listed.text.startsWith("No open windows") && Date.now() < deadline) listed = await mcp.call("electron_windows")
     expect(listed.text).toMatch(/^No open windows/)
+    const snapshot = await mcp.call("electron_snapshot")
+    expect(snapshot.text).toMatch(/^WINDOW_NOT_FOUND: No active window \(open surfaces: none\)\nHint: The app has no open window now; electron_wait_for/)
     const early = await mcp.call("electron_wait_for", { text: "Main ready", timeoutMs: 500 })
     expect(early.isError).toBe(true)
     expect(early.text).toMatch(/^TIMEOUT: No window was open, and no other window opened within 500 ms/)

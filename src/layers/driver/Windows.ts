@@ -70,8 +70,11 @@ const make = Effect.gen(function* () {
     if (id === undefined) yield* preferShownWindow(s)
     const settled = found(id ?? s.activeId)
     if (settled && !settled.closed) return yield* gate(s, settled)
+    const none = s.surfaces.length === 0
     return yield* new WindowNotFound({
-      message: id === undefined ? `No active window (open surfaces: ${openIds(s)})` : `No window or surface ${id} (open: ${openIds(s)})`
+      message: id === undefined ? `No active window (open surfaces: ${openIds(s)})` : `No window or surface ${id} (open: ${openIds(s)})`,
+      // With no window at all the app may be between two (a splash screen closed, its successor not made yet).
+      ...(none ? { hint: 'The app has no open window now; electron_wait_for { "text": "…" } waits for the next one to show it.' } : {})
     })
   })
 
