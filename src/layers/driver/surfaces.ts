@@ -5,6 +5,9 @@
  * the window's own page (`win.webContents`) is the window, any other page there is a view (a
  * WebContentsView's or a BrowserView's; its bounds from `contentView.children`). Without a main process
  * every page stays a window. Pages are classified once, the first time the driver looks after they opened.
+ * The facts also say whether the window is visible: the default active surface is a shown window's own page
+ * (the launch waits, bounded, for the window's page behind a view reported first, and for a window to show
+ * when its first is hidden, such as a background window).
  */
 import { Effect, Schedule } from "effect"
 import type { PlaywrightError } from "./errors.js"
