@@ -92,3 +92,17 @@ describe("a hidden background window made before the splash (SPLASH_WORKER=1)", 
     expect(listed.text).toMatch(/^ {2}w\d "Worker" \S+worker\.html .*\[hidden\]/m)
   })
 })
+
+describe("an app that starts with no window shown (SPLASH_SHOW=0)", () => {
+  it("the launch waits a while for a window to show, then says the active one is hidden", { timeout: 60_000 }, async () => {
+    const launched = await launch({ SPLASH_SHOW: "0", SPLASH_MS: "20000" })
+    expect(launched.text).toMatch(/^\* w1 "Loading" \S+splash\.html\nThe active window w1 is hidden: the app had shown no window when the launch ended\.$/m)
+    expect(launched.structured).toMatchObject({ activeHidden: true })
+  })
+
+  it("a launch whose window shows says nothing of the kind", async () => {
+    const launched = await launch({ SPLASH_MS: "20000" })
+    expect(launched.text).not.toContain("is hidden")
+    expect(launched.structured.activeHidden).toBeUndefined()
+  })
+})

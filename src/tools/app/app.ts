@@ -77,6 +77,9 @@ export const launch = defineTool({
       const named = (yield* lifecycle.sessions).find((s) => s.session === session)?.name
       const identity = yield* appIdentity
       const windows = yield* describeWindows(session)
+      // The launch waited a while for a window to show (src/layers/driver/surfaces.ts): say when none did.
+      const active = session.activeId === undefined ? undefined : session.surface(session.activeId)
+      const hidden = active?.kind === "window" && active.facts?.visible === false ? active.id : undefined
       const runtime = session.launch?.runtime ?? "electron"
       const display = session.launch?.display
       const overCdp = session.overCdpReason !== undefined
@@ -90,7 +93,9 @@ export const launch = defineTool({
             ? "from executablePath"
             : ""
       return answer(
-        `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} as session ${named} (${runtime === "standin" ? "Electron stand-in" : `Electron${identity?.electron ? ` ${identity.electron}` : ""}`}${from === "" ? "" : `, ${from}`}, pid ${session.pid}${display ? `, display ${display.display}` : ""}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${windowLines(windows)}`,
+        `Launched ${identity ? `${identity.name} ${identity.version}` : "the app"} as session ${named} (${runtime === "standin" ? "Electron stand-in" : `Electron${identity?.electron ? ` ${identity.electron}` : ""}`}${from === "" ? "" : `, ${from}`}, pid ${session.pid}${display ? `, display ${display.display}` : ""}).\n${overCdp ? `${OVER_CDP_NOTE}\n` : ""}${windowLines(windows)}${
+          hidden === undefined ? "" : `\nThe active window ${hidden} is hidden: the app had shown no window when the launch ended.`
+        }`,
         {
           pid: session.pid,
           runtime,
@@ -99,7 +104,8 @@ export const launch = defineTool({
           ...(overCdp ? { overCdp, mainProcess: false } : {}),
           ...(display ? { display } : {}),
           ...identity,
-          windows
+          windows,
+          ...(hidden === undefined ? {} : { activeHidden: true })
         }
       )
     })
