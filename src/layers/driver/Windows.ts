@@ -11,7 +11,7 @@ import { MainProcess } from "./MainProcess.js"
 import { modalGate } from "./modal-room.js"
 import { titleOf, type AppSession, type Surface, type WindowInfo, type WindowSelector } from "./session.js"
 import { surfaceFacts } from "./surface-info.js"
-import { preferShownWindow } from "./surfaces.js"
+import { hiddenDefault, preferShownWindow } from "./surfaces.js"
 import { SessionStore } from "./SessionStore.js"
 import type { MainValue, SessionError } from "./shape.js"
 import { testDouble } from "./test-double.js"
@@ -62,7 +62,7 @@ const make = Effect.gen(function* () {
     const s = yield* session
     const found = (wanted: string | undefined) => (wanted === undefined ? undefined : s.surface(wanted))
     const entry = found(id ?? s.activeId)
-    if (entry && !entry.closed && (id !== undefined || s.activeChosen || entry.facts?.visible !== false)) return yield* gate(s, entry)
+    if (entry && !entry.closed && (id !== undefined || !hiddenDefault(s))) return yield* gate(s, entry)
     // A page playwright-core reported may still be on its way in (what it is, asked of the main process; bounded):
     // the window that replaces a closed one (a splash screen's successor) is active once it is registered, and
     // a default active window that was hidden (a background window) gives way to one shown since.

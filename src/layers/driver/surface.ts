@@ -36,10 +36,10 @@ export interface PageFacts {
   readonly visible?: boolean
 }
 
-/** What main-process facts make a page: a guest (`webview`), a window's own page, or a view shown in a window. */
 /** An open window's own page not known to be hidden (when facts were last read): what a default active surface prefers. */
 export const isShownWindow = (s: Surface): boolean => s.kind === "window" && !s.closed && s.facts?.visible !== false
 
+/** What main-process facts make a page: a guest (`webview`), a window's own page, or a view shown in a window. */
 export const kindOf = (facts: PageFacts): SurfaceKind => (facts.type === "webview" ? "guest" : facts.own || facts.windowId === undefined ? "window" : "view")
 
 /**

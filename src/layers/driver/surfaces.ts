@@ -81,7 +81,7 @@ const readVisible = (electron: ElectronModule, ids: ReadonlyArray<number>): Arra
   })
 
 /** Whether the active surface is a default (not chosen) window that was hidden when its facts were last read. */
-const hiddenDefault = (s: AppSession): boolean => {
+export const hiddenDefault = (s: AppSession): boolean => {
   const active = s.activeId === undefined ? undefined : s.surface(s.activeId)
   return !s.activeChosen && active?.kind === "window" && active.facts?.visible === false
 }
