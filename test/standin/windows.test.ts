@@ -175,4 +175,40 @@ describe(`windows on ${runtime.kind}`, () => {
     await expect.poll(async () => (await state(app)).closedWindows, { timeout: 10_000 }).toBe(closedBefore + 1)
     await expect(app.evaluate(({ BrowserWindow }, id) => BrowserWindow.fromId(id), prevented.id)).resolves.toBeNull()
   })
+
+  it("a shown modal child disables its parent until it hides or closes; setEnabled(false) disables a window too", async () => {
+    const facts = await app.evaluate(async ({ BrowserWindow }) => {
+      const parent = BrowserWindow.getAllWindows().find((w) => w.webContents.getURL().endsWith("index.html"))!
+      const read = (child: InstanceType<typeof BrowserWindow>) => ({ modal: child.isModal(), parentEnabled: parent.isEnabled() })
+      const child = new BrowserWindow({ parent, modal: true, show: false, width: 300, height: 200 })
+      const hidden = read(child)
+      const shown = new Promise<void>((resolve) => child.once("show", () => resolve()))
+      child.show()
+      await shown
+      const open = { ...read(child), parentOf: child.getParentWindow()?.id === parent.id }
+      child.hide()
+      const afterHide = read(child)
+      child.show()
+      const closed = new Promise<void>((resolve) => child.once("closed", () => resolve()))
+      child.close()
+      await closed
+      const afterClose = parent.isEnabled()
+      const plain = new BrowserWindow({ parent, show: true, width: 300, height: 200 })
+      const withPlainChild = { modal: plain.isModal(), parentEnabled: parent.isEnabled() }
+      plain.destroy()
+      parent.setEnabled(false)
+      const disabled = parent.isEnabled()
+      parent.setEnabled(true)
+      return { hidden, open, afterHide, afterClose, withPlainChild, disabled, enabled: parent.isEnabled() }
+    })
+    expect(facts).toEqual({
+      hidden: { modal: true, parentEnabled: true },
+      open: { modal: true, parentEnabled: false, parentOf: true },
+      afterHide: { modal: true, parentEnabled: true },
+      afterClose: true,
+      withPlainChild: { modal: false, parentEnabled: true },
+      disabled: false,
+      enabled: true
+    })
+  })
 })
