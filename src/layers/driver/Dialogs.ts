@@ -7,9 +7,11 @@
  */
 import { Context, Duration, Effect, Layer } from "effect"
 import type { PlaywrightError } from "./errors.js"
-import { closePopup, QUIET_MS, readHeld, settleHeld } from "./main-modals.js"
-import { raceModal, type ModalControl, type ModalState, type NativeRead } from "./modal-room.js"
-import type { DialogPolicy, PendingDialog } from "./session.js"
+import { closePopup, closeWindowById, QUIET_MS, readHeld, settleHeld } from "./main-modals.js"
+import { raceModal } from "./modal-gate.js"
+import type { ModalControl, ModalState, NativeRead } from "./modal-room.js"
+import type { AppSession, DialogPolicy, PendingDialog } from "./session.js"
+import type { Surface } from "./surface.js"
 import { SessionStore } from "./SessionStore.js"
 import type { MainError, MainValue, SessionError } from "./shape.js"
 import { testDouble } from "./test-double.js"
@@ -50,6 +52,14 @@ export interface DialogsShape {
   readonly closeMenu: (state: ModalState) => Effect.Effect<void, MainError>
   /** A state answered by other means (a file chooser's files set, a menu item clicked) leaves the room. */
   readonly settled: (state: ModalState) => Effect.Effect<void>
+  /**
+   * Whether the window a surface is shown in takes no input now (a user's clicks and keys would not reach it): its
+   * id, and the modal window state that disables it (none: the app disabled it). The main process is read only when
+   * it said something changed. Undefined: input reaches it.
+   */
+  readonly inputBlocked: (entry: Surface) => Effect.Effect<{ readonly window: string; readonly by: ModalState | undefined } | undefined>
+  /** Closes a modal window as its close button does (its close handlers may keep it); whether it closed within a second. */
+  readonly closeWindow: (state: ModalState) => Effect.Effect<boolean, MainError>
 }
 
 /**
@@ -82,8 +92,45 @@ const make = Effect.map(SessionStore, (store) => {
   const statesAfter = (afterAction: boolean) =>
     Effect.zipRight(
       readNative(afterAction),
-      Effect.map(store.current, (s) => (s === undefined ? { states: [], told: [] } : { states: s.modals.list(s.surfaces), told: s.modals.takeTold() }))
+      Effect.flatMap(store.current, (s) =>
+        s === undefined ? Effect.succeed({ states: [], told: [] }) : Effect.map(listed(s, afterAction), (states) => ({ states, told: s.modals.takeTold() }))
+      )
     )
+  const pageless = (states: ReadonlyArray<ModalState>) =>
+    states.some((state) => "window" in state.origin && state.page === undefined && state.origin.window.by.contents !== undefined)
+  // A modal window shown over the active window takes the user's focus: its page becomes the active surface when it is
+  // first listed (after an action, once its page is registered: by event, QUIET_MS at most).
+  const listed = (s: AppSession, afterAction: boolean) =>
+    Effect.gen(function* () {
+      let states = s.modals.list(s.surfaces)
+      if (afterAction && pageless(states)) {
+        yield* Effect.async<void>((resume) => {
+          const off = s.onWindowAdded(() => {
+            if (pageless(s.modals.list(s.surfaces))) return
+            off()
+            resume(Effect.void)
+          })
+          return Effect.sync(off)
+        }).pipe(Effect.timeout(Duration.millis(QUIET_MS)), Effect.ignore)
+        states = s.modals.list(s.surfaces)
+      }
+      for (const state of states) {
+        if (!("window" in state.origin) || state.page === undefined) continue
+        // The main process reports only a shown modal window: its page's facts (read when it registered, often before
+        // its show) say so now, so the default active surface does not give way to a shown window.
+        const page = s.surface(state.page)
+        if (page?.facts !== undefined && page.facts.visible !== true) page.facts = { ...page.facts, visible: true }
+        // Once, when it is first listed with its page: the agent may select its parent again afterwards (to read it).
+        if (state.pageActive === undefined && s.activeId === state.surface) s.setActive(state.page)
+        state.pageActive = s.activeId === state.page
+      }
+      return states
+    })
+  const windowOfSurface = (s: AppSession, entry: Surface): number | undefined => {
+    const owner = entry.frame === undefined ? entry : (s.windowOf(entry.page) ?? entry)
+    const facts = owner.kind === "guest" ? (s.surfaces.find((host) => host.facts?.webContentsId === owner.facts?.hostId)?.facts ?? owner.facts) : owner.facts
+    return facts?.windowId
+  }
   return Dialogs.of({
     setDialogPolicy: (policy) => store.serialized(Effect.flatMap(store.session, (s) => Effect.sync(() => s.setDialogPolicy(policy)))),
     onModal: (listener, late) => Effect.map(store.current, (s) => (s === undefined ? () => undefined : s.modals.onModal(listener, late))),
@@ -113,7 +160,38 @@ const make = Effect.map(SessionStore, (store) => {
         Effect.catchTag("AppNotRunning", () => Effect.void),
         Effect.asVoid
       ),
-    settled: (state) => Effect.flatMap(store.current, (s) => Effect.sync(() => s?.modals.settled(state)))
+    settled: (state) => Effect.flatMap(store.current, (s) => Effect.sync(() => s?.modals.settled(state))),
+    inputBlocked: (entry) =>
+      Effect.zipRight(
+        readNative(false),
+        Effect.flatMap(store.current, (s) => {
+          const blocked = s === undefined ? undefined : s.modals.blockedWindow(windowOfSurface(s, entry))
+          if (s === undefined || blocked === undefined) return Effect.succeed(undefined)
+          const window = entry.frame === undefined ? entry : (s.windowOf(entry.page) ?? entry)
+          return Effect.map(listed(s, false), (states) => ({
+            window: window.kind === "window" ? window.id : (window.parentId ?? window.id),
+            by: states.find((state) => "window" in state.origin && state.origin.window.window === blocked.window)
+          }))
+        })
+      ),
+    closeWindow: (state) =>
+      Effect.flatMap(store.session, (s) => {
+        const origin = state.origin
+        if (!("window" in origin)) return Effect.succeed(false)
+        // Once closed, its page's close is awaited too (by event, bounded): the session has moved the active surface by then.
+        const page = state.page === undefined ? undefined : s.surface(state.page)?.page
+        const pageGone =
+          page === undefined || page.isClosed()
+            ? Effect.void
+            : Effect.async<void>((resume) => {
+                const closed = () => resume(Effect.void)
+                page.once("close", closed)
+                return Effect.sync(() => void page.off("close", closed))
+              }).pipe(Effect.timeout(Duration.millis(QUIET_MS)), Effect.ignore)
+        return store
+          .evaluateIn(s, "close the modal window", closeWindowById, { id: origin.window.by.window, ms: QUIET_MS })
+          .pipe(Effect.tap((closed) => (closed ? pageGone : Effect.void)))
+      }).pipe(Effect.catchTag("AppNotRunning", () => Effect.succeed(true)))
   })
 })
 

@@ -19,6 +19,11 @@
  * looked up in their `_invokeHandlers` as Electron's own dispatch does), so that the answer of an action can
  * wait, by event, until the invokes it started have settled or opened a dialog (`readHeld` with a mark):
  * a dialog the main process opens over IPC after work of its own is in the answer of the click that asked.
+ *
+ * And the windows that take no input (`blocked`): a window a shown modal child disables (Electron disables the
+ * parent of a `modal: true` window while it is shown), or one the app disabled (`setEnabled(false)`). Their
+ * changes are pushed too, and an action's answer waits (by event, within the same bound) for a modal window it
+ * made to be shown, so the click that opened one answers with it.
  */
 import type { ElectronModule, MainValue } from "./shape.js"
 import type { NativeRead } from "./modal-room.js"
@@ -32,10 +37,11 @@ export const HOLD_MS = 120_000
 /** The most an action's answer waits for the IPC invokes the action started (each settles or opens a dialog first, usually). */
 export const QUIET_MS = 1_000
 
-/** What the main process had seen at a read: its dialog calls and IPC invokes so far (an action's mark). */
+/** What the main process had seen at a read: its dialog calls, IPC invokes and modal windows made so far (an action's mark). */
 export interface NativeMarks {
   readonly dialogs: number
   readonly invokes: number
+  readonly windows?: number
 }
 
 export const installHeldDialogs = (electron: ElectronModule, holdMs: number): void => {
@@ -66,11 +72,40 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
     changed,
     invokeSeq: 0,
     inflight: new Set<number>(),
-    waiters: new Set<() => void>()
+    waiters: new Set<() => void>(),
+    windowSeq: 0,
+    unshownModals: new Map<MainValue, number>()
   })
   const notify = () => {
     for (const waiter of [...state.waiters]) waiter()
   }
+  // Windows that take no input: a shown modal child disables its parent, and the app may disable a window itself
+  // (setEnabled). Each change is said; a modal window made and not yet shown is waited for by an action's answer.
+  const watchWindow = (win: MainValue) => {
+    if (!win || win.__stagewrightWatched || typeof win.on !== "function") return
+    win.__stagewrightWatched = true
+    const seq = ++state.windowSeq
+    const modal = () => win.isModal?.() === true
+    if (modal() && win.isVisible?.() !== true) state.unshownModals.set(win, seq)
+    const moved = () => {
+      state.unshownModals.delete(win)
+      if (modal() || win.getChildWindows?.().length > 0) changed()
+      notify()
+    }
+    win.on("show", moved)
+    win.on("hide", moved)
+    win.on("closed", moved)
+    const setEnabled = win.setEnabled
+    if (typeof setEnabled === "function") {
+      win.setEnabled = function (this: unknown, ...args: Array<MainValue>) {
+        const result = Reflect.apply(setEnabled, this, args)
+        changed()
+        return result
+      }
+    }
+  }
+  for (const win of electron.BrowserWindow?.getAllWindows?.() ?? []) watchWindow(win)
+  electron.app?.on?.("browser-window-created", (_event: unknown, win: MainValue) => watchWindow(win))
   // An invoke handler returning a promise is in flight until it settles; the handler itself runs unchanged.
   const follow = (target: MainValue) => {
     const handlers = target?._invokeHandlers
@@ -214,7 +249,12 @@ export function readHeld(electron: ElectronModule, after: { readonly marks: Nati
 export function readHeld(_electron: ElectronModule, after?: { readonly marks: NativeMarks; readonly ms: number }): NativeRead | Promise<NativeRead> {
   const g = globalThis as MainValue
   const state = g.__stagewrightModals
-  const quiet = () => !state || state.seq > after!.marks.dialogs || ![...state.inflight].some((id: number) => id > after!.marks.invokes)
+  // Quiet: a dialog was asked for since the mark, or no invoke started since then is in flight; and every modal window
+  // made since then is shown (or gone).
+  const quiet = () =>
+    !state ||
+    ((state.seq > after!.marks.dialogs || ![...state.inflight].some((id: number) => id > after!.marks.invokes)) &&
+      ![...state.unshownModals.values()].some((seq: number) => seq > (after!.marks.windows ?? 0)))
   if (after === undefined || quiet()) return read()
   return new Promise((resolve) => {
     const finish = () => {
@@ -254,7 +294,24 @@ export function readHeld(_electron: ElectronModule, after?: { readonly marks: Na
       const win = popped.window && !popped.window.isDestroyed?.() ? popped.window : null
       popup = { at: popped.at, items, ...(win?.webContents ? { webContentsId: win.webContents.id } : {}) }
     }
-    return { held, popup, told, marks: { dialogs: state?.seq ?? 0, invokes: state?.invokeSeq ?? 0 } }
+    const blocked: Array<MainValue> = []
+    for (const win of _electron.BrowserWindow?.getAllWindows?.() ?? []) {
+      if (win.isDestroyed?.()) continue
+      const by = (win.getChildWindows?.() ?? []).find((c: MainValue) => !c.isDestroyed?.() && c.isModal?.() === true && c.isVisible?.() === true)
+      if (by === undefined && win.isEnabled?.() !== false) continue
+      const title = by === undefined ? "" : String(by.getTitle?.() ?? "")
+      blocked.push({
+        window: win.id,
+        ...(win.webContents ? { contents: win.webContents.id } : {}),
+        ...(by === undefined
+          ? {}
+          : {
+              by: { window: by.id, title: title.length > 200 ? `${title.slice(0, 199)}…` : title, ...(by.webContents ? { contents: by.webContents.id } : {}) }
+            })
+      })
+    }
+    const marks = { dialogs: state?.seq ?? 0, invokes: state?.invokeSeq ?? 0, windows: state?.windowSeq ?? 0 }
+    return { held, popup, told, marks, ...(blocked.length > 0 ? { blocked } : {}) }
   }
 }
 
@@ -274,4 +331,25 @@ export const closePopup = (_electron: ElectronModule): boolean => {
   popped.menu.closePopup?.(popped.window ?? undefined)
   popped.open = false
   return true
+}
+
+/**
+ * Runs in the main process: closes a window as its title bar's close button does (its `close` handlers and its
+ * page's beforeunload may keep it); resolves whether it closed within `ms`.
+ */
+export const closeWindowById = (electron: ElectronModule, command: { id: number; ms: number }): boolean | Promise<boolean> => {
+  const win = electron.BrowserWindow.fromId(command.id)
+  if (!win || win.isDestroyed()) return true
+  return new Promise((resolve) => {
+    const closed = () => {
+      clearTimeout(timer)
+      resolve(true)
+    }
+    const timer = setTimeout(() => {
+      win.removeListener("closed", closed)
+      resolve(false)
+    }, command.ms)
+    win.once("closed", closed)
+    win.close()
+  })
 }

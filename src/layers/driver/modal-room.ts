@@ -6,17 +6,15 @@
  * - file choosers (an `<input type=file>` clicked; playwright-core intercepts the native picker);
  * - native dialogs the app asked the main process for (dialog.showMessageBox / showOpenDialog /
  *   showSaveDialog), held there while the agent decides (./main-modals.ts);
- * - a context menu the app popped up with `Menu.popup()`.
+ * - a context menu the app popped up with `Menu.popup()`;
+ * - a modal window (`new BrowserWindow({ parent, modal: true })`) while it is shown: its parent takes no input.
  *
  * The room gives every control of every open state a ref (`d1`, `d2`, …, never reused in a session) and
- * resolves those refs; it holds the one race of a page call against web dialogs (a dialog the call's own
- * action opened is its result, claimed in `ModalClaims`; any other one blocks the call), and the one gate
- * that refuses a page a web dialog already blocks. Only web dialogs block a page: the others wait beside it.
+ * resolves those refs. Its checks on page calls (the web dialogs' gate and race) are in ./modal-gate.ts. Only web
+ * dialogs block a page's script; a modal window blocks its parent's input (./Dialogs.ts `inputBlocked`); the
+ * others wait beside it.
  */
-import { Effect, FiberRef } from "effect"
-import { globalValue } from "effect/GlobalValue"
 import type { FileChooser } from "playwright-core"
-import { dialogOpen, type DialogOpen, type PlaywrightError } from "./errors.js"
 import type { PendingDialog } from "./session-types.js"
 import type { Surface } from "./surface.js"
 
@@ -59,13 +57,25 @@ export interface PopupFacts {
   readonly items: ReadonlyArray<PopupItem>
 }
 
+/**
+ * A window that takes no input (a user's clicks and keys do not reach it), by BrowserWindow id and its page's
+ * webContents id: disabled by its shown modal child `by`, or by the app (`setEnabled(false)`, no `by`).
+ */
+export interface BlockedWindow {
+  readonly window: number
+  readonly contents?: number
+  readonly by?: { readonly window: number; readonly title: string; readonly contents?: number }
+}
+
 /** What the main process reports in one read: its held dialogs, the open popup, and what it answered on its own since the last read. */
 export interface NativeRead {
   readonly held: ReadonlyArray<NativeHeld>
   readonly popup: PopupFacts | null
   readonly told: ReadonlyArray<string>
-  /** What the main process had seen at this read (dialog calls, IPC invokes): the mark a later action's answer waits from. */
-  readonly marks?: { readonly dialogs: number; readonly invokes: number }
+  /** What the main process had seen at this read (dialog calls, IPC invokes, windows made): the mark a later action's answer waits from. */
+  readonly marks?: { readonly dialogs: number; readonly invokes: number; readonly windows?: number }
+  /** The windows that take no input now (none: absent). */
+  readonly blocked?: ReadonlyArray<BlockedWindow>
 }
 
 /** What a control does when the agent clicks it, fills it, or presses Enter/Escape on its state. */
@@ -76,6 +86,7 @@ export type ControlAction =
   | { readonly kind: "button"; readonly index: number }
   | { readonly kind: "checkbox" }
   | { readonly kind: "item"; readonly positions: ReadonlyArray<number>; readonly enabled: boolean; readonly submenu: boolean }
+  | { readonly kind: "close" }
 
 export interface ModalControl {
   readonly ref: string
@@ -90,8 +101,9 @@ export type ModalOrigin =
   | { readonly chooser: FileChooser; readonly multiple: boolean }
   | { readonly native: NativeHeld }
   | { readonly popup: PopupFacts }
+  | { readonly window: BlockedWindow & { readonly by: NonNullable<BlockedWindow["by"]> } }
 
-export type ModalKind = "alert" | "confirm" | "prompt" | "beforeunload" | "filechooser" | "message" | "open" | "save" | "menu"
+export type ModalKind = "alert" | "confirm" | "prompt" | "beforeunload" | "filechooser" | "message" | "open" | "save" | "menu" | "window"
 
 /** One open modal state, with a ref for each of its controls. */
 export interface ModalState {
@@ -105,16 +117,13 @@ export interface ModalState {
   /** What the agent filled into its text box so far (a prompt's answer, a path), and its checkbox. */
   typed?: string
   checked?: boolean
+  /** A modal window's own page, the surface to act in (once registered), and whether it is the active surface. */
+  page?: string
+  pageActive?: boolean
 }
 
 /** Modal refs: `d` and a number, unlike page refs (`e12`, `f2e3`, `v1e5`) and menubar refs (`m3`). */
 export const MODAL_REF = /^d\d+$/
-
-/**
- * The web dialogs the running call's own action opened and reports in its result (`raceModal` adds
- * them): a dialog not in this set that opens during the call blocks it, and ends it with DIALOG_OPEN.
- */
-export const ModalClaims = globalValue("stagewright/ModalClaims", () => FiberRef.unsafeMake<Set<PendingDialog> | undefined>(undefined))
 
 const cut = (text: string | undefined, max = 300) => (text === undefined ? undefined : text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
@@ -163,6 +172,7 @@ export class ModalRoom {
         this.#choosers.find((c) => c.chooser === origin.chooser)
       )
     else if ("native" in origin) this.#native = { ...this.#native, held: this.#native.held.filter((h) => h.id !== origin.native.id) }
+    else if ("window" in origin) this.#native = { ...this.#native, blocked: this.#native.blocked?.filter((b) => b.by?.window !== origin.window.by.window) }
     else this.#native = { ...this.#native, popup: null }
     this.#states.delete(this.#keyOf(origin))
   }
@@ -229,6 +239,7 @@ export class ModalRoom {
   }
 
   #keyOf(origin: ModalOrigin): unknown {
+    if ("window" in origin) return `window:${origin.window.by.window}`
     return "web" in origin ? origin.web : "chooser" in origin ? origin.chooser : "native" in origin ? `native:${origin.native.id}` : `popup:${origin.popup.at}`
   }
 
@@ -297,6 +308,8 @@ export class ModalRoom {
         origin
       }
     }
+    if ("window" in origin)
+      return { kind: "window", surface, text: cut(origin.window.by.title) || "untitled", controls: [button("Close", { kind: "close" })], origin }
     const items = origin.popup.items.filter((item) => item.type !== "separator")
     const controls = items.map(
       (item): ModalControl => ({
@@ -323,9 +336,26 @@ export class ModalRoom {
     for (const n of this.#native.held) states.push(this.#state({ native: n }, byContents(n.webContentsId)))
     const popup = this.#native.popup
     if (popup !== null && popup.items.length > 0) states.push(this.#state({ popup }, byContents(popup.webContentsId)))
+    for (const blocked of this.#native.blocked ?? []) {
+      const by = blocked.by
+      if (by === undefined) continue
+      const state = this.#state({ window: { ...blocked, by } }, byContents(blocked.contents))
+      state.page = byContents(by.contents)
+      states.push(state)
+    }
     // A state no longer open (answered elsewhere, its window closed) leaves the cache.
     for (const [key, state] of this.#states) if (!states.includes(state)) this.#states.delete(key)
     return states
+  }
+
+  /** The window a BrowserWindow id names, if it takes no input now (as last read). */
+  blockedWindow(window: number | undefined): BlockedWindow | undefined {
+    return window === undefined ? undefined : this.#native.blocked?.find((b) => b.window === window)
+  }
+
+  /** The page (webContents id) of the window a modal window's page disabled, as last read. */
+  modalParentOf(contents: number | undefined): number | undefined {
+    return contents === undefined ? undefined : this.#native.blocked?.find((b) => b.by?.contents === contents)?.contents
   }
 
   /** The open state and control a modal ref names, among the states last listed. */
@@ -337,57 +367,3 @@ export class ModalRoom {
     return undefined
   }
 }
-
-/**
- * The one gate every page-touching call passes (through `window()`): a page with an unanswered web
- * dialog runs no script, so any call on it would hang until its timeout. Fail at once instead.
- */
-export const modalGate = (
-  pending: ReadonlyArray<PendingDialog>,
-  windowOf: (entry: Surface) => string | undefined,
-  entry: Surface
-): Effect.Effect<Surface, DialogOpen> => {
-  // A dialog blocks its page, and so every frame of it.
-  const page = windowOf(entry)
-  const blocking = pending.find((d) => d.window === page)
-  return blocking === undefined ? Effect.succeed(entry) : Effect.fail(dialogOpen(blocking))
-}
-
-type Run = <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
-
-/**
- * The one race of a playwright-core call against web dialogs: a dialog that opens ends the wait (the
- * call is blocked until it is answered), is claimed as the call's own, and is returned; otherwise
- * undefined when the call succeeded. Without a session (`room` undefined) the call just runs.
- */
-export const raceModal = (
-  run: Run,
-  room: ModalRoom | undefined,
-  what: string,
-  f: () => Promise<unknown>
-): Effect.Effect<PendingDialog | undefined, PlaywrightError> =>
-  room === undefined
-    ? Effect.as(run(what, f), undefined)
-    : Effect.flatMap(FiberRef.get(ModalClaims), (claims) =>
-        run(
-          what,
-          () =>
-            new Promise<PendingDialog | undefined>((resolve, reject) => {
-              const off = room.onModal((dialog) => {
-                off()
-                claims?.add(dialog)
-                resolve(dialog)
-              })
-              f().then(
-                () => {
-                  off()
-                  resolve(undefined)
-                },
-                (error) => {
-                  off()
-                  reject(error)
-                }
-              )
-            })
-        )
-      )

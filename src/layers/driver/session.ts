@@ -1,9 +1,8 @@
 /**
  * The session model: an app session (launched or attached), its surfaces (windows, views, guests, frames:
  * ./surface.ts) and the active one, the latest snapshot of each, pending web dialogs and bounded buffers whose
- * entries name the surface they came from. Only the driver changes it
- * (the setters are marked internal, and src/index.ts exports these classes as types only); tools read
- * it and ask the driver for every change.
+ * entries name the surface they came from. Only the driver changes it (the setters are marked internal, and
+ * src/index.ts exports these classes as types only); tools read it and ask the driver for every change.
  */
 import type { ChildProcess } from "node:child_process"
 import type { Browser, BrowserContext, ConsoleMessage, ElectronApplication, Frame, Page } from "playwright-core"
@@ -282,11 +281,13 @@ export class AppSession {
     this.#steps.push(step)
   }
 
-  /** @internal driver only: after a surface went away, the active one is the newest window left (a shown one first). */
-  private activeGone(): void {
+  /** @internal driver only: after a surface went away, the active one is the window a modal `gone` disabled, or the newest window left (a shown one first). */
+  private activeGone(gone?: Surface): void {
     if (this.#activeId === undefined || this.surface(this.#activeId)?.closed === false) return
     const open = this.#windows.filter((w) => !w.closed)
-    this.#activeId = (open.filter(isShownWindow).pop() ?? open.filter((w) => w.kind === "window").pop() ?? open.pop())?.id
+    const parent = this.modals.modalParentOf(gone?.facts?.webContentsId)
+    const back = parent === undefined ? undefined : open.find((w) => w.facts?.webContentsId === parent)
+    this.#activeId = (back ?? open.filter(isShownWindow).pop() ?? open.filter((w) => w.kind === "window").pop() ?? open.pop())?.id
   }
 
   private watchPage(entry: Surface): void {
@@ -303,7 +304,7 @@ export class AppSession {
       const index = this.#windows.indexOf(entry)
       if (index >= 0) this.#windows.splice(index, 1)
       for (let i = this.#frames.length - 1; i >= 0; i--) if (this.#frames[i]!.page === page) this.#frames.splice(i, 1)
-      this.activeGone()
+      this.activeGone(entry)
     })
     // Which surface an event came from: a frame's when its script's URL says so (./event-surface.ts).
     const frameOfScript = scriptSurface(entry, () => this.#frames.filter((f) => f.page === page && !f.closed))

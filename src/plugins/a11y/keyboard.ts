@@ -35,7 +35,7 @@ export const tabOrderTool = defineTool({
     "Presses Tab through the active window and lists the focus stops (role, name, ref) in order; detects focus traps (focus cycling in a subset or not moving) and unreached elements. Moves focus.",
   type: "read",
   readOnly: false,
-  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "ELEMENT_NOT_FOUND", "REF_STALE"],
+  errors: ["APP_NOT_RUNNING", "WINDOW_NOT_FOUND", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({
     from: Schema.optional(Target).annotations({ description: "focus this first (default: the top of the page)" }),
     maxStops: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 200))).annotations({ description: "default 40" })
@@ -43,7 +43,7 @@ export const tabOrderTool = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const call = yield* callHandle
-      const entry = yield* call.surface()
+      const entry = yield* call.surface(undefined, { input: true })
       const page = entry.page
       const maxStops = input.maxStops ?? 40
       yield* call.evaluate(entry, "clear marks", (attr: string) => document.querySelectorAll(`[${attr}]`).forEach((el) => el.removeAttribute(attr)), MARK)

@@ -37,9 +37,9 @@ import type { ProfileSelector } from "../../profile/ProfileSelector.js"
 import { isPasswordField, markIfPasswordField, markSecret, redactInCode } from "../policy/call-secrets.js"
 import { changeSummary } from "../snapshot/change-summary.js"
 import { dialogResult } from "../modal/dialogs.js"
-import { InvalidArgument, RefStale, type DialogOpen, type PlaywrightError, type ToolError, type WindowNotFound } from "./errors.js"
+import { InvalidArgument, RefStale, type DialogOpen, type NotInteractable, type PlaywrightError, type ToolError, type WindowNotFound } from "./errors.js"
 import { answerModal, type ModalIntent } from "../modal/modal-answer.js"
-import { modalFacts, modalRowsText } from "../modal/modal-rows.js"
+import { inputRefused, modalFacts, modalRowsText } from "../modal/modal-rows.js"
 import { stepCode } from "./step-code.js"
 import type { ToolResult } from "./Tool.js"
 import { amended, answer } from "./respond.js"
@@ -84,8 +84,13 @@ export interface CallHandle {
   /**
    * The surface the call acts on: `id`, or the active one. Gated (the default), a page an open web
    * dialog blocks is refused at once with DIALOG_OPEN; `gated: false` returns it anyway (to show its dialog).
+   * `input: true` (a tool that clicks or types as a user): a window that takes no input (its modal window is open,
+   * or the app disabled it) is refused at once with NOT_INTERACTABLE, as a user's input would not reach it.
    */
-  readonly surface: (id?: string, options?: { readonly gated?: boolean }) => Effect.Effect<Surface, SessionError | WindowNotFound | DialogOpen>
+  readonly surface: (
+    id?: string,
+    options?: { readonly gated?: boolean; readonly input?: boolean }
+  ) => Effect.Effect<Surface, SessionError | WindowNotFound | DialogOpen | NotInteractable>
   /** The open modal states (read now: the main process once, bounded). */
   readonly modals: Effect.Effect<ModalView>
   /** The open modal state and control a modal ref names; undefined for a target that is not a modal ref; REF_STALE for one no longer open. */
@@ -184,10 +189,18 @@ export const makeHandle = (tool: string): Effect.Effect<CallHandle, never, Handl
     const dialogs = yield* Dialogs
     const main = yield* MainProcess
 
-    const surface: CallHandle["surface"] = (id, options) =>
-      options?.gated === false
-        ? Effect.flatMap(lifecycle.session, (s) => ((id ?? s.activeId) === undefined ? windows.window(id) : windows.findWindow({ id: id ?? s.activeId! })))
-        : windows.window(id)
+    // A user's input does not reach a window its modal window disables (or the app did): refused as it would not land.
+    const takesInput = (entry: Surface) =>
+      Effect.flatMap(dialogs.inputBlocked(entry), (blocked) =>
+        blocked === undefined ? Effect.succeed(entry) : Effect.flatMap(lifecycle.session, (s) => Effect.fail(inputRefused(blocked, s.activeId)))
+      )
+    const surface: CallHandle["surface"] = (id, options) => {
+      const found =
+        options?.gated === false
+          ? Effect.flatMap(lifecycle.session, (s) => ((id ?? s.activeId) === undefined ? windows.window(id) : windows.findWindow({ id: id ?? s.activeId! })))
+          : windows.window(id)
+      return options?.input === true ? Effect.flatMap(found, takesInput) : found
+    }
 
     const modalTarget: CallHandle["modalTarget"] = (target) => {
       const ref = target.trim()
@@ -217,7 +230,7 @@ export const makeHandle = (tool: string): Effect.Effect<CallHandle, never, Handl
 
     const perform = (options: ActOptions) =>
       Effect.gen(function* () {
-        const entry = yield* windows.window()
+        const entry = yield* surface(undefined, { input: true })
         const locator = yield* snapshots.locate(entry, options.target)
         const code = yield* stepCode(entry, options.target, locator)
         // A value typed into a password field without a placeholder never reaches the recorded step (the export).

@@ -155,7 +155,7 @@ export const uploadFile = defineTool({
       // A file chooser the page opened (its row's ref) takes the files as they are.
       const modal = yield* call.modalTarget(input.target)
       if (modal !== undefined) return yield* call.answerModal(modal.state, modal.control, { verb: "files", paths })
-      const entry = yield* call.surface()
+      const entry = yield* call.surface(undefined, { input: true })
       const locator = yield* call.locate(entry, input.target)
       let fileInput = false
       yield* call.waitSliced(

@@ -33,7 +33,7 @@ export const fillForm = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const call = yield* callHandle
-      const entry = yield* call.surface()
+      const entry = yield* call.surface(undefined, { input: true })
       const done: Array<string> = []
       for (const [index, field] of input.fields.entries()) {
         const locator = yield* call.locate(entry, field.target)

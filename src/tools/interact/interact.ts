@@ -126,7 +126,7 @@ export const drag = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const call = yield* callHandle
-      const entry = yield* call.surface()
+      const entry = yield* call.surface(undefined, { input: true })
       const destination = yield* call.locate(entry, input.target)
       const destinationCode = yield* stepCode(entry, input.target, destination)
       return yield* act({
@@ -146,7 +146,7 @@ export const scroll = defineTool({
   name: "electron_scroll",
   description: "Scroll an element into view (target), or scroll the page or the element under the mouse by dx/dy pixels. Returns the page's scroll position.",
   type: "interact",
-  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "REF_STALE"],
+  errors: ["APP_NOT_RUNNING", "ELEMENT_NOT_FOUND", "NOT_INTERACTABLE", "REF_STALE"],
   input: Schema.Struct({
     target: Schema.optional(Target),
     dx: Schema.optional(Schema.Number.pipe(Schema.between(-100_000, 100_000))),
@@ -156,7 +156,7 @@ export const scroll = defineTool({
   handler: (input) =>
     Effect.gen(function* () {
       const call = yield* callHandle
-      const entry = yield* call.surface()
+      const entry = yield* call.surface(undefined, { input: true })
       if (input.target !== undefined) {
         const locator = yield* call.locate(entry, input.target)
         yield* call.runAction({

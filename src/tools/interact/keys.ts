@@ -119,10 +119,13 @@ export const parseKeys = (key: string): Effect.Effect<ReadonlyArray<string>, Inv
   return Effect.succeed(presses)
 }
 
-/** The modal state Enter or Escape answers: the one of the active surface, else one of no page (a native dialog, a menu), else the only one. */
+/**
+ * The modal state Enter or Escape answers: the one of the active surface, else one of no page (a native dialog, a
+ * menu), else the only one. Never a modal window: a key pressed while one is open goes to its page, as a user's would.
+ */
 const pressedOn = (call: CallHandle) =>
   Effect.gen(function* () {
-    const { states } = yield* call.modals
+    const states = (yield* call.modals).states.filter((state) => !("window" in state.origin))
     if (states.length === 0) return undefined
     const active = yield* call.surface(undefined, { gated: false }).pipe(Effect.option)
     const here = active._tag === "Some" ? states.find((s) => s.surface === active.value.id) : undefined
@@ -171,7 +174,7 @@ export const pressKey = defineTool({
         const state = yield* pressedOn(call)
         if (state !== undefined) return yield* call.answerModal(state, undefined, { verb: "press", key: presses[0] })
       }
-      const entry = yield* call.surface()
+      const entry = yield* call.surface(undefined, { input: true })
       let on = ""
       if (input.target !== undefined) {
         const locator = yield* call.locate(entry, input.target)

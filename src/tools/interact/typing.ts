@@ -44,7 +44,7 @@ interface Resolved {
  */
 const resolveTarget = (call: CallHandle, target: string, timeoutMs: number, quick = true) =>
   Effect.gen(function* () {
-    const entry = yield* call.surface()
+    const entry = yield* call.surface(undefined, { input: true })
     const locator = yield* call.locate(entry, target)
     if (quick && (yield* call.run(`find ${target}`, () => isPlainField(locator)).pipe(Effect.orElseSucceed(() => false)))) {
       return { entry, locator, probe: PLAIN_FIELD, plain: true } satisfies Resolved
@@ -162,7 +162,7 @@ export const type = defineTool({
       const typed = yield* withSecrets(input.text)
       if (input.target === undefined) {
         const call = yield* callHandle
-        const entry = yield* call.surface()
+        const entry = yield* call.surface(undefined, { input: true })
         // Where the keys went is read before Enter submits (a submitted form may clear or leave the page).
         yield* call.run("type", () => entry.page.keyboard.type(typed, { delay })).pipe(Effect.onExit(() => markIfFocusedPassword(entry.page, typed)))
         if (input.submit === true) yield* call.run("type", () => entry.page.keyboard.press("Enter"))

@@ -15,7 +15,7 @@ import { changeSummary } from "../snapshot/change-summary.js"
 import { InvalidArgument, NotInteractable, type ToolError } from "../contract/errors.js"
 import { clickMenuItem } from "./menu-model.js"
 import { KIND_NAME, modalFacts, modalRowsText } from "./modal-rows.js"
-import { UNSAFE_CODE_CHARACTERS } from "../contract/step-code.js"
+import { codeString, UNSAFE_CODE_CHARACTERS } from "../contract/step-code.js"
 import type { ToolResult } from "../contract/Tool.js"
 import { answer } from "../contract/respond.js"
 
@@ -34,6 +34,7 @@ type Answer =
   | { readonly kind: "files"; readonly paths: ReadonlyArray<string> }
   | { readonly kind: "item"; readonly control: ModalControl }
   | { readonly kind: "close" }
+  | { readonly kind: "closeWindow" }
 
 const comment = (text: string) => `// ${text.replace(new RegExp(UNSAFE_CODE_CHARACTERS.source, "g"), " ")}`
 
@@ -86,6 +87,10 @@ const meaning = (state: ModalState, control: ModalControl | undefined, intent: M
       return Effect.fail(new NotInteractable({ message: `The context menu item "${control.name}" is disabled`, hint: "Press Escape to close the menu." }))
     if (control.does.submenu) return bad(`"${control.name}" opens a submenu: click one of its items`)
     return Effect.succeed({ kind: "item", control })
+  }
+  if ("window" in origin) {
+    if (does === "close" || does === "cancel") return Effect.succeed({ kind: "closeWindow" })
+    return bad(`a modal window is answered in its own page${state.page !== undefined ? ` (${state.page})` : ""}: act there, or electron_click its Close button`)
   }
   const native = "native" in origin ? origin.native : undefined!
   if (native.kind === "message") {
@@ -181,6 +186,18 @@ export const answerModal = (
     } else if (meant.kind === "close") {
       yield* dialogs.closeMenu(state)
       done = "Closed the context menu"
+    } else if (meant.kind === "closeWindow") {
+      const closed = yield* dialogs.closeWindow(state)
+      const title = "window" in origin ? origin.window.by.title : state.text
+      yield* lifecycle.recordStep({
+        tool,
+        window,
+        code: `${comment(`close the modal window (its close button)`)}\nawait app.evaluate(({ BrowserWindow }, title) => BrowserWindow.getAllWindows().find((w) => w.getTitle() === title)?.close(), ${codeString(title)})`
+      })
+      const active = (yield* lifecycle.session).activeId
+      done = closed
+        ? `Closed the ${name}${active !== undefined ? `; the active window is ${active}` : ""}`
+        : `Asked the ${name} to close; it is still open (the app's close handler or its page's beforeunload kept it)`
     } else if (meant.kind === "native") {
       const held = yield* dialogs.settleNative(state, meant.answer)
       if (!held) {

@@ -1,0 +1,132 @@
+/**
+ * Windows that take no input, end to end over MCP with `--tool-profile essential`, on the modals fixture app
+ * (test/fixtures/apps/modals): a modal child window (`parent`, `modal: true`, shown on ready-to-show) is a row in the
+ * answer of the click that opened it and the active window moves to it; input to its parent is refused while it is
+ * open (a user's would not land) and reads of the parent still work; Done in it closes it and the parent is active
+ * again; its Close row closes it; Enter/Escape go to its page, not to the row; a window the app disables itself
+ * (setEnabled(false)) refuses input until the app enables it again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { join } from "node:path"
+import { packageRoot } from "../../src/layers/driver/electron-runtime.js"
+import { activityLines } from "../support/activity.js"
+import { callUntil, freshUserData, inMemoryClient, type TestClient, type ToolCallOutcome } from "../support/mcp.js"
+
+const app = join(packageRoot(), "test", "fixtures", "apps", "modals")
+const userData = freshUserData()
+const LOCK_MS = 4_000
+let mcp: TestClient
+
+/** The ref of the row `- <role> "<name>" … [ref=dN]` in an answer. */
+const refOf = (result: ToolCallOutcome, role: string, name: string): string => {
+  const match = new RegExp(`- ${role} "${name}"[^\\n]*\\[ref=(d\\d+)\\]`).exec(result.text)
+  expect(match, `no ${role} "${name}" row in:\n${result.text}`).not.toBeNull()
+  return match![1]!
+}
+
+const ok = async (tool: string, args: Record<string, unknown> = {}) => {
+  const result = await mcp.call(tool, args)
+  expect(result.isError, result.text).toBe(false)
+  return result
+}
+
+/** Opens Preferences from the main window; returns the click's answer (its modal window row). */
+const openPrefs = async () => {
+  const clicked = await ok("electron_click", { target: "testid=prefs" })
+  expect(clicked.text).toMatch(
+    /- dialog "modal window: Preferences" \[modal\] \(in (w\d+); \1 takes no input until it closes; its page is (w\d+), the active window\):/
+  )
+  return clicked
+}
+
+type Listed = { readonly windows: ReadonlyArray<{ readonly id: string; readonly title: string; readonly active: boolean }> }
+const activeOf = (result: ToolCallOutcome) => (result.structured as Listed).windows.find((w) => w.active)?.id
+
+const activeWindow = async () => activeOf(await ok("electron_windows"))
+
+beforeAll(async () => {
+  mcp = await inMemoryClient({ toolProfile: "essential" })
+  await ok("electron_launch", { app, env: { SAMPLE_APP_USER_DATA: userData, MODALS_LOCK_MS: String(LOCK_MS) } })
+  await ok("electron_wait_for", { target: 'css=body[data-ready="true"]', state: "attached" })
+})
+
+afterAll(async () => {
+  await mcp?.close()
+})
+
+describe("a modal child window (essential)", () => {
+  it("is a row in the click's answer, with its page made the active window", async () => {
+    const clicked = await openPrefs()
+    const [, parent, page] = /in (w\d+); \1 takes no input until it closes; its page is (w\d+)/.exec(clicked.text)!
+    expect(parent).toBe("w1")
+    expect(page).not.toBe("w1")
+    refOf(clicked, "button", "Close")
+    const modals = (clicked.structured as { modals?: Array<Record<string, unknown>> }).modals
+    expect(modals).toEqual([expect.objectContaining({ kind: "window", surface: "w1", page, text: "Preferences" })])
+    expect(await activeWindow()).toBe(page)
+    // The agent reads and acts in it as in any window.
+    const snapshot = await ok("electron_snapshot")
+    expect(snapshot.text).toContain('heading "Preferences"')
+    await ok("electron_check", { target: "testid=compact" })
+  })
+
+  it("refuses input to the window it disables, and still reads it", async () => {
+    await ok("electron_select_window", { window: "w1" })
+    const refused = await mcp.call("electron_click", { target: "testid=count" })
+    expect(refused.isError).toBe(true)
+    expect(refused.text).toMatch(/NOT_INTERACTABLE: w1 takes no input while its modal window "Preferences" \((w\d+)\) is open/)
+    expect(refused.text).toMatch(/Act in w\d+ \(electron_select_window window=w\d+\), or close it: electron_click d\d+\./)
+    for (const [tool, args] of [
+      ["electron_type", { text: "x" }],
+      ["electron_press_key", { key: "Tab" }],
+      ["electron_fill", { target: "testid=draft", value: "typed past the modal" }]
+    ] as const) {
+      const result = await mcp.call(tool, args)
+      expect(result.text, tool).toMatch(/^NOT_INTERACTABLE: w1 takes no input/)
+    }
+    // Reads of the parent work, and nothing reached its page.
+    await ok("electron_expect_text", { target: "testid=counted", text: "0" })
+    await ok("electron_expect_value", { target: "testid=draft", value: "Notes for Monday" })
+  })
+
+  it("closes when the app closes it (Done); the window it disabled is active again and takes input", async () => {
+    const listed = await ok("electron_windows")
+    const page = (listed.structured as Listed).windows.find((w) => w.title === "Preferences")!.id
+    await ok("electron_select_window", { window: page })
+    await ok("electron_click", { target: "testid=done" })
+    await expect.poll(() => activityLines(userData, "preferences"), { timeout: 10_000 }).toEqual(["preferences compact on"])
+    await Effect.runPromise(callUntil(mcp, "electron_windows", {}, (r) => activeOf(r) === "w1"))
+    expect(await activeWindow()).toBe("w1")
+    await ok("electron_expect_text", { target: "testid=result", text: "compact: on" })
+    await ok("electron_click", { target: "testid=count" })
+    await ok("electron_expect_text", { target: "testid=counted", text: "1" })
+  })
+
+  it("Enter and Escape go to its page; its Close row closes it like its close button", async () => {
+    const clicked = await openPrefs()
+    const escaped = await ok("electron_press_key", { key: "Escape" })
+    expect(escaped.text).not.toContain("Closed the modal window")
+    const closed = await ok("electron_click", { target: refOf(clicked, "button", "Close") })
+    expect(closed.text).toMatch(/^Closed the modal window "Preferences"; the active window is w1\./)
+    expect(closed.text).not.toContain("modal window: Preferences")
+    await ok("electron_click", { target: "testid=count" })
+    await ok("electron_expect_text", { target: "testid=counted", text: "2" })
+    // Nothing was chosen: the app recorded no second choice.
+    expect(activityLines(userData, "preferences")).toEqual(["preferences compact on"])
+  })
+})
+
+describe("a window the app disables itself (essential)", () => {
+  it("refuses input until the app enables it again", async () => {
+    await ok("electron_click", { target: "testid=lock" })
+    await ok("electron_expect_text", { target: "testid=result", text: `locked for ${LOCK_MS} ms` })
+    const refused = await mcp.call("electron_click", { target: "testid=count" })
+    expect(refused.text).toMatch(/^NOT_INTERACTABLE: w1 takes no input: the app disabled its window \(setEnabled\(false\)\)/)
+    await ok("electron_expect_text", { target: "testid=counted", text: "2" })
+    // Once the app enables it (its own timer), the same click lands.
+    const landed = await Effect.runPromise(callUntil(mcp, "electron_click", { target: "testid=count" }, (r) => !r.isError, LOCK_MS + 10_000))
+    expect(landed.isError, landed.text).toBe(false)
+    await ok("electron_expect_text", { target: "testid=counted", text: "3" })
+  })
+})
