@@ -19,9 +19,9 @@ const LOCK_MS = 4_000
 let mcp: TestClient
 
 /** The ref of the row `- <role> "<name>" … [ref=dN]` in an answer. */
-const refOf = (result: ToolCallOutcome, role: string, name: string): string => {
-  const match = new RegExp(`- ${role} "${name}"[^\\n]*\\[ref=(d\\d+)\\]`).exec(result.text)
-  expect(match, `no ${role} "${name}" row in:\n${result.text}`).not.toBeNull()
+const refOf = (text: string, role: string, name: string): string => {
+  const match = new RegExp(`- ${role} "${name}"[^\\n]*\\[ref=(d\\d+)\\]`).exec(text)
+  expect(match, `no ${role} "${name}" row in:\n${text}`).not.toBeNull()
   return match![1]!
 }
 
@@ -31,13 +31,33 @@ const ok = async (tool: string, args: Record<string, unknown> = {}) => {
   return result
 }
 
-/** Opens Preferences from the main window; returns the click's answer (its modal window row). */
-const openPrefs = async () => {
-  const clicked = await ok("electron_click", { target: "testid=prefs" })
-  expect(clicked.text).toMatch(
-    /- dialog "modal window: Preferences" \[modal\] \(in (w\d+); \1 takes no input until it closes; its page is (w\d+), the active window\):/
-  )
-  return clicked
+/**
+ * Opens Preferences from the main window; returns the click's answer and the next one (a snapshot) together. The
+ * click's answer waits, by event and within bounds, for the modal window to show and its page to register, so it
+ * usually carries the row; a loaded machine may exceed those bounds (the next answer then tells it), or cut the click
+ * while its events are under way (OPERATION_FAILED with `performed`: the first try's one-second slice,
+ * src/layers/driver/actions.ts), after which, as its hint says, the next answer shows whether it landed, and it is
+ * clicked again if not.
+ */
+const openPrefs = async (): Promise<string> => {
+  const seen: Array<string> = []
+  const shown = (text: string) =>
+    /- dialog "modal window: Preferences" \[modal\] \(in w1; w1 takes no input until it closes; its page is w\d+, the active window\):/.test(text)
+  const settled = () => shown(seen.at(-1) ?? "") && /\nWindows: opened w\d+ (?:"Preferences"|\S+prefs\.html)(?: \(active\))?\./.test(seen.join("\n"))
+  // At most three clicks (a click cut on a loaded machine may not have landed; the app opens one window at most).
+  for (let attempt = 0; attempt < 3 && !settled(); attempt++) {
+    const clicked = await mcp.call("electron_click", { target: "testid=prefs" })
+    seen.push(clicked.isError ? "" : clicked.text)
+    // Until an answer shows the row with its page (the click's own, usually), the next answers are read.
+    if (!settled()) await Effect.runPromise(callUntil(mcp, "electron_snapshot", {}, (r) => (seen.push(r.text), settled()), 5_000))
+  }
+  const all = seen.join("\n")
+  expect(shown(seen.at(-1) ?? ""), all).toBe(true)
+  // The window it opened is told too (windows opened since the last answer), once: "(active)" if it was shown by
+  // then, by its URL if its title took too long. active if it was shown by then, by
+  // its URL if its title took too long.
+  expect(all.match(/\nWindows: opened w\d+ (?:"Preferences"|\S+prefs\.html)(?: \(active\))?\./g), all).toHaveLength(1)
+  return seen.at(-1)!
 }
 
 type Listed = { readonly windows: ReadonlyArray<{ readonly id: string; readonly title: string; readonly active: boolean }> }
@@ -57,17 +77,16 @@ afterAll(async () => {
 
 describe("a modal child window (essential)", () => {
   it("is a row in the click's answer, with its page made the active window", async () => {
-    const clicked = await openPrefs()
-    const [, parent, page] = /in (w\d+); \1 takes no input until it closes; its page is (w\d+)/.exec(clicked.text)!
-    expect(parent).toBe("w1")
+    const answers = await openPrefs()
+    const page = /its page is (w\d+)/.exec(answers)![1]
     expect(page).not.toBe("w1")
-    refOf(clicked, "button", "Close")
-    const modals = (clicked.structured as { modals?: Array<Record<string, unknown>> }).modals
-    expect(modals).toEqual([expect.objectContaining({ kind: "window", surface: "w1", page, text: "Preferences" })])
+    expect(answers).toMatch(/- button "Close" \[ref=d\d+\]/)
     expect(await activeWindow()).toBe(page)
-    // The agent reads and acts in it as in any window.
+    // The agent reads and acts in it as in any window; the row is in its structured content too.
     const snapshot = await ok("electron_snapshot")
     expect(snapshot.text).toContain('heading "Preferences"')
+    const modals = (snapshot.structured as { modals?: Array<Record<string, unknown>> }).modals
+    expect(modals).toEqual([expect.objectContaining({ kind: "window", surface: "w1", page, text: "Preferences" })])
     await ok("electron_check", { target: "testid=compact" })
   })
 
@@ -94,20 +113,24 @@ describe("a modal child window (essential)", () => {
     const listed = await ok("electron_windows")
     const page = (listed.structured as Listed).windows.find((w) => w.title === "Preferences")!.id
     await ok("electron_select_window", { window: page })
-    await ok("electron_click", { target: "testid=done" })
+    const done = await ok("electron_click", { target: "testid=done" })
     await expect.poll(() => activityLines(userData, "preferences"), { timeout: 10_000 }).toEqual(["preferences compact on"])
-    await Effect.runPromise(callUntil(mcp, "electron_windows", {}, (r) => activeOf(r) === "w1"))
-    expect(await activeWindow()).toBe("w1")
+    // The app closed it while answering the click's IPC: the click's answer says so (on a loaded machine, the next one).
+    const next = await Effect.runPromise(
+      callUntil(mcp, "electron_windows", {}, (r) => (r.structured as Listed).windows.map((w) => w.id).join() === "w1" && activeOf(r) === "w1")
+    )
+    expect((next.structured as Listed).windows.map((w) => `${w.id}${w.active ? "*" : ""}`)).toEqual(["w1*"])
+    if (done.text.includes("\nWindows:")) expect(done.text).toContain(`\nWindows: closed ${page}; the active window is w1.`)
     await ok("electron_expect_text", { target: "testid=result", text: "compact: on" })
     await ok("electron_click", { target: "testid=count" })
     await ok("electron_expect_text", { target: "testid=counted", text: "1" })
   })
 
   it("Enter and Escape go to its page; its Close row closes it like its close button", async () => {
-    const clicked = await openPrefs()
+    const answers = await openPrefs()
     const escaped = await ok("electron_press_key", { key: "Escape" })
     expect(escaped.text).not.toContain("Closed the modal window")
-    const closed = await ok("electron_click", { target: refOf(clicked, "button", "Close") })
+    const closed = await ok("electron_click", { target: refOf(answers, "button", "Close") })
     expect(closed.text).toMatch(/^Closed the modal window "Preferences"; the active window is w1\./)
     expect(closed.text).not.toContain("modal window: Preferences")
     await ok("electron_click", { target: "testid=count" })
