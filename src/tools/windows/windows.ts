@@ -8,7 +8,6 @@ import { defineTool } from "../contract/Tool.js"
 import { SessionName, TimeoutMs, WindowId } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
 import { answer } from "../contract/respond.js"
-import { windowsTold } from "../pipeline/new-windows.js"
 
 const formatWindow = (w: WindowInfo) => {
   const flags = [
@@ -56,7 +55,6 @@ export const windows = defineTool({
       const surfaces = yield* call.surfaces({ gated: false })
       const session = yield* call.session
       const infos = yield* Effect.forEach(surfaces, (w) => infoOf(session, w), { concurrency: "unbounded" })
-      windowsTold(session)
       return answer(infos.length > 0 ? infos.map(formatWindow).join("\n") : "No open windows.", { windows: infos })
     })
 })
