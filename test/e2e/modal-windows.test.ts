@@ -77,6 +77,8 @@ describe("a modal child window (essential)", () => {
     const page = /its page is (w\d+)/.exec(answers)![1]
     expect(page).not.toBe("w1")
     expect(answers).toMatch(/- button "Close" \[ref=d\d+\]/)
+    // Its row names its page: the answer does not tell it again as a window opened.
+    expect(answers).not.toContain("Windows: opened")
     expect(await activeWindow()).toBe(page)
     // The agent reads and acts in it as in any window; the row is in its structured content too.
     const snapshot = await ok("electron_snapshot")
@@ -109,12 +111,20 @@ describe("a modal child window (essential)", () => {
     const listed = await ok("electron_windows")
     const page = (listed.structured as Listed).windows.find((w) => w.title === "Preferences")!.id
     await ok("electron_select_window", { window: page })
-    await ok("electron_click", { target: "testid=done" })
+    const done = await ok("electron_click", { target: "testid=done" })
     await expect.poll(() => activityLines(userData, "preferences"), { timeout: 10_000 }).toEqual(["preferences compact on"])
-    // The app closed it while answering the click's IPC: once its page is gone, the window it disabled is active again.
-    const next = await Effect.runPromise(
-      callUntil(mcp, "electron_windows", {}, (r) => (r.structured as Listed).windows.map((w) => w.id).join() === "w1" && activeOf(r) === "w1")
+    // The app closed it while answering the click's IPC: once its page is gone, the window it disabled is active again,
+    // and an answer says so once (the click's own, which waits for the page to go within a bound, or the next one).
+    const answers = [done.text]
+    await Effect.runPromise(
+      callUntil(mcp, "electron_snapshot", {}, (r) => {
+        answers.push(r.text)
+        return r.text.startsWith('w1 "Modals Demo"')
+      })
     )
+    const told = answers.filter((text) => text.includes(`\nWindows: closed ${page}; the active window is w1.`))
+    expect(told, answers.join("\n---\n")).toHaveLength(1)
+    const next = await ok("electron_windows")
     expect((next.structured as Listed).windows.map((w) => `${w.id}${w.active ? "*" : ""}`)).toEqual(["w1*"])
     await ok("electron_expect_text", { target: "testid=result", text: "compact: on" })
     await ok("electron_click", { target: "testid=count" })
@@ -128,6 +138,8 @@ describe("a modal child window (essential)", () => {
     const closed = await ok("electron_click", { target: refOf(answers, "button", "Close") })
     expect(closed.text).toMatch(/^Closed the modal window "Preferences"; the active window is w1\./)
     expect(closed.text).not.toContain("modal window: Preferences")
+    // The answer says where the agent is: no window line repeats it.
+    expect(closed.text).not.toContain("Windows:")
     await ok("electron_click", { target: "testid=count" })
     await ok("electron_expect_text", { target: "testid=counted", text: "2" })
     // Nothing was chosen: the app recorded no second choice.

@@ -69,6 +69,12 @@ export interface DialogsShape {
  */
 const NATIVE_READ_MS = 2_000
 
+/**
+ * The most an action's answer waits for the session to register the page of a window the action made (or see the
+ * page of one it closed go): paid only when the main process said such a window exists, and ended by the event.
+ */
+const WINDOW_PAGE_MS = 3_000
+
 const make = Effect.map(SessionStore, (store) => {
   // A read before an answer: after an action always (it waits for the IPC invokes the action started: they may open
   // a dialog after work of their own), otherwise only when the main process said something changed or something is
@@ -96,22 +102,36 @@ const make = Effect.map(SessionStore, (store) => {
         s === undefined ? Effect.succeed({ states: [], told: [] }) : Effect.map(listed(s, afterAction), (states) => ({ states, told: s.modals.takeTold() }))
       )
     )
-  const pageless = (states: ReadonlyArray<ModalState>) =>
-    states.some((state) => "window" in state.origin && state.page === undefined && state.origin.window.by.contents !== undefined)
+  // A modal window whose page is not registered yet, or (after an action) a window the action made whose page is not,
+  // or one it closed whose page the session still has open.
+  const pageOf = (s: AppSession, contents: number) => s.surfaces.some((surface) => surface.facts?.webContentsId === contents && !surface.closed)
+  const pageless = (s: AppSession, states: ReadonlyArray<ModalState>) =>
+    states.some((state) => "window" in state.origin && state.page === undefined && state.origin.window.by.contents !== undefined) ||
+    s.modals.made.some((contents) => !pageOf(s, contents)) ||
+    s.modals.gone.some((contents) => pageOf(s, contents))
   // A modal window shown over the active window takes the user's focus: its page becomes the active surface when it is
-  // first listed (after an action, once its page is registered: by event, QUIET_MS at most).
+  // first listed. After an action, the pages of the windows it made (a modal one among them) are registered first, so
+  // its answer can name them: by event, WINDOW_PAGE_MS at most.
   const listed = (s: AppSession, afterAction: boolean) =>
     Effect.gen(function* () {
       let states = s.modals.list(s.surfaces)
-      if (afterAction && pageless(states)) {
+      if (afterAction && pageless(s, states)) {
         yield* Effect.async<void>((resume) => {
-          const off = s.onWindowAdded(() => {
-            if (pageless(s.modals.list(s.surfaces))) return
+          // A page registered, or a closed window's page seen closing (after the session's own listener: it has moved on).
+          const closing = s.surfaces.filter((surface) => s.modals.gone.includes(surface.facts?.webContentsId ?? -1)).map((surface) => surface.page)
+          const check = () => {
+            if (pageless(s, s.modals.list(s.surfaces))) return
             off()
             resume(Effect.void)
-          })
+          }
+          const offAdded = s.onWindowAdded(check)
+          for (const page of closing) page.once("close", check)
+          const off = () => {
+            offAdded()
+            for (const page of closing) page.off("close", check)
+          }
           return Effect.sync(off)
-        }).pipe(Effect.timeout(Duration.millis(QUIET_MS)), Effect.ignore)
+        }).pipe(Effect.timeout(Duration.millis(WINDOW_PAGE_MS)), Effect.ignore)
         states = s.modals.list(s.surfaces)
       }
       for (const state of states) {
@@ -187,7 +207,7 @@ const make = Effect.map(SessionStore, (store) => {
                 const closed = () => resume(Effect.void)
                 page.once("close", closed)
                 return Effect.sync(() => void page.off("close", closed))
-              }).pipe(Effect.timeout(Duration.millis(QUIET_MS)), Effect.ignore)
+              }).pipe(Effect.timeout(Duration.millis(WINDOW_PAGE_MS)), Effect.ignore)
         return store
           .evaluateIn(s, "close the modal window", closeWindowById, { id: origin.window.by.window, ms: QUIET_MS })
           .pipe(Effect.tap((closed) => (closed ? pageGone : Effect.void)))

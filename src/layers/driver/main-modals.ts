@@ -74,7 +74,8 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
     inflight: new Set<number>(),
     waiters: new Set<() => void>(),
     windowSeq: 0,
-    unshownModals: new Map<MainValue, number>()
+    unshownModals: new Map<MainValue, number>(),
+    gone: [] as Array<{ seq: number; contents: number }>
   })
   const notify = () => {
     for (const waiter of [...state.waiters]) waiter()
@@ -85,16 +86,29 @@ export const installHeldDialogs = (electron: ElectronModule, holdMs: number): vo
     if (!win || win.__stagewrightWatched || typeof win.on !== "function") return
     win.__stagewrightWatched = true
     const seq = ++state.windowSeq
+    win.__stagewrightSeq = seq
+    const contents = win.webContents?.id
     const modal = () => win.isModal?.() === true
     if (modal() && win.isVisible?.() !== true) state.unshownModals.set(win, seq)
-    const moved = () => {
+    // A closed window's methods throw (its object is destroyed): only what was read before is used then.
+    const moved = (closed: boolean) => () => {
       state.unshownModals.delete(win)
-      if (modal() || win.getChildWindows?.().length > 0) changed()
+      if (closed && contents !== undefined) {
+        state.gone.push({ seq: ++state.windowSeq, contents })
+        if (state.gone.length > 20) state.gone.shift()
+      }
+      let tell = closed
+      try {
+        tell = tell || modal() || win.getChildWindows?.().length > 0
+      } catch {
+        tell = true
+      }
+      if (tell) changed()
       notify()
     }
-    win.on("show", moved)
-    win.on("hide", moved)
-    win.on("closed", moved)
+    win.on("show", moved(false))
+    win.on("hide", moved(false))
+    win.on("closed", moved(true))
     const setEnabled = win.setEnabled
     if (typeof setEnabled === "function") {
       win.setEnabled = function (this: unknown, ...args: Array<MainValue>) {
@@ -295,7 +309,16 @@ export function readHeld(_electron: ElectronModule, after?: { readonly marks: Na
       popup = { at: popped.at, items, ...(win?.webContents ? { webContentsId: win.webContents.id } : {}) }
     }
     const blocked: Array<MainValue> = []
-    for (const win of _electron.BrowserWindow?.getAllWindows?.() ?? []) {
+    const all = _electron.BrowserWindow?.getAllWindows?.() ?? []
+    // The pages of the windows made, and of those closed, since the action's mark (the answer waits until the session
+    // has registered them, or seen them close).
+    const made =
+      after === undefined
+        ? []
+        : all
+            .filter((w: MainValue) => !w.isDestroyed?.() && (w.__stagewrightSeq ?? 0) > (after.marks.windows ?? Infinity) && w.webContents)
+            .map((w) => w.webContents.id)
+    for (const win of all) {
       if (win.isDestroyed?.()) continue
       const by = (win.getChildWindows?.() ?? []).find((c: MainValue) => !c.isDestroyed?.() && c.isModal?.() === true && c.isVisible?.() === true)
       if (by === undefined && win.isEnabled?.() !== false) continue
@@ -311,7 +334,9 @@ export function readHeld(_electron: ElectronModule, after?: { readonly marks: Na
       })
     }
     const marks = { dialogs: state?.seq ?? 0, invokes: state?.invokeSeq ?? 0, windows: state?.windowSeq ?? 0 }
-    return { held, popup, told, marks, ...(blocked.length > 0 ? { blocked } : {}) }
+    const gone =
+      after === undefined || !state ? [] : state.gone.filter((g: MainValue) => g.seq > (after.marks.windows ?? Infinity)).map((g: MainValue) => g.contents)
+    return { held, popup, told, marks, ...(blocked.length > 0 ? { blocked } : {}), ...(made.length > 0 ? { made } : {}), ...(gone.length > 0 ? { gone } : {}) }
   }
 }
 

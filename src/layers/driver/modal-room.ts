@@ -76,6 +76,9 @@ export interface NativeRead {
   readonly marks?: { readonly dialogs: number; readonly invokes: number; readonly windows?: number }
   /** The windows that take no input now (none: absent). */
   readonly blocked?: ReadonlyArray<BlockedWindow>
+  /** After an action: the pages (webContents ids) of the windows made since its mark and still open, and of those closed. */
+  readonly made?: ReadonlyArray<number>
+  readonly gone?: ReadonlyArray<number>
 }
 
 /** What a control does when the agent clicks it, fills it, or presses Enter/Escape on its state. */
@@ -351,6 +354,15 @@ export class ModalRoom {
   /** The window a BrowserWindow id names, if it takes no input now (as last read). */
   blockedWindow(window: number | undefined): BlockedWindow | undefined {
     return window === undefined ? undefined : this.#native.blocked?.find((b) => b.window === window)
+  }
+
+  /** The pages (webContents ids) of the windows the latest read after an action saw made, and closed, since its mark. */
+  get made(): ReadonlyArray<number> {
+    return this.#native.made ?? []
+  }
+
+  get gone(): ReadonlyArray<number> {
+    return this.#native.gone ?? []
   }
 
   /** The page (webContents id) of the window a modal window's page disabled, as last read. */

@@ -11,10 +11,13 @@ import { titleOrDialog } from "../modal/dialogs.js"
 import { SessionName, TimeoutMs } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
 import { answer } from "../contract/respond.js"
+import { windowsTold } from "../pipeline/new-windows.js"
 
 /** The session's pages as listed when the call began (which is active, and each one's parent, read then too), with their titles. */
 export const describeWindows = (session: AppSession) =>
   Effect.suspend(() => {
+    // The answer lists them: later answers tell only the windows opened or closed since (../pipeline/new-windows.ts).
+    windowsTold(session)
     const activeId = session.activeId
     const listed = session.surfaces
       .filter((w) => w.frame === undefined)

@@ -18,6 +18,7 @@ import { KIND_NAME, modalFacts, modalRowsText } from "./modal-rows.js"
 import { codeString, UNSAFE_CODE_CHARACTERS } from "../contract/step-code.js"
 import type { ToolResult } from "../contract/Tool.js"
 import { answer } from "../contract/respond.js"
+import { windowsTold } from "../pipeline/new-windows.js"
 
 /** What the agent did to a modal control. */
 export type ModalIntent =
@@ -194,7 +195,10 @@ export const answerModal = (
         window,
         code: `${comment(`close the modal window (its close button)`)}\nawait app.evaluate(({ BrowserWindow }, title) => BrowserWindow.getAllWindows().find((w) => w.getTitle() === title)?.close(), ${codeString(title)})`
       })
-      const active = (yield* lifecycle.session).activeId
+      const session = yield* lifecycle.session
+      const active = session.activeId
+      // The answer says it closed and where the agent is: later answers do not tell it again (../pipeline/new-windows.ts).
+      if (closed && state.page !== undefined) windowsTold(session, [state.page])
       done = closed
         ? `Closed the ${name}${active !== undefined ? `; the active window is ${active}` : ""}`
         : `Asked the ${name} to close; it is still open (the app's close handler or its page's beforeunload kept it)`

@@ -11,6 +11,7 @@ import { callHandle, type CallHandle } from "../contract/handle.js"
 import { defineTool } from "../contract/Tool.js"
 import { Target, TimeoutMs } from "../contract/shapes.js"
 import { answer } from "../contract/respond.js"
+import { windowsTold } from "../pipeline/new-windows.js"
 
 /** A wait is handed over at most this many times (windows that each close in turn). */
 const MAX_HANDOVERS = 3
@@ -150,6 +151,8 @@ export const waitFor = defineTool({
       )
       const waited = yield* inSurface(call, first.entry, input, bound, [])
       const elapsed = Date.now() - bound.started
+      // The answer names the window it ended in and those closed under it: later answers do not tell them again.
+      windowsTold(yield* call.session, [waited.entry.id, ...waited.closed])
       const handed = `${first.none ? `No window was open${waited.closed.length === 0 ? `; in ${waited.entry.id}: ` : ", then "}` : ""}${
         waited.closed.length === 0 ? "" : `${waited.closed.join(", ")} closed during the wait; in ${waited.entry.id}: `
       }`

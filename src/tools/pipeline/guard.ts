@@ -10,7 +10,8 @@
  *    room's race claims it), ends the call at once with DIALOG_OPEN;
  * 4. DIALOG_OPEN says how to answer the dialog in this server's profile;
  * 5. ELEMENT_NOT_FOUND says what is near each of its element targets (`targets`) that matches nothing;
- * 6. a page-touching answer (debug tools aside) tells the console and page errors new since the last one (./new-errors.ts).
+ * 6. a page-touching answer (debug tools aside) tells the console and page errors new since the last one (./new-errors.ts),
+ *    and the windows opened or closed since then (./new-windows.ts).
  */
 import { Context, Effect, type Fiber, FiberRef, Queue } from "effect"
 import { ModalClaims, AppLifecycle, Dialogs, type PendingDialog, type DriverServices } from "../../layers/driver/ElectronDriver.js"
@@ -24,6 +25,7 @@ import type { DialogOpen, ToolError } from "../contract/errors.js"
 import { Call, makeHandle, type CallHandle, type HandleServices } from "../contract/handle.js"
 import { explainNoMatch } from "./nearby.js"
 import { failureWithNewErrors, resultWithNewErrors, withNewErrors } from "./new-errors.js"
+import { resultWithNewWindows } from "./new-windows.js"
 import { argumentsAt } from "../contract/tool-args.js"
 import { targetPaths, touchesPage, type Tool, type ToolResult } from "../contract/Tool.js"
 
@@ -81,7 +83,11 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
   // Outside a bound's own fiber: the same stages composed around the handler, the handle provided to it.
   const composed = (input: unknown): Staged<R> => {
     const handled = Effect.flatMap(handleOf, (handle) => Effect.provideService(confinedOf(input), Call, handle))
-    const told = tellsErrors ? withNewErrors(handled) : handled
+    const told = tellsErrors
+      ? Effect.flatMap(withNewErrors(handled), (result) =>
+          Effect.flatMap(AppLifecycle, (lifecycle) => Effect.flatMap(lifecycle.current, (s) => resultWithNewWindows(s, result)))
+        )
+      : handled
     return Effect.catchAll(page ? raceModals(told) : told, (error) => explained(error, input)) as Staged<R>
   }
 
@@ -97,7 +103,10 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
     Effect.matchEffect(confinedOf(input), {
       onFailure: (error) =>
         tellsErrors && error._tag === "AssertionFailed" ? Effect.flatMap(handle.current, (s) => failureWithNewErrors(s, error)) : explained(error, input),
-      onSuccess: (result) => (tellsErrors ? Effect.flatMap(handle.current, (s) => resultWithNewErrors(s, result)) : Effect.succeed(result))
+      onSuccess: (result) =>
+        tellsErrors
+          ? Effect.flatMap(handle.current, (s) => Effect.flatMap(resultWithNewErrors(s, result), (told) => resultWithNewWindows(s, told)))
+          : Effect.succeed(result)
     })
   const inBound = (input: unknown, fiber: Fiber.RuntimeFiber<ToolResult, ToolError>, control: CallControl, handle: CallHandle) => {
     const base = fiber.getFiberRef(FiberRef.currentContext)

@@ -8,6 +8,7 @@ import { defineTool } from "../contract/Tool.js"
 import { SessionName, TimeoutMs, WindowId } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
 import { answer } from "../contract/respond.js"
+import { windowsTold } from "../pipeline/new-windows.js"
 
 const formatWindow = (w: WindowInfo) => {
   const flags = [
@@ -55,6 +56,7 @@ export const windows = defineTool({
       const surfaces = yield* call.surfaces({ gated: false })
       const session = yield* call.session
       const infos = yield* Effect.forEach(surfaces, (w) => infoOf(session, w), { concurrency: "unbounded" })
+      windowsTold(session)
       return answer(infos.length > 0 ? infos.map(formatWindow).join("\n") : "No open windows.", { windows: infos })
     })
 })
@@ -84,7 +86,9 @@ export const selectWindow = defineTool({
       if (input.session !== undefined) yield* lifecycle.selectSession(input.session)
       const chosen = input.window !== undefined || input.title !== undefined || input.url !== undefined || input.index !== undefined
       const entry = chosen ? yield* call.selectSurface({ id: input.window, title: input.title, url: input.url, index: input.index }) : yield* call.surface()
-      const info = yield* infoOf(yield* call.session, entry)
+      const session = yield* call.session
+      const info = yield* infoOf(session, entry)
+      windowsTold(session, [entry.id])
       return answer(`Active window: ${formatWindow(info).trim()}`, { window: info })
     })
 })
@@ -106,6 +110,7 @@ export const waitForWindow = defineTool({
       const call = yield* callHandle
       const entry = yield* call.waitForSurface({ title: input.title, url: input.url }, { timeoutMs: input.timeoutMs ?? 10_000, select: input.select !== false })
       const info = yield* call.surfaceInfo(entry)
+      windowsTold(yield* call.session, [entry.id])
       return answer(`Window ${formatWindow(info).trim()}`, { window: info })
     })
 })
@@ -212,6 +217,7 @@ export const windowClose = defineTool({
       yield* call.run("close the window", () => entry.page.close({ runBeforeUnload: false }))
       const session = yield* call.current
       const left = session && !session.exit ? session.windows.filter((w) => !w.page.isClosed()).map((w) => w.id) : []
+      if (session !== undefined) windowsTold(session)
       return answer(`Closed ${entry.id}. ${left.length > 0 ? `Open: ${left.join(", ")}; active: ${session?.activeId}` : "No windows left."}`, {
         closed: entry.id,
         open: left,
