@@ -44,6 +44,7 @@ export { spanned } from "./spans.js"
 export { PageOps, type PageFunction, type PageOpsShape } from "./PageOps.js"
 export type { MainCode } from "./SessionStore.js"
 export { sessionLocal, type SessionLocal } from "./session-local.js"
+export { clipText, MAX_TITLE_CHARS, MAX_URL_CHARS } from "./clip.js"
 export {
   titleOf,
   type AppSession,

@@ -168,7 +168,7 @@ const make = Effect.gen(function* () {
       ...surfaceFacts(s, entry),
       active: s.activeId === entry.id,
       title: t,
-      url: entry.url(),
+      url: entry.shownUrl(),
       ...(failed !== undefined ? { failedUrl: failed } : {})
     }
     if (entry.kind === "view") return { ...base, ...(yield* viewBounds(entry)) } as WindowInfo

@@ -60,7 +60,7 @@ const describeWindows = (s: AppSession, title: (entry: Surface, ms?: number) => 
     s.windows.filter((w) => !w.page.isClosed()),
     (w) =>
       Effect.all({ title: title(w, 1_000), failed: failedUrlOf(s, w) }).pipe(
-        Effect.map(({ title, failed }) => ({ id: w.id, title, url: w.page.url(), ...(failed !== undefined ? { failedUrl: failed } : {}) }))
+        Effect.map(({ title, failed }) => ({ id: w.id, title, url: w.shownUrl(), ...(failed !== undefined ? { failedUrl: failed } : {}) }))
       ),
     { concurrency: "unbounded" }
   )

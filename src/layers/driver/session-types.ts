@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import type { InspectorClient } from "./inspector-client.js"
 import type { DisplayInfo } from "./display.js"
 import type { SurfaceAbility, SurfaceKind } from "./surface.js"
+import { clipText, MAX_TITLE_CHARS } from "./clip.js"
 
 export interface LaunchOptions {
   /** App folder (with package.json) or main script. */
@@ -90,9 +91,12 @@ export interface AppSessionOptions {
  * A window's title without waiting on a renderer that does not answer (stuck in a loop, crashed):
  * after `ms` it gives up with "(not responding)", so listing windows never hangs. Titles are read
  * concurrently, so a listing waits this long at most; 2 s leaves a busy machine's renderers time to answer.
+ * A title over MAX_TITLE_CHARS is cut.
  */
 export const titleOf = (page: Pick<Page, "title">, ms = 2_000): Effect.Effect<string> =>
   Effect.tryPromise(() => page.title()).pipe(
+    // The page sets it: a title of megabytes would be in every header (./clip.ts). Matching sees what is shown.
+    Effect.map((title) => clipText(title, MAX_TITLE_CHARS)),
     Effect.orElseSucceed(() => ""),
     Effect.timeout(ms),
     Effect.orElseSucceed(() => "(not responding)")

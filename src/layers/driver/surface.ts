@@ -8,6 +8,7 @@
  * (and for good without a main process).
  */
 import type { Frame, Page } from "playwright-core"
+import { clipText, MAX_URL_CHARS } from "./clip.js"
 
 export type SurfaceKind = "window" | "view" | "guest" | "frame"
 
@@ -100,6 +101,11 @@ export class Surface {
 
   url(): string {
     return this.scope.url()
+  }
+
+  /** The URL as answers show it: cut past MAX_URL_CHARS (a page can make its URL megabytes long). */
+  shownUrl(): string {
+    return clipText(this.scope.url(), MAX_URL_CHARS)
   }
 
   /**

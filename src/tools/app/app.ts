@@ -22,7 +22,7 @@ export const describeWindows = (session: AppSession) =>
     const listed = session.surfaces
       .filter((w) => w.frame === undefined)
       .map((w) => ({ w, row: { id: w.id, kind: w.kind, ...(w.parentId !== undefined ? { parent: w.parentId } : {}), active: activeId === w.id } }))
-    return Effect.forEach(listed, ({ w, row }) => titleOrDialog(session, w).pipe(Effect.map((title) => ({ ...row, title, url: w.page.url() }))), {
+    return Effect.forEach(listed, ({ w, row }) => titleOrDialog(session, w).pipe(Effect.map((title) => ({ ...row, title, url: w.shownUrl() }))), {
       concurrency: "unbounded"
     })
   })

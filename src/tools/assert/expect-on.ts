@@ -5,7 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { type Surface } from "../../layers/driver/ElectronDriver.js"
+import { clipText, type Surface } from "../../layers/driver/ElectronDriver.js"
 import { AssertionFailed, type ToolError } from "../contract/errors.js"
 import { stepCode } from "../contract/step-code.js"
 import type { ToolResult } from "../contract/Tool.js"
@@ -66,8 +66,7 @@ const MAX_ACTUAL_CHARS = 300
 /** `not.` before a matcher when the assertion is negated. */
 export const notPrefix = (not: boolean) => (not ? "not." : "")
 
-export const boundActual = (value: unknown): unknown =>
-  typeof value === "string" && value.length > MAX_ACTUAL_CHARS ? `${value.slice(0, MAX_ACTUAL_CHARS - 1)}… (${value.length} chars)` : value
+export const boundActual = (value: unknown): unknown => (typeof value === "string" ? clipText(value, MAX_ACTUAL_CHARS) : value)
 
 /** The actual value as the text of an answer shows it. */
 const showActual = (value: unknown): string => {

@@ -9,6 +9,7 @@ import { defineTool } from "../contract/Tool.js"
 import { TimeoutMs } from "../contract/shapes.js"
 import { callHandle } from "../contract/handle.js"
 import { answer } from "../contract/respond.js"
+import { clipText, MAX_URL_CHARS } from "../../layers/driver/ElectronDriver.js"
 
 const WAIT_UNTIL = ["load", "domcontentloaded", "networkidle", "commit"] as const
 const WaitUntil = Schema.optional(Schema.Literal(...WAIT_UNTIL)).annotations({ description: "default load" })
@@ -48,11 +49,11 @@ export const navigate = defineTool({
       const response = yield* call.run(`navigate to ${url}`, () =>
         entry.scope.goto(url, { waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 })
       )
-      const title = yield* call.run("read the title", () => entry.scope.title())
+      const title = yield* call.title(entry)
       const status = response?.status()
-      return answer(`${entry.id} at ${entry.url()} "${title}"${status !== undefined ? ` (HTTP ${status})` : ""}`, {
+      return answer(`${entry.id} at ${entry.shownUrl()} "${title}"${status !== undefined ? ` (HTTP ${status})` : ""}`, {
         window: entry.id,
-        url: entry.url(),
+        url: entry.shownUrl(),
         title,
         ...(status !== undefined ? { status } : {})
       })
@@ -73,9 +74,10 @@ export const history = defineTool({
       const options = { timeout: input.timeoutMs ?? 30_000 }
       const response = yield* call.run(`go ${input.direction}`, () => (input.direction === "back" ? entry.page.goBack(options) : entry.page.goForward(options)))
       const moved = response !== null || entry.page.url() !== before
-      return answer(moved ? `${entry.id} at ${entry.page.url()}` : `No ${input.direction} entry; still at ${before}`, {
+      const now = clipText(entry.page.url(), MAX_URL_CHARS)
+      return answer(moved ? `${entry.id} at ${now}` : `No ${input.direction} entry; still at ${now}`, {
         window: entry.id,
-        url: entry.page.url(),
+        url: now,
         moved
       })
     })
@@ -94,7 +96,10 @@ export const reload = defineTool({
       const entry = yield* call.surface()
       yield* call.run("reload", () => entry.page.reload({ waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 }))
       yield* call.forgetSnapshot(entry)
-      return answer(`Reloaded ${entry.id} (${entry.page.url()}). Refs reset: take a new snapshot.`, { window: entry.id, url: entry.page.url() })
+      return answer(`Reloaded ${entry.id} (${clipText(entry.page.url(), MAX_URL_CHARS)}). Refs reset: take a new snapshot.`, {
+        window: entry.id,
+        url: clipText(entry.page.url(), MAX_URL_CHARS)
+      })
     })
 })
 

@@ -33,7 +33,7 @@ const header = (entry: Surface) =>
   titleOf(entry.scope).pipe(
     Effect.map(
       (title) =>
-        `${entry.id}${entry.kind === "window" && entry.parentId === undefined ? "" : ` ${entry.kind}${entry.parentId !== undefined ? ` in ${entry.parentId}` : ""}`} "${title}" ${entry.url()}`
+        `${entry.id}${entry.kind === "window" && entry.parentId === undefined ? "" : ` ${entry.kind}${entry.parentId !== undefined ? ` in ${entry.parentId}` : ""}`} "${title}" ${entry.shownUrl()}`
     )
   )
 
@@ -64,7 +64,7 @@ export const snapshot = defineTool({
         })
       const rows = yield* rowsBeforeTree(call, entry)
       if (rows.blocked) {
-        return answer(`${entry.id} ${entry.url()} (its page is blocked until the dialog below is answered; the tree shows again after)\n${rows.text}`, {
+        return answer(`${entry.id} ${entry.shownUrl()} (its page is blocked until the dialog below is answered; the tree shows again after)\n${rows.text}`, {
           window: entry.id,
           incremental: false,
           blocked: true,

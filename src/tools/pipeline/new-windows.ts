@@ -52,7 +52,7 @@ export const resultWithNewWindows = (session: AppSession | undefined, result: To
     const windows = yield* Windows
     const titles = yield* Effect.forEach(opened, (w) => windows.title(w, TITLE_MS), { concurrency: "unbounded" })
     const active = session.activeId
-    const named = (w: Surface, i: number) => (titles[i] === NO_TITLE ? w.page.url() : JSON.stringify(titles[i]))
+    const named = (w: Surface, i: number) => (titles[i] === NO_TITLE ? w.shownUrl() : JSON.stringify(titles[i]))
     const parts = [
       ...opened.map((w, i) => `opened ${w.id} ${named(w, i)}${w.id === active ? " (active)" : ""}`),
       ...(closed.length > 0 ? [`closed ${closed.join(", ")}`] : [])

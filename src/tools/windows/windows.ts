@@ -39,7 +39,7 @@ const infoOf = (session: AppSession, entry: Surface) =>
       kind: entry.kind,
       active: session.activeId === entry.id,
       title: `(${pending.type} dialog open)`,
-      url: entry.url()
+      url: entry.shownUrl()
     })
   })
 
