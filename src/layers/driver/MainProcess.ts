@@ -12,6 +12,7 @@ import { needsMainProcess, SessionStore, type MainCode } from "./SessionStore.js
 import type { BrowserWindowHandle, ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
 import { targetIdOf as readTargetId } from "./surfaces.js"
 import { testDouble } from "./test-double.js"
+import { keptText } from "./buffers.js"
 
 export interface MainProcessShape {
   /** Runs `fn(electron, arg)` in the main process (needs a launched app or an attached inspector). */
@@ -71,7 +72,7 @@ const make = Effect.gen(function* () {
       .pipe(Effect.orElseSucceed(() => []))
     for (const e of fresh as Array<{ seq: number; at: number; kind: "main" | "crash" | "unresponsive"; message: string }>) {
       s.mainErrorCursor = Math.max(s.mainErrorCursor, e.seq)
-      s.errors.push({ at: e.at, kind: e.kind, message: e.message })
+      s.errors.push({ at: e.at, kind: e.kind, message: keptText(e.message) })
     }
     yield* failedLoads.resolveFailedLoadWindows(s)
   }).pipe(spanned("MainProcess.pullMainErrors"))

@@ -2,6 +2,7 @@
  * Bounded ring buffers of what an app prints, throws and requests. Every entry gets a sequence
  * number, so a reader can ask for "what is new since cursor N" and never re-read old entries.
  */
+import { clipText } from "./clip.js"
 
 export class RingBuffer<T> {
   private readonly items: Array<{ readonly seq: number; readonly value: T }> = []
@@ -93,3 +94,23 @@ export interface RequestEntry {
 }
 
 export const BUFFER_CAPACITY = { console: 1000, errors: 200, requests: 500 } as const
+
+/**
+ * The most characters of one console message or error message kept: the app writes them, and a thousand kept
+ * messages of a megabyte each would hold a gigabyte in the server. What was cut says how long it was.
+ */
+export const MAX_ENTRY_CHARS = 10_000
+
+/** A console message's or error's text as kept. */
+export const keptText = (text: string): string => clipText(text, MAX_ENTRY_CHARS)
+
+/**
+ * An error's stack as kept: its message comes first and its frames (what source maps and the surface of the
+ * script are read from) last, so a stack over the bound keeps its beginning and its end.
+ */
+export const keptStack = (stack: string): string => {
+  if (stack.length <= MAX_ENTRY_CHARS) return stack
+  const head = stack.slice(0, MAX_ENTRY_CHARS / 4)
+  const tail = stack.slice(stack.length - (MAX_ENTRY_CHARS * 3) / 4)
+  return `${head}… (${stack.length - head.length - tail.length} of ${stack.length} chars cut) …${tail}`
+}

@@ -17,6 +17,13 @@ const originOf = (url: string): string | undefined => {
   }
 }
 
+/**
+ * The URL of the first script a stack names (`https://…` or `file://…` before `:line:col`). It starts a word (after a
+ * space or "("), so an app's long message is scanned once, not again from each "://" in it.
+ */
+export const scriptOfStack = (stack: string | undefined): string | undefined =>
+  stack === undefined ? undefined : /(?<![^\s(])(?:https?|file):\/\/[^\s)]+?(?=:\d+:\d+)/.exec(stack)?.[0]
+
 /** Whether the frame's document has a script element with this URL. Runs in the frame. */
 const loaded = pageFunction((url: string): boolean => Array.from(document.scripts).some((s) => s.src === url))
 

@@ -14,6 +14,7 @@
 import type { ErrorEntry } from "./buffers.js"
 import { MODALS_CHANGED } from "./main-modals.js"
 import type { AppSession } from "./session.js"
+import { keptText } from "./buffers.js"
 
 /** Chromium's numbers for the network errors a load most often ends in (net/base/net_error_list.h). */
 const NET_ERRORS: Readonly<Record<string, number>> = {
@@ -86,8 +87,9 @@ export const mainConsoleError = (text: string): Omit<ErrorEntry, "at"> | undefin
  * The held-dialogs hook's MODALS_CHANGED (./main-modals.ts) is no message of the app's: it tells the modal
  * room that its next answer must read the main process.
  */
-export const recordMainConsole = (session: AppSession, level: string, text: string): void => {
-  if (text === MODALS_CHANGED) return session.modals.nativeChanged()
+export const recordMainConsole = (session: AppSession, level: string, whole: string): void => {
+  if (whole === MODALS_CHANGED) return session.modals.nativeChanged()
+  const text = keptText(whole)
   const at = Date.now()
   session.console.push({ at, source: "main", level, text })
   const error = mainConsoleError(text)

@@ -7,10 +7,10 @@
 import type { ChildProcess } from "node:child_process"
 import type { Browser, BrowserContext, ConsoleMessage, ElectronApplication, Frame, Page } from "playwright-core"
 import { backfill } from "./backfill.js"
-import { BUFFER_CAPACITY, RingBuffer, type ConsoleEntry, type ErrorEntry, type RequestEntry } from "./buffers.js"
+import { BUFFER_CAPACITY, keptStack, keptText, RingBuffer, type ConsoleEntry, type ErrorEntry, type RequestEntry } from "./buffers.js"
 import { DialogAnswers, type DialogPolicy, type DialogSeen } from "./dialog-answers.js"
 import type { InspectorClient } from "./inspector-client.js"
-import { scriptSurface } from "./event-surface.js"
+import { scriptOfStack, scriptSurface } from "./event-surface.js"
 import { ModalRoom } from "./modal-room.js"
 import { isShownWindow, kindOf, Surface, type PageFacts } from "./surface.js"
 import type { AppSessionOptions, ExitInfo, LaunchInfo, PendingDialog, RecordedStep } from "./session-types.js"
@@ -316,7 +316,7 @@ export class AppSession {
         window,
         surface: window,
         level: message.type(),
-        text: message.text(),
+        text: keptText(message.text()),
         ...(location.url ? { location: `${location.url}:${location.lineNumber}`, column: location.columnNumber } : {})
       }
       this.console.push(item)
@@ -328,11 +328,11 @@ export class AppSession {
         kind: "pageerror" as const,
         window,
         surface: window,
-        message: error.message,
-        ...(error.stack ? { stack: error.stack } : {})
+        message: keptText(error.message),
+        ...(error.stack ? { stack: keptStack(error.stack) } : {})
       }
       this.errors.push(item)
-      frameOfScript(/(?:https?|file):\/\/[^\s)]+?(?=:\d+:\d+)/.exec(error.stack ?? "")?.[0], (surface) => (item.surface = surface))
+      frameOfScript(scriptOfStack(item.stack), (surface) => (item.surface = surface))
     }
     // A window's first messages can come before this listener exists (an app opens its window while the
     // launch is still settling): take them from playwright-core's per-page history, then go live.
@@ -367,7 +367,7 @@ export class AppSession {
         window,
         surface: frame?.id ?? window,
         method: request.method(),
-        url: request.url(),
+        url: keptText(request.url()),
         resourceType: request.resourceType()
       }
       this.requests.push(item)

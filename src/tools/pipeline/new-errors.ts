@@ -74,8 +74,11 @@ const takeNew = (s: AppSession): ReadonlyArray<Taken> => {
   return all.sort((a, b) => a.at - b.at).map(({ at: _at, ...e }) => e)
 }
 
-/** A mapped position in `text`: `original [bundle position]`. */
-const MAPPED = /([^\s(]+:\d+(?::\d+)?) \[([^\]\s]+)\]/
+/**
+ * A mapped position in `text`: `original [bundle position]`, starting a word (after a space or `(`, as the mapper
+ * writes it), so an app's long message without spaces is scanned once, not once from each of its characters.
+ */
+const MAPPED = /(?<![^\s(])([^\s(]+:\d+(?::\d+)?) \[([^\]\s]+)\]/
 
 /** The first position of `e` a source map covers, when there is one. */
 const locate = async (mapper: Mapper, e: Taken): Promise<NewError> => {

@@ -1,7 +1,10 @@
 /**
- * A page's title and URL are the page's to set, and a page can make either megabytes long (`<title>`,
- * `history.replaceState`): every window header, listing and snapshot names them, so answers show them cut
- * (src/layers/driver/clip.ts), saying how long they were, instead of carrying them whole on every call.
+ * What a page sets, at sizes no real page needs, against the answers that name it:
+ * - a title and a URL of 100,000 characters (`<title>`, `history.replaceState`): every window header, listing and
+ *   snapshot names them, so answers show them cut (src/layers/driver/clip.ts), saying how long they were;
+ * - console messages and an error of a megabyte without a space (a run of `/`, of letters): the answer that tells
+ *   new errors looks for source positions in them, which took minutes a message with a pattern that tried every
+ *   start (src/tools/debug/source-maps.ts, src/tools/pipeline/new-errors.ts) while the server answered nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { mkdtempSync, writeFileSync } from "node:fs"
@@ -50,5 +53,32 @@ describe("a page with a title and a URL of 100,000 characters", () => {
     }
     const snapshot = await mcp.call("electron_snapshot", {})
     expect(snapshot.text).toContain('heading "Huge"')
+  })
+})
+
+describe("console messages and an error of a megabyte without a space", () => {
+  it("are told cut in the next answer, and the server keeps answering", { timeout: 60_000 }, async () => {
+    const page = join(mkdtempSync(join(tmpdir(), "sw-messages-")), "loud.html")
+    const script = [
+      'console.error("E".repeat(1000000))',
+      'console.error("/".repeat(1000000))',
+      'setTimeout(() => { throw new Error("/a".repeat(500000)) }, 0)'
+    ].join(";")
+    writeFileSync(page, `<title>Loud</title><h1>Loud</h1><script>${script}</script>`)
+    const navigated = await mcp.call("electron_navigate", { url: pathToFileURL(page).href })
+    expect(navigated.isError, navigated.text).toBe(false)
+    const told: Array<string> = []
+    // The error is thrown after the load: the answers until one tells it (usually the navigation's own).
+    for (let i = 0; i < 20 && ![navigated.text, ...told].join("\n").includes("Page error (w1): /a/a"); i++) {
+      const answer = await mcp.call("electron_expect_text", { target: "css=h1", text: "Loud" })
+      expect(answer.isError, answer.text).toBe(false)
+      expect(answer.text.length).toBeLessThan(2_000)
+      told.push(answer.text)
+    }
+    const all = [navigated.text, ...told].join("\n")
+    expect(all).toMatch(/Console error \(w1\): E{100,}…/)
+    expect(all).toMatch(/Console error \(w1\): \/{100,}…/)
+    expect(all).toMatch(/Page error \(w1\): (\/a){50,}/)
+    expect((await mcp.call("electron_status")).isError).toBe(false)
   })
 })
