@@ -24,12 +24,12 @@ const unquote = (value: string) => {
   return m ? m[2]! : value.trim()
 }
 
+/** A selector chain's ` >> ` (its whitespace run taken from its start only: linear on a long run of spaces). */
+const CHAIN = /(?<!\s)\s+>>\s+/
+
 /** What the last segment of a selector asks for, when it is a role, text, label, placeholder, title or alt selector. */
 export const parseWanted = (target: string): Wanted | undefined => {
-  const segment = target
-    .split(/\s+>>\s+/)
-    .pop()!
-    .trim()
+  const segment = target.split(CHAIN).pop()!.trim()
   const role = /^(?:internal:)?role=([a-z]+)(.*)$/i.exec(segment)
   if (role) {
     const name = /\[name\s*[*^$|~]?=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\/(?:[^/\\]|\\.)*\/[a-z]*)\s*[is]?\s*\]/i.exec(role[2] ?? "")?.[1]
@@ -62,7 +62,7 @@ const nodesOf = (snapshot: string): ReadonlyArray<Node> =>
     const m = /^\s*- '?([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*?)'?$/.exec(raw)
     if (!m || !/\[ref=/.test(raw)) return []
     const text = m[3]!
-      .replace(/\[[^\]]*\]/g, "")
+      .replace(/\[[^\][]*\]/g, "")
       .replace(/^:\s*/, "")
       .trim()
     return [
@@ -122,7 +122,7 @@ export const partialMatchAdvice = (target: string): string | undefined => {
     wanted?.kind === "text" &&
     /^(["']).*\1/.test(
       target
-        .split(/\s+>>\s+/)
+        .split(CHAIN)
         .pop()!
         .replace(/^[a-z:]+=/, "")
     )

@@ -151,8 +151,18 @@ const commonPart = (names: ReadonlyArray<string>): string => {
       }
     }
   }
-  const trimmed = best.replace(/^[\s:·,-]+|[\s:·,-]+$/g, "")
+  const trimmed = trimSeparators(best)
   return trimmed.length >= 3 ? trimmed : ""
+}
+
+/** `text` without the spaces and separators (`:`, `·`, `,`, `-`) at its ends; a loop, linear however long the text. */
+const trimSeparators = (text: string): string => {
+  const separator = (c: string | undefined) => c !== undefined && /[\s:·,-]/.test(c)
+  let start = 0
+  let end = text.length
+  while (start < end && separator(text[start])) start++
+  while (end > start && separator(text[end - 1])) end--
+  return text.slice(start, end)
 }
 
 const cutLabel = (text: string) => (text.length > MAX_LABEL ? `${text.slice(0, MAX_LABEL - 1)}…` : text)

@@ -39,6 +39,13 @@ const TEXT_ROLES = new Set([
 const CUT_BY_DEPTH = / \(\d+ lines cut by depth\)$/
 
 /**
+ * A combobox line with its ref whose option rows follow (`- combobox "Priority" [ref=e5]:`). Its name is the app's:
+ * the ref is looked for from its last `[ref=`, not by a pattern that backtracks over the name from every `[ref=` in it.
+ */
+const comboboxWithRows = (line: string): boolean =>
+  line.endsWith(":") && /^\s*- combobox /.test(line) && /^\[ref=[a-z0-9]+\][^:]*:$/.test(line.slice(line.lastIndexOf("[ref=")))
+
+/**
  * Drops unnamed `generic` wrappers (their children move up a level), Playwright's pointer-cursor marks and
  * the refs of plain-text leaves nobody clicks (no pointer cursor, no focus): the refs an agent acts on, and
  * the containers it may scope a snapshot to, in far fewer tokens.
@@ -78,7 +85,7 @@ export const compactSnapshot = (snapshot: string): string => {
       continue
     }
     // A select's options without refs: on its own line, "options "Low", "Medium" [selected]".
-    if (/^\s*- combobox .*\[ref=[a-z0-9]+\][^:]*:$/.test(line)) {
+    if (comboboxWithRows(line)) {
       let end = index + 1
       while (
         end < unwrapped.length &&
