@@ -42,4 +42,18 @@ describe("fromPlaywright", () => {
     expect(fromPlaywright(timeout(["  - waiting for locator('aria-ref=e9')"]), "click e9")._tag).toBe("RefStale")
     expect(fromPlaywright(timeout(["  - waiting for locator('#nothing')"]), "click #nothing")._tag).toBe("ElementNotFound")
   })
+  it("says what intercepts the pointer, or which state the element is not in: whichever the log says first", () => {
+    const overlay = '<div class="overlay">Saving…</div> intercepts pointer events'
+    const intercepted = fromPlaywright(
+      timeout(["  - waiting for locator('#save')", "  - element is visible, enabled and stable", `    - ${overlay}`]),
+      "click e2"
+    )
+    expect(intercepted._tag).toBe("NotInteractable")
+    expect(intercepted.message).toBe(`click e2: - ${overlay}`)
+    const hidden = fromPlaywright(timeout(["  - element is not visible", `    - ${overlay}`]), "click e2")
+    expect(hidden.message).toBe("click e2: element is not visible")
+    // A log line of 200,000 characters before it: read by lines, at once.
+    const long = fromPlaywright(timeout([`  - ${"x".repeat(200_000)}`, `    - ${overlay}`]), "click e2")
+    expect(long.message).toBe(`click e2: - ${overlay}`)
+  })
 })

@@ -83,7 +83,12 @@ export const fromPlaywright = (error: unknown, what: string, session?: Pick<AppS
   }
   if (/Timeout \d+ms exceeded|TimeoutError/.test(message) || (error instanceof Error && error.name === "TimeoutError")) {
     if (/element is not (visible|enabled|editable|stable)|intercepts pointer events|element is outside of the viewport|not attached/.test(message)) {
-      const reason = /element is not (?:visible|enabled|editable|stable)|[^\n]*intercepts pointer events/.exec(message)?.[0] ?? "not interactable"
+      // The first of "element is not …" and the line up to "intercepts pointer events" (found by lines: a pattern
+      // over the whole message restarted from each character of a long line).
+      const not = /element is not (?:visible|enabled|editable|stable)/.exec(message)
+      const at = message.indexOf("intercepts pointer events")
+      const intercepts = at < 0 ? undefined : message.slice(message.lastIndexOf("\n", at) + 1, at + "intercepts pointer events".length)
+      const reason = (not !== null && (intercepts === undefined || not.index < at) ? not[0] : intercepts) ?? "not interactable"
       return new NotInteractable({ message: `${what}: ${reason.trim()}`, cause: message })
     }
     if (lastWaitUnresolved(message)) {

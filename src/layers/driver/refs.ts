@@ -55,7 +55,7 @@ const FRAME_LINE = /^(\s*)- iframe\b.*?\[ref=((?:f\d+)?e\d+)\]/
  */
 export const annotateFrames = async (s: AppSession | undefined, entry: Surface, text: string): Promise<string> => {
   const page = s?.windowOf(entry.page)
-  if (s === undefined || page === undefined || !/^\s*- iframe\b/m.test(text)) return text
+  if (s === undefined || page === undefined || !/^[ \t]*- iframe\b/m.test(text)) return text
   const lines = text.split("\n")
   for (let i = 0; i < lines.length; i++) {
     const match = FRAME_LINE.exec(lines[i]!)
