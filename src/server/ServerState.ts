@@ -83,9 +83,13 @@ export const secretForms = (secret: string): Array<string> => {
 }
 
 const SECRET_NAME = String.raw`(?:[\w.-]|%[0-9a-f]{2})*?(?:token|pass(?:word|wd)?|pwd|secret|key|auth|session|sig(?:nature)?|credential|cookie)(?:[\w.-]|%[0-9a-f]{2})*`
-/** `scheme://user:pass@`, also with JSON-escaped slashes and percent-encoded (a URL inside another URL's query). */
-const USERINFO = /\b([a-z][a-z0-9+.-]*:(?:\\?\/){2})[^\s/?#"'`<>\\]*@/gi
-const ENCODED_USERINFO = /\b([a-z][a-z0-9+.-]*%(?:25)*3A%(?:25)*2F%(?:25)*2F)(?:(?!%(?:25)*(?:2F|3F|23))[^\s/?#&"'`<>])*%(?:25)*40/gi
+/**
+ * `scheme://user:pass@`, also with JSON-escaped slashes and percent-encoded (a URL inside another URL's query). A
+ * scheme starts where no scheme character precedes it, so a long run of them is scanned once, not from each of its
+ * word boundaries (a 240,000-character argument took 21 s).
+ */
+const USERINFO = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:(?:\\?\/){2})[^\s/?#"'`<>\\]*@/gi
+const ENCODED_USERINFO = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*%(?:25)*3A%(?:25)*2F%(?:25)*2F)(?:(?!%(?:25)*(?:2F|3F|23))[^\s/?#&"'`<>])*%(?:25)*40/gi
 /** A query (or fragment) parameter named like a credential: its name stays, its value goes. */
 const SECRET_PARAM = new RegExp(String.raw`([?&;#]|%(?:25)*(?:3F|26))(${SECRET_NAME})(=|%(?:25)*3D)[^&#\s"'<>]*`, "gi")
 const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{6,}/gi

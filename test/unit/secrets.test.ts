@@ -28,6 +28,13 @@ describe("breadcrumb redaction works on the stored text", () => {
     expect(text).toContain("https://«redacted»@host/a?x=1&api_key=«redacted»")
   })
 
+  it("cuts credentials after 300,000 characters of scheme-like text (each run scanned once), and in a scheme run like x-https", () => {
+    const run = "a-a".repeat(100_000)
+    const text = redactUrls(`${run} https://carol:pw4@host/ ${run}x-https://dave:pw5@h ?next=https%3A%2F%2Feve%3Apw6%40h`)
+    for (const secret of ["carol", "pw4", "dave", "pw5", "eve", "pw6"]) expect(text).not.toContain(secret)
+    expect(text.startsWith(run)).toBe(true)
+  })
+
   it("cuts typed text and environment values raw, JSON-escaped and URL-encoded", () => {
     const typed = 'Se cret"\\value\n2nd line here'
     const env = "ENV/VALUE&x=1"
