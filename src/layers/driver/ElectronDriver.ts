@@ -46,6 +46,7 @@ export type { MainCode } from "./SessionStore.js"
 export { sessionLocal, type SessionLocal } from "./session-local.js"
 export { clipText, MAX_TITLE_CHARS, MAX_URL_CHARS } from "./clip.js"
 export {
+  NOT_RESPONDING,
   titleOf,
   type AppSession,
   type AttachOptions,

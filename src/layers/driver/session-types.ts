@@ -93,13 +93,16 @@ export interface AppSessionOptions {
  * concurrently, so a listing waits this long at most; 2 s leaves a busy machine's renderers time to answer.
  * A title over MAX_TITLE_CHARS is cut.
  */
+/** What `titleOf` answers for a renderer that did not answer in time. */
+export const NOT_RESPONDING = "(not responding)"
+
 export const titleOf = (page: Pick<Page, "title">, ms = 2_000): Effect.Effect<string> =>
   Effect.tryPromise(() => page.title()).pipe(
     // The page sets it: a title of megabytes would be in every header (./clip.ts). Matching sees what is shown.
     Effect.map((title) => clipText(title, MAX_TITLE_CHARS)),
     Effect.orElseSucceed(() => ""),
     Effect.timeout(ms),
-    Effect.orElseSucceed(() => "(not responding)")
+    Effect.orElseSucceed(() => NOT_RESPONDING)
   )
 
 export interface WindowSelector {

@@ -96,10 +96,8 @@ export const reload = defineTool({
       const entry = yield* call.surface()
       yield* call.run("reload", () => entry.page.reload({ waitUntil: input.waitUntil ?? "load", timeout: input.timeoutMs ?? 30_000 }))
       yield* call.forgetSnapshot(entry)
-      return answer(`Reloaded ${entry.id} (${clipText(entry.page.url(), MAX_URL_CHARS)}). Refs reset: take a new snapshot.`, {
-        window: entry.id,
-        url: clipText(entry.page.url(), MAX_URL_CHARS)
-      })
+      const url = clipText(entry.page.url(), MAX_URL_CHARS)
+      return answer(`Reloaded ${entry.id} (${url}). Refs reset: take a new snapshot.`, { window: entry.id, url })
     })
 })
 

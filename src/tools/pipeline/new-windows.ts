@@ -6,7 +6,7 @@
  * next call. The launch and attach answers list the windows there are: what is told starts from them.
  */
 import { Effect } from "effect"
-import { sessionLocal, Windows, type AppSession, type Surface } from "../../layers/driver/ElectronDriver.js"
+import { NOT_RESPONDING, sessionLocal, Windows, type AppSession, type Surface } from "../../layers/driver/ElectronDriver.js"
 import { amended } from "../contract/respond.js"
 import type { ToolResult } from "../contract/Tool.js"
 
@@ -34,7 +34,6 @@ export const windowsTold = (s: AppSession, ids?: ReadonlyArray<string>): void =>
 
 /** How long a new window's title may take before it is told by its URL instead (a page still loading on a busy machine). */
 const TITLE_MS = 2_000
-const NO_TITLE = "(not responding)"
 
 /** A result with the windows opened or closed since the last answer after its text (none: the result as it is). */
 export const resultWithNewWindows = (session: AppSession | undefined, result: ToolResult): Effect.Effect<ToolResult, never, Windows> => {
@@ -52,7 +51,7 @@ export const resultWithNewWindows = (session: AppSession | undefined, result: To
     const windows = yield* Windows
     const titles = yield* Effect.forEach(opened, (w) => windows.title(w, TITLE_MS), { concurrency: "unbounded" })
     const active = session.activeId
-    const named = (w: Surface, i: number) => (titles[i] === NO_TITLE ? w.shownUrl() : JSON.stringify(titles[i]))
+    const named = (w: Surface, i: number) => (titles[i] === NOT_RESPONDING ? w.shownUrl() : JSON.stringify(titles[i]))
     const parts = [
       ...opened.map((w, i) => `opened ${w.id} ${named(w, i)}${w.id === active ? " (active)" : ""}`),
       ...(closed.length > 0 ? [`closed ${closed.join(", ")}`] : [])
