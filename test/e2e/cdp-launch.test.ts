@@ -10,7 +10,7 @@ import { FuseV1Options } from "@electron/fuses"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { rmSync } from "node:fs"
-import { callUntil, inMemoryClient, type TestClient } from "../support/mcp.js"
+import { callUntil, inMemoryClient, stdioClient, type TestClient } from "../support/mcp.js"
 import { descendants, isAlive, waitAllGone } from "../support/processes.js"
 import { linuxBuild, RELEASE_FUSES, tempProject } from "../plugins/production-fixture.js"
 
@@ -82,6 +82,19 @@ describe("a packaged build with the inspect fuse off", () => {
     const failed = await mcp.call("electron_launch", { executablePath: executable, timeoutMs: 1 })
     expect(failed.code, failed.text).toBe("LAUNCH_FAILED")
     expect(await waitAllGone(newProcesses(before))).toEqual([])
+  })
+
+  it("leaves none of its processes behind when the server over stdio is SIGKILLed", async () => {
+    // The stand-in's own watch of its launcher (stdin, parent pid) is off, as a real Electron has none.
+    const server = await stdioClient(["--app-root", project], { STAGEWRIGHT_STANDIN_WATCH_PARENT: "0" })
+    const launched = await server.call("electron_launch", { executablePath: executable })
+    expect(launched.isError, launched.text).toBe(false)
+    expect(launched.structured).toMatchObject({ overCdp: true })
+    const tree = descendants(server.pid!)
+    expect(tree).toContain(launched.structured.pid as number)
+    process.kill(server.pid!, "SIGKILL")
+    expect(await waitAllGone(tree)).toEqual([])
+    await server.close().catch(() => undefined)
   })
 
   it("goes through the launch policy: --app-root confines the executable, code-running switches need --allow-eval main", async () => {

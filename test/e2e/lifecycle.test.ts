@@ -12,7 +12,7 @@ import { createInterface } from "node:readline"
 import { sampleAppPath } from "../../src/samples.js"
 import { CLI } from "../support/cli.js"
 import { electronChoice, freshUserData, inMemoryClient, stdioClient } from "../support/mcp.js"
-import { descendants, waitAllGone } from "../support/processes.js"
+import { commandOf, descendants, waitAllGone } from "../support/processes.js"
 
 describe("stdio server lifecycle", () => {
   it("drives the app over stdio and leaves no process and no Playwright temp folder behind after SIGTERM", async () => {
@@ -65,6 +65,21 @@ setInterval(() => {}, 1000)
     expect(tree.length).toBeGreaterThanOrEqual(3)
     client.kill("SIGKILL")
     expect(await waitAllGone(tree)).toEqual([])
+  })
+  it("leaves no app behind when the server itself is SIGKILLed (its reaper ends the app's process group)", async () => {
+    // The stand-in quits by itself when its launcher is gone; a real Electron does not. Its watch is turned
+    // off here (STAGEWRIGHT_STANDIN_WATCH_PARENT=0), so what ends the app is the server's reaper alone.
+    const mcp = await stdioClient(["--tool-profile", "essential"], { STAGEWRIGHT_STANDIN_WATCH_PARENT: "0" })
+    const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+    expect(launched.isError, launched.text).toBe(false)
+    const tree = descendants(mcp.pid!)
+    const reaper = tree.filter((pid) => commandOf(pid).startsWith("stagewright-reaper"))
+    expect(reaper).toHaveLength(1)
+    const app = tree.filter((pid) => !reaper.includes(pid))
+    expect(app.length).toBeGreaterThanOrEqual(2) // the app's main process and its browser at least
+    process.kill(mcp.pid!, "SIGKILL")
+    expect(await waitAllGone([mcp.pid!, ...tree])).toEqual([])
+    await mcp.close().catch(() => undefined)
   })
 })
 

@@ -14,7 +14,7 @@ import { PNG } from "pngjs"
 import { sampleAppPath } from "../../src/samples.js"
 import { startXvfb } from "../../src/layers/driver/xvfb.js"
 import { freshUserData, stdioClient } from "../support/mcp.js"
-import { descendants, isAlive } from "../support/processes.js"
+import { descendants, isAlive, waitAllGone } from "../support/processes.js"
 
 const HEADED = { STAGEWRIGHT_STANDIN_HEADED: "1" }
 
@@ -124,6 +124,19 @@ describe("a headed launch without a display", () => {
     expect(isAlive(xvfbPid)).toBe(false)
     expect(existsSync(socketOf(display))).toBe(false)
     await mcp.close()
+  })
+
+  it("leaves neither the app nor its private Xvfb behind when the server is SIGKILLed", async () => {
+    // The stand-in's own watch of its launcher is off, as a real Electron has none: the server's reaper ends both.
+    const mcp = await stdioClient([], { ...HEADED, STAGEWRIGHT_STANDIN_WATCH_PARENT: "0" })
+    const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+    expect(launched.isError, launched.text).toBe(false)
+    const { xvfbPid } = launched.structured.display
+    const tree = descendants(mcp.pid!)
+    expect(tree).toContain(xvfbPid)
+    process.kill(mcp.pid!, "SIGKILL")
+    expect(await waitAllGone(tree)).toEqual([])
+    await mcp.close().catch(() => undefined)
   })
 
   it("--xvfb never fails at once with what to do, and starts nothing", async () => {

@@ -19,6 +19,7 @@ import { describeExit, killGroupLeftovers, killProcessGroup } from "./process.js
 import { AppSession, type LaunchOptions } from "./session.js"
 import type { XvfbMode } from "./display.js"
 import { displayForLaunch } from "./xvfb.js"
+import { reapOnExit } from "./reaper.js"
 
 const DEVTOOLS_LINE = /^DevTools listening on (ws:\/\/\S+)\s*$/
 /** Bounds on what is kept of the app's stderr before the DevTools line (for the error of a failed start). */
@@ -118,6 +119,7 @@ export const launchOverCdp =
             // A spawn failure (ENOENT, EACCES) is an 'error' event: devtoolsEndpoint reports it; none may go unhandled.
             started.on("error", () => undefined)
             started.stdin?.on("error", () => undefined)
+            reapOnExit(started, "group")
             return started
           },
           catch: (cause) => new LaunchFailed({ message: `Could not start ${what}: ${firstLine(cause)}`, cause })

@@ -23,6 +23,7 @@ import { inspectFuseOff } from "./fuses.js"
 import { AppSession, type AttachOptions, type LaunchOptions } from "./session.js"
 import type { XvfbMode } from "./display.js"
 import { displayForLaunch } from "./xvfb.js"
+import { reapOnExit } from "./reaper.js"
 import { LAUNCH_TOKEN, watchSpawns } from "./spawn-watch.js"
 import { awaitShownWindow, pageFacts, windowPageOf } from "./surfaces.js"
 
@@ -102,7 +103,11 @@ export const launchSession =
       // (interrupted: a cancelled call, a client gone, the server stopping) kills its whole group at once.
       const spawned: Array<ChildProcess> = []
       const token = randomUUID()
-      const unwatch = watchSpawns(token, (child) => spawned.push(child))
+      // Listed with the reaper at once: a server killed mid-launch leaves no app behind either (./reaper.ts).
+      const unwatch = watchSpawns(token, (child) => {
+        spawned.push(child)
+        reapOnExit(child, "group")
+      })
       yield* Scope.addFinalizer(
         scope,
         Effect.suspend(() => {

@@ -19,6 +19,7 @@ import { Effect, type Scope } from "effect"
 import { displaySituation, runsHeaded, XVFB_INSTALL, type DisplayInfo, type XvfbMode } from "./display.js"
 import { LaunchFailed } from "./errors.js"
 import { bounded, exitOf, hasExited } from "./process.js"
+import { reapOnExit } from "./reaper.js"
 import { XvfbFailed } from "./xvfb-errors.js"
 
 /** The virtual screen: one 1280x800 screen of 24-bit colour. */
@@ -229,6 +230,7 @@ export const startXvfb = (options: { readonly binary?: string | undefined; reado
           stderr = (stderr + chunk.toString("utf8")).slice(-600)
         })
         spawned.on("error", () => undefined)
+        reapOnExit(spawned, "process")
         return spawned
       }),
       (spawned) => stop(spawned, () => display)
