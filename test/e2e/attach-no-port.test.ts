@@ -18,7 +18,7 @@ import { attachableProcess, inspectorOf } from "../../src/layers/driver/debug-pr
 import { listeningSockets, ProcessProbe } from "../../src/layers/driver/process-facts.js"
 import { sampleAppPath } from "../../src/samples.js"
 import { stopApp } from "../support/debug-port.js"
-import { callUntil, inMemoryClient, type TestClient } from "../support/mcp.js"
+import { callUntil, inMemoryClient, stdioClient, type TestClient } from "../support/mcp.js"
 import { descendants, isAlive } from "../support/processes.js"
 import { linuxBuild, RELEASE_FUSES, tempProject } from "../plugins/production-fixture.js"
 
@@ -127,6 +127,30 @@ describe("electron_attach to an app started without a debug port", () => {
     expect((await allowed.call("electron_get_text", { target: "testid=notice" })).text).toBe(notice.text)
     expect((await allowed.call("electron_close")).isError).toBe(false)
     expect(isAlive(app.pid!), appState(app.pid!)).toBe(true)
+    expect(await inspectorGone(app.pid!)).toBe(true)
+  })
+
+  it("a server SIGKILLed while attached: its reaper closes the inspector and detaches the debuggers; the app keeps running", async () => {
+    const server = await stdioClient(["--allow-eval", "main"])
+    try {
+      const attached = await server.call("electron_attach", { pid: app.pid })
+      expect(attached.isError, attached.text).toBe(false)
+      expect(attached.structured).toMatchObject({ openedInspector: true })
+      const snapshot = await Effect.runPromise(callUntil(server, "electron_snapshot", {}, (r) => /heading "Hardened Demo"/.test(r.text)))
+      expect(snapshot.text).toMatch(/heading "Hardened Demo"/)
+      expect(await Effect.runPromise(inspectorOf(app.pid!))).toBeDefined()
+      process.kill(server.pid!, "SIGKILL")
+      expect(await inspectorGone(app.pid!)).toBe(true)
+      expect(isAlive(app.pid!), appState(app.pid!)).toBe(true)
+    } finally {
+      await server.close().catch(() => undefined)
+    }
+    // Every window's debugger was detached: another attach reaches the window again.
+    const again = await allowed.call("electron_attach", { pid: app.pid })
+    expect(again.isError, `${again.text}\napp: ${appState(app.pid!)}`).toBe(false)
+    const heading = await Effect.runPromise(callUntil(allowed, "electron_snapshot", {}, (r) => /heading "Hardened Demo"/.test(r.text)))
+    expect(heading.text).toMatch(/heading "Hardened Demo"/)
+    expect((await allowed.call("electron_close")).isError).toBe(false)
     expect(await inspectorGone(app.pid!)).toBe(true)
   })
 

@@ -2,9 +2,12 @@
  * The reaper (src/layers/driver/reaper.ts): at the end of its stdin (the server gone, however it ended) it
  * ends what is still listed: a process group with SIGTERM, one that ignores SIGTERM with SIGKILL after the
  * grace, a single process; a process that already exited is off the list; with nothing listed it exits at once.
+ * An inspector an attach opened: connected to and asked for the listed expression (the last one listed), nothing
+ * when the session released it, malformed lines ignored.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { spawn, type ChildProcess } from "node:child_process"
+import { createRequire } from "node:module"
 import { startReaper } from "../../src/layers/driver/reaper.js"
 import { isAlive, waitAllGone } from "../support/processes.js"
 
@@ -89,5 +92,50 @@ describe.skipIf(process.platform === "win32")("reaper", () => {
     reaper.process.stdin!.write("+g0\n+g-1\n+p\n+x12\n+g1 \ngarbage\n")
     reaper.process.stdin!.end()
     expect(await exitOf(reaper.process)).toEqual({ code: 0, signal: null })
+  })
+})
+
+describe.skipIf(process.platform === "win32")("reaper: an inspector an attach opened", () => {
+  it("connects at the end of its stdin, asks for the listed expression, and exits when the app closes the connection", async () => {
+    const { WebSocketServer } = await import("ws")
+    const server = new WebSocketServer({ host: "127.0.0.1", port: 0 })
+    await new Promise((resolve) => server.once("listening", resolve))
+    const received = new Promise<unknown>((resolve) =>
+      server.on("connection", (socket) =>
+        socket.once("message", (data) => {
+          resolve(JSON.parse(String(data)))
+          // As Node does when inspector.close() runs: every connection closes.
+          socket.close()
+        })
+      )
+    )
+    const url = `ws://127.0.0.1:${(server.address() as { port: number }).port}/inspector`
+    const reaper = startReaper(60_000)
+    const ws = createRequire(import.meta.url).resolve("ws")
+    const listed = reaper.watchInspector({ url, expression: "first()", ws })
+    listed.update({ url, expression: "undo()", ws })
+    reaper.process.stdin!.write('+iabc {"url": 1}\n+idef not json\n')
+    reaper.process.stdin!.end()
+    expect(await received).toEqual({ id: 1, method: "Runtime.evaluate", params: { expression: "undo()", includeCommandLineAPI: true } })
+    expect(await exitOf(reaper.process)).toEqual({ code: 0, signal: null })
+    server.close()
+  })
+
+  it("does nothing for an inspector the session released", async () => {
+    const { WebSocketServer } = await import("ws")
+    const server = new WebSocketServer({ host: "127.0.0.1", port: 0 })
+    await new Promise((resolve) => server.once("listening", resolve))
+    let connections = 0
+    server.on("connection", () => {
+      connections += 1
+    })
+    const url = `ws://127.0.0.1:${(server.address() as { port: number }).port}/inspector`
+    const reaper = startReaper(60_000)
+    const listed = reaper.watchInspector({ url, expression: "undo()", ws: createRequire(import.meta.url).resolve("ws") })
+    listed.release()
+    reaper.process.stdin!.end()
+    expect(await exitOf(reaper.process)).toEqual({ code: 0, signal: null })
+    expect(connections).toBe(0)
+    server.close()
   })
 })

@@ -9,13 +9,19 @@
  * the relay (every debugger detached in the app, the endpoint closed), then the inspector: when this
  * attach opened it, `inspector.close()` runs in the app (after our answer, so the call returns), the app
  * closes our connection and the port is gone; an inspector the app had open before stays open. The app keeps running.
+ * While the session has an inspector it opened, the server's reaper (./reaper.ts) holds the same undoing for a
+ * server that ends without running its finalizers (SIGKILL).
  */
 import { Duration, Effect, Scope } from "effect"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import { packageRoot } from "./electron-runtime.js"
 import { attachableProcess, openInspector, type OpenedInspector } from "./debug-process.js"
 import { LaunchFailed } from "./errors.js"
 import { InspectorClient } from "./inspector-client.js"
 import { attachedSession, firstLine, playwright } from "./launch.js"
 import { MainRelay } from "./main-relay.js"
+import { type InspectorReap, undoAttachOnExit } from "./reaper.js"
 import type { AppSession } from "./session.js"
 
 export interface ProcessAttachOptions {
@@ -44,7 +50,7 @@ const closeInspector = (client: InspectorClient, opened: OpenedInspector) =>
       const asked = yield* Effect.promise(() =>
         client
           .send("Runtime.evaluate", {
-            expression: "{ const inspector = require('inspector'); setImmediate(() => inspector.close()); undefined }",
+            expression: `{ ${CLOSE_INSPECTOR} undefined }`,
             includeCommandLineAPI: true
           })
           .then(
@@ -57,6 +63,19 @@ const closeInspector = (client: InspectorClient, opened: OpenedInspector) =>
     client.shutdown()
   })
 
+/** Closes the app's inspector once the evaluation that runs this has answered. */
+const CLOSE_INSPECTOR = "const inspector = require('inspector'); setImmediate(() => inspector.close());"
+
+/**
+ * What the server's reaper runs in the app when the server ended without closing the session (SIGKILL): the
+ * relay's debuggers detached (when it started), then the inspector closed, as the session's close does.
+ */
+const reapSpec = (url: string, relayKey?: string): InspectorReap => ({
+  url,
+  expression: `{ ${relayKey === undefined ? "" : `try { globalThis[${JSON.stringify(relayKey)}]?.close() } catch {} `}${CLOSE_INSPECTOR} undefined }`,
+  ws: createRequire(join(packageRoot(), "package.json")).resolve("ws")
+})
+
 /** How long the app may take to close its inspector (and with it our connection) once asked. */
 const CLOSE_WAIT = Duration.seconds(5)
 
@@ -67,6 +86,8 @@ export const attachProcess = (options: ProcessAttachOptions) => (scope: Scope.Sc
     const target = yield* attachableProcess(options.pid)
     const { chromium } = yield* playwright
     const opened = yield* openInspector(target, timeout)
+    // An inspector this attach opened is listed with the server's reaper while the session has it (./reaper.ts).
+    let undo: ReturnType<typeof undoAttachOnExit> | undefined
     const inspector = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => InspectorClient.connect(opened.url, timeout),
@@ -75,8 +96,13 @@ export const attachProcess = (options: ProcessAttachOptions) => (scope: Scope.Sc
       }).pipe(
         Effect.tapError(() => (opened.openedByUs ? Effect.logWarning(`pid ${options.pid}: its inspector stays open on 127.0.0.1:${opened.port}`) : Effect.void))
       ),
-      (client) => closeInspector(client, opened)
+      (client) =>
+        Effect.zipRight(
+          closeInspector(client, opened),
+          Effect.sync(() => undo?.release())
+        )
     ).pipe(Scope.extend(scope))
+    if (opened.openedByUs) undo = undoAttachOnExit(reapSpec(opened.url))
     inspector.releasedByScope = true
     const electron = yield* Effect.tryPromise({
       try: () =>
@@ -98,6 +124,7 @@ export const attachProcess = (options: ProcessAttachOptions) => (scope: Scope.Sc
       }),
       (started) => Effect.promise(() => started.close())
     ).pipe(Scope.extend(scope))
+    undo?.update(reapSpec(opened.url, relay.mainKey))
     const browser = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => chromium.connectOverCDP(relay.endpoint, { timeout }),

@@ -83,6 +83,11 @@ export class MainRelay {
     return relay
   }
 
+  /** The global the relay keeps its state under in the main process (what undoes it there: `close()`). */
+  get mainKey(): string {
+    return this.arg.key
+  }
+
   /** Detaches every debugger in the app, removes the relay there and stops listening. */
   async close(): Promise<void> {
     this.autoAttach = false
