@@ -22,11 +22,12 @@ import { errorCode, InvalidArgument, Timeout } from "../tools/contract/errors.js
 import { stagesOf } from "../tools/pipeline/guard.js"
 import { inputJsonSchema, toListedTool, type ListedTool } from "../tools/pipeline/json-schema.js"
 import { ANSWER_GRACE_MS, capTimeoutSchema, timeoutOverCap } from "./timeouts.js"
-import { isReadOnly, type Tool, type ToolServices } from "../tools/contract/Tool.js"
+import { isReadOnly, touchesPage, type Tool, type ToolServices } from "../tools/contract/Tool.js"
 import { argumentsTooLarge, formatDecodeError, isArgumentObject } from "./decode.js"
 import { cancelledCall, PluginNotLoaded, unexpectedFailure, UnknownTool, type ServerError } from "./errors.js"
 import { callLimitMs, describeCall, withProgress, type ProgressSink } from "./progress.js"
 import { byName, nearMisses } from "./resolve.js"
+import { makeTurns, type Ticket, type TurnHolder } from "./turns.js"
 import { capResult, errorResult, successResult, type CallResult } from "./results.js"
 import { ServerState } from "./ServerState.js"
 import { makeObserverRunner } from "./observers.js"
@@ -42,6 +43,13 @@ const isJavascriptUrl = (url: unknown): boolean => typeof url === "string" && /^
 export type { CallResult, Content } from "./results.js"
 export type { ListedTool } from "../tools/pipeline/json-schema.js"
 export type { ProgressSink, ProgressUpdate } from "./progress.js"
+
+/** A call that changes the app timed out waiting for its turn (./turns.ts): what it waited for. */
+const notStarted = (tool: string, limitMs: number, holder: TurnHolder | undefined) =>
+  new Timeout({
+    message: `${tool} did not start within ${limitMs} ms: it waited for ${holder === undefined ? "the calls before it" : `${holder.tool} (running for ${Math.round((Date.now() - holder.since) / 100) / 10} s) and the calls before it`}. Calls that change the app run one at a time, in the order they came.`,
+    hint: "Call it again once the calls before it have answered; if one is stuck, electron_status shows the app's state and electron_close ends it."
+  })
 
 /** A tool of any group: core (driver services), server-describing or plugin. */
 type AnyTool = Tool<any, ToolServices | ServerServices>
@@ -201,6 +209,10 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         return decoderOf(tool)(args ?? {})
       }
 
+      // Calls that change the app run one at a time, in the order they came (./turns.ts).
+      const turns = makeTurns()
+      const changesApp = (tool: AnyTool) => touchesPage(tool) && !isReadOnly(tool)
+
       // One rule (./timeouts.ts): the call's own timeoutMs governs, up to the cap; the bound leaves its own timeout
       // the time to answer with what it waited for. Every tool, core, eval, plugin or third-party, runs through the
       // same stages (files confined, held to web dialogs, hints on DIALOG_OPEN and ELEMENT_NOT_FOUND:
@@ -217,14 +229,15 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         }
         const limitMs = callLimitMs(input, config.operationTimeoutMs)
         const own = (input as { timeoutMs?: unknown } | null)?.timeoutMs === limitMs
-        const run = withinCallBound(
-          inServices(pipelineOf(tool)(input)),
-          limitMs + ANSWER_GRACE_MS,
-          () =>
-            new Timeout({
-              message: `${tool.name} did not finish within ${limitMs} ms (${own ? "its timeoutMs" : "--operation-timeout-ms"})`,
-              hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
-            })
+        const staged = pipelineOf(tool)(input)
+        const ticket: Ticket = { waiting: false }
+        const run = withinCallBound(inServices(changesApp(tool) ? turns.inTurn(tool.name, ticket, staged) : staged), limitMs + ANSWER_GRACE_MS, () =>
+          ticket.waiting
+            ? notStarted(tool.name, limitMs, turns.holder())
+            : new Timeout({
+                message: `${tool.name} did not finish within ${limitMs} ms (${own ? "its timeoutMs" : "--operation-timeout-ms"})`,
+                hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
+              })
         )
         const sink = options?.progress
         return sink === undefined ? run : withProgress(run, { tool: tool.name, limitMs, activity: describeCall(input, isReadOnly(tool)), sink })
