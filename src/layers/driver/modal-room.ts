@@ -136,6 +136,7 @@ export class ModalRoom {
   readonly #listeners = new Set<(dialog: PendingDialog) => void>()
   /** Called after every listener above: a call's own action has claimed its dialog by then. */
   readonly #lateListeners = new Set<(dialog: PendingDialog) => void>()
+  readonly #nativeListeners = new Set<() => void>()
   readonly #choosers: Array<{ readonly surface: string; readonly chooser: FileChooser }> = []
   #native: NativeRead = { held: [], popup: null, told: [] }
   /** Whether the main process may have changed since the last read (it says so: ./main-modals.ts's MODALS_CHANGED). */
@@ -204,6 +205,13 @@ export class ModalRoom {
   /** @internal driver only: the main process said its held dialogs, popup or told answers changed. */
   nativeChanged(): void {
     this.#nativeStale = true
+    for (const listener of this.#nativeListeners) listener()
+  }
+
+  /** Calls `listener` each time the main process says its held dialogs, popup or told answers changed; returns the unsubscribe. */
+  onNativeChanged(listener: () => void): () => void {
+    this.#nativeListeners.add(listener)
+    return () => this.#nativeListeners.delete(listener)
   }
 
   /**

@@ -2,11 +2,13 @@
  * Eval tools: run caller-supplied functions in the active window's page or in the main process.
  * Each declares its eval target; the Dispatcher lists and runs it only when `--allow-eval` allows it.
  */
-import { Effect, Schema } from "effect"
-import { toFunction } from "../../layers/driver/ElectronDriver.js"
+import { Effect, Queue, Schema } from "effect"
+import { boundDialogText, DialogOpen } from "../../layers/driver/errors.js"
+import { toFunction, type ModalState } from "../../layers/driver/ElectronDriver.js"
+import { modalRowsText } from "../modal/modal-rows.js"
 import { InvalidArgument } from "../contract/errors.js"
 import { defineTool } from "../contract/Tool.js"
-import { callHandle } from "../contract/handle.js"
+import { callHandle, type CallHandle } from "../contract/handle.js"
 import { answer } from "../contract/respond.js"
 
 const MAX_RESULT_CHARS = 20_000
@@ -74,20 +76,56 @@ export const evalRenderer = defineTool({
     })
 })
 
+/**
+ * A native dialog the function opens and awaits (`await dialog.showMessageBox(…)`) is held in the main process until
+ * the agent answers it (src/layers/driver/main-modals.ts), so the evaluation would wait for the call's whole bound
+ * and time out saying nothing of it. The call ends instead when such a dialog is held, with DIALOG_OPEN and the
+ * dialog's rows, as a web dialog ends a page evaluation: answering it lets the function go on. The main process
+ * says when its held dialogs change (MODALS_CHANGED); each change is checked once, none missed during a check.
+ */
+const nativeDialogHeld = (call: CallHandle, before: ReadonlySet<number>) =>
+  Effect.flatMap(call.current, (session) =>
+    session === undefined
+      ? Effect.never
+      : Effect.acquireUseRelease(
+          Effect.flatMap(Queue.sliding<void>(1), (changed) =>
+            Effect.sync(() => ({ changed, off: session.modals.onNativeChanged(() => Queue.unsafeOffer(changed, undefined)) }))
+          ),
+          ({ changed }) =>
+            Queue.take(changed).pipe(
+              Effect.zipRight(call.modals),
+              Effect.map((view) => view.states.filter((state) => "native" in state.origin && !before.has(state.origin.native.id))),
+              Effect.repeat({ until: (held) => held.length > 0 }),
+              Effect.flatMap((held) => Effect.fail(nativeDialogOpen(held)))
+            ),
+          ({ off }) => Effect.sync(off)
+        )
+  )
+
+const nativeDialogOpen = (held: ReadonlyArray<ModalState>) =>
+  new DialogOpen({
+    message: `The function opened a native ${held[0]!.kind} dialog, held in the main process until it is answered ("${boundDialogText(held[0]!.text)}"); the function waits for it:\n${modalRowsText(held)}`,
+    hint: "Answer it with electron_click on one of its refs above (electron_snapshot lists it too); the function then goes on, and its result is not told.",
+    window: held[0]!.surface ?? "the main process",
+    dialog: held[0]!.kind,
+    dialogMessage: boundDialogText(held[0]!.text)
+  })
+
 export const evalMain = defineTool({
   name: "electron_eval_main",
   description:
     "Run a function in the Electron main process as (electron, arg) => …, e.g. \"({ app }) => app.getPath('userData')\"; returns its JSON result. Awaits promises.",
   type: "eval",
   evalTarget: "main",
-  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "OPERATION_FAILED"],
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "OPERATION_FAILED", "DIALOG_OPEN"],
   input: Schema.Struct({ function: FunctionSource, arg: Schema.optional(Schema.Unknown) }),
   handler: (input) =>
     Effect.gen(function* () {
       yield* checkFunction(input.function)
       yield* parseFunction(input.function)
       const call = yield* callHandle
-      const value = yield* call.evaluateMain("evaluate in the main process", input.function, input.arg)
+      const held = new Set((yield* call.modals).states.flatMap((state) => ("native" in state.origin ? [state.origin.native.id] : [])))
+      const value = yield* Effect.raceFirst(call.evaluateMain("evaluate in the main process", input.function, input.arg), nativeDialogHeld(call, held))
       return answer(render(value), { value: structuredValue(value) })
     })
 })

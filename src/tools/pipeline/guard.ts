@@ -53,6 +53,9 @@ const raceModals = <A, E, R>(handled: Effect.Effect<A, E, R>): Effect.Effect<A, 
     )
   })
 
+/** The dialogs a page opens (their answer depends on the profile: answerAdvice); a native one's DIALOG_OPEN keeps its own hint. */
+const WEB_DIALOGS: ReadonlySet<string> = new Set(["alert", "confirm", "prompt", "beforeunload"])
+
 type Staged<R> = Effect.Effect<ToolResult, ToolError, Exclude<R, Call> | DriverServices | ServerConfig | ProfileSelector>
 
 /**
@@ -74,7 +77,7 @@ export const stagesOf = <R>(tool: Tool<any, R>): ((input: unknown) => Staged<R>)
   }
   // What DIALOG_OPEN and ELEMENT_NOT_FOUND say (the handler's own failures; a dialog the listener saw ends the call with its advice).
   const explained = (error: ToolError, input: unknown): Effect.Effect<never, ToolError, HandleServices> =>
-    error._tag === "DialogOpen"
+    error._tag === "DialogOpen" && WEB_DIALOGS.has(error.dialog)
       ? Effect.flatMap(answerAdvice, (hint) => Effect.fail(dialogOpen(error, hint)))
       : error._tag === "ElementNotFound"
         ? explainNoMatch(error, argumentsAt(input, targets))

@@ -1,0 +1,61 @@
+/**
+ * electron_eval_main and native dialogs, which are held in the main process until the agent answers them: a
+ * function that awaits the dialog it opens ends the call at once with DIALOG_OPEN and the dialog's rows (it would
+ * otherwise wait out the call's whole bound), and clicking a row's ref lets the function go on; a function that
+ * opens one without awaiting it answers with its value, and a dialog already held does not end a later evaluation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { sampleAppPath } from "../../src/samples.js"
+import { freshUserData, inMemoryClient, type TestClient, type ToolCallOutcome } from "../support/mcp.js"
+
+let mcp: TestClient
+
+const refOf = (result: ToolCallOutcome, name: string): string => {
+  const match = new RegExp(`- button "${name}" \\[ref=(d\\d+)\\]`).exec(result.text)
+  expect(match, `no button "${name}" row in:\n${result.text}`).not.toBeNull()
+  return match![1]!
+}
+
+const box = (message: string) => `BrowserWindow.getAllWindows()[0], { message: ${JSON.stringify(message)}, buttons: ["OK", "No"] }`
+
+beforeAll(async () => {
+  mcp = await inMemoryClient({ allowEval: ["main"] })
+  const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+  expect(launched.isError, launched.text).toBe(false)
+}, 60_000)
+
+afterAll(async () => {
+  await mcp?.close()
+})
+
+describe("electron_eval_main and the native dialogs it opens", () => {
+  it("a function awaiting its message box ends at once with DIALOG_OPEN and the box's rows; clicking a row lets it go on", async () => {
+    const started = Date.now()
+    const waiting = await mcp.call("electron_eval_main", {
+      function: `async ({ dialog, BrowserWindow }) => { globalThis.evalAnswer = (await dialog.showMessageBox(${box("Keep going?")})).response; return "done" }`
+    })
+    expect(waiting.code, waiting.text).toBe("DIALOG_OPEN")
+    expect(Date.now() - started).toBeLessThan(20_000)
+    expect(waiting.text).toContain('The function opened a native message dialog, held in the main process until it is answered ("Keep going?")')
+    expect(waiting.text).toMatch(/Hint: Answer it with electron_click on one of its refs above/)
+    const clicked = await mcp.call("electron_click", { target: refOf(waiting, "No") })
+    expect(clicked.isError, clicked.text).toBe(false)
+    const answered = await mcp.call("electron_eval_main", { function: "() => globalThis.evalAnswer" })
+    expect(answered.text).toBe("1")
+  })
+
+  it("a function that opens a box without awaiting it answers with its value; the held box does not end a later evaluation", async () => {
+    const opened = await mcp.call("electron_eval_main", {
+      function: `({ dialog, BrowserWindow }) => { void dialog.showMessageBox(${box("Left open")}); return 7 }`
+    })
+    expect(opened.isError, opened.text).toBe(false)
+    expect(opened.text).toBe("7")
+    const later = await mcp.call("electron_eval_main", { function: "() => 6 * 7" })
+    expect(later.isError, later.text).toBe(false)
+    expect(later.text).toBe("42")
+    const snapshot = await mcp.call("electron_snapshot")
+    expect(snapshot.text).toContain('dialog "message box: Left open"')
+    expect((await mcp.call("electron_click", { target: refOf(snapshot, "OK") })).isError).toBe(false)
+    expect((await mcp.call("electron_snapshot")).text).not.toContain("Left open")
+  })
+})
