@@ -8,7 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { spawn, type ChildProcess } from "node:child_process"
 import { createRequire } from "node:module"
-import { startReaper } from "../../src/layers/driver/reaper.js"
+import { reaperEnv, startReaper } from "../../src/layers/driver/reaper.js"
 import { isAlive, waitAllGone } from "../support/processes.js"
 
 const exitOf = (child: ChildProcess) =>
@@ -137,5 +137,12 @@ describe.skipIf(process.platform === "win32")("reaper: an inspector an attach op
     expect(await exitOf(reaper.process)).toEqual({ code: 0, signal: null })
     expect(connections).toBe(0)
     server.close()
+  })
+})
+
+describe("reaper: the environment it runs in", () => {
+  it("has none of the server's, but runs as Node under an Electron that runs the server as Node", () => {
+    expect(reaperEnv({})).toEqual({})
+    expect(reaperEnv({ electron: "38.1.0" })).toEqual({ ELECTRON_RUN_AS_NODE: "1" })
   })
 })

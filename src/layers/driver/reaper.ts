@@ -145,14 +145,19 @@ export interface Reaper {
   readonly pid: number | undefined
 }
 
+/** The reaper's environment: none, but under Electron run as Node (some hosts run servers so), ELECTRON_RUN_AS_NODE. */
+export const reaperEnv = (versions: { readonly electron?: string | undefined }): Record<string, string> =>
+  versions.electron === undefined ? {} : { ELECTRON_RUN_AS_NODE: "1" }
+
 /** Starts a reaper (one per server process: see `reaper()`); exported for tests, which end its stdin themselves. */
 export const startReaper = (graceMs = REAP_GRACE_MS): Reaper & { readonly process: ChildProcess } => {
   // A transpiler that keeps names calls `__name` inside the function (as ./selectors.ts's mainSource says).
   const source = `const __name = (target) => target; (${reaperProgram.toString()})(${graceMs}, ${INSPECTOR_WAIT_MS})`
   const helper = childProcess.spawn(process.execPath, ["-e", source], {
     detached: true,
-    // Nothing of the server's environment (NODE_OPTIONS would load code into it); it needs none.
-    env: {},
+    // Nothing of the server's environment (NODE_OPTIONS would load code into it), except what keeps a host's
+    // Electron that runs the server as Node (ELECTRON_RUN_AS_NODE: process.execPath is Electron's) running it as Node.
+    env: reaperEnv(process.versions as { readonly electron?: string }),
     stdio: ["pipe", "ignore", "ignore"]
   })
   helper.on("error", () => undefined)
