@@ -71,13 +71,15 @@ export const evalRenderer = defineTool({
       const call = yield* callHandle
       const entry = yield* call.surface()
       const fn = yield* parseFunction(input.function)
-      const value = yield* call.evaluate(entry, "evaluate in the page", fn, input.arg)
+      // A page's own dialog ends the call through the pipeline (DIALOG_OPEN); a native one it awaits over IPC, here.
+      const value = yield* untilNativeDialog(call, call.evaluate(entry, "evaluate in the page", fn, input.arg))
       return answer(render(value), { window: entry.id, value: structuredValue(value) })
     })
 })
 
 /**
- * A native dialog the function opens and awaits (`await dialog.showMessageBox(…)`) is held in the main process until
+ * A native dialog the function opens and awaits (`await dialog.showMessageBox(…)` in the main process, or an IPC
+ * invoke from the page whose handler awaits one) is held in the main process until
  * the agent answers it (src/layers/driver/main-modals.ts), so the evaluation would wait for the call's whole bound
  * and time out saying nothing of it. The call ends instead when such a dialog is held, with DIALOG_OPEN and the
  * dialog's rows, as a web dialog ends a page evaluation: answering it lets the function go on. The main process
@@ -102,6 +104,13 @@ const nativeDialogHeld = (call: CallHandle, before: ReadonlySet<number>) =>
         )
   )
 
+/** `evaluation`, ended with DIALOG_OPEN when a native dialog not held before it is held while it runs. */
+const untilNativeDialog = <A, E, R>(call: CallHandle, evaluation: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(call.modals, (view) => {
+    const before = new Set(view.states.flatMap((state) => ("native" in state.origin ? [state.origin.native.id] : [])))
+    return Effect.raceFirst(evaluation, nativeDialogHeld(call, before))
+  })
+
 const nativeDialogOpen = (held: ReadonlyArray<ModalState>) =>
   new DialogOpen({
     message: `The function opened a native ${held[0]!.kind} dialog, held in the main process until it is answered ("${boundDialogText(held[0]!.text)}"); the function waits for it:\n${modalRowsText(held)}`,
@@ -124,8 +133,7 @@ export const evalMain = defineTool({
       yield* checkFunction(input.function)
       yield* parseFunction(input.function)
       const call = yield* callHandle
-      const held = new Set((yield* call.modals).states.flatMap((state) => ("native" in state.origin ? [state.origin.native.id] : [])))
-      const value = yield* Effect.raceFirst(call.evaluateMain("evaluate in the main process", input.function, input.arg), nativeDialogHeld(call, held))
+      const value = yield* untilNativeDialog(call, call.evaluateMain("evaluate in the main process", input.function, input.arg))
       return answer(render(value), { value: structuredValue(value) })
     })
 })
