@@ -3,7 +3,8 @@
  * function that awaits the dialog it opens ends the call at once with DIALOG_OPEN and the dialog's rows (it would
  * otherwise wait out the call's whole bound), and clicking a row's ref lets the function go on; a function that
  * opens one without awaiting it answers with its value, and a dialog already held does not end a later evaluation.
- * electron_eval_renderer awaiting an IPC invoke whose handler awaits a message box ends the same way.
+ * electron_eval_renderer awaiting an IPC invoke whose handler awaits a message box ends the same way, and so does
+ * the ipc plugin's electron_ipc_invoke of that channel.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { sampleAppPath } from "../../src/samples.js"
@@ -20,7 +21,7 @@ const refOf = (result: ToolCallOutcome, name: string): string => {
 const box = (message: string) => `BrowserWindow.getAllWindows()[0], { message: ${JSON.stringify(message)}, buttons: ["OK", "No"] }`
 
 beforeAll(async () => {
-  mcp = await inMemoryClient({ allowEval: ["main", "renderer"] })
+  mcp = await inMemoryClient({ allowEval: ["main", "renderer"], plugins: ["ipc"] })
   const launched = await mcp.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
   expect(launched.isError, launched.text).toBe(false)
 }, 60_000)
@@ -51,6 +52,15 @@ describe("electron_eval_main and the native dialogs it opens", () => {
     expect(waiting.text).toContain('The function opened a native message dialog, held in the main process until it is answered ("About Tasks: Tasks 1.4.0")')
     const clicked = await mcp.call("electron_click", { target: refOf(waiting, "Cancel") })
     expect(clicked.isError, clicked.text).toBe(false)
+    expect((await mcp.call("electron_snapshot")).text).not.toContain("Tasks 1.4.0")
+  })
+
+  it("electron_ipc_invoke of a channel whose handler awaits a message box ends at once with its rows", async () => {
+    const waiting = await mcp.call("electron_ipc_invoke", { channel: "dialog:about" })
+    expect(waiting.code, waiting.text).toBe("DIALOG_OPEN")
+    expect(waiting.text).toContain('The handler opened a native message dialog, held in the main process until it is answered ("About Tasks: Tasks 1.4.0")')
+    expect(waiting.text).toMatch(/Hint: Answer it with electron_click on one of its refs above \(electron_snapshot lists it too\); the handler then goes on/)
+    expect((await mcp.call("electron_click", { target: refOf(waiting, "Cancel") })).isError).toBe(false)
     expect((await mcp.call("electron_snapshot")).text).not.toContain("Tasks 1.4.0")
   })
 

@@ -68,14 +68,18 @@ export const invokeTool = defineTool({
   description:
     "Invoke an ipcMain.handle channel as the window's renderer would (from the main process, with an event whose sender is the window's webContents; the page's preload is not involved) and show the reply or the error the renderer would get. It runs the app's real handler: side effects happen.",
   type: "native",
-  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "WINDOW_NOT_FOUND", "OPERATION_FAILED"],
+  errors: ["APP_NOT_RUNNING", "NEEDS_MAIN_PROCESS", "WINDOW_NOT_FOUND", "OPERATION_FAILED", "DIALOG_OPEN"],
   input: Schema.Struct({ channel: Channel, args: Args, window: OptionalWindow }),
   handler: (input) =>
     Effect.gen(function* () {
       const call = yield* callHandle
       const entry = yield* call.surface(input.window)
       const wc = yield* webContentsIdOf(entry)
-      const outcome = yield* call.evaluateMain(`invoke ${input.channel}`, invokeInMain, { wc, channel: input.channel, args: [...(input.args ?? [])] })
+      // A handler that awaits a native dialog it opens ends the call with the dialog's rows (its reply is not told).
+      const outcome = yield* call.untilNativeDialog(
+        "handler",
+        call.evaluateMain(`invoke ${input.channel}`, invokeInMain, { wc, channel: input.channel, args: [...(input.args ?? [])] })
+      )
       if (outcome.kind === "no-handler") {
         return yield* new InvalidArgument({
           message: `channel: no handler is registered for '${input.channel}' (a renderer would get "No handler registered for '${input.channel}'")`,

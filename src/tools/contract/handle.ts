@@ -40,6 +40,7 @@ import { dialogResult } from "../modal/dialogs.js"
 import { InvalidArgument, RefStale, type DialogOpen, type NotInteractable, type PlaywrightError, type ToolError, type WindowNotFound } from "./errors.js"
 import { answerModal, type ModalIntent } from "../modal/modal-answer.js"
 import { inputRefused, modalFacts, modalRowsText } from "../modal/modal-rows.js"
+import { untilNativeDialog } from "../modal/native-held.js"
 import { stepCode } from "./step-code.js"
 import type { ToolResult } from "./Tool.js"
 import { amended, answer } from "./respond.js"
@@ -93,6 +94,11 @@ export interface CallHandle {
   ) => Effect.Effect<Surface, SessionError | WindowNotFound | DialogOpen | NotInteractable>
   /** The open modal states (read now: the main process once, bounded). */
   readonly modals: Effect.Effect<ModalView>
+  /**
+   * Runs `evaluation` (code of the app's that the call awaits: an eval, an IPC invoke), ended with DIALOG_OPEN and the
+   * dialog's rows when a native dialog it opens is held meanwhile (../modal/native-held.ts); `who` names the code.
+   */
+  readonly untilNativeDialog: <A, E, R>(who: "function" | "handler", evaluation: Effect.Effect<A, E, R>) => Effect.Effect<A, E | DialogOpen, R>
   /** The open modal state and control a modal ref names; undefined for a target that is not a modal ref; REF_STALE for one no longer open. */
   readonly modalTarget: (target: string) => Effect.Effect<{ readonly state: ModalState; readonly control: ModalControl } | undefined, RefStale>
   /** Answers a modal state (`control` undefined: a key pressed on it). */
@@ -294,6 +300,7 @@ export const makeHandle = (tool: string): Effect.Effect<CallHandle, never, Handl
       tool,
       surface,
       modals: dialogs.modalStates,
+      untilNativeDialog: (who, evaluation) => untilNativeDialog({ current: lifecycle.current, modals: dialogs.modalStates }, who, evaluation),
       modalTarget,
       answerModal: (state, control, intent) => answerModal(tool, state, control, intent).pipe(Effect.provide(context)),
       locate: snapshots.locate,
