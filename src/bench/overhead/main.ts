@@ -15,7 +15,9 @@
  *     and the transport's cost from Stagewright's.
  * Each runner launches its own app; the runners take turns call by call (the order rotating each round),
  * so a change in the machine's load reaches all of them alike. Per call type: the median latency and
- * the ratio to direct. `--rounds N` makes N rounds instead of 25.
+ * the ratio to direct. On the stand-in, the reads are also made directly on each Stagewright runner's own
+ * page (./same-page.ts), the reference without the difference between apps. `--rounds N` makes N rounds
+ * instead of 25.
  *
  * Round trips: a second pass runs in a child process with DEBUG=pw:protocol,pw:api, where playwright-core
  * logs every CDP message it sends to the app (renderer and main process) and every API call it serves;
@@ -29,11 +31,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { _electron } from "playwright-core"
 import { resolveElectronRuntime } from "../../index.js"
 import { repoRoot } from "../repo-root.js"
 import { CALL_TYPES, ROUNDS } from "./sequence.js"
-import { stageRows, stagesMarkdown, type StageRow } from "./stages.js"
+import { GOALS, toMarkdown, type OverheadReport } from "./report.js"
+import { samePageRunner } from "./same-page.js"
+import { stageRows, type StageRow } from "./stages.js"
 import {
   type Runner,
   DIRECT_THEN_SNAPSHOT,
@@ -195,7 +198,10 @@ const main = async () => {
   const log = (line: string) => process.stderr.write(line + "\n")
   const start = loadavg()
   log(`overhead: ${rounds * CALL_TYPES.length} calls per runner on the tasks app (${resolveElectronRuntime().kind})`)
-  const runners = [directRunner(), directRunner(true), sdkFloorRunner(), inMemoryRunner(true), stdioFloorRunner(), stdioRunner(), inMemoryRunner(false)]
+  const [inMemory, stdio, noSnapshot] = [inMemoryRunner(true), stdioRunner(), inMemoryRunner(false)]
+  // The same-page references need the app's port from discovery: the stand-in's (./same-page.ts).
+  const samePage = resolveElectronRuntime().kind === "standin" ? [inMemory, stdio, noSnapshot].map(samePageRunner) : []
+  const runners = [directRunner(), directRunner(true), sdkFloorRunner(), inMemory, stdioFloorRunner(), stdio, noSnapshot, ...samePage]
   const probes: Record<string, number> = {}
   const timings = await timeInterleaved(runners, rounds, log, probes)
   log(`counting round trips (${countRounds} rounds with DEBUG=pw:protocol,pw:api)`)
@@ -209,7 +215,7 @@ const main = async () => {
     const directMs = median(direct.get(type.name)!)
     const via = Object.fromEntries(
       runners
-        .filter((r) => r.name !== "direct")
+        .filter((r) => r.name !== "direct" && (r.kinds === undefined || r.kinds.has(type.kind)))
         .map((r) => {
           const ms = median(timings.get(r.name)!.get(type.name)!)
           return [r.name, { medianMs: round2(ms), ratio: round2(ms / directMs) }]
@@ -260,10 +266,13 @@ const main = async () => {
     calls: rounds * CALL_TYPES.length,
     goal: GOALS,
     summary: Object.fromEntries(
-      runners.filter((r) => r.name !== "direct").map((r) => [r.name, { read: kindRatio("read", r.name), action: kindRatio("action", r.name) }])
+      runners
+        .filter((r) => r.name !== "direct" && r.reference === undefined)
+        .map((r) => [r.name, { read: kindRatio("read", r.name), action: kindRatio("action", r.name) }])
     ),
     // Actions after a snapshot against the same actions each followed by the page's snapshot, all through playwright-core.
     actionsAgainstSnapshot: { inMemory: kindRatio("action", "in-memory", DIRECT_THEN_SNAPSHOT), stdio: kindRatio("action", "stdio", DIRECT_THEN_SNAPSHOT) },
+    readsOnSamePage: samePage.length === 0 ? undefined : Object.fromEntries(samePage.map((r) => [r.reference!, kindRatio("read", r.reference!, r.name)])),
     types,
     stages,
     probes: Object.fromEntries(Object.entries(probes).map(([name, ms]) => [name, { medianMs: ms, cdpCommands: counts.probeSends[name] }]))
@@ -275,90 +284,6 @@ const main = async () => {
   const markdown = toMarkdown(report)
   writeFileSync(`${base}.md`, markdown)
   process.stdout.write(markdown)
-}
-
-interface RoundTrips {
-  readonly cdpCommands: number
-  readonly extraApi: ReadonlyArray<string>
-}
-
-/** The report written to bench/out/overhead-<label>.json and rendered as Markdown. */
-interface OverheadReport {
-  readonly date: string
-  readonly label: string
-  readonly command: string
-  readonly runtime: string
-  readonly node: string
-  readonly cpus: number
-  readonly loadAverage: { readonly start: ReadonlyArray<number>; readonly end: ReadonlyArray<number> }
-  readonly calls: number
-  readonly goal: typeof GOALS
-  readonly summary: Readonly<Record<string, { readonly read: number; readonly action: number }>>
-  /** Actions after a snapshot (in-memory, stdio) over the direct actions each followed by the page's aria snapshot. */
-  readonly actionsAgainstSnapshot: { readonly inMemory: number; readonly stdio: number }
-  readonly types: ReadonlyArray<{
-    readonly name: string
-    readonly kind: string
-    readonly direct: { readonly medianMs: number }
-    readonly via: Readonly<Record<string, { readonly medianMs: number; readonly ratio: number }>>
-    readonly roundTrips: { readonly direct: { readonly cdpCommands: number }; readonly stagewright: RoundTrips; readonly stagewrightNoSnapshot: RoundTrips }
-  }>
-  readonly probes: Readonly<Record<string, { readonly medianMs: number; readonly cdpCommands: number | undefined }>>
-  readonly stages: ReadonlyArray<{ readonly name: string; readonly snapshot: boolean; readonly oursMs: number; readonly rows: ReadonlyArray<StageRow> }>
-}
-
-/** Issue 42's goals: ratio to direct playwright-core. */
-const GOALS = { readInMemory: 1.3, readStdio: 1.7, actionNoSnapshot: 1.1, actionAfterSnapshot: 1.4 } as const
-
-const toMarkdown = (report: OverheadReport): string => {
-  const lines: Array<string> = []
-  const others = Object.keys(report.summary) as Array<string>
-  lines.push(`# Overhead: Stagewright vs playwright-core directly (${report.label})`, "")
-  lines.push(
-    `${report.date}, ${report.runtime} runtime, Node ${report.node}, ${report.cpus} CPUs, load average ${report.loadAverage.start.join(" ")} → ${report.loadAverage.end.join(" ")}.`,
-    `${report.calls} calls per runner (${report.calls / 8} rounds of 4 reads and 4 actions on the tasks app, after an untimed warm-up round; the runners take turns call by call); median latency per call type.`,
-    `"${DIRECT_THEN_SNAPSHOT}" is the direct calls with each action followed by the page's aria snapshot (\`page.ariaSnapshot({ mode: "ai" })\`): what showing an agent the page after an action costs through playwright-core alone.`,
-    `"in-memory" and "stdio" took an electron_snapshot first (so actions return the change in the accessibility tree); "in-memory, no snapshot" did not. "bare SDK handler" is an MCP SDK server whose handler makes the direct call (on the in-memory pair, and over stdio in a child process): the MCP hop's own cost.`,
-    `Reproduce: \`${report.command}\`.`,
-    ""
-  )
-  const g = report.goal
-  lines.push(
-    `Goals: reads ≤ ${g.readInMemory}× in-memory (with and without a snapshot), ≤ ${g.readStdio}× over stdio; actions ≤ ${g.actionNoSnapshot}× without a snapshot, ≤ ${g.actionAfterSnapshot}× after one.`,
-    ""
-  )
-  lines.push(`| call | kind | direct | ${others.map((o) => `${o} | ratio`).join(" | ")} |`)
-  lines.push(`|---|---|---:|${others.map(() => "---:|---:").join("|")}|`)
-  for (const t of report.types) {
-    lines.push(`| ${t.name} | ${t.kind} | ${t.direct.medianMs} ms | ${others.map((o) => `${t.via[o].medianMs} ms | ${t.via[o].ratio}×`).join(" | ")} |`)
-  }
-  lines.push(`| **all reads** | | | ${others.map((o) => `| ${report.summary[o].read}×`).join(" | ")} |`)
-  lines.push(`| **all actions** | | | ${others.map((o) => `| ${report.summary[o].action}×`).join(" | ")} |`, "")
-  const a = report.actionsAgainstSnapshot
-  lines.push(
-    `Actions after a snapshot (their answers carry the change summary) against the same actions each followed by the page's aria snapshot through playwright-core ("${DIRECT_THEN_SNAPSHOT}"): in-memory ${a.inMemory}×, stdio ${a.stdio}×.`,
-    ""
-  )
-  lines.push("## Round trips per call", "")
-  lines.push(
-    "CDP commands playwright-core sent to the app during the call (DEBUG=pw:protocol), and the playwright-core API calls Stagewright made beyond the direct ones (DEBUG=pw:api).",
-    ""
-  )
-  lines.push("| call | direct CDP | Stagewright CDP (after snapshot) | no snapshot | extra API calls (after snapshot) | extra API calls (no snapshot) |")
-  lines.push("|---|---:|---:|---:|---|---|")
-  for (const t of report.types) {
-    const r = t.roundTrips
-    lines.push(
-      `| ${t.name} | ${r.direct.cdpCommands} | ${r.stagewright.cdpCommands} | ${r.stagewrightNoSnapshot.cdpCommands} | ${r.stagewright.extraApi.join(", ") || "–"} | ${r.stagewrightNoSnapshot.extraApi.join(", ") || "–"} |`
-    )
-  }
-  lines.push("")
-  lines.push(...stagesMarkdown(report.stages))
-  lines.push("## What the added calls cost alone", "", "Each timed directly through playwright-core on the same page (median of 25):", "")
-  lines.push("| playwright-core call | median | CDP commands |", "|---|---:|---:|")
-  for (const [name, p] of Object.entries(report.probes)) lines.push(`| ${name} | ${p.medianMs} ms | ${p.cdpCommands} |`)
-  lines.push("")
-  return lines.join("\n") + "\n"
 }
 
 if (process.argv.includes("--count-child")) {

@@ -13,7 +13,7 @@ import { _electron, type ElectronApplication, type Page } from "playwright-core"
 import { createServer, PLAIN_FIELD_SELECTOR, resolveElectronRuntime } from "../../index.js"
 import { sampleAppPath } from "../../samples.js"
 import { repoRoot } from "../repo-root.js"
-import { CALL_TYPES, type CallType } from "./sequence.js"
+import { CALL_TYPES, type CallKind, type CallType } from "./sequence.js"
 
 const root = repoRoot()
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
@@ -30,6 +30,12 @@ export interface Runner {
   readonly probe?: (rounds: number) => Promise<Record<string, number>>
   readonly page?: () => Page
   readonly app?: () => ElectronApplication
+  /** The kinds of call it makes (all when absent): the others are skipped in its turn. */
+  readonly kinds?: ReadonlySet<CallKind>
+  /** A same-page reference (./same-page.ts): the runner whose app it calls directly. */
+  readonly reference?: string
+  /** A Stagewright runner's MCP client (after setup). */
+  readonly client?: () => Client
 }
 
 /**
@@ -230,6 +236,7 @@ export const inMemoryRunner = (snapshot: boolean): Runner => {
       }
       await launchThroughTools(toolCaller(client), snapshot)
     },
+    client: () => client!,
     call: async (type, i) => {
       const { name, arguments: args } = type.tool(i)
       await toolCaller(client!)(name, args)
@@ -258,6 +265,7 @@ export const stdioRunner = (): Runner => {
       await client.connect(transport)
       await launchThroughTools(toolCaller(client), true)
     },
+    client: () => client!,
     call: async (type, i) => {
       const { name, arguments: args } = type.tool(i)
       await toolCaller(client!)(name, args)
@@ -283,11 +291,13 @@ export const timeInterleaved = async (runners: ReadonlyArray<Runner>, rounds: nu
       await runner.setup()
       ready.push(runner)
     }
-    for (const runner of runners) for (const type of CALL_TYPES) await runner.call(type, 0)
+    const makes = (runner: Runner, type: CallType) => runner.kinds === undefined || runner.kinds.has(type.kind)
+    for (const runner of runners) for (const type of CALL_TYPES) if (makes(runner, type)) await runner.call(type, 0)
     for (let round = 1; round <= rounds; round++) {
       for (const type of CALL_TYPES) {
         for (let k = 0; k < runners.length; k++) {
           const runner = runners[(round + k) % runners.length]!
+          if (!makes(runner, type)) continue
           const t0 = performance.now()
           await runner.call(type, round)
           times
@@ -302,8 +312,8 @@ export const timeInterleaved = async (runners: ReadonlyArray<Runner>, rounds: nu
     for (const runner of ready) await runner.teardown()
   }
   for (const runner of runners) {
-    const total = [...times.get(runner.name)!.values()].flat().reduce((a, b) => a + b, 0)
-    log(`  ${runner.name}: ${rounds * CALL_TYPES.length} calls in ${(total / 1000).toFixed(1)} s`)
+    const made = [...times.get(runner.name)!.values()].flat()
+    log(`  ${runner.name}: ${made.length} calls in ${(made.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s`)
   }
   return times
 }
