@@ -35,20 +35,26 @@ const listed = (result: { structured: any }, pid: number | undefined): Listed | 
 
 describe("electron_attach discovery", () => {
   it("lists running apps with their pid, name, port and first page title, without attaching", async () => {
-    // The apps' windows load after Chromium opens its port: list until both titles are there.
+    // The apps' windows load after Chromium opens its port: list until both titles are there (two apps starting
+    // beside another test file's on two cores can take longer than 20 s to show their first page).
     const listing = await Effect.runPromise(
       callUntil(
         mcp,
         "electron_attach",
         {},
         (r) => /^Tasks/.test(listed(r, fixed.child.pid)?.title ?? "") && listed(r, zero.child.pid)?.title === "Hardened Demo",
-        20_000
+        45_000
       )
     )
     expect(listing.isError, listing.text).toBe(false)
-    expect(listed(listing, fixed.child.pid)).toMatchObject({ pid: fixed.child.pid, name: "electron", port: fixed.port, title: expect.stringMatching(/^Tasks/) })
+    expect(listed(listing, fixed.child.pid), listing.text).toMatchObject({
+      pid: fixed.child.pid,
+      name: "electron",
+      port: fixed.port,
+      title: expect.stringMatching(/^Tasks/)
+    })
     // Started with port 0: the port Chromium picked, read from its DevToolsActivePort, under the app's own pid.
-    expect(listed(listing, zero.child.pid)).toMatchObject({ pid: zero.child.pid, port: zero.port, title: "Hardened Demo" })
+    expect(listed(listing, zero.child.pid), listing.text).toMatchObject({ pid: zero.child.pid, port: zero.port, title: "Hardened Demo" })
     expect(listing.text).toContain(`pid ${fixed.child.pid} electron port ${fixed.port} "Tasks`)
     expect(listing.text).toMatch(/Next: electron_attach with pid or port/)
     expect((await mcp.call("electron_status")).structured.app.state).toBe("none")

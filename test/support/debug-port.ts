@@ -7,16 +7,26 @@ import { spawn, type ChildProcess } from "node:child_process"
 import { createServer } from "node:net"
 import { Effect } from "effect"
 
-/** A TCP port nothing listens on right now (the kernel's pick, released at once). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
+/** Whether `port` on 127.0.0.1 can be listened on now (released at once). */
+const canListen = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
     const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
-    })
+    server.once("error", () => resolve(false))
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)))
   })
+
+/**
+ * A TCP port nothing listens on right now, below Linux's ephemeral range (32768–60999): between this check and the
+ * app's bind, the apps and relays other test files start bind port 0, and the kernel picks theirs from that range,
+ * where its own pick of a free port would be too.
+ */
+export const freePort = async (): Promise<number> => {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    if (await canListen(port)) return port
+  }
+  throw new Error("no free port between 20000 and 32000")
+}
 
 /** Resolves with the port of the first `DevTools listening on ws://127.0.0.1:PORT/…` line the process prints. */
 const devtoolsPort = (child: ChildProcess, timeoutMs: number) =>
