@@ -126,6 +126,25 @@ describe(`before-input-event on ${runtime.kind}`, () => {
     expect(seen).toEqual(["a", "b", "c", "d", "Backspace", "ArrowLeft", "X", "Tab"])
   })
 
+  it("answers each key once the page handled it, as Electron does: what the keys did is there when they return", async () => {
+    for (let i = 0; i < 3; i++) {
+      await clearField()
+      await page.focus("#field")
+      await page.keyboard.type(`Hello wonderful world ${i}`)
+      // No polling: the last character is in.
+      expect(await page.inputValue("#field")).toBe(`Hello wonderful world ${i}`)
+      await page.evaluate(() => {
+        document.getElementById("submitted")!.textContent = "no"
+        ;(document.getElementById("in-form") as HTMLInputElement).value = `q${Math.random()}`
+      })
+      const query = await page.inputValue("#in-form")
+      // Enter on a focused button submits its form.
+      await page.focus("#form button")
+      await page.keyboard.press("Enter")
+      expect(await page.textContent("#submitted")).toBe(`yes:${query}`)
+    }
+  })
+
   it("stops intercepting when the main process removes its listener", async () => {
     await app.evaluate(({ BrowserWindow }) => {
       const g = globalThis as any
