@@ -137,6 +137,15 @@ describe("native dialogs held while the agent decides (essential)", () => {
 })
 
 describe("a context menu and a file chooser as rows (essential)", () => {
+  it("a right-click's own answer shows the menu the app popped up", async () => {
+    // The app pops its menu from the main process after the page's contextmenu: the answer is read after that.
+    for (let i = 0; i < 5; i++) {
+      const right = await mcp.call("electron_click", { target: "testid=task-row >> nth=0", button: "right" })
+      expect(right.text).toMatch(/- menu "context menu: context menu" \[modal\]/)
+      expect((await mcp.call("electron_press_key", { key: "Escape" })).text).toMatch(/context menu/)
+    }
+  })
+
   it("a context menu popped up by the app: its item is clicked by ref", async () => {
     await mcp.call("electron_click", { target: "testid=task-row >> nth=0", button: "right" })
     const shown = await snapshotUntil(/- menu "context menu: context menu" \[modal\]/)
