@@ -53,13 +53,7 @@ const server = await createServer({ toolProfile: "full" })
 const ours = await connect(server)
 await launchThroughTools(toolCaller(ours), false)
 const floor = await connect(floorServer(() => page))
-const same = samePageRunner({
-  name: "the server",
-  setup: async () => undefined,
-  call: async () => undefined,
-  teardown: async () => undefined,
-  client: () => ours
-})
+const same = samePageRunner({ name: "the server", client: () => ours })
 await same.setup()
 
 type Parts = { pre: Array<number>; pw: Array<number>; post: Array<number>; total: Array<number> }

@@ -43,6 +43,7 @@ import {
   PROBES,
   directRunner,
   inMemoryRunner,
+  makesCall,
   sdkFloorRunner,
   stdioFloorRunner,
   stdioRunner,
@@ -215,7 +216,7 @@ const main = async () => {
     const directMs = median(direct.get(type.name)!)
     const via = Object.fromEntries(
       runners
-        .filter((r) => r.name !== "direct" && (r.kinds === undefined || r.kinds.has(type.kind)))
+        .filter((r) => r.name !== "direct" && makesCall(r, type))
         .map((r) => {
           const ms = median(timings.get(r.name)!.get(type.name)!)
           return [r.name, { medianMs: round2(ms), ratio: round2(ms / directMs) }]

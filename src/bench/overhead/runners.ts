@@ -277,6 +277,9 @@ export const stdioRunner = (): Runner => {
   }
 }
 
+/** Whether `runner` makes calls of `type`'s kind (a same-page reference makes reads only). */
+export const makesCall = (runner: Runner, type: CallType): boolean => runner.kinds === undefined || runner.kinds.has(type.kind)
+
 /**
  * Sets every runner up (each with its own app), runs the warm-up round, then `rounds` timed rounds in
  * which each call type is made by every runner in turn, the order rotating each round. Interleaving
@@ -291,13 +294,12 @@ export const timeInterleaved = async (runners: ReadonlyArray<Runner>, rounds: nu
       await runner.setup()
       ready.push(runner)
     }
-    const makes = (runner: Runner, type: CallType) => runner.kinds === undefined || runner.kinds.has(type.kind)
-    for (const runner of runners) for (const type of CALL_TYPES) if (makes(runner, type)) await runner.call(type, 0)
+    for (const runner of runners) for (const type of CALL_TYPES) if (makesCall(runner, type)) await runner.call(type, 0)
     for (let round = 1; round <= rounds; round++) {
       for (const type of CALL_TYPES) {
         for (let k = 0; k < runners.length; k++) {
           const runner = runners[(round + k) % runners.length]!
-          if (!makes(runner, type)) continue
+          if (!makesCall(runner, type)) continue
           const t0 = performance.now()
           await runner.call(type, round)
           times

@@ -38,8 +38,8 @@ const boardPage = async (browser: Browser): Promise<Page> => {
   throw new Error("no page of the app shows the tasks board")
 }
 
-/** Direct reads on `host`'s page (set up after it, torn down after it). */
-export const samePageRunner = (host: Runner): Runner => {
+/** Direct reads on `host`'s page (set up after it, torn down after it): its name and MCP client are what is used. */
+export const samePageRunner = (host: Pick<Runner, "name" | "client">): Runner => {
   let browser: Browser | undefined
   let page: Page | undefined
   return {
