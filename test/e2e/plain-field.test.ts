@@ -1,16 +1,20 @@
 /**
- * Issue 42: electron_fill and electron_type tell a plain input or textarea by one selector count
- * (src/tools/interact/editor.ts: isPlainField) instead of the editor probe's page function (eleven CDP commands).
- * Checked here on Chromium against the probe itself: whatever the count calls plain, the probe reads as a
- * `field`; inputs inside Monaco, CodeMirror 6 and 5 containers, contenteditable hosts, a textarea holding
- * text and a missing target are left to the probe; a target in two places is not plain. Over MCP on the
- * tasks app: a plain input is filled and typed into as before, and a target that matches a plain input and
- * a button fails AMBIGUOUS_LOCATOR as the probe always made it fail. A password field is never plain, and
- * the recorded step's password check (one count too) counts a gone or ambiguous target as a password.
+ * Issue 42: a plain input or textarea is told without the editor probe's page function (eleven CDP commands).
+ * electron_type tells it by one selector count (src/tools/interact/editor.ts: isPlainField); electron_fill by the
+ * fill's own element lookup, through the driver's selector engine (src/layers/driver/plain-field.ts: plainFieldOf),
+ * with no round trip of its own. Checked here on Chromium against the probe itself: whatever the count calls plain,
+ * the probe reads as a `field`, and the engine passes exactly what the count calls plain (failing at once, before any
+ * input, on anything else there); inputs inside Monaco, CodeMirror 6 and 5 containers, contenteditable hosts, a
+ * textarea holding text and a missing target are left to the probe; a target in two places is not plain. Over MCP on
+ * the tasks app: a plain input is filled (no count) and typed into as before, and a target that matches a plain input
+ * and a button fails AMBIGUOUS_LOCATOR as the probe always made it fail. A password field is never plain, and the
+ * recorded step's password check (one count too) counts a gone or ambiguous target as a password.
  */
 import { Effect } from "effect"
+import * as playwrightCore from "playwright-core"
 import { chromium, type Browser, type Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { NOT_PLAIN, plainFieldOf, registerPlainFieldEngine } from "../../src/layers/driver/plain-field.js"
 import { sampleAppPath } from "../../src/samples.js"
 import { isPlainField, probeEditor } from "../../src/tools/interact/editor.js"
 import { isPasswordField } from "../../src/tools/policy/call-secrets.js"
@@ -20,6 +24,7 @@ let browser: Browser
 let page: Page
 
 beforeAll(async () => {
+  await registerPlainFieldEngine(playwrightCore)
   browser = await chromium.launch({ executablePath: "/usr/lib/chromium/chromium", args: ["--no-sandbox"] })
   page = await browser.newPage()
   await page.setContent(`
@@ -92,6 +97,31 @@ describe("a plain field told by one selector count", () => {
   })
 })
 
+describe("a plain field told by the fill's own lookup (the driver's selector engine)", () => {
+  const present = ["#plain", "#notes", "#prefilled", "#monaco", "#in-cm", "#cm5", "#in-editable", "#editable-input", "#editable", "#button"]
+  const shadowed = ["#host-input", "#deep-host-input", "#pw", "#pw-caps"]
+
+  it("passes exactly what the count calls plain, and fails at once, before any input, on anything else", async () => {
+    for (const selector of [...present, ...shadowed]) {
+      const before = await page.locator(selector).evaluate((e) => ("value" in e ? (e as HTMLInputElement).value : e.textContent))
+      const filled = await plainFieldOf(page.locator(selector))
+        .fill("typed", { timeout: 3_000 })
+        .then(
+          () => "filled",
+          (error: Error) => (error.message.includes(NOT_PLAIN) ? "not plain" : error.message)
+        )
+      expect(filled, selector).toBe((await plain(selector)) ? "filled" : "not plain")
+      const after = await page.locator(selector).evaluate((e) => ("value" in e ? (e as HTMLInputElement).value : e.textContent))
+      expect(after, selector).toBe(filled === "filled" ? "typed" : before)
+    }
+  })
+
+  it("waits for a missing target as a fill does, and finds a target in two places ambiguous", async () => {
+    await expect(plainFieldOf(page.locator("#missing")).fill("x", { timeout: 300 })).rejects.toThrow(/Timeout 300ms exceeded/)
+    await expect(plainFieldOf(page.locator(".twice")).fill("x", { timeout: 3_000 })).rejects.toThrow(/strict mode violation/)
+  })
+})
+
 describe("the password check of a recorded step: one selector count", () => {
   const secret = (selector: string) => Effect.runPromise(isPasswordField(page.locator(selector)))
   it("a password field (its type in any case) is one; a text field or textarea is not", async () => {
@@ -121,14 +151,19 @@ describe("electron_fill and electron_type on plain fields (tasks app)", () => {
     await mcp?.close()
   })
 
-  it("fills and types into a plain input", async () => {
+  it("fills and types into a plain input; the fill counts nothing first", async () => {
+    const count = vi.spyOn(Object.getPrototypeOf(page.locator("body")) as { count: () => Promise<number> }, "count")
     const filled = await mcp.call("electron_fill", { target: "testid=task-title-input", value: "Plain" })
+    expect(count).not.toHaveBeenCalled()
     expect(filled.isError, filled.text).toBe(false)
     expect(filled.text).toContain('Fill testid=task-title-input done (getByTestId("task-title-input"))')
     const value = await mcp.call("electron_get_attribute", { target: "testid=task-title-input", name: "value" })
     expect(value.structured).toMatchObject({ value: "Plain" })
     const typed = await mcp.call("electron_type", { target: "testid=task-title-input", text: " field" })
     expect(typed.isError, typed.text).toBe(false)
+    // electron_type still tells it by the count: the spy sees the server's calls.
+    expect(count).toHaveBeenCalled()
+    count.mockRestore()
     // The keys' last input events can land after the answer (Playwright's pressSequentially on Chromium): the value is waited for.
     const held = await mcp.call("electron_expect_value", { target: "testid=task-title-input", value: "Plain field" })
     expect(held.isError, held.text).toBe(false)

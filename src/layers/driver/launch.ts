@@ -17,6 +17,7 @@ import { InspectorClient } from "./inspector-client.js"
 import { recordMainConsole } from "./main-console.js"
 import { installMainHooks } from "./main-hooks.js"
 import { openLane } from "./main-lane.js"
+import { notePlainFieldEngine, registerPlainFieldEngine } from "./plain-field.js"
 import { HOLD_MS, installHeldDialogs } from "./main-modals.js"
 import { mainSource, toFunction } from "./selectors.js"
 import { describeExit, killProcessGroup } from "./process.js"
@@ -33,8 +34,13 @@ const SHOWN_WINDOW_MS = 3_000
 
 export const firstLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
 
+/** playwright-core, loaded at the first launch or attach, with the driver's selector engine registered (./plain-field.ts). */
 export const playwright = Effect.tryPromise({
-  try: () => dynamicImport<typeof import("playwright-core")>("playwright-core"),
+  try: () =>
+    dynamicImport<typeof import("playwright-core")>("playwright-core").then(async (loaded) => {
+      await registerPlainFieldEngine(loaded)
+      return loaded
+    }),
   catch: (cause) => new LaunchFailed({ message: `playwright-core could not be loaded: ${firstLine(cause)}`, cause })
 })
 
@@ -92,7 +98,8 @@ export const launchSession =
       const { env, display } = yield* displayForLaunch(xvfb, runtime.kind, { ...(process.env as Record<string, string>), ...(options.env ?? {}) }).pipe(
         Scope.extend(scope)
       )
-      const { _electron } = yield* playwright
+      const loaded = yield* playwright
+      const { _electron } = loaded
       const args = [...(app !== undefined ? [app] : []), ...(options.args ?? [])]
       // The artifacts folder is ours, made before the launch and removed after the app is gone, whatever
       // happened: playwright-core's own is left behind when a launch fails or times out before the spawn.
@@ -130,6 +137,7 @@ export const launchSession =
             .then((electronApp) => ({ electronApp, child: electronApp.process() })),
         catch: (cause) => new LaunchFailed({ message: `Could not launch ${app ?? runtime.executablePath}: ${firstLine(cause)}`, cause })
       }).pipe(Effect.ensuring(Effect.sync(unwatch)))
+      notePlainFieldEngine(loaded, electronApp.context())
       // playwright-core's handle to the process does not outlive the app: the one captured at launch is killed.
       if (!spawned.includes(child)) spawned.push(child)
       const session = new AppSession({

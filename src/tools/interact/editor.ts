@@ -9,7 +9,7 @@
  */
 import { Duration, Effect } from "effect"
 import type { Locator } from "playwright-core"
-import { budgetMs, pageFunction, type Surface } from "../../layers/driver/ElectronDriver.js"
+import { budgetMs, pageFunction, PLAIN_FIELD_SELECTOR, type Surface } from "../../layers/driver/ElectronDriver.js"
 import { NotInteractable, Timeout, type PlaywrightError } from "../contract/errors.js"
 import { callHandle, type HandleServices } from "../contract/handle.js"
 
@@ -73,24 +73,8 @@ const inPage = pageFunction((el: Element, op: "read" | "focus"): EditorProbe => 
   return { kind: "other", text: "", source: "none", readOnly: false }
 })
 
-/**
- * An input (not a password field) or textarea with nothing of an editor around or in it: no code editor's
- * container (Monaco, CodeMirror 6 and 5) above it, no contenteditable on or above it, no child nodes.
- * Whatever `inPage` reads of such an element is `field`, and what is typed into it is no password; an
- * element this does not match may still be a field (the probe tells, and the password check runs); so may
- * one inside a shadow root, which is left to the probe.
- */
-const classHas = (name: string) => `contains(concat(' ', normalize-space(@class), ' '), ' ${name} ')`
-const LOWER = "translate(@type, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
-/**
- * The same as an XPath on the target's own elements (`self::`): XPath's `ancestor` axis looks above them
- * through the whole document (a chained CSS `:scope` would look only below the target), and the whole match
- * is Chromium's own (a document-wide CSS match of the same test took twice as long on the tasks board).
- * The ancestors stop at a shadow root, so an element without `html` above it (in a shadow tree) is not plain.
- */
-export const PLAIN_FIELD_SELECTOR =
-  `xpath=self::*[(self::input and not(${LOWER} = 'password')) or self::textarea][not(node())][ancestor::html]` +
-  `[not(ancestor-or-self::*[@contenteditable])][not(ancestor::*[${classHas("monaco-editor")} or ${classHas("cm-editor")} or ${classHas("CodeMirror")}])]`
+/** A plain field (src/layers/driver/plain-field.ts), as a selector to chain after a target. */
+export { PLAIN_FIELD_SELECTOR }
 
 /** What the probe would read of a plain field, as far as the tools use it (a field is filled by Playwright). */
 export const PLAIN_FIELD: EditorProbe = { kind: "field", text: "", source: "value", readOnly: false }

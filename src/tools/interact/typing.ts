@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import type { Surface } from "../../layers/driver/ElectronDriver.js"
+import { fillIfPlain, isNotPlainField, type Surface } from "../../layers/driver/ElectronDriver.js"
 import { act } from "./act.js"
 import { callHandle, type CallHandle } from "../contract/handle.js"
 import { markIfFocusedPassword } from "../policy/call-secrets.js"
@@ -116,29 +116,38 @@ export const fill = defineTool({
       if (modal !== undefined) return yield* call.answerModal(modal.state, modal.control, { verb: "fill", value: input.value })
       // {{secret:NAME}} becomes the operator's secret here only; the step and the record keep the placeholder.
       const value = yield* withSecrets(input.value)
-      return yield* withTarget(call, input.target, timeoutMs, ({ entry, locator, probe, plain }) => {
-        if (!isEditor(probe)) {
-          return call.act({
-            target: input.target,
-            describe: `fill ${input.target}`,
-            notPassword: plain,
-            step: (code) => `await ${code}.fill(${codeString(input.value)})`,
-            timeoutMs,
-            wait: "repeat",
-            typed: value,
-            perform: (target, _entry, { timeout }) => target.fill(value, { timeout })
-          })
-        }
-        if (probe.text === value)
-          return Effect.succeed(
-            answer(`The ${probe.kind} editor ${input.target} already holds the value.`, {
-              window: entry.id,
-              editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true }
+      const fillField = (plain: boolean) =>
+        call.act({
+          target: input.target,
+          describe: `fill ${input.target}`,
+          notPassword: plain,
+          step: (code) => `await ${code}.fill(${codeString(input.value)})`,
+          timeoutMs,
+          wait: "repeat",
+          typed: value,
+          perform: (target, entry, { timeout }) => (plain ? fillIfPlain(entry.page, target, value, timeout) : target.fill(value, { timeout }))
+        })
+      // A plain input or textarea is filled at once: the fill's own lookup of the element tells it plain, with no round
+      // trip of its own (fillIfPlain). Anything else (a code editor, a password field, several matches) fails that
+      // lookup before any input, and is read first.
+      return yield* fillField(true).pipe(
+        Effect.catchIf(
+          (error) => isNotPlainField(error) || error._tag === "AmbiguousLocator",
+          () =>
+            Effect.flatMap(resolveTarget(call, input.target, timeoutMs, false), ({ entry, locator, probe }) => {
+              if (!isEditor(probe)) return fillField(false)
+              if (probe.text === value)
+                return Effect.succeed(
+                  answer(`The ${probe.kind} editor ${input.target} already holds the value.`, {
+                    window: entry.id,
+                    editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true }
+                  })
+                )
+              if (value.length > EDITOR_MAX_CHARS) return Effect.fail(tooLong("value", value.length))
+              return editorCall({ entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
             })
-          )
-        if (value.length > EDITOR_MAX_CHARS) return Effect.fail(tooLong("value", value.length))
-        return editorCall({ entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
-      })
+        )
+      )
     })
 })
 
