@@ -63,5 +63,10 @@ export const openLane = (s: AppSession, electronApp: ElectronApplication, timeou
       Effect.tryPromise(() => InspectorClient.connect(url, timeoutMs, { events: false })),
       (client) => Effect.sync(() => client.shutdown())
     )
+    // Used only once it runs a function on the `electron` module as playwright-core's evaluate does.
+    const works = yield* Effect.tryPromise(() => lane.evaluate<string, undefined>("(electron) => typeof electron.BrowserWindow", undefined)).pipe(
+      Effect.timeout(timeoutMs)
+    )
+    if (works !== "function") return yield* Effect.logDebug(`main lane: the electron module did not answer as expected (${works})`)
     lanes.set(s, lane)
   }).pipe(Effect.catchAll((error) => Effect.logDebug(`main lane not opened: ${String(error)}`)))
