@@ -85,13 +85,9 @@ const make = Effect.map(SessionStore, (store) => {
       if (!afterAction && !s.modals.nativeReadNeeded) return Effect.void
       // Before the first read the action's mark is the start: every invoke in flight counts (once, QUIET_MS at most).
       const after = afterAction ? { marks: s.modals.marks ?? { dialogs: 0, invokes: 0 }, ms: QUIET_MS } : undefined
-      // After an action, over the driver's own line (./main-lane.ts). Any other read keeps playwright-core's connection:
-      // one that races an evaluation on it (untilNativeDialog) must come back after that evaluation's answer when the
-      // function returned before the dialog it opened was read (the main process answers in order on one connection).
-      const read = afterAction ? store.readMain : store.evaluateIn
       return Effect.zipRight(
         Effect.sync(() => s.modals.nativeReading()),
-        read(s, "read the modal states", readHeld, after).pipe(
+        store.evaluateIn(s, "read the modal states", readHeld, after).pipe(
           Effect.timeout(Duration.millis(NATIVE_READ_MS)),
           Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),
           Effect.onExit((exit) => (exit._tag === "Success" ? Effect.void : Effect.sync(() => s.modals.nativeChanged()))),

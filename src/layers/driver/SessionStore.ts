@@ -8,7 +8,6 @@
 import { Context, Effect, Layer, Ref, type Scope } from "effect"
 import { AppCrashed, AppNotRunning, NeedsMainProcess, type PlaywrightError } from "./errors.js"
 import { hookSource } from "./main-hooks.js"
-import { laneOf } from "./main-lane.js"
 import { fromPlaywright } from "./playwright-errors.js"
 import { mainSource, toFunction } from "./selectors.js"
 import type { AppSession } from "./session.js"
@@ -43,11 +42,6 @@ export interface SessionStoreShape {
   readonly run: <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
   /** Runs main-process code in a given session (playwright-core's evaluate, or the attached inspector). */
   readonly evaluateIn: <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A) => Effect.Effect<R, MainError>
-  /**
-   * The driver's own frequent main-process read (a self-contained function, JSON in and out): over a launched
-   * session's lane when it has one (./main-lane.ts), else as evaluateIn.
-   */
-  readonly readMain: <R, A>(s: AppSession, what: string, fn: (electron: ElectronModule, arg: A) => R | Promise<R>, arg: A) => Effect.Effect<R, MainError>
   /** Installs hooks in a session's main process; a hook that fails is logged, never fatal. */
   readonly installHooksIn: (s: AppSession, list: ReadonlyArray<MainHook>) => Effect.Effect<void>
   /** Tells the session's new pages apart (window, view, guest: ./surfaces.ts); never fails. */
@@ -100,13 +94,6 @@ const make = Effect.gen(function* () {
     return Effect.fail(needsMainProcess(s, what))
   }
 
-  const readMain = <R, A>(s: AppSession, what: string, fn: (electron: ElectronModule, arg: A) => R | Promise<R>, arg: A): Effect.Effect<R, MainError> => {
-    const lane = laneOf(s)
-    if (lane === undefined) return evaluateIn(s, what, fn, arg)
-    const source = mainSource(fn)
-    return run(what, () => lane.evaluate<R, A>(source, arg))
-  }
-
   const installHooksIn = (s: AppSession, list: ReadonlyArray<MainHook>) =>
     s.hasMainProcess
       ? Effect.forEach(
@@ -128,7 +115,6 @@ const make = Effect.gen(function* () {
     session,
     run,
     evaluateIn,
-    readMain,
     installHooksIn,
     refresh: (s) => classifyPages(s, run, evaluateIn)
   })

@@ -47,11 +47,8 @@ export class InspectorClient {
     })
   }
 
-  /**
-   * Connects to `ws://host:port/id`, or to `http://host:port` / a bare port by asking /json/list. With `events:
-   * false` no domain is enabled: the client only calls (the app's console and contexts are not sent to it).
-   */
-  static async connect(endpoint: string, timeoutMs: number, options?: { readonly events?: boolean }): Promise<InspectorClient> {
+  /** Connects to `ws://host:port/id`, or to `http://host:port` / a bare port by asking /json/list. */
+  static async connect(endpoint: string, timeoutMs: number): Promise<InspectorClient> {
     const url = await resolveInspectorUrl(endpoint, timeoutMs)
     // ws loads at the first attach with an inspector, never when the server starts.
     const { default: WebSocketClass } = await dynamicImport<typeof import("ws")>("ws")
@@ -61,7 +58,7 @@ export class InspectorClient {
       socket.once("error", reject)
     })
     const client = new InspectorClient(socket)
-    if (options?.events !== false) await client.send("Runtime.enable")
+    await client.send("Runtime.enable")
     return client
   }
 
