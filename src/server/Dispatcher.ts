@@ -231,13 +231,18 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
         const own = (input as { timeoutMs?: unknown } | null)?.timeoutMs === limitMs
         const staged = pipelineOf(tool)(input)
         const ticket: Ticket = { waiting: false }
-        const run = withinCallBound(inServices(changesApp(tool) ? turns.inTurn(tool.name, ticket, staged) : staged), limitMs + ANSWER_GRACE_MS, () =>
-          ticket.waiting
-            ? notStarted(tool.name, limitMs, turns.holder())
-            : new Timeout({
-                message: `${tool.name} did not finish within ${limitMs} ms (${own ? "its timeoutMs" : "--operation-timeout-ms"})`,
-                hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
-              })
+        const run = withinCallBound(
+          inServices(changesApp(tool) ? turns.inTurn(tool.name, ticket, staged) : staged),
+          limitMs + ANSWER_GRACE_MS,
+          () =>
+            ticket.waiting
+              ? notStarted(tool.name, limitMs, turns.holder())
+              : new Timeout({
+                  message: `${tool.name} did not finish within ${limitMs} ms (${own ? "its timeoutMs" : "--operation-timeout-ms"})`,
+                  hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
+                }),
+          // Waits inside end by the call's own limit: the grace is for its answer (./timeouts.ts).
+          limitMs
         )
         const sink = options?.progress
         return sink === undefined ? run : withProgress(run, { tool: tool.name, limitMs, activity: describeCall(input, isReadOnly(tool)), sink })

@@ -1,8 +1,8 @@
 /**
  * One timeout rule: a call's own timeoutMs governs up to the operator's cap (--operation-timeout-ms). The
  * listed schemas say the cap; a timeoutMs over it is refused before the tool runs; a wait as long as the cap
- * runs its whole time and answers with its own timeout (what it waited for), not the server's bound; its
- * progress carries the call's total. (The 90 s wait under a raised cap: test/e2e/progress.test.ts.)
+ * runs its whole time and answers with its own timeout (what it waited for), not the server's bound; so does a
+ * wait with no bound of its own (timeoutMs 0), at the cap; its progress carries the call's total. (The 90 s wait under a raised cap: test/e2e/progress.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js"
@@ -59,5 +59,28 @@ describe("the timeout rule", { timeout: 60_000 }, () => {
     expect(text).not.toContain("did not finish within")
     expect(seen.length).toBeGreaterThan(0)
     for (const p of seen) expect(p.total).toBe(CAP_MS)
+  })
+})
+
+describe("a wait with no bound of its own (timeoutMs 0)", { timeout: 60_000 }, () => {
+  const SMALL_CAP_MS = 2_000
+
+  it("ends at the cap and answers with what it waited for, in the grace the bound leaves for the answer", async () => {
+    const small = await inMemoryClient({ operationTimeoutMs: SMALL_CAP_MS })
+    try {
+      const launched = await small.call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: freshUserData() } })
+      expect(launched.isError, launched.text).toBe(false)
+      for (const [tool, args] of [
+        ["electron_click", { target: "#never-there", timeoutMs: 0 }],
+        ["electron_fill", { target: "#never-there", value: "x", timeoutMs: 0 }]
+      ] as const) {
+        const result = await small.call(tool, args)
+        expect(result.code, result.text).toBe("ELEMENT_NOT_FOUND")
+        const waited = Number(/within (\d+) ms/.exec(result.text)?.[1])
+        expect(waited, result.text).toBeLessThanOrEqual(SMALL_CAP_MS)
+      }
+    } finally {
+      await small.close()
+    }
   })
 })

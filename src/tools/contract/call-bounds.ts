@@ -21,7 +21,7 @@ export const CurrentCall = globalValue("stagewright/CurrentCall", () => FiberRef
 
 /**
  * Runs `effect` as one call (not respond.ts's `bounded`, which cuts a list): `onTimeout()` ends it after `timeoutMs`, and code inside it can end it
- * through `CurrentCall`. An ended call fails with its reason once its fiber has stopped (finalizers run).
+ * through `CurrentCall`. Its waits end by `waitsMs` (CallDeadline; default `timeoutMs`). An ended call fails with its reason once its fiber has stopped (finalizers run).
  *
  * The call runs in a fiber of its own, awaited (never joined): what that fiber sets is its own and ends with it, so
  * its state (`CurrentCall`, `CallDeadline`, and what the stages inside set: guard.ts) is set there, not scoped
@@ -29,7 +29,12 @@ export const CurrentCall = globalValue("stagewright/CurrentCall", () => FiberRef
  * once, with the caller's services and fiber-locals and the call's own set as it is made (not scheduled to start
  * later, as a fork is); interrupting the caller interrupts it and waits for it to stop.
  */
-export const withinCallBound = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, timeoutMs: number, onTimeout: () => E2): Effect.Effect<A, E | E2, R> =>
+export const withinCallBound = <A, E, R, E2>(
+  effect: Effect.Effect<A, E, R>,
+  timeoutMs: number,
+  onTimeout: () => E2,
+  waitsMs: number = timeoutMs
+): Effect.Effect<A, E | E2, R> =>
   // The runtime is taken while the caller is interruptible (the call's fiber gets its flags); the fiber is made and
   // the caller's interruption hooked up with none in between.
   Effect.flatMap(Effect.runtime<R>(), (runtime) =>
@@ -46,8 +51,9 @@ export const withinCallBound = <A, E, R, E2>(effect: Effect.Effect<A, E, R>, tim
         },
         ownedBy: (other) => own !== undefined && other.id() === own
       }
-      // The deadline lets the driver bound each Playwright call by what is left of the call (call-context.ts).
-      const deadline = Date.now() + timeoutMs
+      // The deadline lets the driver bound each Playwright call by what is left of the call (call-context.ts): `waitsMs`,
+      // which leaves the rest of the bound for the answer (a wait without a bound of its own ends there, not at the cut).
+      const deadline = Date.now() + waitsMs
       const child = Runtime.runFork(runtime)(effect, {
         updateRefs: (refs, id) => {
           own = id
