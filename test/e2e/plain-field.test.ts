@@ -1,12 +1,12 @@
 /**
  * Issue 42: a plain input or textarea is told without the editor probe's page function (eleven CDP commands).
- * electron_type tells it by one selector count (src/tools/interact/editor.ts: isPlainField); electron_fill by the
- * fill's own element lookup, through the driver's selector engine (src/layers/driver/plain-field.ts: plainFieldOf),
- * with no round trip of its own. Checked here on Chromium against the probe itself: whatever the count calls plain,
+ * electron_fill and electron_type tell it in their action's own element lookup, through the driver's selector engine
+ * (src/layers/driver/plain-field.ts: ifPlainField), with no round trip of their own; plugins by one selector count
+ * (src/tools/interact/editor.ts: isPlainField). Checked here on Chromium against the probe itself: whatever the count calls plain,
  * the probe reads as a `field`, and the engine passes exactly what the count calls plain (failing at once, before any
  * input, on anything else there); inputs inside Monaco, CodeMirror 6 and 5 containers, contenteditable hosts, a
  * textarea holding text and a missing target are left to the probe; a target in two places is not plain. Over MCP on
- * the tasks app: a plain input is filled (no count) and typed into as before, and a target that matches a plain input
+ * the tasks app: a plain input is filled and typed into as before (no count), and a target that matches a plain input
  * and a button fails AMBIGUOUS_LOCATOR as the probe always made it fail. A password field is never plain, and the
  * recorded step's password check (one count too) counts a gone or ambiguous target as a password.
  */
@@ -151,7 +151,7 @@ describe("electron_fill and electron_type on plain fields (tasks app)", () => {
     await mcp?.close()
   })
 
-  it("fills and types into a plain input; the fill counts nothing first", async () => {
+  it("fills and types into a plain input, counting nothing first", async () => {
     const count = vi.spyOn(Object.getPrototypeOf(page.locator("body")) as { count: () => Promise<number> }, "count")
     const filled = await mcp.call("electron_fill", { target: "testid=task-title-input", value: "Plain" })
     expect(count).not.toHaveBeenCalled()
@@ -161,7 +161,9 @@ describe("electron_fill and electron_type on plain fields (tasks app)", () => {
     expect(value.structured).toMatchObject({ value: "Plain" })
     const typed = await mcp.call("electron_type", { target: "testid=task-title-input", text: " field" })
     expect(typed.isError, typed.text).toBe(false)
-    // electron_type still tells it by the count: the spy sees the server's calls.
+    expect(count).not.toHaveBeenCalled()
+    // The spy sees the server's calls: electron_find counts its matches.
+    expect((await mcp.call("electron_find", { target: "testid=task-title-input" })).isError).toBe(false)
     expect(count).toHaveBeenCalled()
     count.mockRestore()
     // The keys' last input events can land after the answer (Playwright's pressSequentially on Chromium): the value is waited for.

@@ -12,7 +12,7 @@
  *   after a target (`plainFieldOf`), it passes an element the test holds for and throws NOT_PLAIN for any other, so
  *   an action on it runs on a plain field with no round trip of its own, and fails at once (before any input) on
  *   anything else. It runs in Playwright's utility world, out of the page's scripts' reach. A launch's context has
- *   it; a context found over CDP (an attach, a fuse-off build) does not, and `fillIfPlain` counts first there.
+ *   it; a context found over CDP (an attach, a fuse-off build) does not, and `ifPlainField` counts first there.
  */
 import type { BrowserContext, Locator, Page } from "playwright-core"
 
@@ -49,6 +49,8 @@ interface Selectors {
 }
 
 const registered = new WeakSet<Selectors>()
+/** One registration per playwright-core: two launches at once (two HTTP sessions) share it. */
+const registering = new WeakMap<Selectors, Promise<void>>()
 /** The contexts made with the engine: playwright-core gives registered engines to a launch's context, not to one connectOverCDP finds. */
 const withEngine = new WeakSet<BrowserContext>()
 
@@ -58,14 +60,17 @@ const withEngine = new WeakSet<BrowserContext>()
  * integrator's own playwright-core use sees one more engine name, used only where chained. A registration that fails
  * leaves the fills to the count.
  */
-export const registerPlainFieldEngine = async (playwright: { readonly selectors: Selectors }): Promise<void> => {
-  if (registered.has(playwright.selectors)) return
-  try {
-    await playwright.selectors.register(PLAIN_FIELD_ENGINE, { content: engineSource }, { contentScript: true })
-    registered.add(playwright.selectors)
-  } catch (error) {
-    if (String(error).includes("already registered")) registered.add(playwright.selectors)
+export const registerPlainFieldEngine = (playwright: { readonly selectors: Selectors }): Promise<void> => {
+  const selectors = playwright.selectors
+  let pending = registering.get(selectors)
+  if (pending === undefined) {
+    pending = selectors.register(PLAIN_FIELD_ENGINE, { content: engineSource }, { contentScript: true }).then(
+      () => void registered.add(selectors),
+      (error: unknown) => void (String(error).includes("already registered") && registered.add(selectors))
+    )
+    registering.set(selectors, pending)
   }
+  return pending
 }
 
 /** Notes a context made by `playwright`'s launch after the engine was registered: its pages have the engine. */
@@ -77,16 +82,16 @@ export const notePlainFieldEngine = (playwright: { readonly selectors: Selectors
 export const plainFieldOf = (target: Locator): Locator => target.locator(`${PLAIN_FIELD_ENGINE}=field`)
 
 /**
- * Fills the target when it is a plain field, else fails with NOT_PLAIN before any input: told by the fill's own lookup
- * where the page's context has the engine, else by a count first (one round trip; a target not there yet is not
- * plain then).
+ * Runs `use` (an action: fill, type) on the target when it is a plain field, else fails with NOT_PLAIN before any
+ * input: told by the action's own lookup where the page's context has the engine (`use` gets the restricted
+ * target), else by a count first (one round trip; a target not there yet is not plain then).
  */
-export const fillIfPlain = async (page: Page, target: Locator, value: string, timeout: number): Promise<void> => {
-  if (withEngine.has(page.context())) return plainFieldOf(target).fill(value, { timeout })
+export const ifPlainField = async <A>(page: Page, target: Locator, use: (field: Locator) => Promise<A>): Promise<A> => {
+  if (withEngine.has(page.context())) return use(plainFieldOf(target))
   if ((await target.locator(PLAIN_FIELD_SELECTOR).count()) !== 1) throw new Error(NOT_PLAIN)
-  return target.fill(value, { timeout })
+  return use(target)
 }
 
-/** Whether a fillIfPlain failed because the target is not a plain field. */
+/** Whether an ifPlainField action failed because the target is not a plain field. */
 export const isNotPlainField = (error: { readonly _tag: string; readonly cause?: unknown }): boolean =>
   error._tag === "OperationFailed" && String(error.cause ?? "").includes(NOT_PLAIN)

@@ -76,14 +76,11 @@ const inPage = pageFunction((el: Element, op: "read" | "focus"): EditorProbe => 
 /** A plain field (src/layers/driver/plain-field.ts), as a selector to chain after a target. */
 export { PLAIN_FIELD_SELECTOR }
 
-/** What the probe would read of a plain field, as far as the tools use it (a field is filled by Playwright). */
-export const PLAIN_FIELD: EditorProbe = { kind: "field", text: "", source: "value", readOnly: false }
-
 /**
  * Whether the target is one plain field (PLAIN_FIELD_SELECTOR), told by one selector count (one round trip, where
- * the probe's page function takes eleven): false when it is not there yet, not plain or not known (the
- * probe tells then). The target may match more elements than this one: the caller's action then fails
- * AMBIGUOUS_LOCATOR, and the caller asks the probe, which fails as it always did (src/tools/interact/typing.ts).
+ * the probe's page function takes eleven): false when it is not there yet, not plain or not known (ask the probe
+ * then). For plugins (docs/PLUGINS.md); electron_fill and electron_type tell it in their own action's lookup
+ * (src/layers/driver/plain-field.ts: ifPlainField).
  */
 export const isPlainField = (locator: Locator): Promise<boolean> =>
   Promise.resolve()

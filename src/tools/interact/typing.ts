@@ -4,22 +4,12 @@
  */
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
-import { fillIfPlain, isNotPlainField, type Surface } from "../../layers/driver/ElectronDriver.js"
+import { ifPlainField, isNotPlainField, type Surface } from "../../layers/driver/ElectronDriver.js"
 import { act } from "./act.js"
 import { callHandle, type CallHandle } from "../contract/handle.js"
 import { markIfFocusedPassword } from "../policy/call-secrets.js"
 import { withSecrets } from "../policy/secret-values.js"
-import {
-  EDITOR_MAX_CHARS,
-  editorHolds,
-  isEditor,
-  isPlainField,
-  PLAIN_FIELD,
-  probeEditor,
-  typeIntoEditor,
-  type EditorProbe,
-  type EditorTyping
-} from "./editor.js"
+import { EDITOR_MAX_CHARS, editorHolds, isEditor, probeEditor, typeIntoEditor, type EditorProbe, type EditorTyping } from "./editor.js"
 import { InvalidArgument } from "../contract/errors.js"
 import { DEFAULT_ACTION_TIMEOUT, Target, TimeoutMs } from "../contract/shapes.js"
 import { codeString, stepCode } from "../contract/step-code.js"
@@ -34,41 +24,36 @@ interface Resolved {
   readonly entry: Surface
   readonly locator: Locator
   readonly probe: EditorProbe
-  /** Told plain by the selector count (isPlainField), not read by the probe. */
-  readonly plain: boolean
 }
 
-/**
- * The target's element and what it is (an editor or not), once it is there: a plain input or textarea is
- * told by one selector count (`quick`, the default), anything else is read by the probe, which waits for it.
- */
-const resolveTarget = (call: CallHandle, target: string, timeoutMs: number, quick = true) =>
+/** The target's element and what it is (an editor or not), read by the probe, which waits for it. */
+const resolveTarget = (call: CallHandle, target: string, timeoutMs: number) =>
   Effect.gen(function* () {
     const entry = yield* call.surface(undefined, { input: true })
     const locator = yield* call.locate(entry, target)
-    if (quick && (yield* call.run(`find ${target}`, () => isPlainField(locator)).pipe(Effect.orElseSucceed(() => false)))) {
-      return { entry, locator, probe: PLAIN_FIELD, plain: true } satisfies Resolved
-    }
     let probe: EditorProbe | undefined
     yield* call.waitSliced(`find ${target}`, (slice) => probeEditor(locator, slice).then((read) => void (probe = read)), timeoutMs)
-    return { entry, locator, probe: probe!, plain: false } satisfies Resolved
+    return { entry, locator, probe: probe! } satisfies Resolved
   })
 
 /**
- * Runs `use` on the resolved target; when it was told plain by the count and the action finds the target
- * ambiguous (the count saw one plain field among its matches), the probe resolves it again, and fails as
- * it did before the count existed (the same AMBIGUOUS_LOCATOR, "find …").
+ * `plain` first: the action on a plain input or textarea, told plain by the action's own lookup of the element, with
+ * no round trip of its own (ifPlainField). A target that is anything else (a code editor, a password field, several
+ * matches) fails that lookup before any input; the probe then reads it and `use` acts on what it is, and a target in
+ * several places fails as it always did (the probe's AMBIGUOUS_LOCATOR, "find …").
  */
-const withTarget = <A, E, R>(call: CallHandle, target: string, timeoutMs: number, use: (resolved: Resolved) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(resolveTarget(call, target, timeoutMs), (resolved) =>
-    resolved.plain
-      ? use(resolved).pipe(
-          Effect.catchIf(
-            (error) => (error as { _tag?: string } | undefined)?._tag === "AmbiguousLocator",
-            () => Effect.flatMap(resolveTarget(call, target, timeoutMs, false), use)
-          )
-        )
-      : use(resolved)
+const withTarget = <A, E extends { readonly _tag: string }, R, A2, E2, R2>(
+  call: CallHandle,
+  target: string,
+  timeoutMs: number,
+  plain: Effect.Effect<A, E, R>,
+  use: (resolved: Resolved) => Effect.Effect<A2, E2, R2>
+) =>
+  plain.pipe(
+    Effect.catchIf(
+      (error) => isNotPlainField(error) || error._tag === "AmbiguousLocator",
+      () => Effect.flatMap(resolveTarget(call, target, timeoutMs), use)
+    )
   )
 
 /** Types into a code editor, records the step (focus by a click, then the keys) and answers with the read-back. */
@@ -125,29 +110,21 @@ export const fill = defineTool({
           timeoutMs,
           wait: "repeat",
           typed: value,
-          perform: (target, entry, { timeout }) => (plain ? fillIfPlain(entry.page, target, value, timeout) : target.fill(value, { timeout }))
+          perform: (target, entry, { timeout }) =>
+            plain ? ifPlainField(entry.page, target, (field) => field.fill(value, { timeout })) : target.fill(value, { timeout })
         })
-      // A plain input or textarea is filled at once: the fill's own lookup of the element tells it plain, with no round
-      // trip of its own (fillIfPlain). Anything else (a code editor, a password field, several matches) fails that
-      // lookup before any input, and is read first.
-      return yield* fillField(true).pipe(
-        Effect.catchIf(
-          (error) => isNotPlainField(error) || error._tag === "AmbiguousLocator",
-          () =>
-            Effect.flatMap(resolveTarget(call, input.target, timeoutMs, false), ({ entry, locator, probe }) => {
-              if (!isEditor(probe)) return fillField(false)
-              if (probe.text === value)
-                return Effect.succeed(
-                  answer(`The ${probe.kind} editor ${input.target} already holds the value.`, {
-                    window: entry.id,
-                    editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true }
-                  })
-                )
-              if (value.length > EDITOR_MAX_CHARS) return Effect.fail(tooLong("value", value.length))
-              return editorCall({ entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
+      return yield* withTarget(call, input.target, timeoutMs, fillField(true), ({ entry, locator, probe }) => {
+        if (!isEditor(probe)) return fillField(false)
+        if (probe.text === value)
+          return Effect.succeed(
+            answer(`The ${probe.kind} editor ${input.target} already holds the value.`, {
+              window: entry.id,
+              editor: { kind: probe.kind, source: probe.source, characters: probe.text.length, matches: true }
             })
-        )
-      )
+          )
+        if (value.length > EDITOR_MAX_CHARS) return Effect.fail(tooLong("value", value.length))
+        return editorCall({ entry, locator, target: input.target, before: probe, text: value, replace: true, delayMs: 0, timeoutMs })
+      })
     })
 })
 
@@ -183,11 +160,8 @@ export const type = defineTool({
       }
       const target = input.target
       const text = `${typed}${input.submit === true ? "\n" : ""}`
-      return yield* withTarget(yield* callHandle, target, timeoutMs, ({ entry, locator, probe, plain }) => {
-        if (isEditor(probe) && text.length > 0) {
-          return editorCall({ entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })
-        }
-        return act({
+      const typeKeys = (plain: boolean) =>
+        act({
           target,
           describe: `type into ${target}`,
           step: (code) => `await ${code}.pressSequentially(${codeString(input.text)})${input.submit ? `\n  await ${code}.press("Enter")` : ""}`,
@@ -195,11 +169,18 @@ export const type = defineTool({
           wait: "attached",
           typed,
           notPassword: plain,
-          perform: async (element, _entry, { timeout }) => {
-            await element.pressSequentially(typed, { delay, timeout })
-            if (input.submit === true) await element.press("Enter", { timeout })
+          perform: (element, entry, { timeout }) => {
+            const keys = async (field: Locator) => {
+              await field.pressSequentially(typed, { delay, timeout })
+              if (input.submit === true) await field.press("Enter", { timeout })
+            }
+            return plain ? ifPlainField(entry.page, element, keys) : keys(element)
           }
         })
-      })
+      return yield* withTarget(yield* callHandle, target, timeoutMs, typeKeys(true), ({ entry, locator, probe }) =>
+        isEditor(probe) && text.length > 0
+          ? editorCall({ entry, locator, target, before: probe, text, replace: false, delayMs: delay, timeoutMs })
+          : typeKeys(false)
+      )
     })
 })
