@@ -241,8 +241,9 @@ export class Dispatcher extends Context.Tag("stagewright/Dispatcher")<Dispatcher
                   message: `${tool.name} did not finish within ${limitMs} ms (${own ? "its timeoutMs" : "--operation-timeout-ms"})`,
                   hint: "Retry; if the app is stuck, electron_status shows its state and electron_close ends it."
                 }),
-          // Waits inside end by the call's own limit: the grace is for its answer (./timeouts.ts).
-          limitMs
+          // A call's own timeoutMs bounds its waits, the grace after it is for its answer (./timeouts.ts); a wait with no
+          // bound of its own (timeoutMs 0, none given) ends at the cap, before that grace.
+          own ? limitMs + ANSWER_GRACE_MS : limitMs
         )
         const sink = options?.progress
         return sink === undefined ? run : withProgress(run, { tool: tool.name, limitMs, activity: describeCall(input, isReadOnly(tool)), sink })
