@@ -82,13 +82,25 @@ export const notePlainFieldEngine = (playwright: { readonly selectors: Selectors
 export const plainFieldOf = (target: Locator): Locator => target.locator(`${PLAIN_FIELD_ENGINE}=field`)
 
 /**
+ * Whether the target is one plain field, told by one selector count (one round trip, where the editor probe's page
+ * function takes eleven): false when it is not there yet, not plain or not known (ask the probe then).
+ */
+export const isPlainField = (locator: Locator): Promise<boolean> =>
+  Promise.resolve()
+    .then(() => locator.locator(PLAIN_FIELD_SELECTOR).count())
+    .then(
+      (n) => n === 1,
+      () => false
+    )
+
+/**
  * Runs `use` (an action: fill, type) on the target when it is a plain field, else fails with NOT_PLAIN before any
  * input: told by the action's own lookup where the page's context has the engine (`use` gets the restricted
- * target), else by a count first (one round trip; a target not there yet is not plain then).
+ * target), else by isPlainField first.
  */
 export const ifPlainField = async <A>(page: Page, target: Locator, use: (field: Locator) => Promise<A>): Promise<A> => {
   if (withEngine.has(page.context())) return use(plainFieldOf(target))
-  if ((await target.locator(PLAIN_FIELD_SELECTOR).count()) !== 1) throw new Error(NOT_PLAIN)
+  if (!(await isPlainField(target))) throw new Error(NOT_PLAIN)
   return use(target)
 }
 

@@ -9,7 +9,7 @@
  */
 import { Duration, Effect } from "effect"
 import type { Locator } from "playwright-core"
-import { budgetMs, pageFunction, PLAIN_FIELD_SELECTOR, type Surface } from "../../layers/driver/ElectronDriver.js"
+import { budgetMs, isPlainField, pageFunction, PLAIN_FIELD_SELECTOR, type Surface } from "../../layers/driver/ElectronDriver.js"
 import { NotInteractable, Timeout, type PlaywrightError } from "../contract/errors.js"
 import { callHandle, type HandleServices } from "../contract/handle.js"
 
@@ -73,22 +73,11 @@ const inPage = pageFunction((el: Element, op: "read" | "focus"): EditorProbe => 
   return { kind: "other", text: "", source: "none", readOnly: false }
 })
 
-/** A plain field (src/layers/driver/plain-field.ts), as a selector to chain after a target. */
-export { PLAIN_FIELD_SELECTOR }
-
 /**
- * Whether the target is one plain field (PLAIN_FIELD_SELECTOR), told by one selector count (one round trip, where
- * the probe's page function takes eleven): false when it is not there yet, not plain or not known (ask the probe
- * then). For plugins (docs/PLUGINS.md); electron_fill and electron_type tell it in their own action's lookup
- * (src/layers/driver/plain-field.ts: ifPlainField).
+ * A plain field (src/layers/driver/plain-field.ts): its selector to chain after a target, and one count of it, for
+ * plugins (docs/PLUGINS.md); electron_fill and electron_type tell it in their own action's lookup (ifPlainField).
  */
-export const isPlainField = (locator: Locator): Promise<boolean> =>
-  Promise.resolve()
-    .then(() => locator.locator(PLAIN_FIELD_SELECTOR).count())
-    .then(
-      (n) => n === 1,
-      () => false
-    )
+export { isPlainField, PLAIN_FIELD_SELECTOR }
 
 /** Reads the editor of a target, waiting up to `timeout` for the element. */
 export const probeEditor = (locator: Locator, timeout: number): Promise<EditorProbe> => locator.evaluate(inPage, "read" as const, { timeout })
