@@ -82,4 +82,23 @@ describe("faults", () => {
     expect((await mcp.call("electron_select_window", { window: "w1" })).isError).toBe(false)
     expect((await mcp.call("electron_get_text", { target: "testid=board-name" })).text).toBe("My board")
   }, 120_000)
+
+  it("a main-process read that does not answer in time is given up: the action answers, the next call reads again", async () => {
+    await launch()
+    // The ping makes the next BrowserWindow.getAllWindows() (the answer's main-process read lists the windows) take 6 s.
+    const replaced = await mcp.call("electron_eval_main", {
+      function:
+        "({ ipcMain, BrowserWindow }) => { const all = BrowserWindow.getAllWindows; BrowserWindow.getAllWindows = function () { if (globalThis.__slowNext) { globalThis.__slowNext = false; const end = Date.now() + 6000; while (Date.now() < end); } return all.call(this) }; ipcMain.removeHandler('app:ping'); ipcMain.handle('app:ping', () => { globalThis.__slowNext = true; return 'slowed' }) }"
+    })
+    expect(replaced.isError, replaced.text).toBe(false)
+    const clicked = await timed(() => mcp.call("electron_click", { target: "testid=ping-button" }))
+    expect(clicked.value.isError, clicked.value.text).toBe(false)
+    expect(clicked.value.text).toMatch(/^Click testid=ping-button done/)
+    // Answered at the read's bound (2 s), while the main process is still busy, not once it is free.
+    expect(clicked.ms).toBeLessThan(5_000)
+    // The main process answers again once it is free, and the page got its reply.
+    const free = await mcp.call("electron_eval_main", { function: "() => 'free'" })
+    expect(free.text, free.text).toContain("free")
+    expect((await mcp.call("electron_wait_for", { target: "testid=ping-result", text: "slowed" })).isError).toBe(false)
+  }, 60_000)
 })

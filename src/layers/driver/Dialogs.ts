@@ -87,8 +87,7 @@ const make = Effect.map(SessionStore, (store) => {
       const after = afterAction ? { marks: s.modals.marks ?? { dialogs: 0, invokes: 0 }, ms: QUIET_MS } : undefined
       return Effect.zipRight(
         Effect.sync(() => s.modals.nativeReading()),
-        store.evaluateIn(s, "read the modal states", readHeld, after).pipe(
-          Effect.timeout(Duration.millis(NATIVE_READ_MS)),
+        store.evaluateIn(s, "read the modal states", readHeld, after, NATIVE_READ_MS).pipe(
           Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),
           Effect.onExit((exit) => (exit._tag === "Success" ? Effect.void : Effect.sync(() => s.modals.nativeChanged()))),
           Effect.ignore

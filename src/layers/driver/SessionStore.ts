@@ -6,7 +6,7 @@
  * `tools-use-driver-services`): they ask the services.
  */
 import { Context, Effect, Layer, Ref, type Scope } from "effect"
-import { AppCrashed, AppNotRunning, NeedsMainProcess, type PlaywrightError } from "./errors.js"
+import { AppCrashed, AppNotRunning, NeedsMainProcess, Timeout, type PlaywrightError } from "./errors.js"
 import { hookSource } from "./main-hooks.js"
 import { fromPlaywright } from "./playwright-errors.js"
 import { mainSource, toFunction } from "./selectors.js"
@@ -40,8 +40,11 @@ export interface SessionStoreShape {
   readonly current: Effect.Effect<AppSession | undefined>
   readonly session: Effect.Effect<AppSession, SessionError>
   readonly run: <A>(what: string, f: () => Promise<A>) => Effect.Effect<A, PlaywrightError>
-  /** Runs main-process code in a given session (playwright-core's evaluate, or the attached inspector). */
-  readonly evaluateIn: <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A) => Effect.Effect<R, MainError>
+  /**
+   * Runs main-process code in a given session (playwright-core's evaluate, or the attached inspector). With
+   * `withinMs`, it fails with Timeout past that bound, leaving the evaluation to finish unread (for reads only).
+   */
+  readonly evaluateIn: <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A, withinMs?: number) => Effect.Effect<R, MainError>
   /** Installs hooks in a session's main process; a hook that fails is logged, never fatal. */
   readonly installHooksIn: (s: AppSession, list: ReadonlyArray<MainHook>) => Effect.Effect<void>
   /** Tells the session's new pages apart (window, view, guest: ./surfaces.ts); never fails. */
@@ -79,17 +82,36 @@ const make = Effect.gen(function* () {
   const run = <A>(what: string, f: () => Promise<A>): Effect.Effect<A, PlaywrightError> =>
     Effect.flatMap(current, (s) => Effect.tryPromise({ try: () => Promise.resolve().then(f), catch: (error) => fromPlaywright(error, what, s) }))
 
-  const evaluateIn = <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A): Effect.Effect<R, MainError> => {
+  // `run` bounded by a timer of its own, not Effect.timeout's race (two fibers and a sleep on every read after an
+  // action, ~0.4 ms of its ~2 ms): past `ms` it fails with Timeout and the call it made finishes unread.
+  const runWithin = <A>(what: string, ms: number, f: () => Promise<A>): Effect.Effect<A, PlaywrightError> =>
+    Effect.flatMap(current, (s) =>
+      Effect.tryPromise({
+        try: (signal) =>
+          new Promise<A>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Timeout({ message: `${what}: no answer within ${ms} ms` })), ms)
+            signal.addEventListener("abort", () => clearTimeout(timer), { once: true })
+            Promise.resolve()
+              .then(f)
+              .then(resolve, reject)
+              .finally(() => clearTimeout(timer))
+          }),
+        catch: (error) => (error instanceof Timeout ? error : fromPlaywright(error, what, s))
+      })
+    )
+
+  const evaluateIn = <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A, withinMs?: number): Effect.Effect<R, MainError> => {
     const fn = typeof code === "string" ? code : mainSource(code)
+    const bounded = (f: () => Promise<R>) => (withinMs === undefined ? run(what, f) : runWithin(what, withinMs, f))
     if (s.electronApp) {
       const app = s.electronApp
       const callable = toFunction(fn)
       // The function is rebuilt from its source (toFunction), so its type is restated for playwright-core.
-      return run(what, () => app.evaluate(callable as Parameters<typeof app.evaluate>[0], arg as never) as Promise<R>)
+      return bounded(() => app.evaluate(callable as Parameters<typeof app.evaluate>[0], arg as never) as Promise<R>)
     }
     if (s.inspector && !s.inspector.closed) {
       const inspector = s.inspector
-      return run(what, () => inspector.evaluate<R, A>(fn, arg))
+      return bounded(() => inspector.evaluate<R, A>(fn, arg))
     }
     return Effect.fail(needsMainProcess(s, what))
   }
