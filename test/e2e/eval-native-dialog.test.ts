@@ -78,4 +78,18 @@ describe("electron_eval_main and the native dialogs it opens", () => {
     expect((await mcp.call("electron_click", { target: refOf(snapshot, "OK") })).isError).toBe(false)
     expect((await mcp.call("electron_snapshot")).text).not.toContain("Left open")
   })
+
+  it("where the main process lacks the installed read (issue 42), a click's answer still reads its message box", async () => {
+    const removed = await mcp.call("electron_eval_main", {
+      function: "() => { delete globalThis.__stagewrightReadHeld; return typeof globalThis.__stagewrightReadHeld }"
+    })
+    expect(removed.text).toMatch(/^"undefined"/)
+    for (const round of [1, 2]) {
+      const clicked = await mcp.call("electron_click", { target: "testid=about-button" })
+      expect(clicked.isError, clicked.text).toBe(false)
+      expect(clicked.text, `round ${round}`).toContain('dialog "message box: About Tasks')
+      expect((await mcp.call("electron_click", { target: refOf(clicked, "Cancel") })).isError).toBe(false)
+    }
+    expect((await mcp.call("electron_snapshot")).text).not.toContain("Tasks 1.4.0")
+  })
 })

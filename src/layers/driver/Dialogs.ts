@@ -8,6 +8,7 @@
 import { Context, Duration, Effect, Layer } from "effect"
 import type { PlaywrightError } from "./errors.js"
 import { closePopup, closeWindowById, QUIET_MS, readHeld, settleHeld } from "./main-modals.js"
+import { READ_INSTALLED } from "./held-read.js"
 import { raceModal } from "./modal-gate.js"
 import type { ModalControl, ModalState, NativeRead } from "./modal-room.js"
 import type { AppSession, DialogPolicy, PendingDialog } from "./session.js"
@@ -75,7 +76,11 @@ const NATIVE_READ_MS = 2_000
  */
 const WINDOW_PAGE_MS = 3_000
 
+const READ_STATES = "read the modal states"
+
 const make = Effect.map(SessionStore, (store) => {
+  // The sessions whose main process lacks the installed read (its install failed): each read sends readHeld whole.
+  const uninstalled = new WeakSet<AppSession>()
   // A read before an answer: after an action always (it waits for the IPC invokes the action started: they may open
   // a dialog after work of their own), otherwise only when the main process said something changed or something is
   // held (MODALS_CHANGED, ./main-modals.ts).
@@ -87,7 +92,14 @@ const make = Effect.map(SessionStore, (store) => {
       const after = afterAction ? { marks: s.modals.marks ?? { dialogs: 0, invokes: 0 }, ms: QUIET_MS } : undefined
       return Effect.zipRight(
         Effect.sync(() => s.modals.nativeReading()),
-        store.evaluateIn(s, "read the modal states", readHeld, after, NATIVE_READ_MS).pipe(
+        (uninstalled.has(s)
+          ? store.evaluateIn(s, READ_STATES, readHeld, after, NATIVE_READ_MS)
+          : Effect.flatMap(store.evaluateIn<NativeRead | null, typeof after>(s, READ_STATES, READ_INSTALLED, after, NATIVE_READ_MS), (read) => {
+              if (read !== null) return Effect.succeed(read)
+              uninstalled.add(s)
+              return store.evaluateIn(s, READ_STATES, readHeld, after, NATIVE_READ_MS)
+            })
+        ).pipe(
           Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),
           Effect.onExit((exit) => (exit._tag === "Success" ? Effect.void : Effect.sync(() => s.modals.nativeChanged()))),
           Effect.ignore

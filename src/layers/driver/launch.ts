@@ -17,7 +17,8 @@ import { InspectorClient } from "./inspector-client.js"
 import { recordMainConsole } from "./main-console.js"
 import { installMainHooks } from "./main-hooks.js"
 import { notePlainFieldEngine, registerPlainFieldEngine } from "./plain-field.js"
-import { HOLD_MS, installHeldDialogs } from "./main-modals.js"
+import { installHeldSource } from "./held-read.js"
+import { HOLD_MS } from "./main-modals.js"
 import { mainSource, toFunction } from "./selectors.js"
 import { describeExit, killProcessGroup } from "./process.js"
 import { inspectFuseOff } from "./fuses.js"
@@ -170,7 +171,7 @@ export const launchSession =
       const hooks = toFunction(mainSource(installMainHooks)) as Parameters<typeof electronApp.evaluate>[0]
       yield* Effect.promise(() => electronApp.evaluate(hooks).catch(() => undefined))
       // Native dialogs wait for the agent in the modal room (./main-modals.ts).
-      const held = toFunction(mainSource(installHeldDialogs)) as Parameters<typeof electronApp.evaluate>[0]
+      const held = toFunction(installHeldSource()) as Parameters<typeof electronApp.evaluate>[0]
       yield* Effect.promise(() => electronApp.evaluate(held, HOLD_MS as never).catch(() => undefined))
       const first = yield* Effect.tryPromise({
         try: async () => {
@@ -277,7 +278,7 @@ export const attachedSession = (browser: import("playwright-core").Browser, insp
       )
     }
     if (inspector) yield* Effect.promise(() => inspector.evaluate(mainSource(installMainHooks)).catch(() => undefined))
-    if (inspector) yield* Effect.promise(() => inspector.evaluate(mainSource(installHeldDialogs), HOLD_MS).catch(() => undefined))
+    if (inspector) yield* Effect.promise(() => inspector.evaluate(installHeldSource(), HOLD_MS).catch(() => undefined))
     yield* Effect.logInfo(`attached to ${endpoint}${inspector ? " with its main process" : ""}`)
     return session
   })
