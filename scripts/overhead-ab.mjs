@@ -1,10 +1,11 @@
 // Paired A/B of the call path: playwright-core directly, a bare MCP SDK server, and Stagewright built from two
 // trees, called in turn on the tasks app (each server on its own app, over the in-memory transport). `reads`
-// (the default) are the overhead benchmark's four reads; `actions` its four actions, without a snapshot first.
+// (the default) are the overhead benchmark's four reads; `actions` its four actions, without a snapshot first;
+// `snapped` the same actions after a snapshot (their answers carry the change summary).
 // Prints each runner's median latency (for actions, per action and their sum), its ratio to direct, and the
 // mean CPU of this process per call (process.cpuUsage() around it: the calls run one at a time).
 //
-//   node scripts/overhead-ab.mjs <dist-a> <dist-b> [rounds] [reads|actions]
+//   node scripts/overhead-ab.mjs <dist-a> <dist-b> [rounds] [reads|actions|snapped]
 //     e.g. a copy of dist/ built at an older commit, and dist
 //
 // Actions favour the second server's app (launched last): run both orders, or the same dist twice to see
@@ -21,8 +22,8 @@ import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { _electron } from "playwright-core"
 
 const [distA, distB, roundsArg, mode = "reads"] = process.argv.slice(2)
-if (distA === undefined || distB === undefined || !["reads", "actions"].includes(mode)) {
-  console.error("usage: node scripts/overhead-ab.mjs <dist-a> <dist-b> [rounds] [reads|actions]")
+if (distA === undefined || distB === undefined || !["reads", "actions", "snapped"].includes(mode)) {
+  console.error("usage: node scripts/overhead-ab.mjs <dist-a> <dist-b> [rounds] [reads|actions|snapped]")
   process.exit(2)
 }
 process.env.STAGEWRIGHT_ELECTRON ||= "standin"
@@ -73,7 +74,7 @@ const ACTIONS = [
     direct: (p, i) => p.locator("[data-testid=task-priority-select]").selectOption([PRIORITIES[i % 3]], { timeout: 5000 })
   }
 ]
-const CALLS = mode === "actions" ? ACTIONS : READS
+const CALLS = mode === "reads" ? READS : ACTIONS
 
 const app = await _electron.launch({
   executablePath: resolveElectronRuntime().executablePath,
@@ -112,8 +113,9 @@ const stagewright = async (dist) => {
   }
   await call("electron_launch", { app: sampleAppPath("tasks"), env: { SAMPLE_APP_USER_DATA: temp("ab-ud-") } })
   await call("electron_wait_for", { target: "[data-testid=board-name]" })
-  // Reads after a snapshot, as the overhead benchmark's in-memory runner; actions without one (no change summary).
-  if (mode === "reads") await call("electron_snapshot", {})
+  // Reads after a snapshot, as the overhead benchmark's in-memory runner; actions without one (no change summary), or
+  // with one (`snapped`).
+  if (mode !== "actions") await call("electron_snapshot", {})
   return { call, close: () => call("electron_close", {}).then(() => server.close()) }
 }
 const a = await stagewright(distA)

@@ -62,6 +62,7 @@ export {
   type WindowSelector
 } from "./session.js"
 export { toFunction, expandSelector, shorthandOf, pageFunction, REF_PATTERN } from "./selectors.js"
+export { shallow, shallowWithin } from "./shallow.js"
 export { ifPlainField, isNotPlainField, isPlainField, PLAIN_FIELD_SELECTOR } from "./plain-field.js"
 export { prefixRefs } from "./refs.js"
 export type { SurfaceKind } from "./surface.js"

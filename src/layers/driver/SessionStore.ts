@@ -12,6 +12,7 @@ import { fromPlaywright } from "./playwright-errors.js"
 import { mainSource, toFunction } from "./selectors.js"
 import type { AppSession } from "./session.js"
 import type { ElectronModule, MainError, MainHook, SessionError } from "./shape.js"
+import { PastBound, shallow, shallowWithin } from "./shallow.js"
 import { classifyPages } from "./surfaces.js"
 
 /** A running (or ended) session, the name tools give it, and the scope its process lives in. */
@@ -77,26 +78,16 @@ const make = Effect.gen(function* () {
     return Effect.succeed(s)
   })
 
-  // playwright-core captures (and parses) up to 50 stack frames on every call: started from a microtask,
-  // the call sees a shallow stack instead of the fiber runtime's.
+  // Each playwright-core call from a shallow stack (./shallow.ts).
   const run = <A>(what: string, f: () => Promise<A>): Effect.Effect<A, PlaywrightError> =>
-    Effect.flatMap(current, (s) => Effect.tryPromise({ try: () => Promise.resolve().then(f), catch: (error) => fromPlaywright(error, what, s) }))
+    Effect.flatMap(current, (s) => Effect.tryPromise({ try: () => shallow(f), catch: (error) => fromPlaywright(error, what, s) }))
 
-  // `run` bounded by a timer of its own, not Effect.timeout's race (two fibers and a sleep on every read after an
-  // action, ~0.4 ms of its ~2 ms): past `ms` it fails with Timeout and the call it made finishes unread.
+  // `run` bounded by a timer of its own (./shallow.ts), not Effect.timeout's race: on every read after an action.
   const runWithin = <A>(what: string, ms: number, f: () => Promise<A>): Effect.Effect<A, PlaywrightError> =>
     Effect.flatMap(current, (s) =>
       Effect.tryPromise({
-        try: (signal) =>
-          new Promise<A>((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Timeout({ message: `${what}: no answer within ${ms} ms` })), ms)
-            signal.addEventListener("abort", () => clearTimeout(timer), { once: true })
-            Promise.resolve()
-              .then(f)
-              .then(resolve, reject)
-              .finally(() => clearTimeout(timer))
-          }),
-        catch: (error) => (error instanceof Timeout ? error : fromPlaywright(error, what, s))
+        try: (signal) => shallowWithin(ms, f, signal),
+        catch: (error) => (error instanceof PastBound ? new Timeout({ message: `${what}: ${error.message}` }) : fromPlaywright(error, what, s))
       })
     )
 

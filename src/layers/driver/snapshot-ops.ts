@@ -12,6 +12,7 @@ import { spanned } from "./spans.js"
 import type { Frame, Locator, Page } from "playwright-core"
 import { InvalidArgument, RefStale, type PlaywrightError } from "./errors.js"
 import { armPageChanges, checkPageChanges, hasFrames, MAX_PASSWORDS, PASSWORD_MASK } from "./page-changes.js"
+import { shallow } from "./shallow.js"
 import { expandSelector, pageFunction, REF_PATTERN } from "./selectors.js"
 import { pageSelector } from "./selector-patterns.js"
 import { annotateFrames, prefixRefs, refLocator, refNotHere } from "./refs.js"
@@ -153,7 +154,7 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
   const shown = (entry: Surface, text: string, passwords?: ReadonlyArray<string>) =>
     Effect.flatMap(current, (s) =>
       Effect.promise(() =>
-        (passwords !== undefined ? Promise.resolve(maskPasswordValues(text, passwords)) : maskSnapshot(entry.page, text))
+        (passwords !== undefined ? Promise.resolve(maskPasswordValues(text, passwords)) : shallow(() => maskSnapshot(entry.page, text)))
           .then((masked) => annotateFrames(s, entry, masked))
           .then((named) => prefixRefs(entry.refPrefix, named))
       )
@@ -182,7 +183,7 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
   const refreshRefs = (entry: Surface) => Effect.map(fullSnapshot(entry), (full) => entry.recordSnapshot(full))
   // A quiet answer that names fields leaves them out of the latest snapshot: the next diff repeats them.
   const pageChanges = (entry: Surface) =>
-    Effect.promise(() => checkPageChanges(entry.scope, entry.armedAhead)).pipe(
+    Effect.promise(() => shallow(() => checkPageChanges(entry.scope, entry.armedAhead))).pipe(
       Effect.tap((changes) =>
         Effect.sync(() => {
           entry.armedAhead = changes.armed === true
@@ -222,10 +223,13 @@ export const snapshotOps = (run: Run, current: Effect.Effect<AppSession | undefi
     const snapshot = entry.latestSnapshot
     const cached = entry.refCodes.get(ref)
     if (cached !== undefined) return Effect.succeed(cached)
-    return Effect.map(Effect.promise(code), (computed) => {
-      if (entry.latestSnapshot === snapshot) entry.refCodes.set(ref, computed)
-      return computed
-    })
+    return Effect.map(
+      Effect.promise(() => shallow(code)),
+      (computed) => {
+        if (entry.latestSnapshot === snapshot) entry.refCodes.set(ref, computed)
+        return computed
+      }
+    )
   }
   const markShown = (entry: Surface, text: string) => Effect.sync(() => entry.markShown(text))
   const forgetSnapshot = (entry: Surface) =>

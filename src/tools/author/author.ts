@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
-import { type AppSession, type RecordedStep } from "../../layers/driver/ElectronDriver.js"
+import { shallow, type AppSession, type RecordedStep } from "../../layers/driver/ElectronDriver.js"
 import { installMainHooks } from "../../layers/driver/main-hooks.js"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
@@ -33,7 +33,7 @@ export const generateLocator = defineTool({
       if (count === 0) {
         return yield* new ElementNotFound({ message: `Nothing matches ${input.target} in ${entry.id}` })
       }
-      const code = yield* Effect.promise(() => locatorCode(locator, input.target))
+      const code = yield* Effect.promise(() => shallow(() => locatorCode(locator, input.target)))
       return answer(`window.${code}${count > 1 ? `  // matches ${count} elements: add .first(), .nth(i) or a filter` : ""}`, { code: `window.${code}`, count })
     })
 })

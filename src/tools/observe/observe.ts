@@ -5,7 +5,7 @@
 import { Effect, Schema } from "effect"
 import type { Locator } from "playwright-core"
 import { prefixRefs, titleOf, type Surface } from "../../layers/driver/ElectronDriver.js"
-import { maskPasswordValues, passwordValues, shownFieldValue } from "../../layers/driver/ElectronDriver.js"
+import { maskPasswordValues, passwordValues, shallow, shownFieldValue } from "../../layers/driver/ElectronDriver.js"
 import { outputPath, timestampedName } from "../../layers/config/paths.js"
 import { ServerConfig } from "../../layers/config/ServerConfig.js"
 import { InvalidArgument } from "../contract/errors.js"
@@ -196,7 +196,7 @@ export const find = defineTool({
       const count = yield* call.count(locator, "find")
       const limit = Math.min(count, input.limit ?? 10)
       // A password field's line would end with its value: masked, like every snapshot.
-      const passwords = limit > 0 ? yield* Effect.promise(() => passwordValues(entry.page)) : []
+      const passwords = limit > 0 ? yield* Effect.promise(() => shallow(() => passwordValues(entry.page))) : []
       const items: Array<{ ref: string | null; line: string; visible: boolean; style?: Record<string, string> }> = []
       let used = 0
       for (let i = 0; i < limit; i++) {

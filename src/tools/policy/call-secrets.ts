@@ -8,7 +8,7 @@
 import { Effect, FiberRef } from "effect"
 import { globalValue } from "effect/GlobalValue"
 import type { Locator, Page } from "playwright-core"
-import { pageFunction } from "../../layers/driver/ElectronDriver.js"
+import { pageFunction, shallowWithin } from "../../layers/driver/ElectronDriver.js"
 import { codeString } from "../contract/step-code.js"
 
 /**
@@ -52,8 +52,7 @@ export const markIfFocusedPassword = (page: Page, value: string): Effect.Effect<
   Effect.flatMap(secretsWatched, (watched) =>
     !watched || value === ""
       ? Effect.void
-      : Effect.tryPromise(() => page.evaluate(focusIsSecret)).pipe(
-          Effect.timeoutFail({ duration: CHECK_MS, onTimeout: () => "timeout" as const }),
+      : Effect.tryPromise((signal) => shallowWithin(CHECK_MS, () => page.evaluate(focusIsSecret), signal)).pipe(
           Effect.orElseSucceed(() => true),
           Effect.flatMap((secret) => (secret ? markSecret(value) : Effect.void))
         )
@@ -64,18 +63,14 @@ export const markIfFocusedPassword = (page: Page, value: string): Effect.Effect<
  * not a password field counts as not one; gone (the page navigated), ambiguous or unanswered counts as one.
  */
 export const isPasswordField = (locator: Locator): Effect.Effect<boolean> =>
-  Effect.tryPromise(() => locator.locator(NOT_PASSWORD).count()).pipe(
-    Effect.timeoutFail({ duration: CHECK_MS, onTimeout: () => "timeout" as const }),
+  Effect.tryPromise((signal) => shallowWithin(CHECK_MS, () => locator.locator(NOT_PASSWORD).count(), signal)).pipe(
     Effect.map((n) => n !== 1),
     Effect.orElseSucceed(() => true)
   )
 
 /** Whether the focused element is a password field (or a frame, or unknown), observed call or not. */
 export const focusIsPassword = (page: Page): Effect.Effect<boolean> =>
-  Effect.tryPromise(() => page.evaluate(focusIsSecret)).pipe(
-    Effect.timeoutFail({ duration: CHECK_MS, onTimeout: () => "timeout" as const }),
-    Effect.orElseSucceed(() => true)
-  )
+  Effect.tryPromise((signal) => shallowWithin(CHECK_MS, () => page.evaluate(focusIsSecret), signal)).pipe(Effect.orElseSucceed(() => true))
 
 /**
  * What a recorded step (so the exported test) shows in place of a value typed into a password field
