@@ -34,7 +34,7 @@ import { fileURLToPath } from "node:url"
 import { resolveElectronRuntime } from "../../index.js"
 import { repoRoot } from "../repo-root.js"
 import { CALL_TYPES, ROUNDS } from "./sequence.js"
-import { GOALS, toMarkdown, type OverheadReport } from "./report.js"
+import { GOALS, pairedByRound, toMarkdown, type OverheadReport } from "./report.js"
 import { samePageRunner } from "./same-page.js"
 import { stageRows, type StageRow } from "./stages.js"
 import {
@@ -256,6 +256,15 @@ const main = async () => {
     const theirs = picked.reduce((sum, t) => sum + (reference === undefined ? t.direct.medianMs : t.via[reference]!.medianMs), 0)
     return round2(ours / theirs)
   }
+  const pairedRatio = (kind: string, runner: string) =>
+    round2(
+      pairedByRound(
+        timings,
+        CALL_TYPES.filter((t) => t.kind === kind).map((t) => t.name),
+        runner,
+        "direct"
+      )
+    )
   const report: OverheadReport = {
     date: new Date().toISOString(),
     label: saveAs,
@@ -270,6 +279,11 @@ const main = async () => {
       runners
         .filter((r) => r.name !== "direct" && r.reference === undefined)
         .map((r) => [r.name, { read: kindRatio("read", r.name), action: kindRatio("action", r.name) }])
+    ),
+    pairedByRound: Object.fromEntries(
+      runners
+        .filter((r) => r.name !== "direct" && r.reference === undefined)
+        .map((r) => [r.name, { read: pairedRatio("read", r.name), action: pairedRatio("action", r.name) }])
     ),
     // Actions after a snapshot against the same actions each followed by the page's snapshot, all through playwright-core.
     actionsAgainstSnapshot: { inMemory: kindRatio("action", "in-memory", DIRECT_THEN_SNAPSHOT), stdio: kindRatio("action", "stdio", DIRECT_THEN_SNAPSHOT) },

@@ -1,5 +1,5 @@
 /** The overhead benchmark's report (./main.ts): its shape, issue 42's goals and its Markdown. */
-import { DIRECT_THEN_SNAPSHOT } from "./runners.js"
+import { DIRECT_THEN_SNAPSHOT, median } from "./runners.js"
 import { stagesMarkdown, type StageRow } from "./stages.js"
 
 interface RoundTrips {
@@ -19,6 +19,8 @@ export interface OverheadReport {
   readonly calls: number
   readonly goal: typeof GOALS
   readonly summary: Readonly<Record<string, { readonly read: number; readonly action: number }>>
+  /** The summary's ratios paired by round: the median over rounds of each round's sum over the direct runner's sum in it. */
+  readonly pairedByRound: Readonly<Record<string, { readonly read: number; readonly action: number }>>
   /** Actions after a snapshot (in-memory, stdio) over the direct actions each followed by the page's aria snapshot. */
   readonly actionsAgainstSnapshot: { readonly inMemory: number; readonly stdio: number }
   /** Each Stagewright runner's reads over the same reads made directly on its own page (./same-page.ts); absent off the stand-in. */
@@ -32,6 +34,22 @@ export interface OverheadReport {
   }>
   readonly probes: Readonly<Record<string, { readonly medianMs: number; readonly cdpCommands: number | undefined }>>
   readonly stages: ReadonlyArray<{ readonly name: string; readonly snapshot: boolean; readonly oursMs: number; readonly rows: ReadonlyArray<StageRow> }>
+}
+
+/**
+ * A runner's ratio to a reference paired by round: each round's sum of `calls` through `runner` over the reference's
+ * sum in that round, the median over the rounds. The runners take turns call by call, so a round's two sums ran close
+ * together: a slow spell of the machine moves both, where the medians of a whole run can each fall in another.
+ */
+export const pairedByRound = (
+  timings: ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<number>>>,
+  calls: ReadonlyArray<string>,
+  runner: string,
+  reference: string
+): number => {
+  const sumOf = (name: string, round: number) => calls.reduce((sum, call) => sum + timings.get(name)!.get(call)![round]!, 0)
+  const rounds = Math.min(...[runner, reference].flatMap((name) => calls.map((call) => timings.get(name)!.get(call)!.length)))
+  return median(Array.from({ length: rounds }, (_, round) => sumOf(runner, round) / sumOf(reference, round)))
 }
 
 /** Issue 42's goals: ratio to direct playwright-core. */
@@ -61,6 +79,15 @@ export const toMarkdown = (report: OverheadReport): string => {
   }
   lines.push(`| **all reads** | | | ${others.map((o) => `| ${report.summary[o].read}×`).join(" | ")} |`)
   lines.push(`| **all actions** | | | ${others.map((o) => `| ${report.summary[o].action}×`).join(" | ")} |`, "")
+  lines.push(
+    "The same ratios paired by round (the median over the rounds of a round's sum of the kind's calls over the direct runner's sum in that round: a slow spell of the machine moves both):",
+    "",
+    `| | ${others.join(" | ")} |`,
+    `|---|${others.map(() => "---:").join("|")}|`,
+    `| reads | ${others.map((o) => `${report.pairedByRound[o].read}×`).join(" | ")} |`,
+    `| actions | ${others.map((o) => `${report.pairedByRound[o].action}×`).join(" | ")} |`,
+    ""
+  )
   const a = report.actionsAgainstSnapshot
   lines.push(
     `Actions after a snapshot (their answers carry the change summary) against the same actions each followed by the page's aria snapshot through playwright-core ("${DIRECT_THEN_SNAPSHOT}"): in-memory ${a.inMemory}×, stdio ${a.stdio}×.`,
