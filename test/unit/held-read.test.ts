@@ -7,18 +7,11 @@ import { afterEach, describe, expect, it } from "vitest"
 import type { ElectronModule } from "../../src/layers/driver/ElectronDriver.js"
 import { installHeldSource, READ_INSTALLED } from "../../src/layers/driver/held-read.js"
 import { readHeld } from "../../src/layers/driver/main-modals.js"
+import { fakeDialog } from "../support/fake-dialog.js"
 
-const canceled = () => Promise.resolve({ canceled: true, filePaths: [] })
 const fakeElectron = () =>
   ({
-    dialog: {
-      showMessageBox: canceled,
-      showMessageBoxSync: () => 0,
-      showOpenDialog: canceled,
-      showOpenDialogSync: () => undefined,
-      showSaveDialog: canceled,
-      showSaveDialogSync: () => undefined
-    },
+    dialog: fakeDialog(),
     BrowserWindow: { getAllWindows: () => [] }
   }) as unknown as ElectronModule
 

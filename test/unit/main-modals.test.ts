@@ -7,22 +7,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { ElectronModule } from "../../src/layers/driver/ElectronDriver.js"
 import { installHeldDialogs, readHeld, settleHeld } from "../../src/layers/driver/main-modals.js"
+import { fakeDialog } from "../support/fake-dialog.js"
 
 const HOLD = 5_000
 let electron: ElectronModule
 
 beforeEach(() => {
   ;(globalThis as { __stagewrightModals?: unknown }).__stagewrightModals = undefined
-  const canceled = () => Promise.resolve({ canceled: true, filePaths: [] })
   electron = {
-    dialog: {
-      showMessageBox: canceled,
-      showMessageBoxSync: () => 0,
-      showOpenDialog: canceled,
-      showOpenDialogSync: () => undefined,
-      showSaveDialog: canceled,
-      showSaveDialogSync: () => undefined
-    },
+    dialog: fakeDialog(),
     clipboard: {
       text: "",
       writeText(this: { text: string }, text: string) {

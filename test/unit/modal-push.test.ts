@@ -12,18 +12,11 @@ import { recordMainConsole } from "../../src/layers/driver/main-console.js"
 import { installHeldDialogs, MODALS_CHANGED, readHeld, settleHeld } from "../../src/layers/driver/main-modals.js"
 import { ModalRoom } from "../../src/layers/driver/modal-room.js"
 import type { AppSession } from "../../src/layers/driver/session.js"
+import { fakeDialog } from "../support/fake-dialog.js"
 
-const canceled = () => Promise.resolve({ canceled: true, filePaths: [] })
 const fakeElectron = () =>
   ({
-    dialog: {
-      showMessageBox: canceled,
-      showMessageBoxSync: () => 0,
-      showOpenDialog: canceled,
-      showOpenDialogSync: () => undefined,
-      showSaveDialog: canceled,
-      showSaveDialogSync: () => undefined
-    }
+    dialog: fakeDialog()
   }) as unknown as ElectronModule
 
 afterEach(() => {
