@@ -4,7 +4,7 @@
  * `--remote-debugging-port=N`; for N = 0 it reads the port Chromium wrote to `DevToolsActivePort` in the
  * `--user-data-dir` the process names (an app's default profile folder is not guessed). A process and its
  * children that carry the same switch (the stand-in's Node and its Chromium) are one app, named after the
- * topmost. Each port is probed on 127.0.0.1 only (/json/version, then /json/list for the first page title).
+ * topmost; Chromium's helpers (`--type=…`), which repeat the switch, are not looked at. Each port is probed on 127.0.0.1 only (/json/version, then /json/list for the first page title).
  *
  * Everything is bounded and asynchronous: how many /proc entries are read, how many bytes of each, how
  * many ports are probed and for how long, how much of an answer is read. What a process or a page says
@@ -70,9 +70,13 @@ export const head = (path: string, bytes: number): Effect.Effect<string | undefi
 
 const PORT_SWITCH = /(?:^|[\0 ])--remote-debugging-port=(\d{1,5})(?=$|[\0 ])/
 // Chromium may rewrite its command line into one space-joined string: a path then ends at " --".
+const HELPER_SWITCH = /(?:^|[\0 ])--type=/
+
+/** Whether a /proc command line is a Chromium helper's (renderer, zygote, GPU: `--type=…`). */
+export const isChromiumHelper = (cmdline: string): boolean => HELPER_SWITCH.test(cmdline)
 const USER_DATA_DIR = /(?:^|[\0 ])--user-data-dir=(.+?)(?=$|\0| --)/
 
-interface Candidate {
+export interface Candidate {
   readonly pid: number
   readonly ppid: number
   readonly name: string
@@ -104,7 +108,9 @@ const candidateOf = (pid: number): Effect.Effect<Candidate | undefined> =>
   Effect.gen(function* () {
     const cmdline = yield* head(`/proc/${pid}/cmdline`, CMDLINE_BYTES)
     const switchPort = cmdline === undefined ? undefined : PORT_SWITCH.exec(cmdline)?.[1]
-    if (cmdline === undefined || switchPort === undefined) return undefined
+    // A Chromium helper (renderer, zygote, GPU) repeats the browser's switches but is never the app: its parent is
+    // the zygote, which has none, so it would stand as an app of its own on the app's port.
+    if (cmdline === undefined || switchPort === undefined || isChromiumHelper(cmdline)) return undefined
     // Only this user's processes: another user's browser is theirs.
     const owner = yield* Effect.tryPromise(() => stat(`/proc/${pid}`)).pipe(
       Effect.map((s) => s.uid),
@@ -161,29 +167,24 @@ export const probeDebugPort = (port: number, ms = PROBE_MS): Effect.Effect<Probe
     }
   })
 
-/** Lists this user's local processes with an open remote debugging port (bounded; see the module comment). */
-export const discoverApps: Effect.Effect<Discovery> = Effect.gen(function* () {
-  if (process.platform !== "linux") return { supported: false, apps: [], scanned: 0, notProbed: 0 }
-  const entries = yield* Effect.tryPromise(() => readdir("/proc")).pipe(Effect.orElseSucceed(() => [] as Array<string>))
-  const pids = entries
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => pid !== process.pid)
-    .slice(0, MAX_PROCESSES)
-  const found = yield* Effect.forEach(pids, candidateOf, { concurrency: READ_CONCURRENCY })
-  const candidates = new Map(found.filter((c): c is Candidate => c !== undefined).map((c) => [c.pid, c]))
-  // A process whose parent also carries the switch belongs to the parent's app.
+/**
+ * The apps among `candidates`, by port: a process whose parent also carries the switch belongs to the parent's app,
+ * named after the topmost; when two unrelated processes name one port, the lower pid's wins. The outcome does not
+ * depend on the order of `candidates` (/proc is listed in name order, where "10031" comes before "9925").
+ */
+export const appGroups = (candidates: ReadonlyArray<Candidate>): Map<number, { root: Candidate; pids: Set<number> }> => {
+  const byPid = new Map([...candidates].sort((a, b) => a.pid - b.pid).map((c) => [c.pid, c]))
   const rootOf = (c: Candidate): Candidate => {
     let at = c
     for (let depth = 0; depth < 16; depth++) {
-      const parent = candidates.get(at.ppid)
+      const parent = byPid.get(at.ppid)
       if (parent === undefined) break
       at = parent
     }
     return at
   }
   const byPort = new Map<number, { root: Candidate; pids: Set<number> }>()
-  for (const c of candidates.values()) {
+  for (const c of byPid.values()) {
     if (c.port === undefined) continue
     const root = rootOf(c)
     const group = byPort.get(c.port) ?? { root, pids: new Set<number>() }
@@ -192,7 +193,22 @@ export const discoverApps: Effect.Effect<Discovery> = Effect.gen(function* () {
     byPort.set(c.port, group)
   }
   // The app's other processes with the switch (a port-0 parent) belong to it too.
-  for (const group of byPort.values()) for (const c of candidates.values()) if (rootOf(c).pid === group.root.pid) group.pids.add(c.pid)
+  for (const group of byPort.values()) for (const c of byPid.values()) if (rootOf(c).pid === group.root.pid) group.pids.add(c.pid)
+  return byPort
+}
+
+/** Lists this user's local processes with an open remote debugging port (bounded; see the module comment). */
+export const discoverApps: Effect.Effect<Discovery> = Effect.gen(function* () {
+  if (process.platform !== "linux") return { supported: false, apps: [], scanned: 0, notProbed: 0 }
+  const entries = yield* Effect.tryPromise(() => readdir("/proc")).pipe(Effect.orElseSucceed(() => [] as Array<string>))
+  const pids = entries
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => pid !== process.pid)
+    .sort((a, b) => a - b)
+    .slice(0, MAX_PROCESSES)
+  const found = yield* Effect.forEach(pids, candidateOf, { concurrency: READ_CONCURRENCY })
+  const byPort = appGroups(found.filter((c): c is Candidate => c !== undefined))
   const groups = [...byPort.entries()].sort(([, a], [, b]) => a.root.pid - b.root.pid)
   const probed = yield* Effect.forEach(
     groups.slice(0, MAX_PROBED),
