@@ -186,6 +186,9 @@ describe(`hardened app on ${runtime.kind}`, () => {
   it("a canceled open dialog and an About box closed with Cancel change nothing on the page; the log tells them apart", async () => {
     await stubDialogs(launched.app, { open: { canceled: true, filePaths: [] }, messageBox: { response: 1 } })
     await page.getByRole("button", { name: "Open file…" }).click()
+    // The click returns once the page handled it; the main process answers its IPC after: wait for the dialog's
+    // record before the menu's, or the two race (CI saw the About box's first).
+    await expect.poll(() => activityLines(launched.userData, "open-dialog").at(-1), poll).toBe("open-dialog canceled")
     await clickMenuItem(launched.app, "about")
     await expect
       .poll(() => activityLines(launched.userData, "open-dialog", "message-box").slice(-2), poll)
