@@ -1,7 +1,8 @@
 /**
  * A minimal Chrome DevTools Protocol client over WebSocket for the Node inspector of an Electron main
  * process that Stagewright attached to (launched apps use playwright-core's own connection). It runs
- * functions against `require('electron')` the way electronApplication.evaluate does.
+ * functions against `require('electron')` the way electronApplication.evaluate does, and lets go when the
+ * main process ends: Node holds an ending process for its inspector's WebSocket clients.
  */
 import type WebSocket from "ws"
 import { dynamicImport } from "../../dynamic-import.js"
@@ -21,6 +22,8 @@ export class InspectorClient {
   private electronObjectId: string | undefined
   private readonly listeners = new Set<(method: string, params: CdpValue) => void>()
   closed = false
+  /** The main process said it is ending (it exited or signalled itself); the client let go of it. */
+  ending = false
   /** Settles when the connection closed, from either end (the app closing its inspector closes it too). */
   readonly whenClosed: Promise<void>
   private markClosed: () => void = () => undefined
@@ -36,6 +39,11 @@ export class InspectorClient {
         if (message.error) waiter.reject(new Error(message.error.message ?? "inspector error"))
         else waiter.resolve(message.result)
       } else if (typeof message.method === "string") {
+        // The main process is ending (it exited, or signalled itself) and waits for its WebSocket clients to go.
+        if (message.method === "NodeRuntime.waitingForDisconnect") {
+          this.ending = true
+          this.shutdown()
+        }
         for (const listener of this.listeners) listener(message.method, message.params)
       }
     })
@@ -59,6 +67,9 @@ export class InspectorClient {
     })
     const client = new InspectorClient(socket)
     await client.send("Runtime.enable")
+    // Node keeps a process that ends until every WebSocket client has disconnected ("Waiting for the debugger to
+    // disconnect"): asked to be told, the client closes then (above), and the app ends as it would without us.
+    await client.send("NodeRuntime.notifyWhenWaitingForDisconnect", { enabled: true }).catch(() => undefined)
     return client
   }
 

@@ -262,7 +262,7 @@ export const attachedSession = (browser: import("playwright-core").Browser, insp
         session.exit = {
           at: new Date().toISOString(),
           expected: session.closing,
-          detail: session.closing ? "detached" : "the app closed its debugging connection"
+          detail: session.closing ? "detached" : inspector?.ending ? "its main process ended" : "the app closed its debugging connection"
         }
     })
     if (session.windows.length === 0) {

@@ -79,6 +79,8 @@ export class MainRelay {
       server.once("error", reject)
     })
     server.on("connection", (socket) => relay.connected(socket))
+    // The app ended (or closed its inspector): its windows went with it, and playwright-core learns it from this end.
+    void inspector.whenClosed.then(() => relay.client?.terminate())
     relay.endpoint = `ws://127.0.0.1:${(server.address() as AddressInfo).port}${relay.path}`
     return relay
   }
