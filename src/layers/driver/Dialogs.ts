@@ -90,14 +90,18 @@ const make = Effect.map(SessionStore, (store) => {
       if (!afterAction && !s.modals.nativeReadNeeded) return Effect.void
       // Before the first read the action's mark is the start: every invoke in flight counts (once, QUIET_MS at most).
       const after = afterAction ? { marks: s.modals.marks ?? { dialogs: 0, invokes: 0 }, ms: QUIET_MS } : undefined
+      // After an action, over the driver's own line (./main-lane.ts). Any other read keeps playwright-core's connection:
+      // one that races an evaluation on it (untilNativeDialog) must come back after that evaluation's answer when the
+      // function returned before the dialog it opened was read (the main process answers in order on one connection).
+      const read = afterAction ? store.readMain : store.evaluateIn
       return Effect.zipRight(
         Effect.sync(() => s.modals.nativeReading()),
         (uninstalled.has(s)
-          ? store.evaluateIn(s, READ_STATES, readHeld, after, NATIVE_READ_MS)
-          : Effect.flatMap(store.evaluateIn<NativeRead | null, typeof after>(s, READ_STATES, READ_INSTALLED, after, NATIVE_READ_MS), (read) => {
-              if (read !== null) return Effect.succeed(read)
+          ? read(s, READ_STATES, readHeld, after, NATIVE_READ_MS)
+          : Effect.flatMap(read<NativeRead | null, typeof after>(s, READ_STATES, READ_INSTALLED, after, NATIVE_READ_MS), (found) => {
+              if (found !== null) return Effect.succeed(found)
               uninstalled.add(s)
-              return store.evaluateIn(s, READ_STATES, readHeld, after, NATIVE_READ_MS)
+              return read(s, READ_STATES, readHeld, after, NATIVE_READ_MS)
             })
         ).pipe(
           Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),

@@ -8,6 +8,7 @@
 import { Context, Effect, Layer, Ref, type Scope } from "effect"
 import { AppCrashed, AppNotRunning, NeedsMainProcess, Timeout, type PlaywrightError } from "./errors.js"
 import { hookSource } from "./main-hooks.js"
+import { laneOf } from "./main-lane.js"
 import { fromPlaywright } from "./playwright-errors.js"
 import { mainSource, toFunction } from "./selectors.js"
 import type { AppSession } from "./session.js"
@@ -46,6 +47,11 @@ export interface SessionStoreShape {
    * `withinMs`, it fails with Timeout past that bound, leaving the evaluation to finish unread (for reads only).
    */
   readonly evaluateIn: <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A, withinMs?: number) => Effect.Effect<R, MainError>
+  /**
+   * The driver's own frequent main-process read (its source self-contained, JSON in and out): over a launched
+   * session's lane when it has one (./main-lane.ts), else as evaluateIn.
+   */
+  readonly readMain: <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A, withinMs: number) => Effect.Effect<R, MainError>
   /** Installs hooks in a session's main process; a hook that fails is logged, never fatal. */
   readonly installHooksIn: (s: AppSession, list: ReadonlyArray<MainHook>) => Effect.Effect<void>
   /** Tells the session's new pages apart (window, view, guest: ./surfaces.ts); never fails. */
@@ -107,6 +113,13 @@ const make = Effect.gen(function* () {
     return Effect.fail(needsMainProcess(s, what))
   }
 
+  const readMain = <R, A>(s: AppSession, what: string, code: MainCode<R, A>, arg: A, withinMs: number): Effect.Effect<R, MainError> => {
+    const lane = laneOf(s)
+    if (lane === undefined) return evaluateIn(s, what, code, arg, withinMs)
+    const fn = typeof code === "string" ? code : mainSource(code)
+    return runWithin(what, withinMs, () => lane.evaluate<R, A>(fn, arg))
+  }
+
   const installHooksIn = (s: AppSession, list: ReadonlyArray<MainHook>) =>
     s.hasMainProcess
       ? Effect.forEach(
@@ -128,6 +141,7 @@ const make = Effect.gen(function* () {
     session,
     run,
     evaluateIn,
+    readMain,
     installHooksIn,
     refresh: (s) => classifyPages(s, run, evaluateIn)
   })

@@ -55,8 +55,11 @@ export class InspectorClient {
     })
   }
 
-  /** Connects to `ws://host:port/id`, or to `http://host:port` / a bare port by asking /json/list. */
-  static async connect(endpoint: string, timeoutMs: number): Promise<InspectorClient> {
+  /**
+   * Connects to `ws://host:port/id`, or to `http://host:port` / a bare port by asking /json/list. With `events:
+   * false` the Runtime domain is not enabled: the client only calls (the app's console and contexts are not sent).
+   */
+  static async connect(endpoint: string, timeoutMs: number, options?: { readonly events?: boolean }): Promise<InspectorClient> {
     const url = await resolveInspectorUrl(endpoint, timeoutMs)
     // ws loads at the first attach with an inspector, never when the server starts.
     const { default: WebSocketClass } = await dynamicImport<typeof import("ws")>("ws")
@@ -66,7 +69,7 @@ export class InspectorClient {
       socket.once("error", reject)
     })
     const client = new InspectorClient(socket)
-    await client.send("Runtime.enable")
+    if (options?.events !== false) await client.send("Runtime.enable")
     // Node keeps a process that ends until every WebSocket client has disconnected ("Waiting for the debugger to
     // disconnect"): asked to be told, the client closes then (above), and the app ends as it would without us.
     await client.send("NodeRuntime.notifyWhenWaitingForDisconnect", { enabled: true }).catch(() => undefined)

@@ -16,6 +16,7 @@ import { LaunchFailed } from "./errors.js"
 import { InspectorClient } from "./inspector-client.js"
 import { recordMainConsole } from "./main-console.js"
 import { installMainHooks } from "./main-hooks.js"
+import { openLane } from "./main-lane.js"
 import { notePlainFieldEngine, registerPlainFieldEngine } from "./plain-field.js"
 import { installHeldSource } from "./held-read.js"
 import { HOLD_MS } from "./main-modals.js"
@@ -173,6 +174,8 @@ export const launchSession =
       // Native dialogs wait for the agent in the modal room (./main-modals.ts).
       const held = toFunction(installHeldSource()) as Parameters<typeof electronApp.evaluate>[0]
       yield* Effect.promise(() => electronApp.evaluate(held, HOLD_MS as never).catch(() => undefined))
+      // The driver's own line for the read every action's answer waits on (./main-lane.ts).
+      yield* openLane(session, electronApp, Math.min(timeout, 5_000)).pipe(Scope.extend(scope))
       const first = yield* Effect.tryPromise({
         try: async () => {
           const page = await electronApp.firstWindow({ timeout })
