@@ -75,4 +75,25 @@ describe("an attached app that ends itself", () => {
       await mcp.call("electron_close")
     })
   }
+
+  it("killed from outside while attached, the session says the app closed its connection, and a call answers APP_CRASHED", async () => {
+    const app = await startPlain()
+    const attached = await mcp.call("electron_attach", { pid: app.pid })
+    expect(attached.isError, attached.text).toBe(false)
+    process.kill(-app.pid!, "SIGKILL")
+    expect(await endOf(app, 10_000)).toBe("ended (code null, signal SIGKILL)")
+    const status = await Effect.runPromise(
+      Effect.promise(() => mcp.call("electron_status")).pipe(
+        Effect.filterOrFail((r) => r.structured?.app?.state !== "running"),
+        Effect.retry(Schedule.spaced("100 millis")),
+        Effect.timeout("10 seconds"),
+        Effect.orElseSucceed(() => undefined)
+      )
+    )
+    expect(status, "electron_status still says running").toBeDefined()
+    expect(status?.text).toContain("the app closed its debugging connection")
+    const read = await mcp.call("electron_get_text", { target: "role=heading[level=1]" })
+    expect(read.code, read.text).toBe("APP_CRASHED")
+    await mcp.call("electron_close")
+  })
 })
