@@ -39,6 +39,17 @@ const endOf = (child: ChildProcess, ms: number) =>
     )
   )
 
+/** electron_status once it no longer says running (undefined when it still does after 10 s). */
+const statusOnceEnded = () =>
+  Effect.runPromise(
+    Effect.promise(() => mcp.call("electron_status")).pipe(
+      Effect.filterOrFail((r) => r.structured?.app?.state !== "running"),
+      Effect.retry(Schedule.spaced("100 millis")),
+      Effect.timeout("10 seconds"),
+      Effect.orElseSucceed(() => undefined)
+    )
+  )
+
 beforeAll(async () => {
   mcp = await inMemoryClient({ allowEval: ["main"] })
 }, 60_000)
@@ -61,14 +72,7 @@ describe("an attached app that ends itself", () => {
       expect(asked.text).toContain("bye")
       // Without letting go, the app stays in "Waiting for the debugger to disconnect" for as long as the session lasts.
       expect(await endOf(app, 10_000)).toBe(ending)
-      const status = await Effect.runPromise(
-        Effect.promise(() => mcp.call("electron_status")).pipe(
-          Effect.filterOrFail((r) => r.structured?.app?.state !== "running"),
-          Effect.retry(Schedule.spaced("100 millis")),
-          Effect.timeout("10 seconds"),
-          Effect.orElseSucceed(() => undefined)
-        )
-      )
+      const status = await statusOnceEnded()
       expect(status, "electron_status still says running").toBeDefined()
       expect(status?.structured?.app?.state, status?.text).not.toBe("running")
       expect(status?.text).toContain("its main process ended")
@@ -82,14 +86,7 @@ describe("an attached app that ends itself", () => {
     expect(attached.isError, attached.text).toBe(false)
     process.kill(-app.pid!, "SIGKILL")
     expect(await endOf(app, 10_000)).toBe("ended (code null, signal SIGKILL)")
-    const status = await Effect.runPromise(
-      Effect.promise(() => mcp.call("electron_status")).pipe(
-        Effect.filterOrFail((r) => r.structured?.app?.state !== "running"),
-        Effect.retry(Schedule.spaced("100 millis")),
-        Effect.timeout("10 seconds"),
-        Effect.orElseSucceed(() => undefined)
-      )
-    )
+    const status = await statusOnceEnded()
     expect(status, "electron_status still says running").toBeDefined()
     expect(status?.text).toContain("the app closed its debugging connection")
     const read = await mcp.call("electron_get_text", { target: "role=heading[level=1]" })
