@@ -93,15 +93,15 @@ const make = Effect.map(SessionStore, (store) => {
       // After an action, over the driver's own line (./main-lane.ts). Any other read keeps playwright-core's connection:
       // one that races an evaluation on it (untilNativeDialog) must come back after that evaluation's answer when the
       // function returned before the dialog it opened was read (the main process answers in order on one connection).
-      const read = afterAction ? store.readMain : store.evaluateIn
+      const readVia = afterAction ? store.readMain : store.evaluateIn
       return Effect.zipRight(
         Effect.sync(() => s.modals.nativeReading()),
         (uninstalled.has(s)
-          ? read(s, READ_STATES, readHeld, after, NATIVE_READ_MS)
-          : Effect.flatMap(read<NativeRead | null, typeof after>(s, READ_STATES, READ_INSTALLED, after, NATIVE_READ_MS), (found) => {
+          ? readVia(s, READ_STATES, readHeld, after, NATIVE_READ_MS)
+          : Effect.flatMap(readVia<NativeRead | null, typeof after>(s, READ_STATES, READ_INSTALLED, after, NATIVE_READ_MS), (found) => {
               if (found !== null) return Effect.succeed(found)
               uninstalled.add(s)
-              return read(s, READ_STATES, readHeld, after, NATIVE_READ_MS)
+              return readVia(s, READ_STATES, readHeld, after, NATIVE_READ_MS)
             })
         ).pipe(
           Effect.tap((read: NativeRead) => Effect.sync(() => s.modals.nativeRead(read))),

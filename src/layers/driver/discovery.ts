@@ -4,7 +4,8 @@
  * `--remote-debugging-port=N`; for N = 0 it reads the port Chromium wrote to `DevToolsActivePort` in the
  * `--user-data-dir` the process names (an app's default profile folder is not guessed). A process and its
  * children that carry the same switch (the stand-in's Node and its Chromium) are one app, named after the
- * topmost; Chromium's helpers (`--type=…`), which repeat the switch, are not looked at. Each port is probed on 127.0.0.1 only (/json/version, then /json/list for the first page title).
+ * topmost; Chromium's helpers (`--type=…`), which repeat the switch, are not looked at. Each port is probed
+ * on 127.0.0.1 only (/json/version, then /json/list for the first page title).
  *
  * Everything is bounded and asynchronous: how many /proc entries are read, how many bytes of each, how
  * many ports are probed and for how long, how much of an answer is read. What a process or a page says
@@ -69,11 +70,8 @@ export const head = (path: string, bytes: number): Effect.Effect<string | undefi
   }).pipe(Effect.orElseSucceed(() => undefined))
 
 const PORT_SWITCH = /(?:^|[\0 ])--remote-debugging-port=(\d{1,5})(?=$|[\0 ])/
-// Chromium may rewrite its command line into one space-joined string: a path then ends at " --".
 const HELPER_SWITCH = /(?:^|[\0 ])--type=/
-
-/** Whether a /proc command line is a Chromium helper's (renderer, zygote, GPU: `--type=…`). */
-export const isChromiumHelper = (cmdline: string): boolean => HELPER_SWITCH.test(cmdline)
+// Chromium may rewrite its command line into one space-joined string: a path then ends at " --".
 const USER_DATA_DIR = /(?:^|[\0 ])--user-data-dir=(.+?)(?=$|\0| --)/
 
 export interface Candidate {
@@ -98,6 +96,9 @@ const activePort = (cmdline: string): Effect.Effect<number | undefined> => {
   if (dir === undefined || !isAbsolute(dir)) return Effect.succeed(undefined)
   return Effect.map(head(join(dir, "DevToolsActivePort"), 64), (text) => validPort(Number(text?.split("\n")[0])))
 }
+
+/** Whether a /proc command line is a Chromium helper's (renderer, zygote, GPU: `--type=…`). */
+export const isChromiumHelper = (cmdline: string): boolean => HELPER_SWITCH.test(cmdline)
 
 const validPort = (port: number) => (Number.isInteger(port) && port > 0 && port < 65_536 ? port : undefined)
 
