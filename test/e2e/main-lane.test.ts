@@ -119,9 +119,11 @@ describe("through the server", () => {
       overLane.mockClear()
       const clicked = await mcp.call("electron_click", { target: "testid=about-button" })
       expect(clicked.isError, clicked.text).toBe(false)
-      expect(clicked.text).toMatch(/- dialog "message box: About [^"]+" \[modal\]/)
+      expect(clicked.text, `over the lane: ${overLane.mock.calls.length} call(s)`).toMatch(/- dialog "message box: About [^"]+" \[modal\]/)
       const reads = overLane.mock.calls.filter(([source]) => String(source).includes("__stagewrightReadHeld"))
-      expect(reads.length).toBeGreaterThanOrEqual(1)
+      // Said on failure: what went over the lane (nothing when the lane did not open), and the click's answer.
+      const sent = overLane.mock.calls.map(([source]) => String(source).slice(0, 80))
+      expect(reads.length, `over the lane: ${JSON.stringify(sent)}\n${clicked.text}`).toBeGreaterThanOrEqual(1)
     } finally {
       overLane.mockRestore()
       await mcp.close()
