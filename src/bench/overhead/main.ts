@@ -13,11 +13,11 @@
  *   - through a bare MCP SDK server whose handler makes the direct call, on the in-memory pair and over
  *     stdio (src/bench/overhead/stdio-floor.ts): the floor of any MCP server's hop, to tell the SDK's
  *     and the transport's cost from Stagewright's.
- * Each runner launches its own app; the runners take turns call by call (the order rotating each round),
- * so a change in the machine's load reaches all of them alike. Per call type: the median latency and
- * the ratio to direct. On the stand-in, the reads are also made directly on each Stagewright runner's own
- * page (./same-page.ts), the reference without the difference between apps. `--rounds N` makes N rounds
- * instead of 25.
+ * Each runner launches its own app; the runners take turns call by call (in an order drawn anew for each
+ * call type of each round: runners.ts, turnOrder), so a change in the machine's load reaches all of them
+ * alike. Per call type: the median latency and the ratio to direct. On the stand-in, the reads are also made
+ * directly on each Stagewright runner's own page (./same-page.ts), the reference without the difference
+ * between apps. `--rounds N` makes N rounds instead of 25.
  *
  * Round trips: a second pass runs in a child process with DEBUG=pw:protocol,pw:api, where playwright-core
  * logs every CDP message it sends to the app (renderer and main process) and every API call it serves;

@@ -4,6 +4,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Chunk, Effect, Random } from "effect"
 
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -281,10 +282,19 @@ export const stdioRunner = (): Runner => {
 export const makesCall = (runner: Runner, type: CallType): boolean => runner.kinds === undefined || runner.kinds.has(type.kind)
 
 /**
+ * The order in which `count` runners make one call type in one round: a permutation drawn from a generator
+ * seeded with the round and the call type (the same run after run). A rotation kept each runner behind the same
+ * one every time, and what a call leaves running once it has answered (a stdio server's own process, an app still
+ * re-rendering) is paid by whoever comes next: in a rotation always the same runner.
+ */
+export const turnOrder = (count: number, round: number, typeIndex: number): ReadonlyArray<number> =>
+  Chunk.toReadonlyArray(Effect.runSync(Random.make(`overhead:${round}:${typeIndex}`).shuffle(Array.from({ length: count }, (_, i) => i))))
+
+/**
  * Sets every runner up (each with its own app), runs the warm-up round, then `rounds` timed rounds in
- * which each call type is made by every runner in turn, the order rotating each round. Interleaving
- * puts the runners under the same load at the same moment: on a shared machine the load drifts over
- * the minutes a runner-after-runner pass takes, and the ratios drifted with it.
+ * which each call type is made by every runner in turn, in an order drawn for that turn (`turnOrder`).
+ * Interleaving puts the runners under the same load at the same moment: on a shared machine the load
+ * drifts over the minutes a runner-after-runner pass takes, and the ratios drifted with it.
  */
 export const timeInterleaved = async (runners: ReadonlyArray<Runner>, rounds: number, log: (line: string) => void, probes: Record<string, number>) => {
   const times = new Map(runners.map((r) => [r.name, new Map<string, Array<number>>(CALL_TYPES.map((t) => [t.name, []]))]))
@@ -296,9 +306,9 @@ export const timeInterleaved = async (runners: ReadonlyArray<Runner>, rounds: nu
     }
     for (const runner of runners) for (const type of CALL_TYPES) if (makesCall(runner, type)) await runner.call(type, 0)
     for (let round = 1; round <= rounds; round++) {
-      for (const type of CALL_TYPES) {
-        for (let k = 0; k < runners.length; k++) {
-          const runner = runners[(round + k) % runners.length]!
+      for (const [typeIndex, type] of CALL_TYPES.entries()) {
+        for (const index of turnOrder(runners.length, round, typeIndex)) {
+          const runner = runners[index]!
           if (!makesCall(runner, type)) continue
           const t0 = performance.now()
           await runner.call(type, round)
