@@ -35,7 +35,7 @@ import {
 } from "../../layers/driver/ElectronDriver.js"
 import type { ProfileSelector } from "../../profile/ProfileSelector.js"
 import { isPasswordField, markIfPasswordField, markSecret, redactInCode } from "../policy/call-secrets.js"
-import { changeSummary } from "../snapshot/change-summary.js"
+import { changeSummary, summarizes } from "../snapshot/change-summary.js"
 import { dialogResult } from "../modal/dialogs.js"
 import { InvalidArgument, RefStale, type DialogOpen, type NotInteractable, type PlaywrightError, type ToolError, type WindowNotFound } from "./errors.js"
 import { answerModal, type ModalIntent } from "../modal/modal-answer.js"
@@ -227,7 +227,9 @@ export const makeHandle = (tool: string): Effect.Effect<CallHandle, never, Handl
     const answerAfter: CallHandle["answer"] = (given, options) =>
       Effect.gen(function* () {
         const { states, told } = yield* dialogs.modalStatesAfterAction
-        const change = options?.changesOf === undefined ? "" : yield* changeSummary(options.changesOf).pipe(Effect.provide(context))
+        // No snapshot of the page (or its window closed): no summary to give, and no Effect run for it.
+        const change =
+          options?.changesOf === undefined || !summarizes(options.changesOf) ? "" : yield* changeSummary(options.changesOf).pipe(Effect.provide(context))
         const result = change === "" ? given : amended(given, { after: change })
         const rows = modalRowsText(states, told)
         if (rows === "") return result

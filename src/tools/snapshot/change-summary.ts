@@ -21,6 +21,9 @@ export const DIGEST_CHARS = 1_200
  */
 export const SUMMARY_TIME_BOX_MS = 1_000
 
+/** Whether an action in this window's page has a change summary to give: the agent has a snapshot of it and it is open. */
+export const summarizes = (entry: Surface): boolean => entry.latestSnapshot !== undefined && !entry.closed
+
 /**
  * After an action: the change in the window's snapshot when the agent has one and the change is small.
  * A page whose DOM and visibility did not change needs no new snapshot: the answer names the fields that
@@ -30,7 +33,7 @@ export const changeSummary = (entry: Surface): Effect.Effect<string, never, Snap
   Effect.gen(function* () {
     const snapshots = yield* Snapshots
     const previous = entry.latestSnapshot
-    if (previous === undefined || entry.closed) return ""
+    if (previous === undefined || !summarizes(entry)) return ""
     const changes = yield* snapshots.pageChanges(entry)
     if (changes.quiet) return quietSummary(changes.fields, changes.focus)
     // The diff is against the latest snapshot: field changes earlier answers named are in it again.
