@@ -9,7 +9,8 @@
 //     e.g. a copy of dist/ built at an older commit, and dist
 //
 // Actions favour the second server's app (launched last): run both orders, or the same dist twice to see
-// the bias (on 2026-12-06, ~3 ms over the four actions' medians, with the same build in both places).
+// the bias (on 2026-12-06, ~3 ms over the four actions' medians, with the same build in both places; on
+// 2026-12-08, with each turn's order drawn, 3 and 6.5 ms: the app launched last, not the runner before it).
 // Runs on the project's Electron stand-in unless STAGEWRIGHT_ELECTRON names a real Electron.
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -19,6 +20,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Chunk, Effect, Random } from "effect"
 import { _electron } from "playwright-core"
 
 const [distA, distB, roundsArg, mode = "reads"] = process.argv.slice(2)
@@ -130,10 +132,12 @@ const runners = {
 const names = Object.keys(runners)
 const times = Object.fromEntries(names.map((n) => [n, Object.fromEntries(CALLS.map((c) => [c.tool, []]))]))
 const cpu = Object.fromEntries(names.map((n) => [n, []]))
+// Each turn's order is drawn, seeded by round and call (as the overhead benchmark's turnOrder): in a rotation each
+// runner came right after the same one every time, and paid for what that one's call left running in its app.
+const orderOf = (round, call) => Chunk.toReadonlyArray(Effect.runSync(Random.make(`overhead-ab:${round}:${call}`).shuffle(names)))
 for (let round = 0; round < rounds; round++) {
-  for (const one of CALLS) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(round + k) % names.length]
+  for (const [call, one] of CALLS.entries()) {
+    for (const name of orderOf(round, call)) {
       const c0 = process.cpuUsage()
       const t0 = performance.now()
       await runners[name](one, round)
