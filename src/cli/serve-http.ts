@@ -2,7 +2,8 @@
 import { Config, Effect, Option, Redacted } from "effect"
 import { resolve } from "node:path"
 import { readRegularFile } from "../layers/config/read-file.js"
-import { HttpServer, isLoopback } from "../server/HttpServer.js"
+import { isLoopbackHost } from "../layers/config/loopback.js"
+import { HttpServer } from "../server/HttpServer.js"
 import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
 import { VERSION } from "../version.js"
 import { InvalidFlag, toHttpBounds, type TransportFlags } from "./flags.js"
@@ -35,7 +36,7 @@ export const serveHttp = (config: Partial<ServerConfigShape>, flags: Omit<Transp
         : undefined
     // The token is the server's secret: apps launched from here inherit the environment, so it leaves it.
     if (Option.isSome(flags.authTokenEnv)) delete process.env[flags.authTokenEnv.value]
-    if (!isLoopback(flags.host)) {
+    if (!isLoopbackHost(flags.host)) {
       yield* Effect.logWarning(
         `--host ${flags.host} is not a loopback address: other machines can reach this server${authToken ? "" : " and no --auth-token-env is set"}`
       )

@@ -14,6 +14,7 @@ import { randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { McpServer } from "./McpServer.js"
+import { isLoopbackHost } from "../layers/config/loopback.js"
 import type { ServerConfigShape } from "../layers/config/ServerConfig.js"
 import { coreLayer, serverLayer } from "./Stagewright.js"
 import { readJsonBody } from "./http-body.js"
@@ -41,11 +42,9 @@ export interface HttpOptions {
   readonly maxConnections?: number
 }
 
-export const isLoopback = (host: string): boolean => host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host)
-
 /** The Host header values and origins accepted for a server bound at host:port. */
 export const allowLists = (options: HttpOptions, port: number) => {
-  const names = isLoopback(options.host) ? ["127.0.0.1", "localhost", "[::1]"] : [options.host.includes(":") ? `[${options.host}]` : options.host]
+  const names = isLoopbackHost(options.host) ? ["127.0.0.1", "localhost", "[::1]"] : [options.host.includes(":") ? `[${options.host}]` : options.host]
   const hosts = new Set([...names.map((n) => `${n}:${port}`), ...(options.allowedHosts ?? []).map((h) => h.toLowerCase())])
   const origins = new Set([...names.map((n) => `http://${n}:${port}`), ...(options.allowedOrigins ?? []).map((o) => o.toLowerCase())])
   return { hosts, origins }

@@ -186,6 +186,16 @@ describe("electron_attach to an app started without a debug port", () => {
     }
   })
 
+  it("refuses an app whose inspector would listen on a host that only looks like loopback (no signal sent)", async () => {
+    const lookalike = plain(resolveElectronRuntime().executablePath, ["--inspect-port=127.0.0.1.example.com:0", sampleAppPath("hardened")])
+    await whenUp(lookalike)
+    const refused = await allowed.call("electron_attach", { pid: lookalike.pid })
+    expect(refused.code, refused.text).toBe("LAUNCH_FAILED")
+    expect(refused.text).toContain(`its inspector would listen on 127.0.0.1.example.com:0, not on loopback`)
+    expect(isAlive(lookalike.pid!), appState(lookalike.pid!)).toBe(true)
+    expect(await Effect.runPromise(listeningSockets(lookalike.pid!))).toEqual([])
+  })
+
   it("refuses processes that are not Electron (no signal sent: they keep running)", async () => {
     const sleeper = plain("sleep", ["60"])
     const node = plain(process.execPath, ["-e", "setInterval(() => {}, 1000)"])

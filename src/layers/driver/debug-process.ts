@@ -16,6 +16,7 @@ import { Effect, Schedule } from "effect"
 import { readFile } from "node:fs/promises"
 import { basename } from "node:path"
 import { getJson, untrustedText } from "./discovery.js"
+import { isLoopbackHost } from "../config/loopback.js"
 import { LaunchFailed } from "./errors.js"
 import { fuseWireOf, wireInspectOff } from "./fuses.js"
 import { listeningSockets, ProcessProbe, processFacts, type ProcessFacts } from "./process-facts.js"
@@ -88,8 +89,6 @@ export const inspectPortOf = (argv: ReadonlyArray<string>): { readonly host: str
   const port = Number(colon === -1 ? spec : spec.slice(colon + 1))
   return { host, port: Number.isInteger(port) && port >= 0 && port < 65_536 ? port : 9229 }
 }
-
-const isLoopbackHost = (host: string) => host === "localhost" || host === "::1" || /^127\./.test(host)
 
 /** The Node inspector among the process's loopback listening sockets: its WebSocket URL and port. */
 export const inspectorOf = (pid: number): Effect.Effect<{ readonly url: string; readonly port: number } | undefined> =>

@@ -18,6 +18,7 @@
  */
 import { Effect, type Scope } from "effect"
 import type { ElectronApplication } from "playwright-core"
+import { isLoopbackHost } from "../config/loopback.js"
 import { InspectorClient } from "./inspector-client.js"
 import type { AppSession } from "./session.js"
 import { mainSource, toFunction } from "./selectors.js"
@@ -51,7 +52,7 @@ export const loopbackInspector = (url: unknown): string | undefined => {
   if (typeof url !== "string") return undefined
   try {
     const parsed = new URL(url)
-    return parsed.protocol === "ws:" && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname) ? url : undefined
+    return parsed.protocol === "ws:" && isLoopbackHost(parsed.hostname) ? url : undefined
   } catch {
     return undefined
   }
